@@ -1,0 +1,104 @@
+// buildApp: the one composition root. Every service is made here and handed to whoever needs it; nothing
+// is a module-level singleton, so tests can run several apps (even on one database) in one process.
+import Fastify, { LogController } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyBaseLogger } from "fastify";
+import { systemClock, type Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/index.ts";
+import { randomIds, type Ids } from "./ids.ts";
+import { registerAuth } from "./http/auth.ts";
+import { registerBodyHandling } from "./http/body.ts";
+import { registerErrorHandling } from "./http/errors.ts";
+import { registerIdempotency } from "./http/idempotency.ts";
+import { registerOpenApi } from "./http/openapi.ts";
+import { createRateLimits } from "./http/rate-limit.ts";
+import { genTraceId, TRACE_HEADER } from "./http/trace.ts";
+import type { App } from "./http/types.ts";
+import { registerApiKeyRoutes } from "./modules/api-keys/routes.ts";
+import { createApiKeyService, type ApiKeyService } from "./modules/api-keys/service.ts";
+import { registerDocsRoutes } from "./modules/docs/routes.ts";
+import { registerHealthRoutes } from "./modules/health/routes.ts";
+import { createHealthService } from "./modules/health/service.ts";
+import { registerInfraRoutes } from "./modules/infra/routes.ts";
+import { registerWorkspaceRoutes } from "./modules/workspaces/routes.ts";
+import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
+import { VERSION } from "./version.ts";
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  ids?: Ids;
+  /** A pino logger, or false for none (tests). */
+  logger?: FastifyBaseLogger | false;
+}
+
+export interface Services {
+  workspaces: WorkspaceService;
+  apiKeys: ApiKeyService;
+}
+
+export interface BuiltApp {
+  app: App;
+  services: Services;
+}
+
+export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
+  const { config, database } = deps;
+  const clock = deps.clock ?? systemClock;
+  const ids = deps.ids ?? randomIds;
+
+  const app = Fastify({
+    loggerInstance: deps.logger === false || deps.logger === undefined ? undefined : deps.logger,
+    logger: deps.logger === undefined ? { level: config.logLevel, redact: ["req.headers.authorization"] } : undefined,
+    genReqId: genTraceId,
+    requestIdHeader: false,
+    logController: new LogController({
+      requestIdLogLabel: "trace_id",
+      disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace",
+    }),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  const workspaces = createWorkspaceService({ database, ids, clock });
+  const apiKeys = createApiKeyService({ database, ids, clock });
+  const health = createHealthService(database);
+  const limits = await createRateLimits(config, database);
+
+  // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(TRACE_HEADER, request.id);
+  });
+  registerBodyHandling(app, config.bodyLimitBytes);
+  // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
+  let publicUrl = config.publicUrl;
+  app.addHook("onListen", async () => {
+    const address = app.server.address();
+    if (!config.publicUrlFromEnv && typeof address === "object" && address) {
+      publicUrl = `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : address.address}:${address.port}`;
+    }
+  });
+  registerErrorHandling(app, () => publicUrl);
+  await registerOpenApi(app, { version: VERSION, publicUrl: config.publicUrl });
+  registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
+  registerIdempotency(app, { db: database.db, clock });
+
+  registerInfraRoutes(app, health);
+  registerDocsRoutes(app);
+  registerHealthRoutes(app, { health, limits, version: VERSION });
+  registerWorkspaceRoutes(app, workspaces);
+  registerApiKeyRoutes(app, { apiKeys, workspaces });
+
+  await apiKeys.start();
+  health.start();
+  app.addHook("onClose", async () => {
+    health.stop();
+    await apiKeys.stop();
+    await limits.close();
+  });
+
+  return { app, services: { workspaces, apiKeys } };
+}

@@ -1,0 +1,6 @@
+/** The service's notion of now; a dependency so tests can move time. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,112 @@
+// Environment → typed, validated configuration. Every variable the service reads is declared here, once,
+// with its default and its check; the README's configuration table is this list in prose.
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Directory of the embedded database, or ":memory:" for a throw-away one. */
+  dataDir: string;
+  /** A PostgreSQL URL; when set the embedded database is not used. */
+  databaseUrl: string | undefined;
+  /** Operator credential (Bearer) for workspace administration; unset means no operator. */
+  adminToken: string | undefined;
+  /** Base of every absolute URL the service prints (doc_url, curl lines). */
+  publicUrl: string;
+  /** False when publicUrl was derived from host and port (it then follows the port actually bound). */
+  publicUrlFromEnv: boolean;
+  rateLimitPerKey: number;
+  rateLimitPerWorkspace: number;
+  /** Failed authentications allowed per client address per minute before 429. */
+  authFailureLimit: number;
+  /** When set, rate limits live in Redis (shared by every process). */
+  redisUrl: string | undefined;
+  bodyLimitBytes: number;
+  /** Honour X-Forwarded-For when the service runs behind a proxy or load balancer. */
+  trustProxy: boolean;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, "is not a valid URL");
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(" or ")}`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, "SVC_PORT", 8787, 0, 65535);
+  const host = read(env, "SVC_HOST") ?? "127.0.0.1";
+  const adminToken = read(env, "SVC_ADMIN_TOKEN");
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError("SVC_ADMIN_TOKEN", "must be at least 16 characters long");
+  }
+  if (adminToken?.startsWith("sk_svc_")) {
+    throw new ConfigError("SVC_ADMIN_TOKEN", "must not look like an API key (sk_svc_…)");
+  }
+  const publicUrl = url(env, "SVC_PUBLIC_URL", ["http:", "https:"]);
+  const logLevel = read(env, "SVC_LOG_LEVEL") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError("SVC_LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
+  }
+  const displayHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return {
+    port,
+    host,
+    dataDir: read(env, "SVC_DATA_DIR") ?? "./.svc-data",
+    databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    adminToken,
+    publicUrl: (publicUrl ?? `http://${displayHost}:${port}`).replace(/\/+$/, ""),
+    publicUrlFromEnv: publicUrl !== undefined,
+    rateLimitPerKey: integer(env, "SVC_RATE_LIMIT_PER_KEY", 600, 1, 10_000_000),
+    rateLimitPerWorkspace: integer(env, "SVC_RATE_LIMIT_PER_WORKSPACE", 3000, 1, 100_000_000),
+    authFailureLimit: integer(env, "SVC_AUTH_FAILURE_LIMIT", 30, 1, 10_000_000),
+    redisUrl: url(env, "SVC_REDIS_URL", ["redis:", "rediss:"]),
+    bodyLimitBytes: integer(env, "SVC_BODY_LIMIT_BYTES", 1024 * 1024, 1024, 100 * 1024 * 1024),
+    trustProxy: boolean(env, "SVC_TRUST_PROXY", false),
+    logLevel: logLevel as Config["logLevel"],
+  };
+}

@@ -1,0 +1,88 @@
+// The edge's error writer: every failure, from a hook, a validation, the body parser or a handler, leaves
+// through here as the canonical body with the trace id. Nobody else writes an error body.
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { AppError, type ErrorDetail } from "../errors/app-error.ts";
+import { errorBody } from "../errors/body.ts";
+import type { App } from "./types.ts";
+
+interface AjvIssue {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** `/messages/0/role` → `messages[0].role`; the validation context names the field when the path is empty. */
+function fieldOf(issue: AjvIssue, context: string | undefined): string {
+  let path = issue.instancePath ?? "";
+  if (issue.keyword === "required" && typeof issue.params?.missingProperty === "string") {
+    path += `/${issue.params.missingProperty}`;
+  }
+  if (issue.keyword === "additionalProperties" && typeof issue.params?.additionalProperty === "string") {
+    path += `/${issue.params.additionalProperty}`;
+  }
+  const dotted = path
+    .split("/")
+    .filter(Boolean)
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join("");
+  return dotted || context || "body";
+}
+
+function describe(issue: AjvIssue): string {
+  if (issue.keyword === "required") return "is required";
+  if (issue.keyword === "additionalProperties") return "is not a known field";
+  if (issue.keyword === "enum" && Array.isArray(issue.params?.allowedValues)) {
+    return `must be one of ${(issue.params.allowedValues as unknown[]).map(String).join(", ")}`;
+  }
+  return issue.message ?? "is not valid";
+}
+
+/** Turns anything thrown into the AppError the caller should see. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (Array.isArray(fastifyError.validation)) {
+    const details: ErrorDetail[] = fastifyError.validation.map((issue) => ({
+      field: fieldOf(issue, fastifyError.validationContext),
+      message: describe(issue),
+    }));
+    const first = details[0];
+    return new AppError("invalid_request", {
+      message: first ? `Invalid request: ${first.field} ${first.message}.` : undefined,
+      details,
+    });
+  }
+  const status = fastifyError.statusCode;
+  if (status === 413) return new AppError("payload_too_large");
+  if (status === 415) return new AppError("unsupported_media_type");
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    const field = fastifyError.code?.startsWith("FST_ERR_CTP") ? "body" : "request";
+    return new AppError("invalid_request", {
+      message: `Invalid request: ${fastifyError.message}`,
+      details: [{ field, message: fastifyError.message }],
+    });
+  }
+  return new AppError("internal_error", { cause: error });
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError, publicUrl: string): FastifyReply {
+  if (error.options.retryAfter !== undefined) reply.header("retry-after", String(error.options.retryAfter));
+  if (error.status === 401) reply.header("www-authenticate", 'Bearer realm="svc"');
+  // Pre-serialised: a route's success schema must never reshape an error body.
+  return reply
+    .code(error.status)
+    .type("application/json; charset=utf-8")
+    .send(JSON.stringify(errorBody(error, request.id, publicUrl)));
+}
+
+export function registerErrorHandling(app: App, publicUrl: () => string): void {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, "request failed");
+    return sendError(request, reply, appError, publicUrl());
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new AppError("not_found", { message: `No route ${request.method} ${request.url.split("?")[0]}.` }), publicUrl()),
+  );
+}
