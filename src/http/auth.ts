@@ -107,6 +107,7 @@ export function registerAuth(app: App, deps: AuthDeps): void {
       }
     }
     request.principal = principal;
-    await limits.consume(principal.kind === "key" ? principal.keyId : "operator", principal.workspaceId ?? "operator");
+    if (principal.kind === "key") await limits.consume(principal.keyId, principal.workspaceId);
+    else await limits.consume("operator", undefined);
   });
 }

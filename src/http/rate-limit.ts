@@ -16,8 +16,11 @@ import { AppError } from "../errors/app-error.ts";
 
 export interface RateLimits {
   readonly store: "memory" | "postgres" | "redis";
-  /** Counts one request for the key and its workspace; throws 429 `rate_limited` when either is spent. */
-  consume(keyId: string, workspaceId: string): Promise<void>;
+  /**
+   * Counts one request for the credential and, for a workspace key, its workspace; throws 429
+   * `rate_limited` when either is spent. The operator has its own budget and never spends a tenant's.
+   */
+  consume(credentialId: string, workspaceId: string | undefined): Promise<void>;
   /** Seconds the address must wait because of earlier failed authentications, or 0. */
   authBlockedFor(address: string): Promise<number>;
   recordAuthFailure(address: string): Promise<void>;
@@ -79,9 +82,9 @@ export async function createRateLimits(config: Config, database: Database): Prom
 
   return {
     store,
-    consume: async (keyId, workspaceId) => {
-      await spend(perKey, keyId);
-      await spend(perWorkspace, workspaceId);
+    consume: async (credentialId, workspaceId) => {
+      await spend(perKey, credentialId);
+      if (workspaceId !== undefined) await spend(perWorkspace, workspaceId);
     },
     authBlockedFor: async (address) => {
       const res = await authFailures.get(address);

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+describe("loadConfig", () => {
+  it("has safe defaults", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8787,
+      host: "127.0.0.1",
+      dataDir: "./.svc-data",
+      databaseUrl: undefined,
+      adminToken: undefined,
+      publicUrl: "http://127.0.0.1:8787",
+      bodyLimitBytes: 1024 * 1024,
+      trustProxy: false,
+    });
+  });
+
+  it.each([
+    ["SVC_PORT", "70000"],
+    ["SVC_PORT", "abc"],
+    ["DATABASE_URL", "http://db"],
+    ["SVC_PUBLIC_URL", "not a url"],
+    ["SVC_ADMIN_TOKEN", "short"],
+    ["SVC_RATE_LIMIT_PER_KEY", "0"],
+    ["SVC_RATE_LIMIT_PER_KEY", "1.5"],
+    ["SVC_TRUST_PROXY", "maybe"],
+    ["SVC_LOG_LEVEL", "loud"],
+    ["SVC_REDIS_URL", "http://x"],
+  ])("refuses %s=%s naming the variable", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it("trims the public URL's trailing slash and reads the rest", () => {
+    const config = loadConfig({
+      SVC_PUBLIC_URL: "https://svc.example.com/",
+      SVC_PORT: "9000",
+      DATABASE_URL: "postgres://u@h/db",
+      SVC_RATE_LIMIT_PER_KEY: "10",
+    });
+    expect(config.publicUrl).toBe("https://svc.example.com");
+    expect(config.port).toBe(9000);
+    expect(config.databaseUrl).toBe("postgres://u@h/db");
+    expect(config.rateLimitPerKey).toBe(10);
+  });
+});

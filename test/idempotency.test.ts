@@ -1,0 +1,130 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { call, expectError, newWorkspace, useServer } from "./helpers/server.ts";
+
+const server = useServer();
+const keysPath = (id: string) => `/api/v1/maas/workspaces/${id}/api-keys`;
+
+async function activeKeyCount(workspaceId: string, key: string): Promise<number> {
+  return (await call(server(), "GET", keysPath(workspaceId), { key })).body.count;
+}
+
+describe("Idempotency-Key", () => {
+  it("replays the same request's status and body byte for byte, with no second effect", async () => {
+    const ws = await newWorkspace(server());
+    const headers = { "idempotency-key": "create-ci-key-1" };
+    const first = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "ci" }, headers });
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const second = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "ci" }, headers });
+    expect(second.status).toBe(201);
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(second.headers.get("content-type")).toBe(first.headers.get("content-type"));
+    expect(second.headers.get("x-svc-trace-id")).toBe(first.headers.get("x-svc-trace-id"));
+    expect(await activeKeyCount(ws.id, ws.key)).toBe(2);
+  });
+
+  it("the same key with a different request: 422 idempotency_key_reused", async () => {
+    const ws = await newWorkspace(server());
+    const headers = { "idempotency-key": "k-reused" };
+    expect((await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "one" }, headers })).status).toBe(201);
+    expectError(await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "two" }, headers }), 422, "idempotency_key_reused");
+    expect(await activeKeyCount(ws.id, ws.key)).toBe(2);
+  });
+
+  it("keys are per workspace: another workspace may use the same key string", async () => {
+    const a = await newWorkspace(server());
+    const b = await newWorkspace(server());
+    const headers = { "idempotency-key": "shared-string" };
+    const ra = await call(server(), "POST", keysPath(a.id), { key: a.key, body: { name: "ci" }, headers });
+    const rb = await call(server(), "POST", keysPath(b.id), { key: b.key, body: { name: "ci" }, headers });
+    expect(ra.status).toBe(201);
+    expect(rb.status).toBe(201);
+    expect(rb.headers.get("idempotent-replayed")).toBeNull();
+    expect(rb.body.id).not.toBe(ra.body.id);
+  });
+
+  it("20 concurrent duplicates create exactly one key", async () => {
+    const ws = await newWorkspace(server());
+    const headers = { "idempotency-key": "burst-1" };
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "burst" }, headers })),
+    );
+    const created = replies.filter((r) => r.status === 201);
+    const busy = replies.filter((r) => r.status === 409);
+    expect(created.length + busy.length).toBe(20);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    for (const r of busy) {
+      expectError(r, 409, "idempotency_key_in_use");
+      expect(r.headers.get("retry-after")).toBe("1");
+    }
+    expect(await activeKeyCount(ws.id, ws.key)).toBe(2);
+    const names = (await call(server(), "GET", keysPath(ws.id), { key: ws.key })).body.keys.map((k: { name: string }) => k.name);
+    expect(names.filter((n: string) => n === "burst")).toHaveLength(1);
+  });
+
+  it("a request still in progress: 409 with Retry-After: 1", async () => {
+    const ws = await newWorkspace(server());
+    const body = { name: "slow" };
+    // The claim a first, still-running request holds (same fingerprint as the request below).
+    const first = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body, headers: { "idempotency-key": "probe" } });
+    const stored = await server().database.db.execute(sql`select request_hash from idempotency_keys where scope = ${ws.id} and key = 'probe'`);
+    const hash = (stored.rows[0] as { request_hash: string }).request_hash;
+    expect(first.status).toBe(201);
+    await server().database.db.execute(
+      sql`insert into idempotency_keys (scope, key, request_hash, state, trace_id, expires_at) values (${ws.id}, 'running', ${hash}, 'in_progress', 'abc', now() + interval '1 hour')`,
+    );
+    const reply = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body, headers: { "idempotency-key": "running" } });
+    expectError(reply, 409, "idempotency_key_in_use");
+    expect(reply.headers.get("retry-after")).toBe("1");
+  });
+
+  it("validation answers are not stored: the corrected request with the same key runs", async () => {
+    const ws = await newWorkspace(server());
+    const headers = { "idempotency-key": "fix-me" };
+    expectError(await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: 5 }, headers }), 400, "invalid_request");
+    const fixed = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "five" }, headers });
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("auth failures are not stored and never consume the key", async () => {
+    const ws = await newWorkspace(server());
+    const headers = { "idempotency-key": "auth-first" };
+    expectError(await call(server(), "POST", keysPath(ws.id), { body: { name: "x" }, headers }), 401, "auth_missing");
+    const ok = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "x" }, headers });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("a 404 answer is stored and replayed (the request was processed)", async () => {
+    const ws = await newWorkspace(server());
+    const headers = { "idempotency-key": "rotate-missing" };
+    const first = await call(server(), "POST", `${keysPath(ws.id)}/key_missing/rotate`, { key: ws.key, headers });
+    expectError(first, 404, "api_key_not_found");
+    const again = await call(server(), "POST", `${keysPath(ws.id)}/key_missing/rotate`, { key: ws.key, headers });
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  it("an expired entry is purged and the key can be used afresh", async () => {
+    const ws = await newWorkspace(server());
+    const headers = { "idempotency-key": "old-key" };
+    const first = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "a" }, headers });
+    expect(first.status).toBe(201);
+    await server().database.db.execute(sql`update idempotency_keys set expires_at = now() - interval '1 minute' where scope = ${ws.id} and key = 'old-key'`);
+    const second = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "a" }, headers });
+    expect(second.status).toBe(201);
+    expect(second.headers.get("idempotent-replayed")).toBeNull();
+    expect(second.body.id).not.toBe(first.body.id);
+  });
+
+  it("rejects an unusable Idempotency-Key value", async () => {
+    const ws = await newWorkspace(server());
+    const reply = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "a" }, headers: { "idempotency-key": "x".repeat(300) } });
+    const body = expectError(reply, 400, "invalid_request");
+    expect(body.error.details[0].field).toBe("Idempotency-Key");
+  });
+});
