@@ -69,8 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const limits = await createRateLimits(config, database);
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header(TRACE_HEADER, request.id);
+    done();
   });
   registerBodyHandling(app, config.bodyLimitBytes);
   // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
@@ -86,9 +87,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
   registerIdempotency(app, { db: database.db, clock });
 
-  registerInfraRoutes(app, health);
+  registerInfraRoutes(app, health, limits.store);
   registerDocsRoutes(app);
-  registerHealthRoutes(app, { health, limits, version: VERSION });
+  registerHealthRoutes(app, { health, version: VERSION });
   registerWorkspaceRoutes(app, workspaces);
   registerApiKeyRoutes(app, { apiKeys, workspaces });
 

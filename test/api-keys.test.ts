@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { generateKey } from "../src/modules/api-keys/key-format.ts";
-import { ADMIN_TOKEN, call, expectError, newWorkspace, useServer } from "./helpers/server.ts";
+import { ADMIN_TOKEN, call, expectError, newWorkspace, query, useServer } from "./helpers/server.ts";
 
 const server = useServer();
 const keysPath = (workspaceId: string) => `/api/v1/maas/workspaces/${workspaceId}/api-keys`;
@@ -29,11 +29,11 @@ describe("API key lifecycle", () => {
     expect(listed.text).not.toContain("plaintext");
     for (const key of listed.body.keys) expect(Object.keys(key)).toEqual(expect.arrayContaining(["id", "name", "key_prefix", "created_at"]));
 
-    const rows = await server().database.db.execute(sql`select key_hash from api_keys where id = ${created.body.id}`);
+    const rows = await query(server(), sql`select key_hash from api_keys where id = ${created.body.id}`);
     const digest = createHash("sha256").update(created.body.plaintext).digest("hex");
-    expect((rows.rows[0] as { key_hash: string }).key_hash).toBe(digest);
-    const dump = await server().database.db.execute(sql`select * from api_keys where workspace_id = ${ws.id}`);
-    expect(JSON.stringify(dump.rows)).not.toContain(created.body.plaintext);
+    expect(rows[0].key_hash).toBe(digest);
+    const dump = await query(server(), sql`select * from api_keys where workspace_id = ${ws.id}`);
+    expect(JSON.stringify(dump)).not.toContain(created.body.plaintext);
   });
 
   it("rotates: the new key works at once and the old one fails with auth_rotating", async () => {

@@ -17,9 +17,11 @@ afterAll(() => {
 });
 
 const embedded = (dir: string) => ({ SVC_DATA_DIR: dir, DATABASE_URL: "" });
+// Every command is a fresh process that boots the embedded database (seconds each on a busy machine).
+const SLOW = { timeout: 180_000 };
 
 describe("svc serve on the embedded database", () => {
-  it("first start creates a workspace, prints one key and a curl line that works; a second process is refused", async () => {
+  it("first start creates a workspace, prints one key and a curl line that works; a second process is refused", SLOW, async () => {
     const dir = dataDir();
     const first = await spawnServe(embedded(dir));
     try {
@@ -56,7 +58,7 @@ describe("svc serve on the embedded database", () => {
 });
 
 describe("svc init and svc keys", () => {
-  it("administers workspaces and keys on an existing database", async () => {
+  it("administers workspaces and keys on an existing database", SLOW, async () => {
     const dir = dataDir();
     const init = await runCli(["init", "--name", "acme"], embedded(dir));
     expect(init.code).toBe(0);
@@ -101,7 +103,7 @@ describe("svc init and svc keys", () => {
 });
 
 describe("configuration", () => {
-  it("a bad value stops the start with a message naming the variable", async () => {
+  it("a bad value stops the start with a message naming the variable", SLOW, async () => {
     const bad = await runCli(["serve"], { SVC_PORT: "eighty", SVC_DATA_DIR: ":memory:" });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("SVC_PORT");

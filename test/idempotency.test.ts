@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, expectError, newWorkspace, useServer } from "./helpers/server.ts";
+import { call, expectError, newWorkspace, query, useServer } from "./helpers/server.ts";
 
 const server = useServer();
 const keysPath = (id: string) => `/api/v1/maas/workspaces/${id}/api-keys`;
@@ -70,8 +70,8 @@ describe("Idempotency-Key", () => {
     const body = { name: "slow" };
     // The claim a first, still-running request holds (same fingerprint as the request below).
     const first = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body, headers: { "idempotency-key": "probe" } });
-    const stored = await server().database.db.execute(sql`select request_hash from idempotency_keys where scope = ${ws.id} and key = 'probe'`);
-    const hash = (stored.rows[0] as { request_hash: string }).request_hash;
+    const stored = await query(server(), sql`select request_hash from idempotency_keys where scope = ${ws.id} and key = 'probe'`);
+    const hash: string = stored[0].request_hash;
     expect(first.status).toBe(201);
     await server().database.db.execute(
       sql`insert into idempotency_keys (scope, key, request_hash, state, trace_id, expires_at) values (${ws.id}, 'running', ${hash}, 'in_progress', 'abc', now() + interval '1 hour')`,

@@ -6,10 +6,11 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../errors/app-error.ts";
 import type { ErrorCode } from "../errors/catalog.ts";
-import type { ApiKeyService } from "../modules/api-keys/service.ts";
+import { KEY_PREFIX } from "../modules/api-keys/key-format.ts";
+import type { ApiKeyService, VerifiedKey } from "../modules/api-keys/service.ts";
 import type { WorkspaceService } from "../modules/workspaces/service.ts";
 import type { RateLimits } from "./rate-limit.ts";
-import type { App, Principal } from "./types.ts";
+import type { App, AuthMode, Principal } from "./types.ts";
 
 export const WORKSPACE_HEADER = "x-svc-workspace-id";
 
@@ -29,7 +30,9 @@ export function registerAuth(app: App, deps: AuthDeps): void {
   const adminDigest = deps.adminToken ? sha256(deps.adminToken) : undefined;
   app.decorateRequest("principal", undefined);
 
-  const isOperatorToken = (token: string): boolean => adminDigest !== undefined && timingSafeEqual(sha256(token), adminDigest);
+  // The operator token may not look like a key (config refuses it), so keys skip the operator comparison.
+  const isOperatorToken = (token: string): boolean =>
+    adminDigest !== undefined && !token.startsWith(KEY_PREFIX) && timingSafeEqual(sha256(token), adminDigest);
 
   async function refuse(request: FastifyRequest, code: ErrorCode): Promise<never> {
     await limits.recordAuthFailure(request.ip);
@@ -46,8 +49,7 @@ export function registerAuth(app: App, deps: AuthDeps): void {
     }
   }
 
-  async function operatorFor(request: FastifyRequest): Promise<Principal> {
-    const mode = request.routeOptions.config?.auth;
+  async function operatorFor(request: FastifyRequest, mode: AuthMode): Promise<Principal> {
     if (mode === "workspace_admin") {
       const workspaceId = (request.params as { workspace_id?: string }).workspace_id;
       return { kind: "operator", workspaceId, workspaceName: undefined };
@@ -66,48 +68,78 @@ export function registerAuth(app: App, deps: AuthDeps): void {
     return { kind: "operator", workspaceId: workspace.id, workspaceName: workspace.name };
   }
 
-  app.addHook("onRequest", async (request) => {
-    if (request.is404) return;
-    const mode = request.routeOptions.config?.auth ?? "runtime";
-    if (mode === "public") return;
+  /** A key may act only within its own workspace, and never on operator-only routes. */
+  function keyPrincipal(request: FastifyRequest, mode: AuthMode, verified: VerifiedKey): Principal {
+    if (mode === "operator") throw new AppError("auth_forbidden", { message: "Only the operator token may use this route." });
+    if (mode === "workspace_admin") {
+      const target = (request.params as { workspace_id?: string }).workspace_id;
+      if (target !== verified.workspaceId) throw new AppError("auth_forbidden", { message: "This key belongs to another workspace." });
+    }
+    return verified;
+  }
 
+  // Plain string checks instead of a regular expression: measurably cheaper on every authenticated request.
+  function bearer(request: FastifyRequest): string | undefined {
+    const header = request.headers.authorization;
+    if (header === undefined || header.length < 8) return undefined;
+    const scheme = header.slice(0, 7);
+    if (scheme !== "Bearer " && scheme.toLowerCase() !== "bearer ") return undefined;
+    const token = header.slice(7).trim();
+    return token === "" || /\s/.test(token) ? undefined : token;
+  }
+
+  async function authenticate(request: FastifyRequest, mode: AuthMode): Promise<Principal> {
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === "") {
       await guardAddress(request);
       return refuse(request, "auth_missing");
     }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) {
+    const token = bearer(request);
+    if (!token) {
       await guardAddress(request);
       return refuse(request, "auth_invalid");
     }
-    const token = match[1]!;
-
-    let principal: Principal;
-    if (isOperatorToken(token)) {
-      principal = await operatorFor(request);
-    } else {
-      let verified;
-      try {
-        verified = await apiKeys.verify(token, () => guardAddress(request));
-      } catch (error) {
-        if (error instanceof AppError && error.status === 401) {
-          await guardAddress(request);
-          return refuse(request, error.code);
-        }
-        throw error;
+    if (isOperatorToken(token)) return operatorFor(request, mode);
+    let verified: VerifiedKey;
+    try {
+      verified = await apiKeys.verify(token, () => guardAddress(request));
+    } catch (error) {
+      if (error instanceof AppError && error.status === 401) {
+        await guardAddress(request);
+        return refuse(request, error.code);
       }
-      principal = { kind: "key", ...verified };
-      if (mode === "operator") throw new AppError("auth_forbidden", { message: "Only the operator token may use this route." });
-      if (mode === "workspace_admin") {
-        const target = (request.params as { workspace_id?: string }).workspace_id;
-        if (target !== verified.workspaceId) {
-          throw new AppError("auth_forbidden", { message: "This key belongs to another workspace." });
-        }
-      }
+      throw error;
     }
-    request.principal = principal;
-    if (principal.kind === "key") await limits.consume(principal.keyId, principal.workspaceId);
-    else await limits.consume("operator", undefined);
+    return keyPrincipal(request, mode, verified);
+  }
+
+  const consume = (principal: Principal): Promise<void> =>
+    principal.kind === "key" ? limits.consume(principal.keyId, principal.workspaceId) : limits.consume("operator", undefined);
+
+  // Callback style on purpose: a key whose verification is cached is resolved without awaiting anything,
+  // and every await saved on this path is throughput on every authenticated route.
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (request.is404) return done();
+    const mode = request.routeOptions.config?.auth ?? "runtime";
+    if (mode === "public") return done();
+    let principal: Principal | undefined;
+    try {
+      const token = bearer(request);
+      const cached = token && !isOperatorToken(token) ? apiKeys.verifyCached(token) : undefined;
+      if (cached) principal = keyPrincipal(request, mode, cached);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (principal) {
+      request.principal = principal;
+      consume(principal).then(() => done(), done);
+      return;
+    }
+    authenticate(request, mode)
+      .then((p) => {
+        request.principal = p;
+        return consume(p);
+      })
+      .then(() => done(), done);
   });
 }

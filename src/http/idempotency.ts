@@ -75,9 +75,9 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
     throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
   }
 
-  app.addHook("preHandler", async (request, reply) => {
+  async function claim(request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers["idempotency-key"];
-    if (key === undefined || !METHODS.has(request.method) || request.routeOptions.config?.idempotent === false) return;
+    if (key === undefined) return;
     if (typeof key !== "string" || !KEY_PATTERN.test(key)) {
       throw new AppError("invalid_request", {
         message: "The Idempotency-Key header must be 1 to 255 visible ASCII characters.",
@@ -98,9 +98,9 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
       return;
     }
     return replayOrRefuse(request, reply, scope, key, hash);
-  });
+  }
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  async function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const claim = request.idempotency;
     if (!claim || replayed.has(request)) return payload;
     request.idempotency = undefined;
@@ -117,7 +117,16 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
       contentType: typeof contentType === "string" ? contentType : null,
     });
     return payload;
+  }
+
+  // Attached to the routes that can change something (POST, PUT, PATCH), so reads pay nothing for it.
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => METHODS.has(m)) || route.config?.idempotent === false) return;
+    route.preHandler = [claim, ...(route.preHandler ? [route.preHandler].flat() : [])];
+    route.onSend = [settle, ...(route.onSend ? [route.onSend].flat() : [])];
   });
+
 
   const purge = setInterval(() => void purgeExpiredKeys(db, clock.now()).catch(() => {}), PURGE_EVERY_MS);
   purge.unref();

@@ -59,6 +59,24 @@ export async function registerOpenApi(app: App, info: { version: string; publicU
       },
       security: [{ bearer: [] }],
     },
+    // Documentation only: the operator's workspace header is read by the auth hook, not validated per route.
+    transform: ({ schema, url, route }) => {
+      if ((route.config?.auth ?? "runtime") !== "runtime" || url.startsWith("/infra")) return { schema, url };
+      const headers = (schema as { headers?: { properties?: object } } | undefined)?.headers;
+      return {
+        schema: {
+          ...schema,
+          headers: {
+            type: "object",
+            properties: {
+              ...(headers?.properties ?? {}),
+              "x-svc-workspace-id": { type: "string", description: "Operator only: the workspace to act on" },
+            },
+          },
+        },
+        url,
+      };
+    },
   });
 
   app.addHook("onRoute", (route) => {
@@ -67,16 +85,6 @@ export async function registerOpenApi(app: App, info: { version: string; publicU
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const schema = (route.schema ??= {}) as Record<string, unknown>;
     if (auth === "public") schema.security = [];
-    if (auth === "runtime" && !route.url.startsWith("/infra")) {
-      const params = (schema.headers ??= {}) as Record<string, unknown>;
-      Object.assign(params, {
-        type: "object",
-        properties: {
-          ...((params.properties as object | undefined) ?? {}),
-          "x-svc-workspace-id": { type: "string", description: "Operator only: the workspace to act on" },
-        },
-      });
-    }
     const codes = new Set<ErrorCode>([...edgeCodes(auth, methods[0]!, Boolean(schema.body) || Boolean(schema.querystring)), ...(route.config?.errors ?? [])]);
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes) {

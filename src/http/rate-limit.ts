@@ -82,10 +82,10 @@ export async function createRateLimits(config: Config, database: Database): Prom
 
   return {
     store,
-    consume: async (credentialId, workspaceId) => {
-      await spend(perKey, credentialId);
-      if (workspaceId !== undefined) await spend(perWorkspace, workspaceId);
-    },
+    consume: (credentialId, workspaceId) =>
+      workspaceId === undefined
+        ? spend(perKey, credentialId)
+        : Promise.all([spend(perKey, credentialId), spend(perWorkspace, workspaceId)]).then(() => undefined),
     authBlockedFor: async (address) => {
       const res = await authFailures.get(address);
       return res && res.consumedPoints >= config.authFailureLimit ? retryAfterSeconds(res) : 0;

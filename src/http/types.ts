@@ -1,15 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { VerifiedKey } from "../modules/api-keys/service.ts";
 
 /**
  * Who is calling. A workspace key acts for its own workspace; the operator (SVC_ADMIN_TOKEN) acts for the
  * workspace it names (X-Svc-Workspace-ID on runtime routes, the path on administration routes), or for
  * none on operator-only routes.
  */
-export type Principal =
-  | { kind: "key"; keyId: string; workspaceId: string; workspaceName: string }
-  | { kind: "operator"; workspaceId: string | undefined; workspaceName: string | undefined };
+export type Principal = VerifiedKey | { kind: "operator"; workspaceId: string | undefined; workspaceName: string | undefined };
 
 /**
  * How a route authenticates: `public` (no credential), `runtime` (a key, or the operator naming a

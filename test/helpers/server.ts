@@ -1,5 +1,6 @@
 // Test servers: the real app on an ephemeral port, on the embedded database (one per test file) or on the
 // PostgreSQL named by DATABASE_URL. Each test makes its own workspace, so tests never share state.
+import type { SQL } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp, type BuiltApp } from "../../src/app.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
@@ -130,4 +131,10 @@ export function expectError(reply: Reply, status: number, code: string): any {
   if (reply.body?.trace_id !== trace) problems.push(`trace_id ${reply.body?.trace_id} != header ${trace}`);
   if (problems.length) throw new Error(`unexpected error reply: ${problems.join("; ")}\n${reply.text}`);
   return reply.body;
+}
+
+/** Rows of a raw SQL statement on the server's database (to inspect what is stored). */
+export async function query(server: { database: Database }, statement: SQL): Promise<any[]> {
+  const result = (await server.database.db.execute(statement)) as unknown as { rows: any[] };
+  return result.rows;
 }

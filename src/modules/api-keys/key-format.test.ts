@@ -31,6 +31,7 @@ describe("API key format", () => {
 
   it("compares digests in constant time and exactly", () => {
     const a = digestKey("a");
+    expect(a).toBe("ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb");
     expect(digestsEqual(a, digestKey("a"))).toBe(true);
     expect(digestsEqual(a, digestKey("b"))).toBe(false);
     expect(digestsEqual(a, "")).toBe(false);

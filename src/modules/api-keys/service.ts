@@ -17,10 +17,12 @@ import {
 /** Cross-process channel: a key id published here is dropped from every process's verification cache. */
 export const KEY_CHANNEL = "svc_api_keys";
 
+/** A verified key is itself the request's principal (see http/types.ts), built once per cache entry. */
 export interface VerifiedKey {
-  keyId: string;
-  workspaceId: string;
-  workspaceName: string;
+  readonly kind: "key";
+  readonly keyId: string;
+  readonly workspaceId: string;
+  readonly workspaceName: string;
 }
 
 export interface ApiKeyService {
@@ -33,13 +35,18 @@ export interface ApiKeyService {
    * `beforeLookup` runs only when the cache cannot answer, right before the database is read.
    */
   verify(token: string, beforeLookup?: () => Promise<void>): Promise<VerifiedKey>;
+  /** The hot path: an active key found in the cache, synchronously; undefined when verify() must decide. */
+  verifyCached(token: string): VerifiedKey | undefined;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 interface CacheEntry {
   lookup: KeyLookup | undefined;
+  verified: VerifiedKey | undefined;
   expiresAt: number;
+  /** Last successful use (ms), written to last_used_at by the periodic flush. */
+  usedAt: number;
 }
 
 // A positive entry is re-read after a minute even if a notification was lost; an unknown digest is
@@ -56,7 +63,7 @@ export function createApiKeyService(deps: { database: Database; ids: Ids; clock:
   const digestByKeyId = new Map<string, string>();
   // Bumped on every invalidation: a lookup that started before one must not cache what it read.
   let epoch = 0;
-  const lastUsed = new Map<string, { workspaceId: string; keyId: string; at: Date }>();
+  let flushedAt = 0;
   let flushTimer: NodeJS.Timeout | undefined;
   let unlisten: (() => Promise<void>) | undefined;
 
@@ -73,13 +80,22 @@ export function createApiKeyService(deps: { database: Database; ids: Ids; clock:
     digestByKeyId.clear();
   }
 
-  function remember(digest: string, lookup: KeyLookup | undefined): void {
+  function entryFor(lookup: KeyLookup | undefined): CacheEntry {
+    return {
+      lookup,
+      verified: lookup && { kind: "key", keyId: lookup.id, workspaceId: lookup.workspaceId, workspaceName: lookup.workspaceName },
+      expiresAt: Date.now() + (lookup ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS),
+      usedAt: 0,
+    };
+  }
+
+  function remember(digest: string, entry: CacheEntry): void {
     if (cache.size >= CACHE_MAX) {
       const oldest = cache.keys().next().value;
       if (oldest !== undefined) cache.delete(oldest);
     }
-    cache.set(digest, { lookup, expiresAt: Date.now() + (lookup ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
-    if (lookup) digestByKeyId.set(lookup.id, digest);
+    cache.set(digest, entry);
+    if (entry.lookup) digestByKeyId.set(entry.lookup.id, digest);
   }
 
   async function changed(keyId: string): Promise<void> {
@@ -100,11 +116,22 @@ export function createApiKeyService(deps: { database: Database; ids: Ids; clock:
     return { row, plaintext };
   }
 
+  // Nothing is allocated per request: the entry remembers its last use, the flush collects them.
+  function used(entry: CacheEntry): VerifiedKey {
+    entry.usedAt = clock.now().getTime();
+    return entry.verified!;
+  }
+
   async function flushLastUsed(): Promise<void> {
-    if (lastUsed.size === 0) return;
-    const entries = [...lastUsed.values()];
-    lastUsed.clear();
-    await touchLastUsed(db, entries);
+    const since = flushedAt;
+    flushedAt = clock.now().getTime();
+    const entries = [];
+    for (const entry of cache.values()) {
+      if (entry.lookup && entry.usedAt > since) {
+        entries.push({ workspaceId: entry.lookup.workspaceId, keyId: entry.lookup.id, at: new Date(entry.usedAt) });
+      }
+    }
+    if (entries.length > 0) await touchLastUsed(db, entries);
   }
 
   return {
@@ -140,16 +167,25 @@ export function createApiKeyService(deps: { database: Database; ids: Ids; clock:
       if (!entry || entry.expiresAt <= Date.now()) {
         await beforeLookup?.();
         const startedAt = epoch;
-        const lookup = await lookupByDigest(db, digest);
-        entry = { lookup, expiresAt: 0 };
-        if (startedAt === epoch) remember(digest, lookup);
+        entry = entryFor(await lookupByDigest(db, digest));
+        if (startedAt === epoch) remember(digest, entry);
       }
       const found = entry.lookup;
       if (!found || !digestsEqual(found.keyHash, digest)) throw new AppError("auth_invalid");
       if (found.status === "revoked") throw new AppError("auth_revoked");
       if (found.status === "rotating") throw new AppError("auth_rotating");
-      lastUsed.set(found.id, { workspaceId: found.workspaceId, keyId: found.id, at: clock.now() });
-      return { keyId: found.id, workspaceId: found.workspaceId, workspaceName: found.workspaceName };
+      return used(entry);
+    },
+
+    // No format check here: only digests of real keys ever have a positive entry.
+    verifyCached: (token) => {
+      const digest = digestKey(token);
+      const entry = cache.get(digest);
+      const found = entry?.lookup;
+      if (!found || found.status !== "active" || entry.expiresAt <= Date.now() || !digestsEqual(found.keyHash, digest)) {
+        return undefined;
+      }
+      return used(entry);
     },
 
     start: async () => {

@@ -1,7 +1,7 @@
-// GET /api/v1/svc/health: verifies a key and summarises the workspace's components, from memory.
+// GET /api/v1/svc/health: verifies a key and summarises the workspace's components, from memory. Kept to the
+// summary clients read (it is the most called route); database detail is on /infra/readyz.
 import { Type } from "typebox";
 import type { App } from "../../http/types.ts";
-import type { RateLimits } from "../../http/rate-limit.ts";
 import type { ComponentStatus, HealthService } from "./service.ts";
 
 const Status = Type.Union([Type.Literal("healthy"), Type.Literal("degraded"), Type.Literal("unhealthy")]);
@@ -16,30 +16,22 @@ const HealthResponse = Type.Object({
   memory: Type.Object({ status: Type.Union([Type.Literal("healthy"), Type.Literal("degraded"), Type.Literal("not_configured")]) }),
   connections: Type.Object({ total: Type.Integer(), healthy: Type.Integer() }),
   governance: Type.Object({ active: Type.Integer() }),
-  components: Type.Object({
-    database: Type.Object({
-      status: Status,
-      backend: Type.String(),
-      latency_ms: Type.Integer(),
-      checked_at: Type.String({ format: "date-time" }),
-    }),
-    rate_limits: Type.Object({ store: Type.String() }),
-  }),
 });
 
-export function registerHealthRoutes(app: App, deps: { health: HealthService; limits: RateLimits; version: string }): void {
-  const { health, limits, version } = deps;
+export function registerHealthRoutes(app: App, deps: { health: HealthService; version: string }): void {
+  const { health, version } = deps;
   app.get(
     "/api/v1/svc/health",
     { schema: { tags: ["health"], summary: "Check a key and the workspace's components", response: { 200: HealthResponse } } },
-    async (request) => {
+    // Synchronous on purpose: the most called route should not pay for a promise it does not need.
+    (request, reply) => {
       const principal = request.principal!;
       const workspaceId = principal.workspaceId!;
       const database = health.database();
       const connections = health.connections(workspaceId);
       const degraded = database.status !== "healthy" || connections.healthy < connections.total;
       const status: ComponentStatus = database.status === "unhealthy" ? "unhealthy" : degraded ? "degraded" : "healthy";
-      return {
+      reply.send({
         status,
         timestamp: new Date().toISOString(),
         version,
@@ -49,8 +41,7 @@ export function registerHealthRoutes(app: App, deps: { health: HealthService; li
         memory: { status: database.status === "healthy" ? ("healthy" as const) : ("degraded" as const) },
         connections,
         governance: health.governance(workspaceId),
-        components: { database, rate_limits: { store: limits.store } },
-      };
+      });
     },
   );
 }

@@ -4,7 +4,7 @@ import { AppError } from "../../errors/app-error.ts";
 import type { App } from "../../http/types.ts";
 import type { HealthService } from "../health/service.ts";
 
-export function registerInfraRoutes(app: App, health: HealthService): void {
+export function registerInfraRoutes(app: App, health: HealthService, rateLimitStore: string): void {
   app.get(
     "/infra/livez",
     {
@@ -21,13 +21,23 @@ export function registerInfraRoutes(app: App, health: HealthService): void {
       schema: {
         tags: ["infra"],
         summary: "Readiness: the database answers",
-        response: { 200: Type.Object({ status: Type.Literal("ready"), database: Type.Object({ backend: Type.String(), latency_ms: Type.Integer() }) }) },
+        response: {
+          200: Type.Object({
+            status: Type.Literal("ready"),
+            database: Type.Object({ backend: Type.String(), status: Type.String(), latency_ms: Type.Integer() }),
+            rate_limits: Type.Object({ store: Type.String() }),
+          }),
+        },
       },
     },
     async () => {
       const database = await health.probe();
       if (database.status === "unhealthy") throw new AppError("store_unavailable", { message: "The database does not answer." });
-      return { status: "ready" as const, database: { backend: database.backend, latency_ms: database.latency_ms } };
+      return {
+        status: "ready" as const,
+        database: { backend: database.backend, status: database.status, latency_ms: database.latency_ms },
+        rate_limits: { store: rateLimitStore },
+      };
     },
   );
 }

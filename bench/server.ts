@@ -1,0 +1,56 @@
+// Starts `svc serve` in its own process (as users run it) on a throw-away embedded database, so the load
+// generator and the server do not share an event loop.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export interface BenchServer {
+  url: string;
+  key: string;
+  adminToken: string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
+  const adminToken = "bench-operator-token-0123456789";
+  const child = spawn(process.execPath, [path.resolve("bin/svc.js"), "serve"], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      SVC_DATA_DIR: dir,
+      SVC_PORT: "0",
+      SVC_LOG_LEVEL: "warn",
+      SVC_ADMIN_TOKEN: adminToken,
+      SVC_RATE_LIMIT_PER_KEY: "10000000",
+      SVC_RATE_LIMIT_PER_WORKSPACE: "10000000",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let output = "";
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const ready = await new Promise<{ url: string; key: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      const url = /svc listening on (http:\/\/\S+)/.exec(output)?.[1];
+      const key = /API key \(shown once, store it now\): (sk_svc_\w+)/.exec(output)?.[1];
+      if (url && key) {
+        clearTimeout(timer);
+        resolve({ url, key });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    ...ready,
+    adminToken,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
