@@ -51,6 +51,15 @@ describe("security suite generated from the OpenAPI document", () => {
     }
   });
 
+  it("HEAD of every non-public GET route without a key: 401 (HEAD routes inherit the route's authentication)", async () => {
+    const a = await newWorkspace(server());
+    for (const op of (await operations()).filter((o) => !o.public && o.method === "GET")) {
+      const reply = await fetch(`${server().url}${fill(op.path, a)}`, { method: "HEAD" });
+      expect(reply.status, `HEAD ${op.path}`).toBe(401);
+      expect(reply.headers.get("x-svc-trace-id"), `HEAD ${op.path}`).toMatch(/^[0-9a-f]{32}$/);
+    }
+  });
+
   it("another workspace's key: no data of the other workspace and nothing changed", async () => {
     const a = await newWorkspace(server());
     const b = await newWorkspace(server());

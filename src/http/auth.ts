@@ -3,7 +3,7 @@
 // constant time. Failed authentications count against the client address, and an address over its limit
 // is refused before any key lookup, so guessing keys is slow.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { FastifyRequest } from "fastify";
+import type { FastifyRequest, onRequestHookHandler } from "fastify";
 import { AppError } from "../errors/app-error.ts";
 import type { ErrorCode } from "../errors/catalog.ts";
 import { KEY_PREFIX } from "../modules/api-keys/key-format.ts";
@@ -113,33 +113,38 @@ export function registerAuth(app: App, deps: AuthDeps): void {
     return keyPrincipal(request, mode, verified);
   }
 
-  const consume = (principal: Principal): Promise<void> =>
-    principal.kind === "key" ? limits.consume(principal.keyId, principal.workspaceId) : limits.consume("operator", undefined);
+  const consume = (principal: Principal, done: (error?: Error) => void): void =>
+    principal.kind === "key" ? limits.consume(principal.keyId, principal.workspaceId, done) : limits.consume("operator", undefined, done);
 
+  // Bound to each route when it is registered, with the route's mode: no per-request lookup of the mode,
+  // and a route cannot exist without its authentication decided (public routes say so explicitly).
   // Callback style on purpose: a key whose verification is cached is resolved without awaiting anything,
   // and every await saved on this path is throughput on every authenticated route.
-  app.addHook("onRequest", (request, _reply, done) => {
-    if (request.is404) return done();
-    const mode = request.routeOptions.config?.auth ?? "runtime";
-    if (mode === "public") return done();
-    let principal: Principal | undefined;
-    try {
-      const token = bearer(request);
-      const cached = token && !isOperatorToken(token) ? apiKeys.verifyCached(token) : undefined;
-      if (cached) principal = keyPrincipal(request, mode, cached);
-    } catch (error) {
-      return done(error as Error);
-    }
-    if (principal) {
-      request.principal = principal;
-      consume(principal).then(() => done(), done);
-      return;
-    }
-    authenticate(request, mode)
-      .then((p) => {
+  function authHook(mode: Exclude<AuthMode, "public">): onRequestHookHandler {
+    return (request, _reply, done) => {
+      let principal: Principal | undefined;
+      try {
+        const token = bearer(request);
+        const cached = token && !isOperatorToken(token) ? apiKeys.verifyCached(token) : undefined;
+        if (cached) principal = keyPrincipal(request, mode, cached);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (principal) {
+        request.principal = principal;
+        return consume(principal, done);
+      }
+      authenticate(request, mode).then((p) => {
         request.principal = p;
-        return consume(p);
-      })
-      .then(() => done(), done);
+        consume(p, done);
+      }, done);
+    };
+  }
+
+  app.addHook("onRoute", (route) => {
+    const mode = route.config?.auth ?? "runtime";
+    if (mode === "public") return;
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [authHook(mode), ...existing];
   });
 }

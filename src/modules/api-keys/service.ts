@@ -117,14 +117,14 @@ export function createApiKeyService(deps: { database: Database; ids: Ids; clock:
   }
 
   // Nothing is allocated per request: the entry remembers its last use, the flush collects them.
-  function used(entry: CacheEntry): VerifiedKey {
-    entry.usedAt = clock.now().getTime();
+  function used(entry: CacheEntry, now: number): VerifiedKey {
+    entry.usedAt = now;
     return entry.verified!;
   }
 
   async function flushLastUsed(): Promise<void> {
     const since = flushedAt;
-    flushedAt = clock.now().getTime();
+    flushedAt = clock.nowMs();
     const entries = [];
     for (const entry of cache.values()) {
       if (entry.lookup && entry.usedAt > since) {
@@ -174,7 +174,7 @@ export function createApiKeyService(deps: { database: Database; ids: Ids; clock:
       if (!found || !digestsEqual(found.keyHash, digest)) throw new AppError("auth_invalid");
       if (found.status === "revoked") throw new AppError("auth_revoked");
       if (found.status === "rotating") throw new AppError("auth_rotating");
-      return used(entry);
+      return used(entry, clock.nowMs());
     },
 
     // No format check here: only digests of real keys ever have a positive entry.
@@ -182,10 +182,11 @@ export function createApiKeyService(deps: { database: Database; ids: Ids; clock:
       const digest = digestKey(token);
       const entry = cache.get(digest);
       const found = entry?.lookup;
-      if (!found || found.status !== "active" || entry.expiresAt <= Date.now() || !digestsEqual(found.keyHash, digest)) {
+      const now = clock.nowMs();
+      if (!found || found.status !== "active" || entry.expiresAt <= now || !digestsEqual(found.keyHash, digest)) {
         return undefined;
       }
-      return used(entry);
+      return used(entry, now);
     },
 
     start: async () => {
