@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, expectError, newWorkspace, query, useServer } from "./helpers/server.ts";
+import { afterAll, beforeAll } from "vitest";
+import { AppError } from "../src/errors/app-error.ts";
+import { call, expectError, newWorkspace, query, startServer, useServer, type TestServer } from "./helpers/server.ts";
 
 const server = useServer();
 const keysPath = (id: string) => `/api/v1/maas/workspaces/${id}/api-keys`;
@@ -126,5 +128,36 @@ describe("Idempotency-Key", () => {
     const reply = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body: { name: "a" }, headers: { "idempotency-key": "x".repeat(300) } });
     const body = expectError(reply, 400, "invalid_request");
     expect(body.error.details[0].field).toBe("Idempotency-Key");
+  });
+});
+
+describe("Idempotency-Key and server failures", () => {
+  // A runtime route that fails with a 5xx on its first call and succeeds afterwards, as a flaky backend would.
+  let flaky: TestServer;
+  let calls = 0;
+  beforeAll(async () => {
+    flaky = await startServer({}, undefined, (app) => {
+      app.post("/api/v1/svc/test/flaky", async () => {
+        calls++;
+        if (calls === 1) throw new AppError("service_unavailable");
+        return { attempt: calls };
+      });
+    });
+  });
+  afterAll(async () => {
+    await flaky?.close();
+  });
+
+  it("a 5xx frees the key: the retry runs and its answer is the one stored", async () => {
+    const ws = await newWorkspace(flaky);
+    const headers = { "idempotency-key": "retry-after-5xx" };
+    expectError(await call(flaky, "POST", "/api/v1/svc/test/flaky", { key: ws.key, body: {}, headers }), 503, "service_unavailable");
+    const retried = await call(flaky, "POST", "/api/v1/svc/test/flaky", { key: ws.key, body: {}, headers });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({ attempt: 2 });
+    const replay = await call(flaky, "POST", "/api/v1/svc/test/flaky", { key: ws.key, body: {}, headers });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.text).toBe(retried.text);
+    expect(calls).toBe(2);
   });
 });

@@ -40,10 +40,16 @@ afterAll(async () => {
   shared = undefined;
 });
 
-export async function startServer(env: Record<string, string> = {}, database?: Database): Promise<TestServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  database?: Database,
+  /** Extra routes a test needs (registered before listening), e.g. one that fails on purpose. */
+  extend?: (app: BuiltApp["app"]) => void,
+): Promise<TestServer> {
   const config = loadConfig({ ...BASE_ENV, DATABASE_URL: process.env.DATABASE_URL, ...env });
   const db = database ?? (await sharedDatabase());
   const built = await buildApp({ config, database: db });
+  extend?.(built.app);
   await built.app.listen({ port: 0, host: "127.0.0.1" });
   const address = built.app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;

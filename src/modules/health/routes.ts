@@ -1,7 +1,7 @@
 // GET /api/v1/svc/health: verifies a key and summarises the workspace's components, from memory. Kept to the
 // summary clients read (it is the most called route); database detail is on /infra/readyz.
 import { Type } from "typebox";
-import type { App } from "../../http/types.ts";
+import { workspaceIdOf, type App } from "../../http/types.ts";
 import type { ComponentStatus, HealthService } from "./service.ts";
 
 const Status = Type.Union([Type.Literal("healthy"), Type.Literal("degraded"), Type.Literal("unhealthy")]);
@@ -26,7 +26,7 @@ export function registerHealthRoutes(app: App, deps: { health: HealthService; ve
     // Synchronous on purpose: the most called route should not pay for a promise it does not need.
     (request, reply) => {
       const principal = request.principal!;
-      const workspaceId = principal.workspaceId!;
+      const workspaceId = workspaceIdOf(principal);
       const database = health.database();
       const connections = health.connections(workspaceId);
       const degraded = database.status !== "healthy" || connections.healthy < connections.total;
