@@ -87,3 +87,45 @@ describe.skipIf(!onPostgres)("rate limits across processes (PostgreSQL)", () => 
     expectError(await call(other, "GET", health, { key: ws.key, headers: from }), 429, "rate_limited");
   });
 });
+
+const redisUrl = process.env.SVC_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const redisReachable = await new Promise<boolean>((resolve) => {
+  import("node:net").then(({ connect }) => {
+    const { hostname, port } = new URL(redisUrl);
+    const socket = connect({ host: hostname, port: Number(port || 6379) }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+    socket.setTimeout(500, () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+});
+
+describe.skipIf(!redisReachable)("rate limits in Redis (SVC_REDIS_URL)", () => {
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    const env = { SVC_REDIS_URL: redisUrl, SVC_RATE_LIMIT_PER_KEY: "3", SVC_RATE_LIMIT_PER_WORKSPACE: "100" };
+    first = await startServer(env);
+    second = await startServer(env);
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  it("two servers share a key's counter through Redis", async () => {
+    const ready = await call(first, "GET", "/infra/readyz");
+    expect(ready.body.rate_limits.store).toBe("redis");
+    const ws = await newWorkspace(admin());
+    expect((await call(first, "GET", health, { key: ws.key, headers: from })).status).toBe(200);
+    expect((await call(second, "GET", health, { key: ws.key, headers: from })).status).toBe(200);
+    expect((await call(first, "GET", health, { key: ws.key, headers: from })).status).toBe(200);
+    const refused = await call(second, "GET", health, { key: ws.key, headers: from });
+    expectError(refused, 429, "rate_limited");
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
