@@ -44,35 +44,18 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
   app.decorateRequest("idempotency", undefined);
   const replayed = new WeakSet<FastifyRequest>();
 
-  async function replayOrRefuse(request: FastifyRequest, reply: FastifyReply, scope: string, key: string, hash: string) {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const row = await findKey(db, scope, key);
-      const now = clock.now().getTime();
-      const stale =
-        row && (row.expiresAt.getTime() <= now || (row.state === "in_progress" && now - row.createdAt.getTime() > ABANDONED_AFTER_MS));
-      if (!row || stale) {
-        if (row) await releaseKey(db, scope, key, row.createdAt);
-        const claimed = await claimKey(db, scope, {
-          key,
-          requestHash: hash,
-          traceId: request.id,
-          createdAt: clock.now(),
-          expiresAt: new Date(clock.now().getTime() + TTL_MS),
-        });
-        if (claimed) {
-          request.idempotency = { scope, key };
-          return;
-        }
-        continue;
-      }
-      if (row.requestHash !== hash) throw new AppError("idempotency_key_reused");
-      if (row.state === "in_progress") throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
-      replayed.add(request);
-      reply.code(row.responseStatus ?? 200).header("idempotent-replayed", "true").header(TRACE_HEADER, row.traceId);
-      if (row.contentType) reply.header("content-type", row.contentType);
-      return reply.send(row.responseBody ?? "");
-    }
-    throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
+  /** Claims the key for this request; false when another request holds or held it. */
+  async function tryClaim(request: FastifyRequest, scope: string, key: string, hash: string): Promise<boolean> {
+    const now = clock.nowMs();
+    const claimed = await claimKey(db, scope, {
+      key,
+      requestHash: hash,
+      traceId: request.id,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + TTL_MS),
+    });
+    if (claimed) request.idempotency = { scope, key };
+    return claimed;
   }
 
   async function claim(request: FastifyRequest, reply: FastifyReply) {
@@ -86,18 +69,25 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock }): v
     }
     const scope = request.principal?.workspaceId ?? "operator";
     const hash = fingerprint(request);
-    const claimed = await claimKey(db, scope, {
-      key,
-      requestHash: hash,
-      traceId: request.id,
-      createdAt: clock.now(),
-      expiresAt: new Date(clock.now().getTime() + TTL_MS),
-    });
-    if (claimed) {
-      request.idempotency = { scope, key };
-      return;
+    // A few rounds: between reading a stale claim and replacing it, another request may win the key.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await tryClaim(request, scope, key, hash)) return;
+      const row = await findKey(db, scope, key);
+      if (!row) continue;
+      const now = clock.nowMs();
+      const abandoned = row.state === "in_progress" && now - row.createdAt.getTime() > ABANDONED_AFTER_MS;
+      if (row.expiresAt.getTime() <= now || abandoned) {
+        await releaseKey(db, scope, key, row.createdAt);
+        continue;
+      }
+      if (row.requestHash !== hash) throw new AppError("idempotency_key_reused");
+      if (row.state === "in_progress") throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
+      replayed.add(request);
+      reply.code(row.responseStatus ?? 200).header("idempotent-replayed", "true").header(TRACE_HEADER, row.traceId);
+      if (row.contentType) reply.header("content-type", row.contentType);
+      return reply.send(row.responseBody ?? "");
     }
-    return replayOrRefuse(request, reply, scope, key, hash);
+    throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
   }
 
   async function settle(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
