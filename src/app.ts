@@ -22,6 +22,12 @@ import { registerHealthRoutes } from "./modules/health/routes.ts";
 import { createHealthService } from "./modules/health/service.ts";
 import { registerInfraRoutes } from "./modules/infra/routes.ts";
 import { registerWorkspaceRoutes } from "./modules/workspaces/routes.ts";
+import { createAuditLog, type AuditLog } from "./events/audit.ts";
+import { registerCredentialRoutes } from "./modules/credentials/routes.ts";
+import { createCredentialService, type CredentialService } from "./modules/credentials/service.ts";
+import { createVault, resolveMasterKey } from "./modules/credentials/vault.ts";
+import { registerMemoryRoutes } from "./modules/memory/routes.ts";
+import { createMemoryService, type MemoryService } from "./modules/memory/service.ts";
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { VERSION } from "./version.ts";
 
@@ -37,6 +43,9 @@ export interface AppDeps {
 export interface Services {
   workspaces: WorkspaceService;
   apiKeys: ApiKeyService;
+  audit: AuditLog;
+  credentials: CredentialService;
+  memory: MemoryService;
 }
 
 export interface BuiltApp {
@@ -66,6 +75,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const workspaces = createWorkspaceService({ database, ids, clock });
   const apiKeys = createApiKeyService({ database, ids, clock });
   const health = createHealthService(database);
+  const audit = createAuditLog({ db: database.db, ids, clock });
+  const vault = createVault({ db: database.db, masterKey: resolveMasterKey(config, app.log) });
+  const credentials = createCredentialService({ db: database.db, ids, clock, vault, audit });
+  const memory = createMemoryService({ db: database.db, ids, clock, audit });
   const limits = await createRateLimits(config, database);
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
@@ -92,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerHealthRoutes(app, { health, version: VERSION });
   registerWorkspaceRoutes(app, workspaces);
   registerApiKeyRoutes(app, { apiKeys, workspaces });
+  registerCredentialRoutes(app, credentials);
+  registerMemoryRoutes(app, memory);
 
   await apiKeys.start();
   health.start();
@@ -101,5 +116,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await limits.close();
   });
 
-  return { app, services: { workspaces, apiKeys } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory } };
 }

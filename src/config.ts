@@ -8,6 +8,11 @@ export interface Config {
   dataDir: string;
   /** A PostgreSQL URL; when set the embedded database is not used. */
   databaseUrl: string | undefined;
+  /**
+   * Wraps every workspace's credential data key (32 bytes). Required with DATABASE_URL (every process must
+   * share it); on the embedded database one is generated in the data directory when unset.
+   */
+  masterKey: Buffer | undefined;
   /** Operator credential (Bearer) for workspace administration; unset means no operator. */
   adminToken: string | undefined;
   /** Base of every absolute URL the service prints (doc_url, curl lines). */
@@ -75,6 +80,22 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function masterKey(env: Env, databaseUrl: string | undefined): Buffer | undefined {
+  const raw = read(env, "SVC_MASTER_KEY");
+  if (raw === undefined) {
+    if (databaseUrl) {
+      throw new ConfigError(
+        "SVC_MASTER_KEY",
+        "is required with DATABASE_URL (every process must share it): 32 random bytes as base64 or hex, e.g. `openssl rand -base64 32`",
+      );
+    }
+    return undefined;
+  }
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, "hex");
+  if (/^[A-Za-z0-9+/]{43}=?$/.test(raw)) return Buffer.from(raw, "base64");
+  throw new ConfigError("SVC_MASTER_KEY", "must be 32 bytes, as 64 hex characters or base64 (44 characters)");
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -93,11 +114,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError("SVC_LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
   }
   const displayHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  const databaseUrl = url(env, "DATABASE_URL", ["postgres:", "postgresql:"]);
   return {
     port,
     host,
     dataDir: read(env, "SVC_DATA_DIR") ?? "./.svc-data",
-    databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databaseUrl,
+    masterKey: masterKey(env, databaseUrl),
     adminToken,
     publicUrl: (publicUrl ?? `http://${displayHost}:${port}`).replace(/\/+$/, ""),
     publicUrlFromEnv: publicUrl !== undefined,

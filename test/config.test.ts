@@ -32,13 +32,22 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 
+  it("requires SVC_MASTER_KEY with DATABASE_URL (every process must share it) and checks its size", () => {
+    expect(() => loadConfig({ DATABASE_URL: "postgres://u@h/db" })).toThrow("SVC_MASTER_KEY");
+    expect(() => loadConfig({ SVC_MASTER_KEY: "too-short" })).toThrow("SVC_MASTER_KEY");
+    expect(loadConfig({ SVC_MASTER_KEY: Buffer.alloc(32, 1).toString("base64") }).masterKey).toEqual(Buffer.alloc(32, 1));
+    expect(loadConfig({}).masterKey).toBeUndefined();
+  });
+
   it("trims the public URL's trailing slash and reads the rest", () => {
     const config = loadConfig({
       SVC_PUBLIC_URL: "https://svc.example.com/",
       SVC_PORT: "9000",
       DATABASE_URL: "postgres://u@h/db",
+      SVC_MASTER_KEY: "a".repeat(64),
       SVC_RATE_LIMIT_PER_KEY: "10",
     });
+    expect(config.masterKey).toEqual(Buffer.alloc(32, 0xaa));
     expect(config.publicUrl).toBe("https://svc.example.com");
     expect(config.port).toBe(9000);
     expect(config.databaseUrl).toBe("postgres://u@h/db");

@@ -136,13 +136,18 @@ describe("Idempotency-Key and server failures", () => {
   let flaky: TestServer;
   let calls = 0;
   beforeAll(async () => {
-    flaky = await startServer({}, undefined, (app) => {
-      app.post("/api/v1/svc/test/flaky", async () => {
-        calls++;
-        if (calls === 1) throw new AppError("service_unavailable");
-        return { attempt: calls };
-      });
-    });
+    flaky = await startServer(
+      {},
+      {
+        extend: (app) => {
+          app.post("/api/v1/svc/test/flaky", async () => {
+            calls++;
+            if (calls === 1) throw new AppError("service_unavailable");
+            return { attempt: calls };
+          });
+        },
+      },
+    );
   });
   afterAll(async () => {
     await flaky?.close();

@@ -72,7 +72,7 @@ describe.skipIf(!onPostgres)("rate limits across processes (PostgreSQL)", () => 
   beforeAll(async () => {
     // A second app with its own pool: as another node behind a load balancer would be.
     otherDb = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: ":memory:" });
-    other = await startServer({ SVC_RATE_LIMIT_PER_KEY: "3", SVC_RATE_LIMIT_PER_WORKSPACE: "5", SVC_AUTH_FAILURE_LIMIT: "4" }, otherDb);
+    other = await startServer({ SVC_RATE_LIMIT_PER_KEY: "3", SVC_RATE_LIMIT_PER_WORKSPACE: "5", SVC_AUTH_FAILURE_LIMIT: "4" }, { database: otherDb });
   });
   afterAll(async () => {
     await other?.close();

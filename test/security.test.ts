@@ -81,7 +81,7 @@ describe("security suite generated from the OpenAPI document", () => {
   it("malformed JSON bodies: 400 invalid_request with the canonical body", async () => {
     const a = await newWorkspace(server());
     for (const op of (await operations()).filter((o) => o.hasBody)) {
-      const reply = await call(server(), op.method, fill(op.path, a), { key: ADMIN_TOKEN, rawBody: "{not json" });
+      const reply = await call(server(), op.method, fill(op.path, a), { key: ADMIN_TOKEN, headers: { "x-svc-workspace-id": a.id }, rawBody: "{not json" });
       try {
         const body = expectError(reply, 400, "invalid_request");
         expect(body.error.details.length).toBeGreaterThan(0);

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -49,7 +50,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   const unlock = dir ? lockDataDir(dir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create(dir ? path.join(dir, "pg") : undefined);
+    client = await PGlite.create(dir ? path.join(dir, "pg") : undefined, { extensions: { pg_trgm } });
   } catch (error) {
     unlock();
     throw error;

@@ -1,6 +1,7 @@
 // The one Drizzle schema, shared by the embedded database and PostgreSQL. Migrations under ./migrations are
 // generated from it (`npm run db:generate`) and committed; they are applied at start.
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp, varchar } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -54,3 +55,109 @@ export const rateLimits = pgTable("rate_limits", {
   points: integer("points").notNull().default(0),
   expire: bigint("expire", { mode: "number" }),
 });
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * Append-only audit log. Entries of a workspace form a hash chain (each `hash` covers the entry and the
+ * previous `hash`), so a rewritten or deleted entry is detectable.
+ */
+export const auditEntries = pgTable(
+  "audit_entries",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    actorType: text("actor_type", { enum: ["key", "operator", "system"] }).notNull(),
+    actorId: text("actor_id"),
+    action: text("action").notNull(),
+    resourceType: text("resource_type").notNull(),
+    resourceId: text("resource_id"),
+    traceId: text("trace_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [uniqueIndex("audit_entries_workspace_seq_idx").on(t.workspaceId, t.seq)],
+);
+
+/** Per-workspace data key for credentials, wrapped (AES-256-GCM) by the master key. */
+export const workspaceDataKeys = pgTable("workspace_data_keys", {
+  workspaceId: text("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
+  /** base64(iv ‖ tag ‖ ciphertext) of the 32-byte data key. */
+  wrappedKey: text("wrapped_key").notNull(),
+  /** Identifies the master key that wrapped it (first bytes of its SHA-256), for rotation. */
+  masterKeyId: text("master_key_id").notNull(),
+  createdAt: createdAt(),
+});
+
+export const credentials = pgTable(
+  "credentials",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    name: text("name").notNull(),
+    type: text("type", { enum: ["api_key", "bearer", "basic", "oauth2", "session"] }).notNull(),
+    /** base64(iv ‖ tag ‖ ciphertext) of the JSON key_data, under the workspace's data key. */
+    secret: text("secret").notNull(),
+    createdAt: createdAt(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("credentials_workspace_idx").on(t.workspaceId, t.provider)],
+);
+
+export const memoryItems = pgTable(
+  "memory_items",
+  {
+    id: uuid("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    domain: text("domain").notNull(),
+    scope: text("scope").notNull(),
+    authority: integer("authority").notNull(),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    content: jsonb("content").$type<Record<string, unknown>>().notNull(),
+    /** content.text, kept as a column for search. */
+    body: text("body").notNull(),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    search: tsvector("search")
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('english', body)`),
+  },
+  (t) => [
+    index("memory_items_workspace_idx").on(t.workspaceId, t.domain, t.createdAt),
+    index("memory_items_search_idx").using("gin", t.search),
+    index("memory_items_body_trgm_idx").using("gin", t.body.op("gin_trgm_ops")),
+    index("memory_items_tags_idx").using("gin", t.tags),
+  ],
+);
+
+/** Earlier versions of memory items: an update keeps what was there. */
+export const memoryItemVersions = pgTable(
+  "memory_item_versions",
+  {
+    itemId: uuid("item_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    version: integer("version").notNull(),
+    type: text("type").notNull(),
+    domain: text("domain").notNull(),
+    scope: text("scope").notNull(),
+    authority: integer("authority").notNull(),
+    tags: text("tags").array().notNull(),
+    content: jsonb("content").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.version] }), index("memory_item_versions_ws_idx").on(t.workspaceId)],
+);

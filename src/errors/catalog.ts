@@ -154,6 +154,7 @@ export const CATALOG = {
   idempotency_key_in_use: { status: 409, added: true, message: "A request with this Idempotency-Key is still being processed.", hint: "Retry after the number of seconds in Retry-After; the first request's answer will be replayed.", next: "retry" },
   workspace_not_found: { status: 404, added: true, message: "The workspace was not found.", hint: "List workspaces with GET /api/v1/maas/workspaces (operator token).", next: "fix_request" },
   api_key_not_found: { status: 404, added: true, message: "The API key was not found in this workspace (or it was revoked).", hint: "List the workspace's keys with GET /api/v1/maas/workspaces/{workspace_id}/api-keys.", next: "fix_request" },
+  memory_contains_secret: { status: 400, added: true, message: "The memory content looks like it holds a secret.", hint: "Store secrets with POST /api/v1/svc/credentials and refer to them by id; memory items are searchable and shared.", next: "fix_request" },
   api_key_not_active: { status: 409, added: true, message: "Only an active API key can be rotated.", hint: "Rotate the key that replaced it (see `rotated_from` on the newer key).", next: "fix_request" },
 } as const satisfies Record<string, CatalogEntry>;
 

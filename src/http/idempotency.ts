@@ -6,6 +6,7 @@
 // freed so a corrected or later retry can run.
 import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { canonicalJson } from "../canonical-json.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -21,21 +22,9 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const NOT_STORED = new Set([400, 401, 403, 409, 413, 415, 422, 429]);
 const METHODS = new Set(["POST", "PUT", "PATCH"]);
 
-/** Canonical JSON (sorted keys) so the same request always hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 function fingerprint(request: FastifyRequest): string {
   return createHash("sha256")
-    .update(`${request.method} ${request.url}\n${canonical(request.body)}`)
+    .update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`)
     .digest("hex");
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { Actor } from "../events/audit.ts";
 import type { VerifiedKey } from "../modules/api-keys/service.ts";
 
 /**
@@ -35,4 +36,13 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 export function workspaceIdOf(principal: Principal | undefined): string {
   if (!principal?.workspaceId) throw new Error("route reached without a workspace principal");
   return principal.workspaceId;
+}
+
+/** The actor of a mutation, for the audit log: who (key or operator), for which workspace, in which request. */
+export function actorOf(request: { principal: Principal | undefined; id: string }): Actor {
+  const principal = request.principal;
+  const workspaceId = workspaceIdOf(principal);
+  return principal!.kind === "key"
+    ? { workspaceId, type: "key", id: principal!.keyId, traceId: request.id }
+    : { workspaceId, type: "operator", traceId: request.id };
 }

@@ -1,6 +1,7 @@
 // Test servers: the real app on an ephemeral port, on the embedded database (one per test file) or on the
 // PostgreSQL named by DATABASE_URL. Each test makes its own workspace, so tests never share state.
 import type { SQL } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp, type BuiltApp } from "../../src/app.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
@@ -18,6 +19,8 @@ export const BASE_ENV: Record<string, string> = {
   SVC_RATE_LIMIT_PER_WORKSPACE: "1000000",
   SVC_AUTH_FAILURE_LIMIT: "1000000",
   SVC_TRUST_PROXY: "true",
+  // Fixed so that every process of a PostgreSQL run can open what another sealed.
+  SVC_MASTER_KEY: "dGVzdC1tYXN0ZXIta2V5LTAxMjM0NTY3ODlhYmNkZWY=",
 };
 
 export interface TestServer extends BuiltApp {
@@ -40,16 +43,20 @@ afterAll(async () => {
   shared = undefined;
 });
 
-export async function startServer(
-  env: Record<string, string> = {},
-  database?: Database,
+export interface StartOptions {
+  /** Another database handle (a second "node"); the file's shared one by default. */
+  database?: Database;
   /** Extra routes a test needs (registered before listening), e.g. one that fails on purpose. */
-  extend?: (app: BuiltApp["app"]) => void,
-): Promise<TestServer> {
+  extend?: (app: BuiltApp["app"]) => void;
+  /** A logger whose output the test inspects. */
+  logger?: FastifyBaseLogger;
+}
+
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   const config = loadConfig({ ...BASE_ENV, DATABASE_URL: process.env.DATABASE_URL, ...env });
-  const db = database ?? (await sharedDatabase());
-  const built = await buildApp({ config, database: db });
-  extend?.(built.app);
+  const db = options.database ?? (await sharedDatabase());
+  const built = await buildApp({ config, database: db, logger: options.logger });
+  options.extend?.(built.app);
   await built.app.listen({ port: 0, host: "127.0.0.1" });
   const address = built.app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;

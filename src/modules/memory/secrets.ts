@@ -1,0 +1,37 @@
+// Recognises text that carries a secret, so it is refused from memory (searchable, shareable) and sent to
+// credentials instead (the contract's caller rule 4). Patterns of well-known key formats plus assignments
+// of a long value to a secret-sounding name.
+
+const PATTERNS: { kind: string; pattern: RegExp }[] = [
+  { kind: "private key", pattern: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----/ },
+  { kind: "API key of this service", pattern: /\bsk_svc_[0-9A-Za-z]{16,}/ },
+  { kind: "Stripe key", pattern: /\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}/ },
+  { kind: "OpenAI-style key", pattern: /\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/ },
+  { kind: "AWS access key", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
+  { kind: "GitHub token", pattern: /\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}/ },
+  { kind: "GitLab token", pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
+  { kind: "Slack token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
+  { kind: "Google API key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
+  { kind: "Twilio key", pattern: /\bSK[0-9a-f]{32}\b/ },
+  { kind: "JSON Web Token", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
+  { kind: "bearer token", pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*/ },
+  { kind: "URL with a password", pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s@/]{3,}@/i },
+  {
+    kind: "secret assignment",
+    pattern: /\b(?:api[_-]?key|secret(?:[_-]?key)?|client[_-]?secret|password|passwd|pwd|access[_-]?token|auth[_-]?token|private[_-]?key)\b\s*(?:is|[:=])\s*["']?[^\s"']{8,}/i,
+  },
+];
+
+/** The kind of secret found in the text, or undefined. */
+export function findSecret(text: string): string | undefined {
+  for (const { kind, pattern } of PATTERNS) if (pattern.test(text)) return kind;
+  return undefined;
+}
+
+/** Every string inside a value (content objects are searched whole, not only `text`). */
+export function stringsIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, out);
+  else if (value && typeof value === "object") for (const item of Object.values(value)) stringsIn(item, out);
+  return out;
+}

@@ -1,0 +1,151 @@
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError } from "../../errors/app-error.ts";
+import type { Actor, AuditLog } from "../../events/audit.ts";
+import type { Ids } from "../../ids.ts";
+import { findSecret, stringsIn } from "./secrets.ts";
+import { deleteMemory, findMemory, insertMemory, replaceMemory, searchFullText, searchTrigram, type MemoryRow, type SearchHit } from "./store.ts";
+
+export const MEMORY_TYPES = ["reference", "preference", "episode", "precedent", "note", "project"] as const;
+export const MEMORY_SCOPES = ["tenant", "global", "personal"] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+export interface MemoryInput {
+  type?: unknown;
+  content?: unknown;
+  domain?: unknown;
+  scope?: unknown;
+  authority?: unknown;
+  tags?: unknown;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Which tier answered: every word, any word, or trigram similarity (near-misses). */
+  match: "all_words" | "any_word" | "similar" | "none";
+}
+
+export interface MemoryService {
+  create(actor: Actor, input: MemoryInput): Promise<MemoryRow>;
+  get(workspaceId: string, id: string): Promise<MemoryRow>;
+  search(workspaceId: string, query: string | undefined, filter: { domain?: string; tag?: string; limit?: number }): Promise<SearchResult>;
+  update(actor: Actor, id: string, input: MemoryInput): Promise<MemoryRow>;
+  delete(actor: Actor, id: string): Promise<void>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 100;
+
+function checkId(id: string): void {
+  if (!UUID.test(id)) throw new AppError("invalid_memory_id", { message: `"${id.slice(0, 64)}" is not a well-formed UUID.` });
+}
+
+function invalid(field: string, message: string): AppError {
+  return new AppError("invalid_request", { message: `Invalid request: ${field} ${message}.`, details: [{ field, message }] });
+}
+
+/** The fields of an item after applying `input` over `base` (a new item when base is undefined). */
+function normalise(input: MemoryInput, base?: MemoryRow) {
+  const type = input.type ?? base?.type;
+  if (typeof type !== "string" || !(MEMORY_TYPES as readonly string[]).includes(type)) {
+    throw new AppError("invalid_memory_type", {
+      message: `The memory type ${JSON.stringify(type ?? null)} is not one of ${MEMORY_TYPES.join(", ")}.`,
+    });
+  }
+  const content = (input.content ?? base?.content) as Record<string, unknown> | undefined;
+  const text = content && typeof content === "object" && !Array.isArray(content) ? content.text : undefined;
+  if (typeof text !== "string" || text.trim() === "") {
+    throw new AppError("memory_creation_failed", {
+      message: "The memory item could not be stored: content.text must be a non-empty string.",
+      details: [{ field: "content.text", message: "must be a non-empty string" }],
+    });
+  }
+  const secret = stringsIn(content).map(findSecret).find(Boolean);
+  if (secret) {
+    throw new AppError("memory_contains_secret", {
+      message: `The content looks like it holds a secret (${secret}); memory is searchable and shared, so secrets are not stored there.`,
+    });
+  }
+  const domain = input.domain ?? base?.domain ?? "general";
+  if (typeof domain !== "string" || domain.trim() === "" || domain.length > 100) throw invalid("domain", "must be a non-empty string of at most 100 characters");
+  const scope = input.scope ?? base?.scope ?? "tenant";
+  if (typeof scope !== "string" || !(MEMORY_SCOPES as readonly string[]).includes(scope)) throw invalid("scope", `must be one of ${MEMORY_SCOPES.join(", ")}`);
+  const authority = input.authority ?? base?.authority ?? 5;
+  if (!Number.isInteger(authority) || (authority as number) < 1 || (authority as number) > 10) throw invalid("authority", "must be a whole number from 1 to 10");
+  const tags = input.tags ?? base?.tags ?? [];
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string" || t === "" || t.length > 100) || tags.length > 50) {
+    throw invalid("tags", "must be a list of at most 50 non-empty strings");
+  }
+  return {
+    type,
+    content: content as Record<string, unknown>,
+    body: text,
+    domain: domain.trim(),
+    scope,
+    authority: authority as number,
+    tags: [...new Set(tags as string[])],
+  };
+}
+
+export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audit: AuditLog }): MemoryService {
+  const { db, ids, clock, audit } = deps;
+  return {
+    create: async (actor, input) => {
+      const fields = normalise(input);
+      const now = clock.now();
+      return db.transaction(async (tx) => {
+        const row = await insertMemory(tx, actor.workspaceId, { id: ids.uuid(), ...fields, version: 1, createdAt: now, updatedAt: now });
+        await audit.record(tx, actor, { action: "memory.create", resourceType: "memory", resourceId: row.id, details: { type: row.type, domain: row.domain } });
+        return row;
+      });
+    },
+
+    get: async (workspaceId, id) => {
+      checkId(id);
+      const row = await findMemory(db, workspaceId, id);
+      if (!row) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
+      return row;
+    },
+
+    search: async (workspaceId, query, filter) => {
+      if (query === undefined || query.trim() === "") throw new AppError("memory_query_required");
+      const limit = Math.min(Math.max(filter.limit || DEFAULT_LIMIT, 1), MAX_LIMIT);
+      const scoped = { domain: filter.domain || undefined, tag: filter.tag || undefined, limit };
+      const text = query.trim().slice(0, 1000);
+      try {
+        let hits = await searchFullText(db, workspaceId, text, scoped, true);
+        if (hits.length > 0) return { hits, match: "all_words" };
+        // Operators (quotes, -exclusion, or) mean the caller wrote a precise query: do not loosen it.
+        if (!/["]|(^|\s)-\S|\bor\b/i.test(text)) {
+          hits = await searchFullText(db, workspaceId, text, scoped, false);
+          if (hits.length > 0) return { hits, match: "any_word" };
+        }
+        hits = await searchTrigram(db, workspaceId, text, scoped);
+        return { hits, match: hits.length > 0 ? "similar" : "none" };
+      } catch (error) {
+        throw new AppError("memory_search_failed", { cause: error });
+      }
+    },
+
+    update: async (actor, id, input) => {
+      checkId(id);
+      return db.transaction(async (tx) => {
+        const previous = await findMemory(tx, actor.workspaceId, id, true);
+        if (!previous) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
+        const fields = normalise(input, previous);
+        const row = await replaceMemory(tx, actor.workspaceId, previous, { ...fields, version: previous.version + 1, updatedAt: clock.now() });
+        await audit.record(tx, actor, { action: "memory.update", resourceType: "memory", resourceId: id, details: { version: row.version } });
+        return row;
+      });
+    },
+
+    delete: async (actor, id) => {
+      checkId(id);
+      await db.transaction(async (tx) => {
+        if (!(await deleteMemory(tx, actor.workspaceId, id))) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
+        await audit.record(tx, actor, { action: "memory.delete", resourceType: "memory", resourceId: id });
+      });
+    },
+  };
+}
