@@ -3,9 +3,11 @@
 // benchmark's name) shape a run.
 import os from "node:os";
 import { healthBench } from "./health.bench.ts";
+import { memoryBench } from "./memory.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
   health: healthBench,
+  memory: memoryBench,
 };
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);

@@ -119,6 +119,7 @@ describe("memory search", () => {
     const item = await remember(ws, "Kubernetes cluster upgrades happen on Tuesdays");
     const reply = await search(ws, `query=${encodeURIComponent("kuberntes clustr")}`);
     expect(reply.body.match).toBe("similar");
+    expect(reply.body.corrected).toEqual({ kuberntes: "kubernetes", clustr: "cluster" });
     expect(reply.body.results[0].id).toBe(item.id);
     const nothing = await search(ws, `query=${encodeURIComponent("zebra xylophone")}`);
     expect(nothing.body).toMatchObject({ results: [], count: 0, match: "none" });
@@ -156,6 +157,7 @@ describe("memory updates and deletes", () => {
       { version: 2, text: "The standup moved to 10:15" },
     ]);
     expect((await search(ws, "query=10:15")).body.results[0].id).toBe(item.id);
+    expect((await search(ws, "query=09:30")).body.count).toBe(0);
     expectError(await call(server(), "PUT", `/api/v1/svc/memory/${item.id}`, { key: ws.key, body: { type: "secretive" } }), 400, "invalid_memory_type");
   });
 

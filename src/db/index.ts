@@ -55,6 +55,9 @@ async function openPglite(dataDir: string): Promise<Database> {
     unlock();
     throw error;
   }
+  // Everything is in memory: random access costs what sequential access does, and the planner should know
+  // (without this it prefers scanning a workspace's rows to using the full-text and trigram indexes).
+  await client.exec("SET random_page_cost = 1.1");
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   try {
     await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });

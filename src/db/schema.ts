@@ -161,3 +161,18 @@ export const memoryItemVersions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.itemId, t.version] }), index("memory_item_versions_ws_idx").on(t.workspaceId)],
 );
+
+/**
+ * The words that occur in a workspace's memory, for correcting typos in search queries by trigram
+ * similarity against a small table instead of every item's text.
+ */
+export const memoryTerms = pgTable(
+  "memory_terms",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    term: text("term").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.term] }), index("memory_terms_trgm_idx").using("gin", t.term.op("gin_trgm_ops"))],
+);

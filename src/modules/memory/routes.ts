@@ -27,7 +27,7 @@ export function registerMemoryRoutes(app: App, memory: MemoryService): void {
     async (request) => {
       const { query, domain, tag, limit } = request.query;
       const result = await memory.search(workspaceIdOf(request.principal), query, { domain, tag, limit });
-      return { results: result.hits.map(hitToWire), count: result.hits.length, query: query!.trim(), match: result.match };
+      return { results: result.hits.map(hitToWire), count: result.hits.length, query: query!.trim(), match: result.match, corrected: result.corrected };
     },
   );
 

@@ -26,7 +26,8 @@ export const SearchResults = Type.Object({
   results: Type.Array(Type.Object({ ...AtomFields, score: Type.Number() })),
   count: Type.Integer(),
   query: Type.String(),
-  match: Type.String({ description: "all_words, any_word, similar (trigram near-misses) or none" }),
+  match: Type.String({ description: "all_words, any_word, similar (near-miss words corrected) or none" }),
+  corrected: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "query word → the memory word it was read as" })),
 });
 
 /** Loose on purpose: the service answers with the contract's own codes (invalid_memory_type …). */

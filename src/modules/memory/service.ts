@@ -4,7 +4,18 @@ import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
 import { findSecret, stringsIn } from "./secrets.ts";
-import { deleteMemory, findMemory, insertMemory, replaceMemory, searchFullText, searchTrigram, type MemoryRow, type SearchHit } from "./store.ts";
+import {
+  addTerms,
+  correctTerms,
+  deleteMemory,
+  findMemory,
+  insertMemory,
+  replaceMemory,
+  searchFullText,
+  termsOf,
+  type MemoryRow,
+  type SearchHit,
+} from "./store.ts";
 
 export const MEMORY_TYPES = ["reference", "preference", "episode", "precedent", "note", "project"] as const;
 export const MEMORY_SCOPES = ["tenant", "global", "personal"] as const;
@@ -21,8 +32,10 @@ export interface MemoryInput {
 
 export interface SearchResult {
   hits: SearchHit[];
-  /** Which tier answered: every word, any word, or trigram similarity (near-misses). */
+  /** Which tier answered: every word, any word, or the query with near-miss words corrected. */
   match: "all_words" | "any_word" | "similar" | "none";
+  /** Near-miss words replaced by words of the workspace's memory (typo → word), when that tier answered. */
+  corrected?: Record<string, string>;
 }
 
 export interface MemoryService {
@@ -96,6 +109,7 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
       const now = clock.now();
       return db.transaction(async (tx) => {
         const row = await insertMemory(tx, actor.workspaceId, { id: ids.uuid(), ...fields, version: 1, createdAt: now, updatedAt: now });
+        await addTerms(tx, actor.workspaceId, [row.body]);
         await audit.record(tx, actor, { action: "memory.create", resourceType: "memory", resourceId: row.id, details: { type: row.type, domain: row.domain } });
         return row;
       });
@@ -121,8 +135,14 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
           hits = await searchFullText(db, workspaceId, text, scoped, false);
           if (hits.length > 0) return { hits, match: "any_word" };
         }
-        hits = await searchTrigram(db, workspaceId, text, scoped);
-        return { hits, match: hits.length > 0 ? "similar" : "none" };
+        // Near-misses: replace words memory does not know by their closest known word, then search again.
+        const corrections = await correctTerms(db, workspaceId, termsOf(text));
+        if (corrections.size === 0) return { hits: [], match: "none" };
+        const corrected = termsOf(text)
+          .map((word) => corrections.get(word) ?? word)
+          .join(" ");
+        hits = await searchFullText(db, workspaceId, corrected, scoped, false);
+        return hits.length > 0 ? { hits, match: "similar", corrected: Object.fromEntries(corrections) } : { hits, match: "none" };
       } catch (error) {
         throw new AppError("memory_search_failed", { cause: error });
       }
@@ -135,6 +155,7 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
         if (!previous) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
         const fields = normalise(input, previous);
         const row = await replaceMemory(tx, actor.workspaceId, previous, { ...fields, version: previous.version + 1, updatedAt: clock.now() });
+        await addTerms(tx, actor.workspaceId, [row.body]);
         await audit.record(tx, actor, { action: "memory.update", resourceType: "memory", resourceId: id, details: { version: row.version } });
         return row;
       });

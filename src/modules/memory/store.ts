@@ -1,6 +1,6 @@
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/index.ts";
-import { memoryItems, memoryItemVersions } from "../../db/schema.ts";
+import { memoryItems, memoryItemVersions, memoryTerms } from "../../db/schema.ts";
 
 export type MemoryRow = typeof memoryItems.$inferSelect;
 export type NewMemoryRow = Omit<typeof memoryItems.$inferInsert, "workspaceId" | "search">;
@@ -68,6 +68,11 @@ function filters(workspaceId: string, filter: SearchFilter): SQL[] {
   return where;
 }
 
+// Relevance (ts_rank) is computed for at most this many matches: the most authoritative and most recent
+// ones. Ranking is the expensive part of a search, and a query matching more items than this is too broad
+// for its order among the rest to mean much; it keeps a search's cost bounded on any workspace size.
+export const RANK_CANDIDATES = 200;
+
 /**
  * Full-text search ranked by ts_rank. `all` demands every word (websearch semantics: quotes, -exclusion,
  * or); otherwise the same query is relaxed to any of its words, for natural-language questions.
@@ -75,25 +80,73 @@ function filters(workspaceId: string, filter: SearchFilter): SQL[] {
 export async function searchFullText(db: Db, workspaceId: string, query: string, filter: SearchFilter, all: boolean): Promise<SearchHit[]> {
   const parsed = sql`websearch_to_tsquery('english', ${query})`;
   const tsquery = all ? parsed : sql`(replace(${parsed}::text, ' & ', ' | '))::tsquery`;
-  return (await db
-    .select({ item: memoryItems, score: sql<number>`ts_rank(${memoryItems.search}, ${tsquery})`.as("score") })
-    .from(memoryItems)
-    .where(and(...filters(workspaceId, filter), sql`${memoryItems.search} @@ ${tsquery}`))
-    .orderBy(sql`score desc`, desc(memoryItems.authority), desc(memoryItems.createdAt))
-    .limit(filter.limit)
-    .then((rows) => rows.map((r) => ({ ...r.item, score: Number(r.score) })))) as SearchHit[];
+  const where = filters(workspaceId, filter).reduce((acc, clause) => sql`${acc} and ${clause}`, sql`true`);
+  // Narrow first (ids and vectors only), then fetch the few rows that are returned.
+  const ranked = (await db.execute(sql`
+    with q as (select ${tsquery} as q),
+    candidates as (
+      select ${memoryItems.id} as id, ${memoryItems.search} as search, ${memoryItems.authority} as authority, ${memoryItems.createdAt} as created_at
+      from ${memoryItems}, q
+      where ${where} and ${memoryItems.search} @@ q.q
+      order by ${memoryItems.authority} desc, ${memoryItems.createdAt} desc
+      limit ${RANK_CANDIDATES}
+    )
+    select id, ts_rank(search, q.q) as score from candidates, q
+    order by score desc, authority desc, created_at desc
+    limit ${filter.limit}`)) as unknown as { rows: { id: string; score: number }[] };
+  return withRows(db, workspaceId, ranked.rows);
 }
 
-/** Near-misses (typos, partial words) by trigram word similarity, served by the trigram index. */
-export async function searchTrigram(db: Db, workspaceId: string, query: string, filter: SearchFilter): Promise<SearchHit[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', '0.3', true)`);
-    const rows = await tx
-      .select({ item: memoryItems, score: sql<number>`word_similarity(${query}, ${memoryItems.body})`.as("score") })
-      .from(memoryItems)
-      .where(and(...filters(workspaceId, filter), sql`${query} <% ${memoryItems.body}`))
-      .orderBy(sql`score desc`, desc(memoryItems.authority))
-      .limit(filter.limit);
-    return rows.map((r) => ({ ...r.item, score: Number(r.score) }));
+async function withRows(db: Db, workspaceId: string, ranked: { id: string; score: number }[]): Promise<SearchHit[]> {
+  if (ranked.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(memoryItems)
+    .where(and(eq(memoryItems.workspaceId, workspaceId), sql`${memoryItems.id} in (${sql.join(ranked.map((r) => sql`${r.id}`), sql`, `)})`));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ranked.flatMap((r) => {
+    const row = byId.get(r.id);
+    return row ? [{ ...row, score: Number(r.score) }] : [];
   });
+}
+
+/** Words of a text as they are kept in the lexicon: lower case, letters and digits, 3 to 40 characters. */
+export function termsOf(text: string): string[] {
+  return [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,40}/gu) ?? [])];
+}
+
+/** Adds the words of these texts to the workspace's lexicon (used to correct typos in queries). */
+export async function addTerms(db: Db, workspaceId: string, texts: string[]): Promise<void> {
+  const terms = [...new Set(texts.flatMap(termsOf))];
+  for (let i = 0; i < terms.length; i += 1000) {
+    await db
+      .insert(memoryTerms)
+      .values(terms.slice(i, i + 1000).map((term) => ({ workspaceId, term })))
+      .onConflictDoNothing();
+  }
+}
+
+/**
+ * The closest word of the workspace's lexicon for each query word it does not contain (trigram
+ * similarity, served by the trigram index on the small lexicon table); words it contains stay as they are.
+ */
+export async function correctTerms(db: Db, workspaceId: string, words: string[]): Promise<Map<string, string>> {
+  const corrections = new Map<string, string>();
+  if (words.length === 0) return corrections;
+  const known = await db
+    .select({ term: memoryTerms.term })
+    .from(memoryTerms)
+    .where(and(eq(memoryTerms.workspaceId, workspaceId), inArray(memoryTerms.term, words)));
+  const knownSet = new Set(known.map((k) => k.term));
+  for (const word of words) {
+    if (knownSet.has(word)) continue;
+    const [best] = await db
+      .select({ term: memoryTerms.term })
+      .from(memoryTerms)
+      .where(and(eq(memoryTerms.workspaceId, workspaceId), sql`${memoryTerms.term} % ${word}`))
+      .orderBy(sql`similarity(${memoryTerms.term}, ${word}) desc`, memoryTerms.term)
+      .limit(1);
+    if (best) corrections.set(word, best.term);
+  }
+  return corrections;
 }
