@@ -15,6 +15,7 @@ export async function healthBench(duration: number, rounds: number): Promise<str
       ],
       rounds,
       duration,
+      server.pid,
     );
     const ratio = health!.rps / bare!.rps;
     return [
@@ -23,6 +24,9 @@ export async function healthBench(duration: number, rounds: number): Promise<str
       table([bare!, health!]),
       "",
       `Throughput ratio health/bare: **${(ratio * 100).toFixed(1)}%** (target >= 70%: ${ratio >= 0.7 ? "met" : "MISSED"}).`,
+      bare!.cpuUs && health!.cpuUs
+        ? `Server CPU per request, bare/health: ${((bare!.cpuUs / health!.cpuUs) * 100).toFixed(1)}% (the throughput ratio a CPU-bound server would reach; steadier than req/s on a shared machine).`
+        : "",
     ].join("\n");
   } finally {
     await server.stop();

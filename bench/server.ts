@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 export interface BenchServer {
+  pid: number;
   url: string;
   key: string;
   adminToken: string;
@@ -46,6 +47,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   });
   return {
     ...ready,
+    pid: child.pid!,
     adminToken,
     stop: async () => {
       child.kill("SIGTERM");
