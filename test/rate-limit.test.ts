@@ -4,12 +4,9 @@ import { openDb, type Database } from "../src/db/index.ts";
 import { ADMIN_TOKEN, call, expectError, newWorkspace, onPostgres, startServer, useServer, type TestServer } from "./helpers/server.ts";
 
 // Each test uses its own client address (X-Forwarded-For, trusted in tests) so address limits never mix:
-// consecutive addresses from a random start, never the same one twice in a run.
+// consecutive documentation addresses (2001:db8::/32, only ever a header value) from a random start.
 let lastAddress = randomInt(0, 1_000_000);
-const address = () => {
-  lastAddress++;
-  return `10.${(lastAddress >> 16) & 255}.${(lastAddress >> 8) & 255}.${lastAddress & 255}`;
-};
+const address = () => `2001:db8::${(++lastAddress).toString(16)}`;
 const health = "/api/v1/svc/health";
 // On PostgreSQL the failed-authentication counter of 127.0.0.1 is shared with every other test file;
 // a valid key from an address over the limit may not be looked up, so calls here come from their own.
