@@ -138,9 +138,10 @@ export const memoryItems = pgTable(
   },
   (t) => [
     index("memory_items_workspace_idx").on(t.workspaceId, t.domain, t.createdAt),
-    index("memory_items_search_idx").using("gin", t.search),
-    index("memory_items_body_trgm_idx").using("gin", t.body.op("gin_trgm_ops")),
-    index("memory_items_tags_idx").using("gin", t.tags),
+    // fastupdate off: with GIN's pending list, every search scans the entries not yet merged (milliseconds
+    // after a bulk load); memory is read far more often than written.
+    index("memory_items_search_idx").using("gin", t.search).with({ fastupdate: false }),
+    index("memory_items_tags_idx").using("gin", t.tags).with({ fastupdate: false }),
   ],
 );
 
@@ -174,5 +175,8 @@ export const memoryTerms = pgTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     term: text("term").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.term] }), index("memory_terms_trgm_idx").using("gin", t.term.op("gin_trgm_ops"))],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.term] }),
+    index("memory_terms_trgm_idx").using("gin", t.term.op("gin_trgm_ops")).with({ fastupdate: false }),
+  ],
 );

@@ -128,21 +128,26 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
       const scoped = { domain: filter.domain || undefined, tag: filter.tag || undefined, limit };
       const text = query.trim().slice(0, 1000);
       try {
-        let hits = await searchFullText(db, workspaceId, text, scoped, true);
-        if (hits.length > 0) return { hits, match: "all_words" };
-        // Operators (quotes, -exclusion, or) mean the caller wrote a precise query: do not loosen it.
-        if (!/["]|(^|\s)-\S|\bor\b/i.test(text)) {
-          hits = await searchFullText(db, workspaceId, text, scoped, false);
-          if (hits.length > 0) return { hits, match: "any_word" };
-        }
-        // Near-misses: replace words memory does not know by their closest known word, then search again.
+        const exact = await searchFullText(db, workspaceId, text, scoped, true);
+        if (exact.length > 0) return { hits: exact, match: "all_words" };
+        // Operators (quotes, -exclusion, or) mean the caller wrote a precise query: it is neither corrected
+        // nor loosened.
+        if (/["]|(^|\s)-\S|\bor\b/i.test(text)) return { hits: [], match: "none" };
+        // Near-misses first (cheap: a lookup in the workspace's lexicon): words memory does not know are
+        // read as their closest known word, and the corrected query must match every word.
         const corrections = await correctTerms(db, workspaceId, termsOf(text));
-        if (corrections.size === 0) return { hits: [], match: "none" };
-        const corrected = termsOf(text)
-          .map((word) => corrections.get(word) ?? word)
-          .join(" ");
-        hits = await searchFullText(db, workspaceId, corrected, scoped, false);
-        return hits.length > 0 ? { hits, match: "similar", corrected: Object.fromEntries(corrections) } : { hits, match: "none" };
+        const corrected = corrections.size > 0 ? termsOf(text).map((word) => corrections.get(word) ?? word).join(" ") : undefined;
+        const correctedFields = corrected ? { corrected: Object.fromEntries(corrections) } : {};
+        if (corrected) {
+          const hits = await searchFullText(db, workspaceId, corrected, scoped, true);
+          if (hits.length > 0) return { hits, match: "similar", ...correctedFields };
+        }
+        // A question rarely has all its words in one item: any of them will do (the words as written and
+        // their corrections), ranked by relevance.
+        const relaxed = corrected ? `${text} ${[...corrections.values()].join(" ")}` : text;
+        const hits = await searchFullText(db, workspaceId, relaxed, scoped, false);
+        if (hits.length === 0) return { hits, match: "none" };
+        return corrected ? { hits, match: "similar", ...correctedFields } : { hits, match: "any_word" };
       } catch (error) {
         throw new AppError("memory_search_failed", { cause: error });
       }
