@@ -27,6 +27,8 @@ import { registerCredentialRoutes } from "./modules/credentials/routes.ts";
 import { createCredentialService, type CredentialService } from "./modules/credentials/service.ts";
 import { createVault, resolveMasterKey } from "./modules/credentials/vault.ts";
 import { registerMemoryRoutes } from "./modules/memory/routes.ts";
+import { registerConnectionRoutes } from "./modules/connections/routes.ts";
+import { createConnectionService, type ConnectionService } from "./modules/connections/service.ts";
 import { createMemoryService, type MemoryService } from "./modules/memory/service.ts";
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { VERSION } from "./version.ts";
@@ -46,6 +48,7 @@ export interface Services {
   audit: AuditLog;
   credentials: CredentialService;
   memory: MemoryService;
+  connections: ConnectionService;
 }
 
 export interface BuiltApp {
@@ -77,7 +80,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const health = createHealthService(database);
   const audit = createAuditLog({ db: database.db, ids, clock });
   const vault = createVault({ db: database.db, masterKey: resolveMasterKey(config, app.log) });
-  const credentials = createCredentialService({ db: database.db, ids, clock, vault, audit });
+  // Connections read credentials (which providers are authorised); credentials tell connections when that
+  // changes. The late binding keeps both services plain.
+  const late: { connections?: ConnectionService } = {};
+  const credentials = createCredentialService({
+    db: database.db,
+    ids,
+    clock,
+    vault,
+    audit,
+    onChange: (workspaceId) => void late.connections?.refresh(workspaceId).catch((error) => app.log.warn({ err: error }, "connection summary refresh failed")),
+  });
+  const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials });
+  late.connections = connections;
+  health.contribute(connections);
   const memory = createMemoryService({ db: database.db, ids, clock, audit });
   const limits = await createRateLimits(config, database);
 
@@ -107,14 +123,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerApiKeyRoutes(app, { apiKeys, workspaces });
   registerCredentialRoutes(app, credentials);
   registerMemoryRoutes(app, memory);
+  registerConnectionRoutes(app, connections);
 
   await apiKeys.start();
+  await connections.start();
   health.start();
   app.addHook("onClose", async () => {
     health.stop();
+    connections.stop();
     await apiKeys.stop();
     await limits.close();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections } };
 }

@@ -180,3 +180,27 @@ export const memoryTerms = pgTable(
     index("memory_terms_trgm_idx").using("gin", t.term.op("gin_trgm_ops")).with({ fastupdate: false }),
   ],
 );
+
+/**
+ * A workspace's connections: installed catalog integrations (and, to come, imported OpenAPI services and
+ * MCP servers). A catalog integration is installed at most once per workspace.
+ */
+export const connections = pgTable(
+  "connections",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["catalog", "openapi", "mcp"] }).notNull(),
+    integrationId: text("integration_id"),
+    name: text("name").notNull(),
+    provider: text("provider").notNull(),
+    config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("connections_workspace_idx").on(t.workspaceId, t.createdAt),
+    uniqueIndex("connections_catalog_once_idx").on(t.workspaceId, t.integrationId).where(sql`kind = 'catalog'`),
+  ],
+);

@@ -40,8 +40,16 @@ function nonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";
 }
 
-export function createCredentialService(deps: { db: Db; ids: Ids; clock: Clock; vault: Vault; audit: AuditLog }): CredentialService {
-  const { db, ids, clock, vault, audit } = deps;
+export function createCredentialService(deps: {
+  db: Db;
+  ids: Ids;
+  clock: Clock;
+  vault: Vault;
+  audit: AuditLog;
+  /** Called after a workspace's credentials changed (connections recompute which are authorised). */
+  onChange?: (workspaceId: string) => void;
+}): CredentialService {
+  const { db, ids, clock, vault, audit, onChange } = deps;
   return {
     create: async (actor, input) => {
       const name = input.name ?? input.credential_name;
@@ -60,7 +68,7 @@ export function createCredentialService(deps: { db: Db; ids: Ids; clock: Clock; 
       const data = keyData as Record<string, unknown>;
       const id = ids.make("cred");
       const secret = await vault.seal(actor.workspaceId, id, Buffer.from(JSON.stringify(data)));
-      return db.transaction(async (tx) => {
+      const created = await db.transaction(async (tx) => {
         const row = await insertCredential(tx, actor.workspaceId, {
           id,
           provider: (input.provider as string).trim().toLowerCase(),
@@ -78,6 +86,8 @@ export function createCredentialService(deps: { db: Db; ids: Ids; clock: Clock; 
         });
         return row;
       });
+      onChange?.(actor.workspaceId);
+      return created;
     },
 
     list: (workspaceId) => listCredentials(db, workspaceId),
@@ -89,6 +99,7 @@ export function createCredentialService(deps: { db: Db; ids: Ids; clock: Clock; 
         }
         await audit.record(tx, actor, { action: "credential.delete", resourceType: "credential", resourceId: id });
       });
+      onChange?.(actor.workspaceId);
     },
 
     reveal: async (workspaceId, id) => {

@@ -1,0 +1,174 @@
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/index.ts";
+import { AppError } from "../../errors/app-error.ts";
+import type { Actor, AuditLog } from "../../events/audit.ts";
+import type { Ids } from "../../ids.ts";
+import type { CredentialService } from "../credentials/service.ts";
+import type { HealthContributor } from "../health/service.ts";
+import { CATALOG, CATALOG_BY_ID, CATEGORIES, type CatalogIntegration } from "./catalog.ts";
+import { connectionCounts, deleteConnection, installCatalogConnection, listConnections, type ConnectionRow } from "./store.ts";
+
+export type ConnectionStatus = "connected" | "pending_auth";
+
+export interface Connection {
+  row: ConnectionRow;
+  integration: CatalogIntegration | undefined;
+  status: ConnectionStatus;
+  capabilities: string[];
+}
+
+export type ConnectResult =
+  | { type: "prebuilt"; capability: string; detail: Record<string, unknown> }
+  | { type: "schema_required"; capability: string; detail: Record<string, unknown> }
+  | { type: "manual"; capability: string; detail: Record<string, unknown> };
+
+export interface ConnectionService extends HealthContributor {
+  catalog(workspaceId: string): Promise<{ integrations: CatalogIntegration[]; installed: string[] }>;
+  install(actor: Actor, integrationId: string): Promise<{ connection: Connection; created: boolean }>;
+  list(workspaceId: string): Promise<Connection[]>;
+  delete(actor: Actor, id: string): Promise<void>;
+  /** Resolves a capability to the best way to get it in this workspace. */
+  connect(workspaceId: string, capability: string): Promise<ConnectResult>;
+  /** Recomputes the in-memory health summary of a workspace (after its connections or credentials change). */
+  refresh(workspaceId: string): Promise<void>;
+  start(): Promise<void>;
+  stop(): void;
+}
+
+const normalise = (text: string) => text.trim().toLowerCase().replace(/[_-]+/g, " ").replace(/\s+/g, " ");
+// Health summaries of every workspace are recomputed this often, so changes made by other processes show.
+const REFRESH_EVERY_MS = 30_000;
+
+export function createConnectionService(deps: {
+  db: Db;
+  ids: Ids;
+  clock: Clock;
+  audit: AuditLog;
+  credentials: CredentialService;
+}): ConnectionService {
+  const { db, ids, clock, audit, credentials } = deps;
+  const counts = new Map<string, { total: number; healthy: number }>();
+  let timer: NodeJS.Timeout | undefined;
+
+  async function withStatus(workspaceId: string, rows: ConnectionRow[]): Promise<Connection[]> {
+    const providers = await credentials.providers(workspaceId);
+    return rows.map((row) => {
+      const integration = row.integrationId ? CATALOG_BY_ID.get(row.integrationId) : undefined;
+      return {
+        row,
+        integration,
+        status: providers.has(row.provider) ? "connected" : "pending_auth",
+        capabilities: integration?.capabilities ?? [],
+      };
+    });
+  }
+
+  async function loadAll(): Promise<void> {
+    const fresh = await connectionCounts(db);
+    counts.clear();
+    for (const c of fresh) counts.set(c.workspaceId, { total: c.total, healthy: c.authorised });
+  }
+
+  const service: ConnectionService = {
+    catalog: async (workspaceId) => {
+      const installed = (await listConnections(db, workspaceId)).flatMap((row) => (row.integrationId ? [row.integrationId] : []));
+      return { integrations: CATALOG, installed };
+    },
+
+    install: async (actor, integrationId) => {
+      const integration = CATALOG_BY_ID.get(integrationId);
+      if (!integration) {
+        throw new AppError("connection_not_found", {
+          message: `No integration "${integrationId.slice(0, 100)}" in the catalog.`,
+          hint: "List the catalog with GET /api/v1/svc/connections/catalog and install one of its ids.",
+        });
+      }
+      const result = await db.transaction(async (tx) => {
+        const installed = await installCatalogConnection(tx, actor.workspaceId, {
+          id: ids.make("con"),
+          integrationId,
+          name: integration.name,
+          provider: integration.provider,
+          createdAt: clock.now(),
+        });
+        if (installed.created) {
+          await audit.record(tx, actor, { action: "connection.install", resourceType: "connection", resourceId: installed.row.id, details: { integration_id: integrationId } });
+        }
+        return installed;
+      });
+      await service.refresh(actor.workspaceId);
+      const [connection] = await withStatus(actor.workspaceId, [result.row]);
+      return { connection: connection!, created: result.created };
+    },
+
+    list: async (workspaceId) => withStatus(workspaceId, await listConnections(db, workspaceId)),
+
+    delete: async (actor, id) => {
+      await db.transaction(async (tx) => {
+        const row = await deleteConnection(tx, actor.workspaceId, id);
+        if (!row) throw new AppError("connection_not_found", { message: `No connection ${id.slice(0, 100)} in this workspace.` });
+        await audit.record(tx, actor, { action: "connection.delete", resourceType: "connection", resourceId: id, details: { integration_id: row.integrationId } });
+      });
+      await service.refresh(actor.workspaceId);
+    },
+
+    connect: async (workspaceId, capability) => {
+      const wanted = normalise(capability);
+      const offers = (entry: CatalogIntegration) => entry.capabilities.some((c) => normalise(c) === wanted) || entry.id === wanted.replace(/ /g, "_");
+      const installed = (await service.list(workspaceId)).filter((c) => c.integration && offers(c.integration));
+      const ready = installed.find((c) => c.status === "connected") ?? installed[0];
+      if (ready) {
+        const integration = ready.integration!;
+        const detail = {
+          tool_id: ready.row.id,
+          tool_name: integration.name,
+          service_id: integration.id,
+          service_name: integration.name,
+          auth_type: integration.auth_type,
+          connector: "builtin",
+          source: "builtin",
+        };
+        return ready.status === "connected"
+          ? { type: "prebuilt", capability, detail }
+          : { type: "schema_required", capability, detail: { ...detail, auth_url: "/api/v1/svc/credentials", provider: integration.provider } };
+      }
+      const candidates = CATALOG.filter(offers);
+      if (candidates.length === 0) {
+        const near = CATALOG.flatMap((entry) => entry.capabilities).filter((c) => wanted.split(" ").some((word) => word.length > 2 && normalise(c).includes(word)));
+        throw new AppError("connection_not_found", {
+          message: `No connection or catalog integration offers "${capability.slice(0, 100)}".`,
+          hint: near.length > 0 ? `Capabilities with similar words: ${[...new Set(near)].slice(0, 8).join(", ")}.` : "List the catalog with GET /api/v1/svc/connections/catalog.",
+        });
+      }
+      return {
+        type: "manual",
+        capability,
+        detail: {
+          capability,
+          available: false,
+          health: "unknown",
+          integrations: candidates.map((entry) => ({ id: entry.id, name: entry.name, install_endpoint: "/api/v1/svc/connections/install" })),
+          pathways: [],
+        },
+      };
+    },
+
+    refresh: async (workspaceId) => {
+      const list = await service.list(workspaceId);
+      counts.set(workspaceId, { total: list.length, healthy: list.filter((c) => c.status === "connected").length });
+    },
+
+    connections: (workspaceId) => counts.get(workspaceId) ?? { total: 0, healthy: 0 },
+
+    start: async () => {
+      await loadAll();
+      timer = setInterval(() => void loadAll().catch(() => {}), REFRESH_EVERY_MS);
+      timer.unref();
+    },
+
+    stop: () => clearInterval(timer),
+  };
+  return service;
+}
+
+export { CATEGORIES };
