@@ -1,7 +1,7 @@
 // /api/v1/svc/connections and /api/v1/svc/capabilities: what a workspace can do. Literal paths (catalog,
 // install) are matched before {id}.
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
-import { Deleted } from "../credentials/schemas.ts";
+import { Deleted } from "../../http/wire.ts";
 import { CATEGORIES } from "./catalog.ts";
 import {
   Capabilities,

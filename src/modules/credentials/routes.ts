@@ -1,6 +1,7 @@
 // /api/v1/svc/credentials: secrets for integrations, sealed at rest; only metadata ever goes out.
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
-import { CreateCredentialBody, CredentialList, CredentialMetadata, CredentialParams, Deleted, toWire } from "./schemas.ts";
+import { Deleted } from "../../http/wire.ts";
+import { CreateCredentialBody, CredentialList, CredentialMetadata, CredentialParams, toWire } from "./schemas.ts";
 import type { CredentialService } from "./service.ts";
 
 const tags = ["credentials"];

@@ -30,8 +30,6 @@ export const CredentialList = Type.Object({ credentials: Type.Array(CredentialMe
 
 export const CredentialParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const Deleted = Type.Object({ id: Type.String(), status: Type.Literal("deleted") });
-
 export function toWire(row: CredentialRow): CredentialMetadata {
   return {
     id: row.id,

@@ -1,6 +1,6 @@
 // /api/v1/svc/memory: what a workspace knows. Literal paths (search, types) are matched before {id}.
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
-import { Deleted } from "../credentials/schemas.ts";
+import { Deleted } from "../../http/wire.ts";
 import { Atom, CreatedAtom, MemoryBody, MemoryParams, MemoryTypes, SearchQuery, SearchResults, hitToWire, toWire } from "./schemas.ts";
 import { MEMORY_SCOPES, MEMORY_TYPES, type MemoryService } from "./service.ts";
 
