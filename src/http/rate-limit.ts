@@ -69,12 +69,10 @@ export async function createRateLimits(config: Config, database: Database): Prom
   const authFailures = make("rl_authfail", config.authFailureLimit);
 
   /** A limiter's rejection (a RateLimiterRes) becomes 429 `rate_limited`; store errors pass through. */
-  function refusal(rejection: unknown): never {
-    if (rejection instanceof RateLimiterRes) {
-      const seconds = retryAfterSeconds(rejection);
-      throw new AppError("rate_limited", { retryAfter: seconds, message: `Too many requests; retry in ${seconds} s.` });
-    }
-    throw rejection;
+  function refusal(rejection: unknown): Error {
+    if (!(rejection instanceof RateLimiterRes)) return rejection as Error;
+    const seconds = retryAfterSeconds(rejection);
+    return new AppError("rate_limited", { retryAfter: seconds, message: `Too many requests; retry in ${seconds} s.` });
   }
 
   return {
@@ -86,13 +84,7 @@ export async function createRateLimits(config: Config, database: Database): Prom
       const both = workspaceId === undefined ? key : key.then(() => perWorkspace.consume(workspaceId));
       both.then(
         () => done(),
-        (rejection: unknown) => {
-          try {
-            refusal(rejection);
-          } catch (error) {
-            done(error as Error);
-          }
-        },
+        (rejection: unknown) => done(refusal(rejection)),
       );
     },
     authBlockedFor: async (address) => {

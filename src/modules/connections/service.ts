@@ -5,7 +5,7 @@ import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { HealthContributor } from "../health/service.ts";
-import { CATALOG, CATALOG_BY_ID, CATEGORIES, type CatalogIntegration } from "./catalog.ts";
+import { CATALOG, CATALOG_BY_ID, type CatalogIntegration } from "./catalog.ts";
 import { connectionCounts, deleteConnection, installCatalogConnection, listConnections, type ConnectionRow } from "./store.ts";
 
 export type ConnectionStatus = "connected" | "pending_auth";
@@ -171,4 +171,3 @@ export function createConnectionService(deps: {
   return service;
 }
 
-export { CATEGORIES };

@@ -3,7 +3,7 @@ import type { Db } from "../../db/index.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
-import { deleteCredential, findCredential, insertCredential, listCredentials, type CredentialRow } from "./store.ts";
+import { deleteCredential, findCredential, insertCredential, listCredentials, liveProviders, type CredentialRow } from "./store.ts";
 import type { Vault } from "./vault.ts";
 
 export const CREDENTIAL_TYPES = ["api_key", "bearer", "basic", "oauth2", "session"] as const;
@@ -108,6 +108,6 @@ export function createCredentialService(deps: {
       return JSON.parse((await vault.open(workspaceId, id, row.secret)).toString("utf8")) as Record<string, unknown>;
     },
 
-    providers: async (workspaceId) => new Set((await listCredentials(db, workspaceId)).map((row) => row.provider)),
+    providers: async (workspaceId) => new Set(await liveProviders(db, workspaceId)),
   };
 }

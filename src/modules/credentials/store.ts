@@ -37,3 +37,12 @@ export async function deleteCredential(db: Db, workspaceId: string, id: string, 
     .returning({ id: credentials.id });
   return deleted.length === 1;
 }
+
+/** Providers with at least one live credential (no secret column is read). */
+export async function liveProviders(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ provider: credentials.provider })
+    .from(credentials)
+    .where(and(eq(credentials.workspaceId, workspaceId), isNull(credentials.deletedAt)));
+  return rows.map((row) => row.provider);
+}
