@@ -4,10 +4,14 @@
 import os from "node:os";
 import { healthBench } from "./health.bench.ts";
 import { memoryBench } from "./memory.bench.ts";
+import { policiesBench } from "./policies.bench.ts";
+import { toolsBench } from "./tools.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
   health: healthBench,
   memory: memoryBench,
+  policies: policiesBench,
+  tools: toolsBench,
 };
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);

@@ -30,6 +30,14 @@ import { registerMemoryRoutes } from "./modules/memory/routes.ts";
 import { registerConnectionRoutes } from "./modules/connections/routes.ts";
 import { createConnectionService, type ConnectionService } from "./modules/connections/service.ts";
 import { createMemoryService, type MemoryService } from "./modules/memory/service.ts";
+import { createOutbound } from "./http/outbound.ts";
+import { registerToolRoutes } from "./modules/tools/routes.ts";
+import { createToolService, type ToolService } from "./modules/tools/service.ts";
+import { createGovernance, type Governance } from "./engine/governance/chokepoint.ts";
+import { registerEscalationRoutes } from "./modules/escalations/routes.ts";
+import { createEscalationService, type EscalationService } from "./modules/escalations/service.ts";
+import { registerPolicyRoutes } from "./modules/policies/routes.ts";
+import { createPolicyService, type PolicyService } from "./modules/policies/service.ts";
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { VERSION } from "./version.ts";
 
@@ -49,6 +57,10 @@ export interface Services {
   credentials: CredentialService;
   memory: MemoryService;
   connections: ConnectionService;
+  tools: ToolService;
+  policies: PolicyService;
+  escalations: EscalationService;
+  governance: Governance;
 }
 
 export interface BuiltApp {
@@ -95,6 +107,29 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   late.connections = connections;
   health.contribute(connections);
   const memory = createMemoryService({ db: database.db, ids, clock, audit });
+  const policies = createPolicyService({ database, ids, clock, audit });
+  const escalations = createEscalationService({ database, ids, clock, audit });
+  const governance = createGovernance({ db: database.db, clock, policies, escalations, log: app.log });
+  const outbound = createOutbound({
+    allowHosts: config.outboundAllowHosts,
+    caFile: config.outboundCaFile,
+    timeoutMs: config.outboundTimeoutMs,
+    maxBytes: config.outboundMaxBytes,
+  });
+  const tools = createToolService({
+    database,
+    ids,
+    clock,
+    audit,
+    connections,
+    credentials,
+    vault,
+    outbound,
+    timeoutMs: config.outboundTimeoutMs,
+    mcpIdleMs: config.mcpIdleMs,
+    log: app.log,
+  });
+  connections.onDeleted((workspaceId, row) => tools.forget(workspaceId, row.id));
   const limits = await createRateLimits(config, database);
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
@@ -124,16 +159,26 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerCredentialRoutes(app, credentials);
   registerMemoryRoutes(app, memory);
   registerConnectionRoutes(app, connections);
+  registerToolRoutes(app, { tools, govern: (action) => governance.govern(action) });
+  registerPolicyRoutes(app, { policies, governance });
+  registerEscalationRoutes(app, escalations);
 
   await apiKeys.start();
   await connections.start();
+  await tools.start();
+  await policies.start();
+  await escalations.start();
   health.start();
   app.addHook("onClose", async () => {
     health.stop();
     connections.stop();
+    await tools.stop();
+    await outbound.close();
+    await policies.stop();
+    await escalations.stop();
     await apiKeys.stop();
     await limits.close();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance } };
 }

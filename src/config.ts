@@ -1,5 +1,7 @@
 // Environment → typed, validated configuration. Every variable the service reads is declared here, once,
 // with its default and its check; the README's configuration table is this list in prose.
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 
 export interface Config {
   port: number;
@@ -29,6 +31,19 @@ export interface Config {
   /** Honour X-Forwarded-For when the service runs behind a proxy or load balancer. */
   trustProxy: boolean;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /**
+   * Hosts (names, IP addresses, CIDR ranges) that outbound requests (OpenAPI specs and tools, MCP servers)
+   * may reach although they are loopback or private. Empty by default: such addresses are refused.
+   */
+  outboundAllowHosts: string[];
+  /** A PEM file of extra certificate authorities trusted by outbound TLS (besides the system's). */
+  outboundCaFile: string | undefined;
+  /** Time limit of one outbound request, connection and body included. */
+  outboundTimeoutMs: number;
+  /** Largest outbound response body read (a spec, a tool's answer). */
+  outboundMaxBytes: number;
+  /** An MCP session unused this long is closed (it reopens on the next call). */
+  mcpIdleMs: number;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +93,43 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(" or ")}`);
   }
   return raw;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+
+/** Comma-separated host names, IP addresses and CIDR ranges; each checked, returned lower case. */
+function hostList(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== "")
+    .map((entry) => {
+      const bare = entry.replace(/^\[(.*)\]$/, "$1");
+      const [address, prefix, extra] = bare.split("/");
+      if (extra === undefined && prefix !== undefined) {
+        const family = isIP(address!);
+        const max = family === 4 ? 32 : 128;
+        if (family !== 0 && /^\d{1,3}$/.test(prefix) && Number(prefix) <= max) return `${address}/${Number(prefix)}`;
+        throw new ConfigError(name, `"${entry}" is not a valid CIDR range (address/prefix)`);
+      }
+      if (isIP(bare) !== 0 || HOSTNAME.test(bare.replace(/\.$/, ""))) return bare.replace(/\.$/, "");
+      throw new ConfigError(name, `"${entry}" is neither a host name, an IP address nor a CIDR range`);
+    });
+}
+
+function pemFile(env: Env, name: string): string | undefined {
+  const file = read(env, name);
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(name, `cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) throw new ConfigError(name, `${file} holds no PEM certificate`);
+  return file;
 }
 
 function masterKey(env: Env, databaseUrl: string | undefined): Buffer | undefined {
@@ -131,5 +183,10 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: integer(env, "SVC_BODY_LIMIT_BYTES", 1024 * 1024, 1024, 100 * 1024 * 1024),
     trustProxy: boolean(env, "SVC_TRUST_PROXY", false),
     logLevel: logLevel as Config["logLevel"],
+    outboundAllowHosts: hostList(env, "SVC_OUTBOUND_ALLOW_HOSTS"),
+    outboundCaFile: pemFile(env, "SVC_OUTBOUND_CA_FILE"),
+    outboundTimeoutMs: integer(env, "SVC_OUTBOUND_TIMEOUT_MS", 10_000, 100, 300_000),
+    outboundMaxBytes: integer(env, "SVC_OUTBOUND_MAX_BYTES", 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    mcpIdleMs: integer(env, "SVC_MCP_IDLE_MS", 5 * 60_000, 100, 24 * 60 * 60_000),
   };
 }

@@ -54,3 +54,31 @@ describe("loadConfig", () => {
     expect(config.rateLimitPerKey).toBe(10);
   });
 });
+
+describe("outbound configuration", () => {
+  it("defaults: nothing allowed beyond public addresses, 10 s, 2 MiB, MCP sessions idle 5 minutes", () => {
+    expect(loadConfig({})).toMatchObject({ outboundAllowHosts: [], outboundCaFile: undefined, outboundTimeoutMs: 10_000, outboundMaxBytes: 2 * 1024 * 1024, mcpIdleMs: 300_000 });
+  });
+
+  it("reads the allow-list (host names, addresses, CIDR ranges) and refuses anything else, naming the variable", () => {
+    expect(loadConfig({ SVC_OUTBOUND_ALLOW_HOSTS: " LocalHost , 127.0.0.1,10.0.0.0/8, [::1], fd00::/8,api.internal." }).outboundAllowHosts).toEqual([
+      "localhost",
+      "127.0.0.1",
+      "10.0.0.0/8",
+      "::1",
+      "fd00::/8",
+      "api.internal",
+    ]);
+    for (const bad of ["10.0.0.0/33", "not a host", "http://x", "10.0.0.0/8/1", "::1/129"]) {
+      expect(() => loadConfig({ SVC_OUTBOUND_ALLOW_HOSTS: bad }), bad).toThrow("SVC_OUTBOUND_ALLOW_HOSTS");
+    }
+  });
+
+  it("checks that SVC_OUTBOUND_CA_FILE holds a certificate and that the limits are in range", () => {
+    expect(() => loadConfig({ SVC_OUTBOUND_CA_FILE: "/nonexistent/ca.pem" })).toThrow("SVC_OUTBOUND_CA_FILE");
+    expect(() => loadConfig({ SVC_OUTBOUND_CA_FILE: "package.json" })).toThrow("holds no PEM certificate");
+    expect(() => loadConfig({ SVC_OUTBOUND_TIMEOUT_MS: "5" })).toThrow("SVC_OUTBOUND_TIMEOUT_MS");
+    expect(() => loadConfig({ SVC_OUTBOUND_MAX_BYTES: "big" })).toThrow("SVC_OUTBOUND_MAX_BYTES");
+    expect(() => loadConfig({ SVC_MCP_IDLE_MS: "0" })).toThrow("SVC_MCP_IDLE_MS");
+  });
+});

@@ -1,20 +1,12 @@
-import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, newWorkspace, query, startServer, type Reply, type TestServer } from "./helpers/server.ts";
+import { call, expectError, newWorkspace, query, startServer, type Reply, type TestServer, capturedLogger } from "./helpers/server.ts";
 
 // Everything the server logs, at the most verbose level, so a test can look for secrets in it.
-let logs = "";
-const sink = new Writable({
-  write(chunk, _encoding, done) {
-    logs += chunk.toString();
-    done();
-  },
-});
+const captured = capturedLogger();
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ SVC_LOG_LEVEL: "trace" }, { logger: pino({ level: "trace" }, sink) });
+  server = await startServer({ SVC_LOG_LEVEL: "trace" }, { logger: captured.logger });
 });
 afterAll(async () => {
   await server?.close();
@@ -98,9 +90,9 @@ describe("credentials", () => {
     replies.push(await call(server, "POST", "/api/v1/svc/memory", { key: ws.key, body: { type: "note", content: { text: `api_key = ${secret}` } } }));
     for (const reply of replies) expect(reply.text).not.toContain(secret);
     expect(replies[0]!.status).toBe(201);
-    expect(logs.length).toBeGreaterThan(0);
-    expect(logs).not.toContain(secret);
-    expect(logs).not.toContain(ws.key);
+    expect(captured.text().length).toBeGreaterThan(0);
+    expect(captured.text()).not.toContain(secret);
+    expect(captured.text()).not.toContain(ws.key);
     const audit = await query(server, sql`select * from audit_entries where workspace_id = ${ws.id}`);
     expect(audit.length).toBeGreaterThan(0);
     expect(JSON.stringify(audit)).not.toContain(secret);
@@ -117,14 +109,14 @@ describe("the master key", () => {
     const { resolveMasterKey } = await import("../src/modules/credentials/vault.ts");
     const dir = mkdtempSync(join(tmpdir(), "svc-mk-"));
     try {
-      let said = "";
-      const log = pino({ level: "warn" }, new Writable({ write: (c, _e, d) => ((said += c.toString()), d()) }));
+      const captured = capturedLogger();
+      const log = captured.logger;
       const config = loadConfig({ SVC_DATA_DIR: dir });
       const first = resolveMasterKey(config, log);
       expect(first).toHaveLength(32);
       expect(statSync(join(dir, "master.key")).mode & 0o777).toBe(0o600);
-      expect(said).toContain("generated a master key");
-      expect(said).not.toContain(first.toString("base64"));
+      expect(captured.text()).toContain("generated a master key");
+      expect(captured.text()).not.toContain(first.toString("base64"));
       expect(resolveMasterKey(config, log)).toEqual(first);
       const given = Buffer.alloc(32, 7);
       expect(resolveMasterKey(loadConfig({ SVC_DATA_DIR: dir, SVC_MASTER_KEY: given.toString("hex") }), log)).toEqual(given);

@@ -204,3 +204,99 @@ export const connections = pgTable(
     uniqueIndex("connections_catalog_once_idx").on(t.workspaceId, t.integrationId).where(sql`kind = 'catalog'`),
   ],
 );
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+// A policy is a named bundle of rule sentences. Its versions are immutable; `activeVersion` is the one in
+// force (null until the first confirmation), `latestVersion` the newest written.
+export const policies = pgTable(
+  "policies",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: text("status", { enum: ["pending_confirmation", "active", "disabled"] }).notNull(),
+    activeVersion: integer("active_version"),
+    latestVersion: integer("latest_version").notNull(),
+    createdAt: createdAt(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+    deletedAt: at("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("policies_name_idx").on(t.workspaceId, t.name).where(sql`deleted_at is null`),
+    index("policies_workspace_idx").on(t.workspaceId, t.createdAt),
+  ],
+);
+
+export const policyVersions = pgTable(
+  "policy_versions",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    policyId: text("policy_id")
+      .notNull()
+      .references(() => policies.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    /** The sentences as written, one clause each. */
+    rules: jsonb("rules").$type<string[]>().notNull(),
+    /** The compiled clauses (CompiledRule[]), evaluated without reparsing. */
+    compiled: jsonb("compiled").$type<unknown[]>().notNull(),
+    domain: text("domain"),
+    priority: integer("priority").notNull().default(0),
+    severity: text("severity", { enum: ["low", "medium", "high", "critical"] }).notNull(),
+    createdAt: createdAt(),
+    createdBy: text("created_by"),
+    confirmedAt: at("confirmed_at"),
+    confirmedBy: text("confirmed_by"),
+  },
+  (t) => [primaryKey({ columns: [t.policyId, t.version] }), index("policy_versions_workspace_idx").on(t.workspaceId, t.policyId)],
+);
+
+// Escalations: an action a human must decide on. `action` holds the governed action (tool, arguments,
+// domain) so it can be resumed after an `auto` decision.
+export const escalations = pgTable(
+  "escalations",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "resolved", "rejected"] }).notNull(),
+    category: text("category").notNull(),
+    severity: text("severity").notNull(),
+    toolName: text("tool_name"),
+    action: jsonb("action").$type<Record<string, unknown>>().notNull().default({}),
+    policyId: text("policy_id"),
+    policyVersion: integer("policy_version"),
+    clause: text("clause"),
+    reason: text("reason").notNull(),
+    humanPrompt: text("human_prompt").notNull(),
+    executionId: text("execution_id"),
+    intent: text("intent"),
+    createdAt: createdAt(),
+    createdBy: text("created_by"),
+    decision: text("decision"),
+    note: text("note"),
+    resolvedAt: at("resolved_at"),
+    resolvedBy: text("resolved_by"),
+  },
+  (t) => [index("escalations_workspace_idx").on(t.workspaceId, t.status, t.createdAt)],
+);
+
+// Approved governed actions, for rate rules ("more than 3 refunds per hour"). Kept for the longest window
+// any rule uses; older rows are pruned.
+export const governedActions = pgTable(
+  "governed_actions",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    tool: text("tool").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("governed_actions_workspace_idx").on(t.workspaceId, t.createdAt)],
+);

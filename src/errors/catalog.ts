@@ -156,6 +156,9 @@ export const CATALOG = {
   api_key_not_found: { status: 404, added: true, message: "The API key was not found in this workspace (or it was revoked).", hint: "List the workspace's keys with GET /api/v1/maas/workspaces/{workspace_id}/api-keys.", next: "fix_request" },
   memory_contains_secret: { status: 400, added: true, message: "The memory content looks like it holds a secret.", hint: "Store secrets with POST /api/v1/svc/credentials and refer to them by id; memory items are searchable and shared.", next: "fix_request" },
   api_key_not_active: { status: 409, added: true, message: "Only an active API key can be rotated.", hint: "Rotate the key that replaced it (see `rotated_from` on the newer key).", next: "fix_request" },
+  tool_not_found: { status: 404, added: true, message: "No tool of that name in this workspace.", hint: "List the workspace's tools with GET /api/v1/svc/tools; tools come from OpenAPI and MCP connections.", next: "fix_request" },
+  tool_arguments_invalid: { status: 400, added: true, message: "The arguments do not match the tool's parameters.", hint: "Fix the arguments listed in `error.details`; the tool's JSON Schema is in GET /api/v1/svc/tools.", next: "fix_request" },
+  escalation_already_resolved: { status: 409, added: true, message: "The escalation was already resolved.", hint: "Read it with GET /api/v1/svc/escalations/{id}; a decision is final.", next: "none" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof CATALOG;

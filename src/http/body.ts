@@ -20,10 +20,25 @@ function makeAjv(coerceTypes: Options["coerceTypes"]): Ajv {
   return ajv;
 }
 
+/** Mark a body schema with `[OPTIONAL_BODY]: true` when the route also accepts no body at all. */
+export const OPTIONAL_BODY = "x-svc-optional-body";
+
 export function registerBodyHandling(app: App, bodyLimit: number): void {
   const strict = makeAjv(false);
   const lenient = makeAjv("array");
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === "body" ? strict : lenient).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const validate = (httpPart === "body" ? strict : lenient).compile(schema);
+    if (httpPart !== "body" || !(schema as Record<string, unknown>)[OPTIONAL_BODY]) return validate;
+    // Action POSTs (confirm, resolve) are sent with no body by some clients: absent is fine, wrong is not.
+    const check = (data: unknown) => {
+      if (data === undefined || data === null) return true; // Fastify hands an absent body over as null
+      const ok = validate(data);
+      check.errors = validate.errors;
+      return ok;
+    };
+    check.errors = validate.errors;
+    return check;
+  });
 
   const defaultJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");

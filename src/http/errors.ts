@@ -38,6 +38,14 @@ function describe(issue: AjvIssue): string {
   return issue.message ?? "is not valid";
 }
 
+/**
+ * Ajv's issues as `{field, message}` details under `root` (`arguments.amount`), the way the edge reports
+ * body validation; used where a value is validated against a schema outside the route's own (tool arguments).
+ */
+export function validationDetails(issues: AjvIssue[], root: string): ErrorDetail[] {
+  return issues.map((issue) => ({ field: fieldOf({ ...issue, instancePath: `/${root}${issue.instancePath ?? ""}` }, root), message: describe(issue) }));
+}
+
 /** Turns anything thrown into the AppError the caller should see. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;

@@ -1,7 +1,9 @@
 // Test servers: the real app on an ephemeral port, on the embedded database (one per test file) or on the
 // PostgreSQL named by DATABASE_URL. Each test makes its own workspace, so tests never share state.
 import type { SQL } from "drizzle-orm";
+import { Writable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
+import pino from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp, type BuiltApp } from "../../src/app.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
@@ -151,3 +153,19 @@ export async function query(server: { database: Database }, statement: SQL): Pro
   const result = (await server.database.db.execute(statement)) as unknown as { rows: any[] };
   return result.rows;
 }
+
+/** A logger at the most verbose level whose whole output a test can read (to look for secrets in it). */
+export function capturedLogger(): { logger: FastifyBaseLogger; text: () => string } {
+  let logs = "";
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
+  return { logger: pino({ level: "trace" }, sink) as unknown as FastifyBaseLogger, text: () => logs };
+}
+
+/** POST /api/v1/svc/tools/{name}/invoke with the given arguments. */
+export const invokeTool = (server: { url: string }, key: string, name: string, args: unknown) =>
+  call(server, "POST", `/api/v1/svc/tools/${name}/invoke`, { key, body: { arguments: args } });

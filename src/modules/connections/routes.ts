@@ -1,5 +1,6 @@
 // /api/v1/svc/connections and /api/v1/svc/capabilities: what a workspace can do. Literal paths (catalog,
-// install) are matched before {id}.
+// install) are matched before {id}. The imports that make tools (POST /connections/openapi and
+// /connections/mcp) are in src/modules/tools/routes.ts, beside the tools they create.
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
 import { Deleted } from "../../http/wire.ts";
 import { CATEGORIES } from "./catalog.ts";
@@ -15,6 +16,7 @@ import {
   connectionToWire,
   healthOf,
   integrationToWire,
+  transportOf,
 } from "./schemas.ts";
 import type { ConnectionService } from "./service.ts";
 
@@ -62,11 +64,21 @@ export function registerConnectionRoutes(app: App, connections: ConnectionServic
     async (request) => {
       const list = await connections.list(workspaceIdOf(request.principal));
       const groups = new Map<string, { capability: string; status: string; pathways: { id: string; capability: string; connector: string; transport: string; health: string; tool_id: string }[] }>();
+      // A group is as well as its best pathway: healthy, else degraded, else latent.
+      const rank: Record<string, number> = { latent: 0, degraded: 1, healthy: 2 };
       for (const connection of list) {
+        const health = healthOf(connection);
         for (const capability of connection.capabilities) {
           const group = groups.get(capability) ?? { capability, status: "latent", pathways: [] };
-          group.pathways.push({ id: connection.row.id, capability, connector: connection.row.kind === "catalog" ? "builtin" : connection.row.kind, transport: "http", health: healthOf(connection), tool_id: connection.row.id });
-          if (healthOf(connection) === "healthy") group.status = "healthy";
+          group.pathways.push({
+            id: connection.row.id,
+            capability,
+            connector: connection.row.kind === "catalog" ? "builtin" : connection.row.kind,
+            transport: transportOf(connection),
+            health,
+            tool_id: connection.row.id,
+          });
+          if ((rank[health] ?? 0) > (rank[group.status] ?? 0)) group.status = health;
           groups.set(capability, group);
         }
       }
@@ -95,17 +107,28 @@ export function registerConnectionRoutes(app: App, connections: ConnectionServic
     async (request) => {
       const list = await connections.list(workspaceIdOf(request.principal));
       const available = list
-        .filter((c) => c.status === "connected")
+        .filter((c) => c.status !== "pending_auth")
         .flatMap((c) =>
-          c.capabilities.map((name) => ({
-            name,
-            human_name: `${name} (${c.row.name})`,
-            description: c.integration?.description ?? c.row.name,
-            health: "healthy",
-            source: "builtin",
-            status: "connected",
-            category: c.integration?.category ?? "other",
-          })),
+          c.row.kind === "catalog"
+            ? c.capabilities.map((name) => ({
+                name,
+                human_name: `${name} (${c.row.name})`,
+                description: c.integration?.description ?? c.row.name,
+                health: healthOf(c),
+                source: "builtin",
+                status: c.status,
+                category: c.integration?.category ?? "other",
+              }))
+            : c.tools.map((tool) => ({
+                name: tool.name,
+                human_name: `${tool.name} (${c.row.name})`,
+                description: tool.description || c.row.name,
+                health: healthOf(c),
+                source: c.row.kind,
+                status: c.status,
+                category: c.row.kind,
+                functions: [tool.name],
+              })),
         );
       const gaps = list
         .filter((c) => c.status === "pending_auth")

@@ -31,10 +31,13 @@ const ConnectionItem = Type.Object({
   integration_id: Type.Union([Type.String(), Type.Null()]),
   name: Type.String(),
   provider: Type.String(),
-  status: Type.String({ description: "connected, or pending_auth until a credential for the provider exists" }),
+  status: Type.String({ description: "connected; pending_auth until a credential for the provider exists; degraded while an imported connection's calls fail" }),
   health: Type.String(),
   auth_type: Type.Union([Type.String(), Type.Null()]),
-  capabilities: Type.Array(Type.String()),
+  capabilities: Type.Array(Type.String({ description: "Catalog capabilities, or the tool names of an imported connection" })),
+  transport: Type.Optional(Type.String({ description: "MCP: http or sse" })),
+  url: Type.Optional(Type.String({ description: "MCP: the server's URL" })),
+  spec_url: Type.Optional(Type.String({ description: "OpenAPI: where the document was fetched" })),
   created_at: Type.String({ format: "date-time" }),
 });
 
@@ -61,7 +64,16 @@ export const ConnectionList = Type.Object({
 
 export const Capabilities = Type.Object({
   available: Type.Array(
-    Type.Object({ name: Type.String(), human_name: Type.String(), description: Type.String(), health: Type.String(), source: Type.String(), status: Type.String(), category: Type.String() }),
+    Type.Object({
+      name: Type.String(),
+      human_name: Type.String(),
+      description: Type.String(),
+      health: Type.String(),
+      source: Type.String(),
+      status: Type.String(),
+      category: Type.String(),
+      functions: Type.Optional(Type.Array(Type.String())),
+    }),
   ),
   gaps: Type.Array(
     Type.Object({ capability: Type.String(), reason: Type.String(), description: Type.String(), blocking: Type.Boolean(), severity: Type.String(), source: Type.String() }),
@@ -79,7 +91,14 @@ export const ConnectResponse = Type.Object({
 export const ConnectionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** A connection's health in the wire reference's HealthStatus terms. */
-export const healthOf = (connection: Connection) => (connection.status === "connected" ? "healthy" : "latent");
+export const healthOf = (connection: Connection) =>
+  connection.status === "connected" ? "healthy" : connection.status === "degraded" ? "degraded" : "latent";
+
+/** The transport of a connection's pathway: an MCP server's, else plain HTTP. */
+export const transportOf = (connection: Connection) => {
+  const transport = (connection.row.config as { transport?: unknown }).transport;
+  return connection.row.kind === "mcp" && typeof transport === "string" ? transport : "http";
+};
 
 export function integrationToWire(entry: CatalogIntegration, installed: Set<string>) {
   return { ...entry, status: installed.has(entry.id) ? "installed" : "available" };
@@ -97,6 +116,8 @@ export function connectionToWire(connection: Connection) {
     health: healthOf(connection),
     auth_type: integration?.auth_type ?? null,
     capabilities: connection.capabilities,
+    ...(row.kind === "mcp" ? { transport: transportOf(connection), url: String((row.config as { url?: unknown }).url ?? "") } : {}),
+    ...(row.kind === "openapi" && typeof (row.config as { spec_url?: unknown }).spec_url === "string" ? { spec_url: (row.config as { spec_url: string }).spec_url } : {}),
     created_at: row.createdAt.toISOString(),
   };
 }

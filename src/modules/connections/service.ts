@@ -5,16 +5,46 @@ import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { HealthContributor } from "../health/service.ts";
+import { createCallHealth, type ConnectionHealth } from "./call-health.ts";
 import { CATALOG, CATALOG_BY_ID, type CatalogIntegration } from "./catalog.ts";
-import { connectionCounts, deleteConnection, installCatalogConnection, listConnections, type ConnectionRow } from "./store.ts";
+import { connectionCounts, deleteConnection, installCatalogConnection, insertConnection, listConnections, type ConnectionRow } from "./store.ts";
 
-export type ConnectionStatus = "connected" | "pending_auth";
+/** `degraded`: an imported connection whose recent tool calls fail (see call-health.ts). */
+export type ConnectionStatus = "connected" | "pending_auth" | "degraded";
+
+export interface ConnectionTool {
+  name: string;
+  description: string;
+}
 
 export interface Connection {
   row: ConnectionRow;
   integration: CatalogIntegration | undefined;
   status: ConnectionStatus;
+  /** Catalog capabilities ("refund payment"), or the tool names of an imported connection. */
   capabilities: string[];
+  /** The tools of an imported (OpenAPI, MCP) connection; empty for catalog ones. */
+  tools: ConnectionTool[];
+}
+
+/** An imported connection to store: the tools module builds the config (tool definitions, server details). */
+export interface NewToolConnection {
+  id: string;
+  kind: "openapi" | "mcp";
+  name: string;
+  provider: string;
+  config: Record<string, unknown> & { tools: ConnectionTool[] };
+  /** Non-secret facts for the audit entry. */
+  details: Record<string, unknown>;
+}
+
+/** The tools listed in an imported connection's config (written by the tools module). */
+export function toolsOf(row: ConnectionRow): ConnectionTool[] {
+  const tools = (row.config as { tools?: unknown }).tools;
+  if (row.kind === "catalog" || !Array.isArray(tools)) return [];
+  return tools.flatMap((tool: { name?: unknown; description?: unknown }) =>
+    typeof tool?.name === "string" ? [{ name: tool.name, description: typeof tool.description === "string" ? tool.description : "" }] : [],
+  );
 }
 
 export type ConnectResult =
@@ -27,6 +57,14 @@ export interface ConnectionService extends HealthContributor {
   install(actor: Actor, integrationId: string): Promise<{ connection: Connection; created: boolean }>;
   list(workspaceId: string): Promise<Connection[]>;
   delete(actor: Actor, id: string): Promise<void>;
+  /** Stores an imported connection (OpenAPI service, MCP server) with its audit entry. */
+  register(actor: Actor, connection: NewToolConnection): Promise<Connection>;
+  /** Called after a connection was deleted in this process (its tools go, its sessions close). */
+  onDeleted(listener: (workspaceId: string, row: ConnectionRow) => void): void;
+  /** Records the outcome of a tool call on a connection (failures can make it degraded). */
+  recordCall(workspaceId: string, connectionId: string, outcome: { ok: boolean; error?: string }): void;
+  /** Whether a connection's tools work, from its recent calls (the intent engine refuses degraded ones). */
+  health(workspaceId: string, connectionId: string): ConnectionHealth;
   /** Resolves a capability to the best way to get it in this workspace. */
   connect(workspaceId: string, capability: string): Promise<ConnectResult>;
   /** Recomputes the in-memory health summary of a workspace (after its connections or credentials change). */
@@ -48,17 +86,30 @@ export function createConnectionService(deps: {
 }): ConnectionService {
   const { db, ids, clock, audit, credentials } = deps;
   const counts = new Map<string, { total: number; healthy: number }>();
+  const calls = createCallHealth(clock);
+  const deletedListeners: ((workspaceId: string, row: ConnectionRow) => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
 
   async function withStatus(workspaceId: string, rows: ConnectionRow[]): Promise<Connection[]> {
-    const providers = await credentials.providers(workspaceId);
+    const providers = rows.some((row) => row.kind === "catalog") ? await credentials.providers(workspaceId) : new Set<string>();
     return rows.map((row) => {
+      if (row.kind !== "catalog") {
+        const tools = toolsOf(row);
+        return {
+          row,
+          integration: undefined,
+          status: calls.of(workspaceId, row.id).status === "degraded" ? "degraded" : "connected",
+          capabilities: tools.map((tool) => tool.name),
+          tools,
+        };
+      }
       const integration = row.integrationId ? CATALOG_BY_ID.get(row.integrationId) : undefined;
       return {
         row,
         integration,
         status: providers.has(row.provider) ? "connected" : "pending_auth",
         capabilities: integration?.capabilities ?? [],
+        tools: [],
       };
     });
   }
@@ -104,18 +155,71 @@ export function createConnectionService(deps: {
     list: async (workspaceId) => withStatus(workspaceId, await listConnections(db, workspaceId)),
 
     delete: async (actor, id) => {
-      await db.transaction(async (tx) => {
+      const deleted = await db.transaction(async (tx) => {
         const row = await deleteConnection(tx, actor.workspaceId, id);
         if (!row) throw new AppError("connection_not_found", { message: `No connection ${id.slice(0, 100)} in this workspace.` });
-        await audit.record(tx, actor, { action: "connection.delete", resourceType: "connection", resourceId: id, details: { integration_id: row.integrationId } });
+        await audit.record(tx, actor, {
+          action: "connection.delete",
+          resourceType: "connection",
+          resourceId: id,
+          details: row.kind === "catalog" ? { integration_id: row.integrationId } : { type: row.kind, name: row.name },
+        });
+        return row;
       });
+      calls.forget(actor.workspaceId, id);
+      for (const listener of deletedListeners) listener(actor.workspaceId, deleted);
       await service.refresh(actor.workspaceId);
     },
+
+    register: async (actor, input) => {
+      const row = await db.transaction(async (tx) => {
+        const inserted = await insertConnection(tx, actor.workspaceId, {
+          id: input.id,
+          kind: input.kind,
+          name: input.name,
+          provider: input.provider,
+          config: input.config,
+          createdAt: clock.now(),
+        });
+        await audit.record(tx, actor, { action: "connection.register", resourceType: "connection", resourceId: inserted.id, details: { type: input.kind, ...input.details } });
+        return inserted;
+      });
+      await service.refresh(actor.workspaceId);
+      const [connection] = await withStatus(actor.workspaceId, [row]);
+      return connection!;
+    },
+
+    onDeleted: (listener) => void deletedListeners.push(listener),
+
+    recordCall: (workspaceId, connectionId, outcome) => calls.record(workspaceId, connectionId, outcome),
+
+    health: (workspaceId, connectionId) => calls.of(workspaceId, connectionId),
 
     connect: async (workspaceId, capability) => {
       const wanted = normalise(capability);
       const offers = (entry: CatalogIntegration) => entry.capabilities.some((c) => normalise(c) === wanted) || entry.id === wanted.replace(/ /g, "_");
-      const installed = (await service.list(workspaceId)).filter((c) => c.integration && offers(c.integration));
+      const all = await service.list(workspaceId);
+      // An imported tool of that name is the most direct way.
+      const imported = all.filter((c) => c.tools.some((tool) => normalise(tool.name) === wanted));
+      const direct = imported.find((c) => c.status === "connected") ?? imported[0];
+      if (direct) {
+        const tool = direct.tools.find((t) => normalise(t.name) === wanted)!;
+        return {
+          type: "prebuilt",
+          capability,
+          detail: {
+            tool_id: direct.row.id,
+            tool_name: tool.name,
+            service_id: direct.row.id,
+            service_name: direct.row.name,
+            auth_type: "configured",
+            connector: direct.row.kind,
+            source: direct.row.kind,
+            health: direct.status === "degraded" ? "degraded" : "healthy",
+          },
+        };
+      }
+      const installed = all.filter((c) => c.integration && offers(c.integration));
       const ready = installed.find((c) => c.status === "connected") ?? installed[0];
       if (ready) {
         const integration = ready.integration!;
@@ -155,10 +259,16 @@ export function createConnectionService(deps: {
 
     refresh: async (workspaceId) => {
       const list = await service.list(workspaceId);
-      counts.set(workspaceId, { total: list.length, healthy: list.filter((c) => c.status === "connected").length });
+      // Authorised ones; degraded ones are taken off when read (their state changes with every call).
+      counts.set(workspaceId, { total: list.length, healthy: list.filter((c) => c.status !== "pending_auth").length });
     },
 
-    connections: (workspaceId) => counts.get(workspaceId) ?? { total: 0, healthy: 0 },
+    // Degraded connections (known from this process's calls) are not healthy.
+    connections: (workspaceId) => {
+      const count = counts.get(workspaceId) ?? { total: 0, healthy: 0 };
+      const degraded = calls.degradedCount(workspaceId);
+      return degraded === 0 ? count : { total: count.total, healthy: Math.max(0, count.healthy - degraded) };
+    },
 
     start: async () => {
       await loadAll();

@@ -23,6 +23,19 @@ export async function installCatalogConnection(
   return { row: existing!, created: false };
 }
 
+/** Inserts an imported connection (an OpenAPI service or an MCP server, with its tools in `config`). */
+export async function insertConnection(
+  db: Db,
+  workspaceId: string,
+  row: { id: string; kind: "openapi" | "mcp"; name: string; provider: string; config: Record<string, unknown>; createdAt: Date },
+): Promise<ConnectionRow> {
+  const [inserted] = await db
+    .insert(connections)
+    .values({ ...row, workspaceId })
+    .returning();
+  return inserted!;
+}
+
 export async function listConnections(db: Db, workspaceId: string): Promise<ConnectionRow[]> {
   return db.select().from(connections).where(eq(connections.workspaceId, workspaceId)).orderBy(asc(connections.createdAt), asc(connections.id));
 }
@@ -36,7 +49,8 @@ export async function deleteConnection(db: Db, workspaceId: string, id: string):
 }
 
 /**
- * Per workspace: connections and how many are authorised (their provider has a credential). Startup and
+ * Per workspace: connections and how many are authorised (imported ones always are; a catalog one when its
+ * provider has a credential). Startup and
  * periodic housekeeping for the in-memory health summary, across all workspaces by nature.
  */
 export async function connectionCounts(db: Db): Promise<{ workspaceId: string; total: number; authorised: number }[]> {
@@ -44,7 +58,7 @@ export async function connectionCounts(db: Db): Promise<{ workspaceId: string; t
     .select({
       workspaceId: connections.workspaceId,
       total: sql<number>`count(*)::int`,
-      authorised: sql<number>`count(*) filter (where exists (
+      authorised: sql<number>`count(*) filter (where ${connections.kind} <> 'catalog' or exists (
         select 1 from ${credentials} c where c.workspace_id = ${connections.workspaceId} and c.provider = ${connections.provider} and c.deleted_at is null))::int`,
     })
     .from(connections)

@@ -1,0 +1,83 @@
+// The one governance chokepoint. Every path that could run a tool hands the structured action here and
+// obeys the verdict. Fail closed: any error while deciding (a policy load, an evaluation, an escalation
+// write) yields `blocked`. Only the structured action is read: conversation text never reaches a rule, so
+// "ignore previous policies" in a message is just text.
+import type { FastifyBaseLogger } from "fastify";
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/index.ts";
+import type { EscalationService } from "../../modules/escalations/service.ts";
+import type { GovernedAction, GovernanceVerdict } from "../../modules/policies/governance-types.ts";
+import type { PolicyService } from "../../modules/policies/service.ts";
+import { prepareAction, type Decision, type RuleSet } from "./evaluate.ts";
+import { describeCondition, restate } from "./explain.ts";
+import { pruneGovernedActions, recentGovernedActions, recordGovernedAction } from "../../modules/policies/store.ts";
+
+// Rate rules look at most this many earlier actions; more than that in a window is already over any limit
+// a person would write.
+const HISTORY_LIMIT = 10_000;
+// The history kept: the longest window a rule can name ("per week"), and a day more.
+const HISTORY_RETENTION_MS = 8 * 86_400_000;
+const PRUNE_EVERY = 100;
+
+export interface Governance {
+  govern(action: GovernedAction): Promise<GovernanceVerdict>;
+  /** Decides without side effects (no escalation, no history): the evaluate endpoint and replays. */
+  dryRun(set: RuleSet, action: Omit<GovernedAction, "caller"> & { workspaceId: string }): Promise<Decision>;
+}
+
+/** Plain words for a decision: what fired, and what was missing when the rule fired on a missing value. */
+export function explainDecision(decision: Decision): string {
+  const fired = decision.fired;
+  if (!fired) return decision.matched.length === 0 ? "No active policy applies to this action." : "Allowed by policy.";
+  const rule = fired.ref.rule;
+  const verb = decision.decision === "blocked" ? "Blocked" : decision.decision === "conditional" ? "Needs human approval" : "Allowed";
+  let text = `${verb} by policy "${fired.ref.policyName}" (version ${fired.ref.version}, rule ${fired.ref.index + 1}: "${rule.source}").`;
+  if (rule.when) text += ` Condition: ${describeCondition(rule.when)}.`;
+  if (!fired.certain && decision.unknowns.length > 0) text += ` The action does not say ${decision.unknowns.join(", ")}, so the rule applies (fail closed).`;
+  return text;
+}
+
+export function createGovernance(deps: { db: Db; clock: Clock; policies: PolicyService; escalations: EscalationService; log: FastifyBaseLogger }): Governance {
+  const { db, clock, policies, escalations, log } = deps;
+  let approvals = 0;
+
+  async function decide(set: RuleSet, workspaceId: string, action: Omit<GovernedAction, "caller">): Promise<Decision> {
+    const now = action.now ?? clock.now();
+    const history = set.hasRates ? await recentGovernedActions(db, workspaceId, new Date(now.getTime() - set.maxWindowSeconds * 1000), HISTORY_LIMIT) : undefined;
+    return set.decide(prepareAction({ tool: action.tool, description: action.description, domain: action.domain, args: action.arguments ?? {}, now, history }));
+  }
+
+  return {
+    dryRun: (set, action) => decide(set, action.workspaceId, action),
+
+    govern: async (action) => {
+      const workspaceId = action.caller.workspaceId;
+      try {
+        const set = await policies.ruleSet(workspaceId);
+        const decision = await decide(set, workspaceId, action);
+        const reason = explainDecision(decision);
+        const fired = decision.fired;
+        const policy = fired && { id: fired.ref.policyId, name: fired.ref.policyName, version: fired.ref.version, clause: fired.ref.rule.source };
+        if (decision.decision === "approved") {
+          await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
+          if (++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - HISTORY_RETENTION_MS));
+          return { decision: "approved", reason, ...(policy ? { policy } : {}) };
+        }
+        if (decision.decision === "blocked") return { decision: "blocked", reason, policy };
+        const escalation = await escalations.create(action.caller, {
+          category: "policy",
+          severity: "medium",
+          toolName: action.tool,
+          action: { tool: action.tool, arguments: action.arguments, domain: action.domain ?? null },
+          policy,
+          reason,
+          humanPrompt: `Approve "${action.tool}"? ${fired ? restate(fired.ref.rule) : ""}`.trim(),
+        });
+        return { decision: "conditional", reason, policy, escalationId: escalation.id };
+      } catch (error) {
+        log.error({ err: error, workspace_id: workspaceId, tool: action.tool }, "governance failed; the action is blocked");
+        return { decision: "blocked", reason: "Governance could not decide on this action, so it is blocked (fail closed). Retry, or check the policies." };
+      }
+    },
+  };
+}

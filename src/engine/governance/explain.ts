@@ -1,0 +1,78 @@
+// Plain words for compiled rules: the restatement shown to a policy's author before confirming, and the
+// reason given with every decision. Generated from the compiled form, so it says what the rule will do,
+// not what the author meant.
+import type { CompiledRule, Condition, Quantity, Subject } from "./compiled.ts";
+
+const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const OPS: Record<string, string> = { gt: "more than", gte: "at least", lt: "less than", lte: "at most", eq: "exactly", neq: "other than" };
+
+const clock = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+
+function quantity(q: Quantity): string {
+  if (q.currency) return `${q.value.toLocaleString("en-US")} ${q.currency}`;
+  if (q.percent) return `${q.value}%`;
+  if (q.minutes) return `${q.value} minutes`;
+  return q.value.toLocaleString("en-US");
+}
+
+function subjectText(s: Subject): string {
+  if (s.implied === "amount") return "the amount";
+  if (s.implied === "percent") return "the percentage";
+  if (s.implied === "environment") return "the environment";
+  if (s.implied === "recipient") return "a recipient";
+  if (s.implied === "duration") return "the duration";
+  return `"${s.text}"`;
+}
+
+function days(list: number[]): string {
+  const key = list.join(",");
+  if (key === "1,2,3,4,5") return "it is a weekday (Monday to Friday)";
+  if (key === "0,6") return "it is a weekend day";
+  return `it is ${list.map((d) => DAY_NAMES[d]).join(" or ")}`;
+}
+
+export function describeCondition(c: Condition): string {
+  switch (c.kind) {
+    case "and":
+      return c.of.map(describeCondition).join(" and ");
+    case "or":
+      return `(${c.of.map(describeCondition).join(" or ")})`;
+    case "not":
+      return `not (${describeCondition(c.of)})`;
+    case "compare":
+      if (c.op === "between") return `${subjectText(c.subject)} is between ${quantity(c.value)} and ${quantity(c.high!)}`;
+      return `${subjectText(c.subject)} is ${OPS[c.op]} ${quantity(c.value)}`;
+    case "equals":
+      return `${subjectText(c.subject)} is ${c.negate ? "not " : ""}${c.values.map((v) => `"${v}"`).join(" or ")}`;
+    case "outside_domain":
+      return `${c.subject.implied ? "a recipient" : subjectText(c.subject)} is ${c.inside ? "at" : "outside"} ${c.domains.join(c.inside ? " or " : " and ")}`;
+    case "weekday":
+      return c.subject ? `${subjectText(c.subject)} falls when ${days(c.days)} (${c.tz})` : `${days(c.days)} (${c.tz})`;
+    case "time":
+      if (c.subject) return `${subjectText(c.subject)} falls ${describeCondition({ ...c, subject: undefined }).replace(/^the time is /, "")}`;
+      return c.from === 0 ? `the time is before ${clock(c.to)} (${c.tz})` : c.to === 24 * 60 ? `the time is ${clock(c.from)} or later (${c.tz})` : `the time is between ${clock(c.from)} and ${clock(c.to)} (${c.tz})`;
+    case "rate": {
+      const window = c.window_seconds % 86_400 === 0 ? `${c.window_seconds / 86_400} day(s)` : c.window_seconds % 3600 === 0 ? `${c.window_seconds / 3600} hour(s)` : c.window_seconds % 60 === 0 ? `${c.window_seconds / 60} minute(s)` : `${c.window_seconds} second(s)`;
+      return `this would be ${c.op === "gt" ? "more than" : "at least"} ${c.count} such actions within ${window}`;
+    }
+    case "action":
+      return `the action is ${c.terms.map((t) => `"${t.text}"`).join(" or ")}`;
+  }
+}
+
+export function describeActions(rule: CompiledRule): string {
+  const what = rule.actions.any ? "any action" : `actions matching ${rule.actions.terms.map((t) => `"${t.text}"`).join(" or ")}`;
+  return rule.actions.domain ? `${what} in the ${rule.actions.domain} domain` : what;
+}
+
+const VERBS = { block: "Blocks", require_approval: "Requires human approval for", allow: "Allows" } as const;
+
+/** "Blocks actions matching "refunds" when the amount is more than 500 USD. A missing value counts as a match." */
+export function restate(rule: CompiledRule): string {
+  let text = `${VERBS[rule.effect]} ${describeActions(rule)}`;
+  if (rule.when) text += ` when ${describeCondition(rule.when)}`;
+  if (rule.unless) text += `, unless ${describeCondition(rule.unless)}`;
+  text += ".";
+  if (rule.effect !== "allow" && (rule.when || rule.unless)) text += " When the action does not carry a value the rule needs, the rule applies (fail closed).";
+  return text;
+}

@@ -1,0 +1,206 @@
+// The policy language, sentence by sentence: each rule with actions it must block, escalate or allow; and
+// properties over arbitrary text (the parser never throws, and a failed parse never approves anything).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { RuleSet, prepareAction } from "./evaluate.ts";
+import { restate } from "./explain.ts";
+import { parseRule } from "./parse.ts";
+
+type Expect = "blocked" | "conditional" | "approved";
+type Case = [tool: string, args: Record<string, unknown>, expected: Expect, extra?: { domain?: string; now?: string; history?: { tool: string; at: string }[] }];
+
+const WED_10 = "2026-11-18T10:00:00Z"; // Wednesday
+const SAT_10 = "2026-11-21T10:00:00Z"; // Saturday
+
+const TABLE: [string, Case[]][] = [
+  // Effects and amounts
+  ["Block refunds over $500", [["refund_payment", { amount: 900 }, "blocked"], ["refund_payment", { amount: 500 }, "approved"], ["create_payment", { amount: 900 }, "approved"]]],
+  ["Deny refunds above $1,200", [["refund_payment", { amount: 1300 }, "blocked"], ["refund_payment", { amount: 1200 }, "approved"]]],
+  ["Never allow refunds exceeding 1.2k USD", [["refund_order", { amount: 1201, currency: "USD" }, "blocked"], ["refund_order", { amount: 1199, currency: "USD" }, "approved"]]],
+  ["Forbid payments of more than €2,000", [["create_payment", { amount: 2500, currency: "EUR" }, "blocked"], ["create_payment", { amount: 1500, currency: "EUR" }, "approved"]]],
+  ["Prohibit transfers at least 10,000 GBP", [["send_transfer", { amount: 10000, currency: "GBP" }, "blocked"], ["send_transfer", { amount: 9999, currency: "GBP" }, "approved"]]],
+  ["Require approval for payments above 1,000 EUR", [["create_payment", { amount: 1500, currency: "EUR" }, "conditional"], ["create_payment", { amount: 900, currency: "EUR" }, "approved"], ["create_payment", { amount: 1500, currency: "USD" }, "conditional"]]],
+  ["Refunds over $1.2k require approval", [["refund_payment", { amount: 2000 }, "conditional"], ["refund_payment", { amount: 100 }, "approved"]]],
+  ["Payments above 5000 need sign-off", [["create_payment", { amount: 6000 }, "conditional"], ["create_payment", { amount: 10 }, "approved"]]],
+  ["Refunds under $50 are allowed", [["refund_payment", { amount: 20 }, "approved"]]],
+  ["Escalate refunds between $100 and $1,000", [["refund_payment", { amount: 100 }, "conditional"], ["refund_payment", { amount: 1000 }, "conditional"], ["refund_payment", { amount: 1001 }, "approved"], ["refund_payment", { amount: 99 }, "approved"]]],
+  ["Block refunds less than $1", [["refund_payment", { amount: 0.5 }, "blocked"], ["refund_payment", { amount: 5 }, "approved"]]],
+  ["Block payouts below 10 dollars", [["create_payout", { amount: 5 }, "blocked"], ["create_payout", { amount: 15 }, "approved"]]],
+  ["Block refunds at most $5", [["refund_payment", { amount: 5 }, "blocked"], ["refund_payment", { amount: 6 }, "approved"]]],
+  ["Block refunds of $1,000 or more", [["refund_payment", { amount: 1000 }, "blocked"], ["refund_payment", { amount: 999 }, "approved"]]],
+  ["Block refund_payment when amount > 500", [["refund_payment", { amount: 501 }, "blocked"], ["refund_payment", { amount: 499 }, "approved"]]],
+  ["Block refunds when the amount is greater than or equal to 300", [["refund_payment", { amount: 300 }, "blocked"], ["refund_payment", { amount: 299 }, "approved"]]],
+  ["If the amount is over $500, require approval for refunds", [["refund_payment", { amount: 600 }, "conditional"], ["refund_payment", { amount: 400 }, "approved"]]],
+  ["Block refunds when refund amount exceeds 700", [["refund_payment", { refund_amount: 800 }, "blocked"], ["refund_payment", { refund_amount: 600 }, "approved"]]],
+  ["Block orders when quantity is more than 100", [["create_order", { quantity: 150 }, "blocked"], ["create_order", { quantity: 50 }, "approved"]]],
+  ["Block charges over $500", [["charge_card", { amount: "$900.00" }, "blocked"], ["charge_card", { amount: "$90" }, "approved"]]],
+  // Missing values fail closed for restrictive rules, never for allow rules
+  ["Block refunds over $500 ", [["refund_payment", {}, "blocked"], ["refund_payment", { note: "no amount" }, "blocked"]]],
+  // Which actions: tools, words, stems, any, domains
+  ["Block refunds", [["refund_payment", {}, "blocked"], ["issueRefund", {}, "blocked"], ["process-refunds", {}, "blocked"], ["create_payment", {}, "approved"]]],
+  ["Block refund_payment", [["refund_payment", {}, "blocked"], ["refund_order", {}, "approved"]]],
+  ["Block calls to delete_user", [["delete_user", {}, "blocked"], ["get_user", {}, "approved"]]],
+  ["Never delete anything in production", [["delete_record", { environment: "production" }, "blocked"], ["delete_record", { environment: "staging" }, "approved"], ["delete_record", {}, "blocked"], ["drop_table", { env: "production" }, "blocked"], ["update_record", { environment: "production" }, "approved"]]],
+  ["Block deletions in production or staging", [["delete_file", { stage: "staging" }, "blocked"], ["delete_file", { stage: "dev" }, "approved"]]],
+  ["Block database deletes", [["delete_database", {}, "blocked"], ["delete_file", {}, "approved"]]],
+  ["Escalate any action in the finance domain", [["get_balance", {}, "conditional", { domain: "finance" }], ["get_balance", {}, "approved", { domain: "support" }], ["get_balance", {}, "approved"]]],
+  ["Block any action", [["anything_at_all", {}, "blocked"], ["get_status", {}, "blocked"]]],
+  ["Block any action except get_status", [["restart_server", {}, "blocked"], ["get_status", {}, "approved"]]],
+  ["Block everything in the hr domain", [["read_file", {}, "blocked", { domain: "hr" }], ["read_file", {}, "approved", { domain: "it" }]]],
+  ["Block refunds and chargebacks", [["refund_payment", {}, "blocked"], ["create_chargeback", {}, "blocked"], ["create_invoice", {}, "approved"]]],
+  ["Block refunds, payouts or transfers over $10,000", [["create_payout", { amount: 20000 }, "blocked"], ["refund_payment", { amount: 20000 }, "blocked"], ["send_transfer", { amount: 500 }, "approved"]]],
+  ["Require approval for deploys", [["deploy_service", {}, "conditional"], ["release_build", {}, "conditional"], ["build_service", {}, "approved"]]],
+  ["Require human approval to delete users", [["delete_user", {}, "conditional"], ["remove_user", {}, "conditional"], ["create_user", {}, "approved"]]],
+  ["Escalate to a human any deletion", [["delete_user", {}, "conditional"], ["list_users", {}, "approved"]]],
+  ["Deleting databases is forbidden", [["delete_database", {}, "blocked"], ["backup_database", {}, "approved"]]],
+  ["Deployments are not allowed", [["deploy_app", {}, "blocked"]]],
+  ["Sending emails must be approved", [["send_email", {}, "conditional"], ["read_email", {}, "approved"]]],
+  ["Do not allow user deletion", [["delete_user", {}, "blocked"], ["delete_file", {}, "approved"]]],
+  ["Disallow \"wire transfer\" actions", [["create_wire_transfer", {}, "blocked"], ["create_transfer", {}, "approved"]]],
+  // Strings and enums
+  ["Block refunds unless the customer tier is gold", [["refund_payment", { customer_tier: "gold" }, "approved"], ["refund_payment", { customer_tier: "silver" }, "blocked"], ["refund_payment", {}, "blocked"]]],
+  ["Block refunds over $500 unless the customer is vip", [["refund_payment", { amount: 900, customer: "vip" }, "approved"], ["refund_payment", { amount: 900, customer: "regular" }, "blocked"]]],
+  ["Block exports when region is not eu", [["export_data", { region: "us" }, "blocked"], ["export_data", { region: "eu" }, "approved"]]],
+  ["Block exports when region is us or cn", [["export_data", { region: "cn" }, "blocked"], ["export_data", { region: "eu" }, "approved"]]],
+  ["Block scaling when the cluster is prod", [["scale_service", { cluster: "prod" }, "blocked"], ["scale_service", { cluster: "dev" }, "approved"]]],
+  ["Require approval for restarts in production", [["restart_service", { environment: "production" }, "conditional"], ["restart_service", { environment: "dev" }, "approved"]]],
+  ["Block deploys to production", [["deploy_service", { target: "production" }, "blocked"], ["deploy_service", { target: "staging" }, "approved"]]],
+  ["Block deploys except in staging", [["deploy_service", { environment: "staging" }, "approved"], ["deploy_service", { environment: "production" }, "blocked"]]],
+  // E-mail recipients
+  ["Block emails to recipients outside acme.com", [["send_email", { to: "bob@evil.com" }, "blocked"], ["send_email", { to: "bob@acme.com" }, "approved"], ["send_email", { to: "a@sales.acme.com" }, "approved"], ["send_email", { to: ["a@acme.com", "x@gmail.com"] }, "blocked"], ["send_email", { subject: "hi" }, "blocked"]]],
+  ["Never send emails to anyone outside @acme.com or example.org", [["send_email", { recipients: "x@example.org" }, "approved"], ["send_email", { recipients: "x@example.net" }, "blocked"]]],
+  ["Require approval for emails to gmail.com", [["send_email", { to: "x@gmail.com" }, "conditional"], ["send_email", { to: "x@acme.com" }, "approved"]]],
+  ["Block invites when the attendee is outside acme.com", [["create_invite", { attendee: "x@other.io" }, "blocked"], ["create_invite", { attendee: "y@acme.com" }, "approved"]]],
+  // Percentages and device telemetry
+  ["Block device movement when battery is below 20%", [["move_device", { battery: 15 }, "blocked"], ["move_device", { battery_level: 50 }, "approved"], ["move_device", {}, "blocked"], ["read_sensor", { battery: 5 }, "approved"]]],
+  ["Block discounts over 30%", [["apply_discount", { discount_percent: 40 }, "blocked"], ["apply_discount", { discount_percent: 10 }, "approved"]]],
+  ["Block moves when temperature is above 80", [["move_arm", { temperature: 90 }, "blocked"], ["move_arm", { temperature: 20 }, "approved"]]],
+  // Time, days and zones
+  ["Only allow deployments on weekdays between 09:00 and 17:00", [["deploy_service", {}, "approved", { now: WED_10 }], ["deploy_service", {}, "blocked", { now: SAT_10 }], ["deploy_service", {}, "blocked", { now: "2026-11-18T18:00:00Z" }]]],
+  ["Block deploys on weekends", [["deploy_service", {}, "blocked", { now: SAT_10 }], ["deploy_service", {}, "approved", { now: WED_10 }]]],
+  ["Block deploys on fridays after 3pm", [["deploy_service", {}, "blocked", { now: "2026-11-20T16:00:00Z" }], ["deploy_service", {}, "approved", { now: "2026-11-20T14:00:00Z" }]]],
+  ["Block deploys outside business hours Europe/Paris", [["deploy_service", {}, "approved", { now: "2026-11-18T08:30:00Z" }], ["deploy_service", {}, "blocked", { now: "2026-11-18T07:30:00Z" }]]],
+  ["Require approval for payments between 22:00 and 06:00 UTC", [["create_payment", {}, "conditional", { now: "2026-11-18T23:00:00Z" }], ["create_payment", {}, "conditional", { now: "2026-11-18T05:59:00Z" }], ["create_payment", {}, "approved", { now: WED_10 }]]],
+  ["Block payments before 8am", [["create_payment", {}, "blocked", { now: "2026-11-18T07:00:00Z" }], ["create_payment", {}, "approved", { now: WED_10 }]]],
+  ["Block changes on saturday and sunday", [["update_config", {}, "blocked", { now: SAT_10 }], ["update_config", {}, "approved", { now: WED_10 }]]],
+  ["Block deploys on monday through wednesday", [["deploy_service", {}, "blocked", { now: WED_10 }], ["deploy_service", {}, "approved", { now: SAT_10 }]]],
+  // Rates
+  ["Block more than 3 refunds per hour", [
+    ["refund_payment", {}, "approved", { now: WED_10, history: [{ tool: "refund_payment", at: "2026-11-18T09:30:00Z" }, { tool: "refund_order", at: "2026-11-18T09:40:00Z" }] }],
+    ["refund_payment", {}, "blocked", { now: WED_10, history: [1, 2, 3].map((m) => ({ tool: "refund_payment", at: `2026-11-18T09:5${m}:00Z` })) }],
+    ["refund_payment", {}, "approved", { now: WED_10, history: [1, 2, 3].map((m) => ({ tool: "refund_payment", at: `2026-11-18T08:5${m}:00Z` })) }],
+    ["refund_payment", {}, "approved", { now: WED_10, history: [1, 2, 3].map((m) => ({ tool: "send_email", at: `2026-11-18T09:5${m}:00Z` })) }],
+  ]],
+  ["Escalate emails when more than 10 per day", [["send_email", {}, "conditional", { now: WED_10, history: Array.from({ length: 10 }, () => ({ tool: "send_email", at: "2026-11-18T09:00:00Z" })) }], ["send_email", {}, "approved", { now: WED_10, history: [] }]]],
+  // Combinations
+  ["Block refunds over $500 in production and on weekends", [["refund_payment", { amount: 900, environment: "production" }, "blocked", { now: SAT_10 }], ["refund_payment", { amount: 900, environment: "production" }, "approved", { now: WED_10 }]]],
+  ["Block refunds when amount is over 500 or the customer is new", [["refund_payment", { amount: 10, customer: "new" }, "blocked"], ["refund_payment", { amount: 900, customer: "old" }, "blocked"], ["refund_payment", { amount: 10, customer: "old" }, "approved"]]],
+  ["Allow refunds", [["refund_payment", { amount: 1e9 }, "approved"]]],
+  // The shared evaluation fixtures' rules
+  ["Require approval for deployments to production.", [["create_deployment", { service: "api", environment: "production" }, "conditional"], ["create_deployment", { service: "api", environment: "staging" }, "approved"]]],
+  ["Never scale a service to zero replicas in production.", [["scale_service", { environment: "production", replicas: 0 }, "blocked"], ["scale_service", { environment: "production", replicas: 2 }, "approved"], ["scale_service", { environment: "staging", replicas: 0 }, "approved"]]],
+  ["Block maintenance windows longer than 4 hours", [["schedule_maintenance_window", { duration_minutes: 300 }, "blocked"], ["schedule_maintenance_window", { duration_minutes: 240 }, "approved"], ["schedule_maintenance_window", { duration_hours: 5 }, "blocked"]]],
+  ["Block maintenance windows that start on a Saturday or Sunday.", [["schedule_maintenance_window", { start_time: "2026-05-02T10:00:00Z" }, "blocked", { now: WED_10 }], ["schedule_maintenance_window", { start_time: "2026-05-04T10:00:00Z" }, "approved", { now: SAT_10 }], ["schedule_maintenance_window", {}, "blocked"]]],
+  ["Never delete the shared-staging environment.", [["delete_environment", { environment_id: "shared-staging" }, "blocked"], ["delete_environment", { environment_id: "preview-42" }, "approved"], ["delete_record", { note: "shared-staging" }, "approved"]]],
+  ["Never delete customer records.", [["delete_customer", { customer_id: "c1" }, "blocked"], ["delete_ticket", { ticket_id: "1" }, "approved"]]],
+  ["Require approval for emails to recipients at the globex.test domain.", [["send_email", { to: "ann@globex.test" }, "conditional"], ["send_email", { to: "ann@example.org", cc: ["bo@sales.globex.test"] }, "conditional"], ["send_email", { to: "ann@example.org" }, "approved"]]],
+  ["Block closing tickets with the resolution spam.", [["close_ticket", { resolution: "spam" }, "blocked"], ["close_ticket", { resolution: "solved" }, "approved"]]],
+  ["Escalate any action in the finance domain to a human approver.", [["get_charge", {}, "conditional", { domain: "finance" }], ["get_charge", {}, "approved"]]],
+  ["Require approval to cancel an order when the reason is fraud_suspected.", [["cancel_order", { reason: "fraud_suspected" }, "conditional"], ["cancel_order", { reason: "out_of_stock" }, "approved"]]],
+  ["Never create discount codes above 50% off.", [["create_discount_code", { percent_off: 60 }, "blocked"], ["create_discount_code", { percent_off: 50 }, "approved"]]],
+];
+
+function decide(sentence: string, [tool, args, , extra]: Case) {
+  const parsed = parseRule(sentence);
+  if (!parsed.ok) throw new Error(`"${sentence}" did not parse: ${parsed.error.message}`);
+  const set = new RuleSet([{ policyId: "pol_t", policyName: "t", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+  return set.decide(
+    prepareAction({
+      tool,
+      args,
+      domain: extra?.domain,
+      now: new Date(extra?.now ?? WED_10),
+      history: (extra?.history ?? []).map((h) => ({ tool: h.tool, at: new Date(h.at) })),
+    }),
+  ).decision;
+}
+
+describe("the policy language: a table of sentences", () => {
+  it("holds at least 60 sentences", () => {
+    expect(TABLE.length).toBeGreaterThanOrEqual(60);
+  });
+  for (const [sentence, cases] of TABLE) {
+    it(sentence, () => {
+      const parsed = parseRule(sentence);
+      expect(parsed.ok, parsed.ok ? "" : parsed.error.message).toBe(true);
+      if (parsed.ok) expect(restate(parsed.rule).length).toBeGreaterThan(10);
+      for (const c of cases) expect(decide(sentence, c), `${c[0]} ${JSON.stringify(c[1])} ${JSON.stringify(c[3] ?? {})}`).toBe(c[2]);
+    });
+  }
+});
+
+describe("the policy language: refusals name what they could not place", () => {
+  const refusals: [string, string[]][] = [
+    ["Block refunds over $500 whenever the moon is wobbly purple sideways", ["purple", "sideways"]],
+    ["Block the flux capacitor on wobbly", ["on", "wobbly"]],
+    ["refunds are sometimes nice", ["sometimes"]],
+    ["Block refunds when", []],
+    ["Block", []],
+    ["Please be careful", ["please"]],
+    ["Block refunds over $500 unless", []],
+    ["Only allow deployments", []],
+    ["Block refunds § 12", ["§"]],
+  ];
+  for (const [sentence, unplaced] of refusals) {
+    it(sentence, () => {
+      const parsed = parseRule(sentence);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) {
+        for (const word of unplaced) expect(parsed.error.unplaced.join(" ")).toContain(word);
+        expect(parsed.error.suggestion).toContain("Block refunds over $500");
+      }
+    });
+  }
+});
+
+const VOCABULARY = ["block", "never", "allow", "require", "approval", "for", "refunds", "over", "$500", "in", "production", "when", "amount", "is", "unless", "and", "or", "on", "weekdays", "between", "09:00", "17:00", "more", "than", "3", "per", "hour", "outside", "acme.com", "battery", "below", "20%", "except", "the", "any", "action", "escalate", ",", "only", "not", "gold", "tier", "'x'", "1.2k", "eur"];
+
+describe("the policy language: properties", () => {
+  it("never throws on arbitrary text, and a failure always names a reason and a suggestion", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.array(fc.constantFrom(...VOCABULARY), { maxLength: 18 }).map((w) => w.join(" "))), (text) => {
+        const parsed = parseRule(text);
+        if (!parsed.ok) {
+          expect(parsed.error.message.length).toBeGreaterThan(0);
+          expect(parsed.error.suggestion.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("whatever parses evaluates without throwing, restrictive rules never approve on missing values they need", () => {
+    const args = fc.dictionary(fc.constantFrom("amount", "environment", "battery", "to", "tier", "currency"), fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.constantFrom("production", "staging", "x@acme.com", "y@evil.com", "gold", "USD", "EUR")));
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...VOCABULARY), { minLength: 2, maxLength: 14 }).map((w) => w.join(" ")), fc.constantFrom("refund_payment", "deploy", "send_email", "any_tool"), args, fc.date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }), (text, tool, values, now) => {
+        const parsed = parseRule(text);
+        if (!parsed.ok) return;
+        const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+        const decision = set.decide(prepareAction({ tool, args: values, now }));
+        expect(["approved", "blocked", "conditional"]).toContain(decision.decision);
+        if (decision.decision === "approved" && decision.fired) expect(decision.fired.ref.rule.effect).toBe("allow");
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("a rule that fails to parse adds nothing: the rules in force decide alone", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (garbage) => {
+        const parsed = parseRule(`Block refunds ${garbage} §`);
+        expect(parsed.ok).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
