@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CATALOG } from "../src/errors/catalog.ts";
@@ -15,7 +15,10 @@ function sourceFiles(dir: string): string[] {
 
 describe("error catalog", () => {
   it("holds every code of the contract's catalog and authentication table", () => {
-    const spec = readFileSync(new URL("../../shared/spec/interface-specification.md", import.meta.url), "utf8");
+    // The contract beside the repository when it is there; else the copy of its catalog kept with the tests
+    // (a clone elsewhere still checks every code).
+    const live = new URL("../../shared/spec/interface-specification.md", import.meta.url);
+    const spec = readFileSync(existsSync(live) ? live : new URL("./fixtures/contract-error-catalog.md", import.meta.url), "utf8");
     const contractCodes = [...spec.matchAll(/^\| (\d{3}) \| ([a-z0-9_]+) \|/gm)].map((m) => [m[2]!, Number(m[1])] as const);
     expect(contractCodes.length).toBeGreaterThan(90);
     for (const [code, status] of contractCodes) {
