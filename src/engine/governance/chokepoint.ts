@@ -59,7 +59,8 @@ export function createGovernance(deps: { db: Db; clock: Clock; policies: PolicyS
         const fired = decision.fired;
         const policy = fired && { id: fired.ref.policyId, name: fired.ref.policyName, version: fired.ref.version, clause: fired.ref.rule.source };
         if (decision.decision === "approved") {
-          await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
+          // History is kept only while a rate rule is active: a write per action is not paid for nothing.
+          if (set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
           if (++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - HISTORY_RETENTION_MS));
           return { decision: "approved", reason, ...(policy ? { policy } : {}) };
         }
