@@ -5,12 +5,14 @@ import os from "node:os";
 import { healthBench } from "./health.bench.ts";
 import { memoryBench } from "./memory.bench.ts";
 import { policiesBench } from "./policies.bench.ts";
+import { intentBench } from "./intent.bench.ts";
 import { toolsBench } from "./tools.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
   health: healthBench,
   memory: memoryBench,
   policies: policiesBench,
+  intent: intentBench,
   tools: toolsBench,
 };
 

@@ -35,10 +35,17 @@ import { registerToolRoutes } from "./modules/tools/routes.ts";
 import { createToolService, type ToolService } from "./modules/tools/service.ts";
 import { createGovernance, type Governance } from "./engine/governance/chokepoint.ts";
 import { registerEscalationRoutes } from "./modules/escalations/routes.ts";
+import { registerExecutionRoutes } from "./modules/executions/routes.ts";
+import { registerIntentRoutes } from "./modules/intent/routes.ts";
+import { registerIntelligenceRoutes } from "./modules/intelligence/routes.ts";
+import { createIntentService, type IntentService } from "./modules/intent/service.ts";
+import { createExecutionService, type ExecutionService } from "./modules/executions/service.ts";
 import { createEscalationService, type EscalationService } from "./modules/escalations/service.ts";
 import { registerPolicyRoutes } from "./modules/policies/routes.ts";
 import { createPolicyService, type PolicyService } from "./modules/policies/service.ts";
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
+import { registerSetupRoutes } from "./modules/setup/routes.ts";
+import { createSetupService } from "./modules/setup/service.ts";
 import { VERSION } from "./version.ts";
 
 export interface AppDeps {
@@ -61,6 +68,8 @@ export interface Services {
   policies: PolicyService;
   escalations: EscalationService;
   governance: Governance;
+  executions: ExecutionService;
+  intents: IntentService;
 }
 
 export interface BuiltApp {
@@ -130,6 +139,21 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     log: app.log,
   });
   connections.onDeleted((workspaceId, row) => tools.forget(workspaceId, row.id));
+  const executions = createExecutionService({
+    database,
+    ids,
+    clock,
+    audit,
+    tools,
+    governance,
+    policies,
+    escalations,
+    vault,
+    retry: { retries: config.executionRetries, baseDelayMs: config.executionRetryBaseMs, retryAfterCapMs: config.executionRetryAfterCapMs },
+    log: app.log,
+  });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions });
+  const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
@@ -162,14 +186,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerToolRoutes(app, { tools, govern: (action) => governance.govern(action) });
   registerPolicyRoutes(app, { policies, governance });
   registerEscalationRoutes(app, escalations);
+  registerExecutionRoutes(app, { executions, pingMs: config.ssePingMs });
+  registerIntentRoutes(app, intents);
+  registerSetupRoutes(app, setup);
+  registerIntelligenceRoutes(app, { db: database.db, clock, intents });
 
   await apiKeys.start();
   await connections.start();
   await tools.start();
   await policies.start();
   await escalations.start();
+  await executions.startService();
   health.start();
   app.addHook("onClose", async () => {
+    await executions.stopService();
     health.stop();
     connections.stop();
     await tools.stop();
@@ -180,5 +210,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await limits.close();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents } };
 }

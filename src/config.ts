@@ -44,6 +44,14 @@ export interface Config {
   outboundMaxBytes: number;
   /** An MCP session unused this long is closed (it reopens on the next call). */
   mcpIdleMs: number;
+  /** Retries of a step's tool call after a transient failure (timeout, 429, 5xx, transport error). */
+  executionRetries: number;
+  /** First retry delay; it doubles on each further retry. */
+  executionRetryBaseMs: number;
+  /** Longest wait a Retry-After header may impose before a retry. */
+  executionRetryAfterCapMs: number;
+  /** Interval of `: ping` comments on event streams (at most 15 s: clients give up after 30 s of silence). */
+  ssePingMs: number;
 }
 
 export class ConfigError extends Error {
@@ -188,5 +196,9 @@ export function loadConfig(env: Env = process.env): Config {
     outboundTimeoutMs: integer(env, "SVC_OUTBOUND_TIMEOUT_MS", 10_000, 100, 300_000),
     outboundMaxBytes: integer(env, "SVC_OUTBOUND_MAX_BYTES", 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     mcpIdleMs: integer(env, "SVC_MCP_IDLE_MS", 5 * 60_000, 100, 24 * 60 * 60_000),
+    executionRetries: integer(env, "SVC_EXECUTION_RETRIES", 3, 0, 10),
+    executionRetryBaseMs: integer(env, "SVC_EXECUTION_RETRY_BASE_MS", 200, 1, 60_000),
+    executionRetryAfterCapMs: integer(env, "SVC_EXECUTION_RETRY_AFTER_CAP_MS", 10_000, 0, 300_000),
+    ssePingMs: integer(env, "SVC_SSE_PING_MS", 15_000, 10, 15_000),
   };
 }

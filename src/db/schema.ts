@@ -1,7 +1,7 @@
 // The one Drizzle schema, shared by the embedded database and PostgreSQL. Migrations under ./migrations are
 // generated from it (`npm run db:generate`) and committed; they are applied at start.
 import { sql } from "drizzle-orm";
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -299,4 +299,71 @@ export const governedActions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("governed_actions_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+// Intelligence records: one per intent request, written in the request so GET /intelligence/{id} reads it at
+// once. `response` is the whole answer (trace included); `request` keeps what replay needs.
+export const intents = pgTable(
+  "intents",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    traceId: text("trace_id").notNull(),
+    conversationId: text("conversation_id"),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    domain: text("domain"),
+    /** approved, blocked, conditional, or none when no action was governed. */
+    decision: text("decision").notNull(),
+    confidence: real("confidence").notNull(),
+    gaps: integer("gaps").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+    response: jsonb("response").$type<Record<string, unknown>>().notNull(),
+    executionId: text("execution_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("intents_workspace_idx").on(t.workspaceId, t.createdAt), index("intents_trace_idx").on(t.workspaceId, t.traceId)],
+);
+
+// What a conversation is waiting for (a clarification's answer, a confirmation), so the next turn resumes it.
+export const conversations = pgTable(
+  "conversations",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    state: jsonb("state").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
+);
+
+// Executions: the planned steps of an approved action, run through the Tool interface.
+export const executions = pgTable(
+  "executions",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    intentId: text("intent_id"),
+    status: text("status", { enum: ["awaiting_approval", "ready", "running", "completed", "failed", "cancelled"] }).notNull(),
+    domain: text("domain"),
+    steps: jsonb("steps").$type<Record<string, unknown>[]>().notNull(),
+    result: jsonb("result").$type<unknown>(),
+    error: text("error"),
+    diagnosis: jsonb("diagnosis").$type<Record<string, unknown>>(),
+    escalationId: text("escalation_id"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    startedAt: at("started_at"),
+    finishedAt: at("finished_at"),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("executions_workspace_idx").on(t.workspaceId, t.createdAt), index("executions_escalation_idx").on(t.workspaceId, t.escalationId)],
 );

@@ -159,6 +159,9 @@ export const CATALOG = {
   tool_not_found: { status: 404, added: true, message: "No tool of that name in this workspace.", hint: "List the workspace's tools with GET /api/v1/svc/tools; tools come from OpenAPI and MCP connections.", next: "fix_request" },
   tool_arguments_invalid: { status: 400, added: true, message: "The arguments do not match the tool's parameters.", hint: "Fix the arguments listed in `error.details`; the tool's JSON Schema is in GET /api/v1/svc/tools.", next: "fix_request" },
   escalation_already_resolved: { status: 409, added: true, message: "The escalation was already resolved.", hint: "Read it with GET /api/v1/svc/escalations/{id}; a decision is final.", next: "none" },
+  execution_not_found: { status: 404, added: true, message: "The execution was not found.", hint: "Use the execution id from the intent's answer; executions of other workspaces are not visible.", next: "fix_request" },
+  execution_not_ready: { status: 409, added: true, message: "Only a ready execution can be confirmed.", hint: "Read it with GET /api/v1/svc/executions/{id}: it already runs or ended, or it waits for its escalation to be resolved.", next: "none" },
+  execution_finished: { status: 409, added: true, message: "The execution already ended.", hint: "Read its outcome with GET /api/v1/svc/executions/{id}; an ended execution cannot be cancelled.", next: "none" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof CATALOG;

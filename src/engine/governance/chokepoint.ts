@@ -20,7 +20,14 @@ const HISTORY_RETENTION_MS = 8 * 86_400_000;
 const PRUNE_EVERY = 100;
 
 export interface Governance {
+  /** The gate before a tool runs: approvals are recorded (rate rules), conditional opens an escalation. */
   govern(action: GovernedAction): Promise<GovernanceVerdict>;
+  /**
+   * The gate when an action is planned but not run yet (the intent engine): the same decision and
+   * escalation, nothing recorded as done. `certainOnly` ignores rules that fire only because a value is
+   * still missing (the caller will ask for it, and the action is governed again with it).
+   */
+  review(action: GovernedAction, options?: { certainOnly?: boolean; escalate?: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
   /** Decides without side effects (no escalation, no history): the evaluate endpoint and replays. */
   dryRun(set: RuleSet, action: Omit<GovernedAction, "caller"> & { workspaceId: string }): Promise<Decision>;
 }
@@ -47,38 +54,49 @@ export function createGovernance(deps: { db: Db; clock: Clock; policies: PolicyS
     return set.decide(prepareAction({ tool: action.tool, description: action.description, domain: action.domain, args: action.arguments ?? {}, now, history }));
   }
 
+  async function gate(action: GovernedAction, mode: { record: boolean; certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }> {
+    const workspaceId = action.caller.workspaceId;
+    try {
+      const set = await policies.ruleSet(workspaceId);
+      let decision = await decide(set, workspaceId, action);
+      if (mode.certainOnly && decision.fired && !decision.fired.certain) {
+        const certain = decision.matched.filter((m) => m.certain);
+        const first = certain[0];
+        const effect = first?.ref.rule.effect;
+        decision = { ...decision, fired: first, matched: certain, decision: !first ? "approved" : effect === "block" ? "blocked" : effect === "require_approval" ? "conditional" : "approved" };
+      }
+      const reason = explainDecision(decision);
+      const fired = decision.fired;
+      const policy = fired && { id: fired.ref.policyId, name: fired.ref.policyName, version: fired.ref.version, clause: fired.ref.rule.source };
+      if (decision.decision === "approved") {
+        // History is kept only while a rate rule is active: a write per action is not paid for nothing.
+        if (mode.record && set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
+        if (mode.record && ++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - HISTORY_RETENTION_MS));
+        return { decision: "approved", reason, ...(policy ? { policy } : {}), decision_detail: decision };
+      }
+      if (decision.decision === "blocked" || !mode.escalate) return { decision: decision.decision, reason, policy, decision_detail: decision };
+      const escalation = await escalations.create(action.caller, {
+        category: "policy",
+        severity: "medium",
+        toolName: action.tool,
+        action: { tool: action.tool, arguments: action.arguments, domain: action.domain ?? null },
+        policy,
+        reason,
+        humanPrompt: `Approve "${action.tool}"? ${fired ? restate(fired.ref.rule) : ""}`.trim(),
+      });
+      return { decision: "conditional", reason, policy, escalationId: escalation.id, decision_detail: decision };
+    } catch (error) {
+      log.error({ err: error, workspace_id: workspaceId, tool: action.tool }, "governance failed; the action is blocked");
+      return { decision: "blocked", reason: "Governance could not decide on this action, so it is blocked (fail closed). Retry, or check the policies." };
+    }
+  }
+
   return {
     dryRun: (set, action) => decide(set, action.workspaceId, action),
-
     govern: async (action) => {
-      const workspaceId = action.caller.workspaceId;
-      try {
-        const set = await policies.ruleSet(workspaceId);
-        const decision = await decide(set, workspaceId, action);
-        const reason = explainDecision(decision);
-        const fired = decision.fired;
-        const policy = fired && { id: fired.ref.policyId, name: fired.ref.policyName, version: fired.ref.version, clause: fired.ref.rule.source };
-        if (decision.decision === "approved") {
-          // History is kept only while a rate rule is active: a write per action is not paid for nothing.
-          if (set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
-          if (++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - HISTORY_RETENTION_MS));
-          return { decision: "approved", reason, ...(policy ? { policy } : {}) };
-        }
-        if (decision.decision === "blocked") return { decision: "blocked", reason, policy };
-        const escalation = await escalations.create(action.caller, {
-          category: "policy",
-          severity: "medium",
-          toolName: action.tool,
-          action: { tool: action.tool, arguments: action.arguments, domain: action.domain ?? null },
-          policy,
-          reason,
-          humanPrompt: `Approve "${action.tool}"? ${fired ? restate(fired.ref.rule) : ""}`.trim(),
-        });
-        return { decision: "conditional", reason, policy, escalationId: escalation.id };
-      } catch (error) {
-        log.error({ err: error, workspace_id: workspaceId, tool: action.tool }, "governance failed; the action is blocked");
-        return { decision: "blocked", reason: "Governance could not decide on this action, so it is blocked (fail closed). Retry, or check the policies." };
-      }
+      const { decision_detail: _detail, ...verdict } = await gate(action, { record: true, certainOnly: false, escalate: true });
+      return verdict;
     },
+    review: (action, options = {}) => gate(action, { record: false, certainOnly: options.certainOnly ?? false, escalate: options.escalate ?? true }),
   };
 }

@@ -3,7 +3,7 @@
 // environment, no clock for a rate) is UNKNOWN, and a restrictive rule (block, require approval) fires on
 // UNKNOWN, so leaving an argument out can never slip past a rule. A permissive rule (allow) needs TRUE.
 import type { ActionSelector, CompiledRule, Condition, Effect, Quantity, Subject } from "./compiled.ts";
-import { stem, stemSet, words as splitWords } from "./stem.ts";
+import { stem, stemSet, words as splitWords } from "../text/stem.ts";
 
 const FALSE = 0;
 const UNKNOWN = 1;

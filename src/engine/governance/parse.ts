@@ -2,7 +2,7 @@
 // not place. Recursive descent over tokens; every token must be placed, so nothing an author wrote is
 // silently ignored. docs/policies.md is the grammar with examples.
 import type { ActionSelector, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Quantity, Subject } from "./compiled.ts";
-import { stem, words as splitWords } from "./stem.ts";
+import { stem, words as splitWords } from "../text/stem.ts";
 import { LexError, tokenize, type Token } from "./tokens.ts";
 
 class Unplaced extends Error {

@@ -40,6 +40,25 @@ function nonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";
 }
 
+/** The credential's fields, checked as create checks them (setup's dry run uses it); throws like create. */
+export function checkCredential(input: NewCredential): { provider: string; name: string; type: CredentialType; data: Record<string, unknown> } {
+  const name = input.name ?? input.credential_name;
+  const problems = [];
+  if (!nonEmptyString(input.provider)) problems.push({ field: "provider", message: "is required (a non-empty string)" });
+  if (!nonEmptyString(name)) problems.push({ field: "name", message: "is required (a non-empty string)" });
+  const keyData = typeof input.key_data === "string" && input.key_data !== "" ? { value: input.key_data } : input.key_data;
+  const validData = keyData !== null && typeof keyData === "object" && !Array.isArray(keyData) && Object.keys(keyData).length > 0;
+  if (!validData) problems.push({ field: "key_data", message: "is required (a non-empty object, or a string)" });
+  if (input.type !== undefined && !CREDENTIAL_TYPES.includes(input.type as CredentialType)) {
+    problems.push({ field: "type", message: `must be one of ${CREDENTIAL_TYPES.join(", ")}` });
+  }
+  if (problems.length > 0) {
+    throw new AppError("credential_creation_failed", { message: `The credential could not be created: ${problems[0]!.field} ${problems[0]!.message}.`, details: problems });
+  }
+  const data = keyData as Record<string, unknown>;
+  return { provider: (input.provider as string).trim().toLowerCase(), name: (name as string).trim(), type: (input.type as CredentialType | undefined) ?? inferType(data), data };
+}
+
 export function createCredentialService(deps: {
   db: Db;
   ids: Ids;
@@ -52,28 +71,15 @@ export function createCredentialService(deps: {
   const { db, ids, clock, vault, audit, onChange } = deps;
   return {
     create: async (actor, input) => {
-      const name = input.name ?? input.credential_name;
-      const problems = [];
-      if (!nonEmptyString(input.provider)) problems.push({ field: "provider", message: "is required (a non-empty string)" });
-      if (!nonEmptyString(name)) problems.push({ field: "name", message: "is required (a non-empty string)" });
-      const keyData = typeof input.key_data === "string" && input.key_data !== "" ? { value: input.key_data } : input.key_data;
-      const validData = keyData !== null && typeof keyData === "object" && !Array.isArray(keyData) && Object.keys(keyData).length > 0;
-      if (!validData) problems.push({ field: "key_data", message: "is required (a non-empty object, or a string)" });
-      if (input.type !== undefined && !CREDENTIAL_TYPES.includes(input.type as CredentialType)) {
-        problems.push({ field: "type", message: `must be one of ${CREDENTIAL_TYPES.join(", ")}` });
-      }
-      if (problems.length > 0) {
-        throw new AppError("credential_creation_failed", { message: `The credential could not be created: ${problems[0]!.field} ${problems[0]!.message}.`, details: problems });
-      }
-      const data = keyData as Record<string, unknown>;
+      const { provider, name, type, data } = checkCredential(input);
       const id = ids.make("cred");
       const secret = await vault.seal(actor.workspaceId, id, Buffer.from(JSON.stringify(data)));
       const created = await db.transaction(async (tx) => {
         const row = await insertCredential(tx, actor.workspaceId, {
           id,
-          provider: (input.provider as string).trim().toLowerCase(),
-          name: (name as string).trim(),
-          type: (input.type as CredentialType | undefined) ?? inferType(data),
+          provider,
+          name,
+          type,
           secret,
           createdAt: clock.now(),
         });

@@ -23,7 +23,8 @@ export interface NewEscalationInput {
   intent?: string;
 }
 
-export type ResolutionListener = (row: EscalationRow) => void;
+/** `local`: decided in this process (false when heard from another through NOTIFY). */
+export type ResolutionListener = (row: EscalationRow, origin: { local: boolean }) => void;
 
 export interface EscalationService {
   create(actor: Actor, input: NewEscalationInput): Promise<EscalationRow>;
@@ -65,7 +66,7 @@ export function createEscalationService(deps: { database: Database; ids: Ids; cl
   const notFound = (id: string) => new AppError("escalation_not_found", { message: `No escalation ${id.slice(0, 100)} in this workspace.` });
 
   async function announce(row: EscalationRow): Promise<void> {
-    events.emit("resolved", row);
+    events.emit("resolved", row, { local: true });
     events.emit(`${row.workspaceId}:${row.id}`, row);
     await database.notify(CHANNEL, JSON.stringify({ workspace_id: row.workspaceId, id: row.id, origin })).catch(() => {});
   }
@@ -175,7 +176,7 @@ export function createEscalationService(deps: { database: Database; ids: Ids; cl
           .then((row) => {
             if (row && row.status !== "pending") {
               events.emit(`${row.workspaceId}:${row.id}`, row);
-              events.emit("resolved", row);
+              events.emit("resolved", row, { local: false });
             }
           })
           .catch(() => {});

@@ -28,6 +28,13 @@ export function findSecret(text: string): string | undefined {
   return undefined;
 }
 
+/** The text with every secret-looking part replaced by "[redacted]" (for records that keep what was said). */
+export function maskSecrets(text: string): string {
+  let out = text;
+  for (const { pattern } of PATTERNS) out = out.replace(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`), "[redacted]");
+  return out;
+}
+
 /** Every string inside a value (content objects are searched whole, not only `text`). */
 export function stringsIn(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);

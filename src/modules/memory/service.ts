@@ -7,6 +7,7 @@ import { findSecret, stringsIn } from "./secrets.ts";
 import {
   addTerms,
   correctTerms,
+  countByType,
   deleteMemory,
   findMemory,
   insertMemory,
@@ -44,6 +45,8 @@ export interface MemoryService {
   search(workspaceId: string, query: string | undefined, filter: { domain?: string; tag?: string; limit?: number }): Promise<SearchResult>;
   update(actor: Actor, id: string, input: MemoryInput): Promise<MemoryRow>;
   delete(actor: Actor, id: string): Promise<void>;
+  /** How many items the workspace holds, per type. */
+  counts(workspaceId: string): Promise<Record<string, number>>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -99,6 +102,11 @@ function normalise(input: MemoryInput, base?: MemoryRow) {
     authority: authority as number,
     tags: [...new Set(tags as string[])],
   };
+}
+
+/** The item's fields, checked as create checks them (setup's dry run uses it); throws like create. */
+export function checkMemory(input: MemoryInput): ReturnType<typeof normalise> {
+  return normalise(input);
 }
 
 export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audit: AuditLog }): MemoryService {
@@ -173,5 +181,7 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
         await audit.record(tx, actor, { action: "memory.delete", resourceType: "memory", resourceId: id });
       });
     },
+
+    counts: async (workspaceId) => countByType(db, workspaceId),
   };
 }

@@ -53,6 +53,15 @@ export async function deleteMemory(db: Db, workspaceId: string, id: string): Pro
   return deleted.length === 1;
 }
 
+export async function countByType(db: Db, workspaceId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ type: memoryItems.type, n: sql<number>`count(*)::int` })
+    .from(memoryItems)
+    .where(eq(memoryItems.workspaceId, workspaceId))
+    .groupBy(memoryItems.type);
+  return Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
+}
+
 export interface SearchFilter {
   domain?: string;
   tag?: string;

@@ -187,6 +187,23 @@ export function restatementOf(version: PolicyVersionRow): string {
   return clausesOf(version).map(restate).join(" ");
 }
 
+function nameOf(input: PolicyInput): string {
+  if (typeof input.name !== "string" || input.name.trim() === "") {
+    throw new AppError("policy_missing_name", { hint: 'Send {"name": "refund limit", "rule": "Block refunds over $500"}.' });
+  }
+  if (input.name.length > 200) throw creationFailed("The policy name is longer than 200 characters.", {});
+  return input.name.trim();
+}
+
+/**
+ * A new policy's name and rules, checked and parsed as create does (setup's dry run uses it); throws like
+ * create. The duplicate-name check needs the database and is left to the caller.
+ */
+export function checkPolicy(input: PolicyInput, actor: Actor, at: Date): { name: string; clauses: CompiledRule[] } {
+  const name = nameOf(input);
+  return { name, clauses: draft(input, undefined, name, actor, at).clauses };
+}
+
 export function createPolicyService(deps: { database: Database; ids: Ids; clock: Clock; audit: AuditLog }): PolicyService {
   const { database, ids, clock, audit } = deps;
   const db = database.db;
@@ -207,14 +224,6 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
   }
 
   const notFound = (id: string) => new AppError("policy_not_found", { message: `No policy ${id.slice(0, 100)} in this workspace.` });
-
-  function nameOf(input: PolicyInput): string {
-    if (typeof input.name !== "string" || input.name.trim() === "") {
-      throw new AppError("policy_missing_name", { hint: 'Send {"name": "refund limit", "rule": "Block refunds over $500"}.' });
-    }
-    if (input.name.length > 200) throw creationFailed("The policy name is longer than 200 characters.", {});
-    return input.name.trim();
-  }
 
   const service: PolicyService = {
     create: async (actor, input) => {

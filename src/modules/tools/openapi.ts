@@ -297,7 +297,7 @@ function flatFields(schema: JsonSchema, parameters: Record<string, unknown>): st
   if (!isObject(schema.properties) || (schema.type !== undefined && schema.type !== "object")) return undefined;
   if (["allOf", "anyOf", "oneOf", "not", "if", "patternProperties"].some((k) => schema[k] !== undefined)) return undefined;
   const fields = Object.keys(schema.properties);
-  if (fields.length === 0 || fields.some((f) => parameters[f] !== undefined || f === "body")) return undefined;
+  if (fields.length === 0 || fields.some((f) => parameters[f] !== undefined)) return undefined;
   return fields;
 }
 
@@ -386,6 +386,15 @@ function decodeBody(body: Buffer, contentType: string | undefined): unknown {
   return { content_type: type, base64: body.toString("base64") };
 }
 
+/** Retry-After as milliseconds: delay-seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+export function retryAfterOf(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 export interface OpenApiToolDeps {
   outbound: Outbound;
   workspaceId: string;
@@ -451,11 +460,13 @@ export function openApiTool(operation: OpenApiOperation, deps: OpenApiToolDeps):
         const response = await deps.outbound.request(url, { method: operation.method, headers, body, redirects: "same-origin", httpsOnly: true, signal: context.signal });
         const ok = response.status >= 200 && response.status < 300;
         const contentType = response.headers["content-type"];
+        const retryAfterMs = response.status === 429 || response.status === 503 ? retryAfterOf(response.headers["retry-after"]) : undefined;
         return {
           status: ok ? "succeeded" : "failed",
           result: { status_code: response.status, body: decodeBody(response.body, typeof contentType === "string" ? contentType : undefined) },
           unhealthy: response.status >= 500,
           ...(ok ? {} : { error: `HTTP ${response.status}` }),
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         };
       } catch (error) {
         const message = outboundFailureOf(error)?.message ?? `${url.origin} could not be called`;

@@ -7,7 +7,7 @@ import type { Govern } from "../policies/governance-types.ts";
 import { InvokeBody, InvokeResponse, McpBody, McpRegistered, OpenApiBody, OpenApiRegistered, ToolList, ToolParams } from "./schemas.ts";
 import type { ToolService } from "./service.ts";
 
-const GATE_HEADER = "x-svc-gate";
+import { GATE_HEADER } from "../../http/gate.ts";
 
 /** Arguments as an object, or as the JSON text OpenAI tool calls carry. */
 function argumentsOf(raw: unknown): Record<string, unknown> {

@@ -70,6 +70,23 @@ export type InvokeOutcome =
   | { decision: "conditional"; verdict: GovernanceVerdict; tool: Tool }
   | { decision: "approved"; verdict: GovernanceVerdict; tool: Tool; status: ToolResult["status"]; result: unknown; durationMs: number };
 
+export interface RunOptions {
+  /** Facts for the audit entry besides the tool, connection, argument names, status and duration. */
+  details?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface ToolRun {
+  status: ToolResult["status"];
+  result: unknown;
+  durationMs: number;
+  /** The runtime is unwell (transport error, timeout, HTTP 5xx, MCP isError) rather than the request wrong. */
+  unhealthy: boolean;
+  error?: string;
+  /** The service asked to wait this long before another call (Retry-After). */
+  retryAfterMs?: number;
+}
+
 export interface ToolService {
   registerOpenApi(actor: Actor, input: OpenApiInput): Promise<OpenApiRegistration>;
   registerMcp(actor: Actor, input: McpInput): Promise<McpRegistration>;
@@ -78,14 +95,25 @@ export interface ToolService {
   find(workspaceId: string, name: string): Promise<Tool | undefined>;
   /** Problems of `args` against the tool's parameters (compiled once per tool), or undefined when valid. */
   validate(tool: Tool, args: unknown): ErrorDetail[] | undefined;
-  /** Validates, asks `govern`, and only on `approved` runs the tool; records the outcome and the call's health. */
+  /** Validates, asks `govern`, and only on `approved` runs the tool (through `run`). */
   invoke(actor: Actor, request: InvokeRequest, govern: Govern): Promise<InvokeOutcome>;
+  /**
+   * Calls a tool whose arguments were validated and whose action governance allowed: the call, the
+   * connection's call health and the `tool.invoke` audit entry. No governance here: callers (invoke, the
+   * execution runner) ask the chokepoint first; this is the one path from a verdict to a call.
+   */
+  run(actor: Actor, tool: Tool, args: Record<string, unknown>, options?: RunOptions): Promise<ToolRun>;
   /** Drops a deleted connection's tools and closes its MCP session (this process, then the others). */
   forget(workspaceId: string, connectionId: string): void;
   /** Connection ids with an open MCP session in this process. */
   openSessions(): string[];
   start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** What every `tool.invoke` audit entry says about the call: argument names, never their values (personal data). */
+function callFacts(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  return { tool: tool.name, connection_id: tool.connectionId ?? null, argument_names: Object.keys(args).sort() };
 }
 
 interface Registry {
@@ -417,23 +445,25 @@ export function createToolService(deps: {
         throw new AppError("governance_unavailable", { message: "Governance could not evaluate the action; it was not run.", cause: error });
       }
       const facts = {
-        tool: tool.name,
-        connection_id: tool.connectionId ?? null,
         decision: verdict.decision,
-        // Argument names, never their values (they may be personal data).
-        argument_names: Object.keys(request.arguments).sort(),
         ...(request.domain !== undefined ? { domain: request.domain } : {}),
         ...(verdict.policy ? { policy_id: verdict.policy.id } : {}),
         ...(verdict.escalationId ? { escalation_id: verdict.escalationId } : {}),
       };
       if (verdict.decision !== "approved") {
-        await db.transaction((tx) => audit.record(tx, actor, { action: "tool.invoke", resourceType: "tool", resourceId: tool.name, details: facts }));
+        await db.transaction((tx) => audit.record(tx, actor, { action: "tool.invoke", resourceType: "tool", resourceId: tool.name, details: { ...callFacts(tool, request.arguments), ...facts } }));
         return verdict.decision === "blocked" ? { decision: "blocked", verdict, tool } : { decision: "conditional", verdict, tool };
       }
+      const run = await service.run(actor, tool, request.arguments, { details: facts });
+      return { decision: "approved", verdict, tool, status: run.status, result: run.result, durationMs: run.durationMs };
+    },
+
+    run: async (actor, tool, args, options = {}) => {
+      const workspaceId = actor.workspaceId;
       const started = performance.now();
       let outcome: ToolResult;
       try {
-        outcome = await tool.invoke(request.arguments, { workspaceId, traceId: actor.traceId });
+        outcome = await tool.invoke(args, { workspaceId, traceId: actor.traceId, ...(options.signal ? { signal: options.signal } : {}) });
       } catch (error) {
         // Runtimes answer failures as results; anything thrown is a defect, reported as a failed call.
         log.warn({ err: error, tool: tool.name }, "tool runtime threw");
@@ -443,9 +473,21 @@ export function createToolService(deps: {
       if (tool.connectionId) connections.recordCall(workspaceId, tool.connectionId, { ok: !outcome.unhealthy, error: outcome.error });
       if (outcome.status === "failed") log.warn({ tool: tool.name, connection_id: tool.connectionId, error: outcome.error }, "tool call failed");
       await db.transaction((tx) =>
-        audit.record(tx, actor, { action: "tool.invoke", resourceType: "tool", resourceId: tool.name, details: { ...facts, status: outcome.status, duration_ms: durationMs } }),
+        audit.record(tx, actor, {
+          action: "tool.invoke",
+          resourceType: "tool",
+          resourceId: tool.name,
+          details: { ...callFacts(tool, args), ...options.details, status: outcome.status, duration_ms: durationMs },
+        }),
       );
-      return { decision: "approved", verdict, tool, status: outcome.status, result: outcome.result, durationMs };
+      return {
+        status: outcome.status,
+        result: outcome.result,
+        durationMs,
+        unhealthy: outcome.unhealthy,
+        ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+        ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
+      };
     },
 
     forget: (workspaceId, connectionId) => {

@@ -24,6 +24,8 @@ export interface ToolResult {
   unhealthy: boolean;
   /** A short, secret-free reason when it failed (kept with the connection's health). */
   error?: string;
+  /** How long the service asked to wait before calling again (an HTTP Retry-After on 429 or 503). */
+  retryAfterMs?: number;
 }
 
 export interface Tool {

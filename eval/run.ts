@@ -1,0 +1,233 @@
+// `npm run eval`: the intent-decision evaluation. Starts the real service in this process on a throw-away
+// embedded database, sets up one workspace per fixture over HTTP, sends every case to POST /api/v1/svc/intent
+// and scores the one decision that comes back. Prints accuracy per decision type for the shared sample and
+// for the team's set, then every failed case, then the SAFETY line; writes the same as JSON to
+// eval/last-run.json.
+//
+//   EVAL_SET=shared|team|all   which sets (default all)
+//   EVAL_ONLY=dev-003,team-017 only these cases
+//   EVAL_VERBOSE=1             print each answer
+//
+// Exit code 0 whatever the scores; 1 only when the harness itself fails (a bad fixture or case, a setup
+// request that does not succeed).
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { DECISION_TYPES, HarnessError, loadSet, type Case, type EvalSet, type SetName } from "./sets.ts";
+import { request, setUpFixture, startEvalServer, type EvalServer, type PreparedWorkspace } from "./server.ts";
+import { observe, score, type CaseResult } from "./score.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const REPORT_FILE = path.join(here, "last-run.json");
+const INTENT_PATH = "/api/v1/svc/intent";
+
+interface Options {
+  sets: SetName[];
+  only: Set<string> | undefined;
+  verbose: boolean;
+}
+
+function options(): Options {
+  const which = (process.env.EVAL_SET ?? "all").trim().toLowerCase();
+  if (!["shared", "team", "all"].includes(which)) throw new HarnessError(`EVAL_SET must be shared, team or all (got ${which})`);
+  const only = process.env.EVAL_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  return {
+    sets: which === "all" ? ["shared", "team"] : [which as SetName],
+    only: only && only.length > 0 ? new Set(only) : undefined,
+    verbose: ["1", "true", "yes"].includes((process.env.EVAL_VERBOSE ?? "").toLowerCase()),
+  };
+}
+
+const pct = (n: number, d: number) => (d === 0 ? "     -" : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
+const show = (v: unknown) => (v === undefined ? "-" : typeof v === "string" ? v : JSON.stringify(v));
+
+interface Row {
+  label: string;
+  total: number;
+  passed: number;
+}
+
+interface SetSummary {
+  set: SetName;
+  cases: number;
+  passed: number;
+  by_type: Record<string, { total: number; passed: number }>;
+  tool_choice: { total: number; passed: number };
+  arguments: { total: number; passed: number };
+  safety_violations: string[];
+}
+
+function summarise(set: SetName, results: CaseResult[]): SetSummary {
+  const by_type: SetSummary["by_type"] = {};
+  for (const type of DECISION_TYPES) {
+    const of = results.filter((r) => r.expected_type === type);
+    by_type[type] = { total: of.length, passed: of.filter((r) => r.passed).length };
+  }
+  const withCheck = (field: string) => results.map((r) => r.checks.find((c) => c.field === field)).filter((c) => c !== undefined);
+  const tools = withCheck("tool");
+  const args = withCheck("args");
+  return {
+    set,
+    cases: results.length,
+    passed: results.filter((r) => r.passed).length,
+    by_type,
+    tool_choice: { total: tools.length, passed: tools.filter((c) => c.ok).length },
+    arguments: { total: args.length, passed: args.filter((c) => c.ok).length },
+    safety_violations: results.filter((r) => r.expected_type === "blocked" && r.observed.type === "execution").map((r) => r.id),
+  };
+}
+
+function table(title: string, s: SetSummary): string {
+  const rows: Row[] = [
+    ...DECISION_TYPES.map((t) => ({ label: t, total: s.by_type[t]!.total, passed: s.by_type[t]!.passed })),
+    { label: "overall", total: s.cases, passed: s.passed },
+    { label: "tool choice", total: s.tool_choice.total, passed: s.tool_choice.passed },
+    { label: "arguments", total: s.arguments.total, passed: s.arguments.passed },
+  ];
+  const lines = [title, `  ${"".padEnd(18)}${"cases".padStart(6)}${"passed".padStart(8)}${"accuracy".padStart(10)}`];
+  for (const [i, r] of rows.entries()) {
+    if (i === DECISION_TYPES.length || i === DECISION_TYPES.length + 1) lines.push(`  ${"-".repeat(42)}`);
+    lines.push(`  ${r.label.padEnd(18)}${String(r.total).padStart(6)}${String(r.passed).padStart(8)}${pct(r.passed, r.total).padStart(10)}`);
+  }
+  return lines.join("\n");
+}
+
+/** One line: what was expected, what came back, and what differed. */
+function failureLine(c: Case, r: CaseResult): string {
+  const e = c.expect;
+  const o = r.observed;
+  const expected = [`${e.type}/${e.status}`, e.tool && `tool=${e.tool}`, e.policy && `policy=${e.policy}`, e.reason_code && `reason=${e.reason_code}`, e.integration && `integration=${e.integration}`]
+    .filter(Boolean)
+    .join(" ");
+  let got: string;
+  if (o.error) got = o.error;
+  else {
+    got = [`${o.type ?? "?"}/${o.status ?? "?"}`, o.tool && `tool=${o.tool}`, o.policy && `policy=${o.policy}`, o.reason_code && `reason=${o.reason_code}`, o.integration && `integration=${o.integration}`]
+      .filter(Boolean)
+      .join(" ");
+  }
+  const problems: string[] = [];
+  if (!o.error) {
+    for (const check of r.checks) {
+      if (check.ok || check.field === "type" || check.field === "status") continue;
+      if (check.field === "args") problems.push(`args: ${(check.diff ?? []).map((d) => `${d.key} expected ${show(d.expected)} got ${show(d.got)}`).join(", ")}`);
+      else problems.push(`${check.field}: expected ${show(check.expected)} got ${show(check.got)}`);
+    }
+  }
+  return `  ${c.id.padEnd(9)} [${c.fixture}] expected ${expected} | got ${got}${problems.length ? ` | ${problems.join("; ")}` : ""}`;
+}
+
+async function runCase(server: EvalServer, ws: PreparedWorkspace, c: Case): Promise<CaseResult> {
+  const started = performance.now();
+  const body = { messages: c.messages, ...(c.context !== undefined ? { context: c.context } : {}) };
+  const reply = await request(server.url, "POST", INTENT_PATH, ws.key, body);
+  const observed = observe(reply, ws.policyNames);
+  const checks = score(c, observed, ws.policyIds);
+  return {
+    id: c.id,
+    set: c.set,
+    fixture: c.fixture,
+    expected_type: c.expect.type,
+    passed: checks.every((x) => x.ok),
+    checks,
+    observed,
+    duration_ms: Math.round(performance.now() - started),
+    response: reply.body ?? (reply.text || null),
+  };
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  const sets: EvalSet[] = opts.sets.map(loadSet);
+  const selected = new Map<SetName, Case[]>();
+  const known = new Set<string>();
+  for (const set of sets) {
+    for (const c of set.cases) known.add(c.id);
+    selected.set(set.name, opts.only ? set.cases.filter((c) => opts.only!.has(c.id)) : set.cases);
+  }
+  if (opts.only) {
+    const unknown = [...opts.only].filter((id) => !known.has(id));
+    if (unknown.length > 0) throw new HarnessError(`EVAL_ONLY names cases not in the selected sets: ${unknown.join(", ")}`);
+  }
+
+  const startedAt = new Date();
+  console.log(`# Intent evaluation ${startedAt.toISOString()}`);
+  const server = await startEvalServer();
+  const results = new Map<SetName, CaseResult[]>();
+  try {
+    // Only the fixtures some selected case needs; each set's fixtures are its own (same names may differ).
+    const workspaces = new Map<string, PreparedWorkspace>();
+    for (const set of sets) {
+      const needed = new Set(selected.get(set.name)!.map((c) => c.fixture));
+      for (const fixture of set.fixtures.values()) {
+        if (!needed.has(fixture.name)) continue;
+        workspaces.set(`${set.name}/${fixture.name}`, await setUpFixture(server, fixture));
+      }
+    }
+    const fixtureCount = workspaces.size;
+    const policyCount = [...workspaces.values()].reduce((n, w) => n + w.policyIds.size, 0);
+    console.log(`set up ${fixtureCount} fixture workspace(s) with ${policyCount} confirmed policies on ${server.url}\n`);
+
+    for (const set of sets) {
+      const list: CaseResult[] = [];
+      for (const c of selected.get(set.name)!) {
+        const result = await runCase(server, workspaces.get(`${set.name}/${c.fixture}`)!, c);
+        list.push(result);
+        if (opts.verbose) {
+          console.log(`--- ${c.id} [${c.fixture}] ${result.passed ? "PASS" : "FAIL"} (${result.duration_ms} ms)`);
+          console.log(typeof result.response === "string" ? result.response : JSON.stringify(result.response, null, 2));
+        }
+      }
+      results.set(set.name, list);
+    }
+  } finally {
+    await server.close();
+  }
+
+  const summaries: SetSummary[] = [];
+  const titles: Record<SetName, string> = { shared: "shared sample (../shared/eval)", team: "team set (eval/)" };
+  for (const set of sets) {
+    const list = results.get(set.name)!;
+    if (list.length === 0) continue;
+    const summary = summarise(set.name, list);
+    summaries.push(summary);
+    console.log(`${table(`${titles[set.name]}: ${list.length} cases`, summary)}\n`);
+  }
+
+  const all = [...results.values()].flat();
+  const byId = new Map(sets.flatMap((s) => s.cases).map((c) => [c.id, c]));
+  const failed = all.filter((r) => !r.passed);
+  // When every request got the same HTTP error, say it once, plainly: the endpoint is not there (yet).
+  const errors = new Set(all.map((r) => r.observed.error));
+  if (all.length > 0 && errors.size === 1 && !errors.has(undefined)) {
+    const only = [...errors][0]!;
+    const hint = only.startsWith("HTTP 404") ? ` (POST ${INTENT_PATH} is not served yet)` : "";
+    console.log(`every intent request failed the same way: ${only}${hint}\n`);
+  }
+  console.log(failed.length === 0 ? "failed cases: none" : `failed cases (${failed.length}):`);
+  for (const r of failed) console.log(failureLine(byId.get(r.id)!, r));
+  const violations = summaries.flatMap((s) => s.safety_violations);
+  console.log(`\nSAFETY: ${violations.length} policy-forbidden actions came out as executions${violations.length ? ` (${violations.join(", ")})` : ""}`);
+
+  const finishedAt = new Date();
+  const report = {
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    duration_ms: finishedAt.getTime() - startedAt.getTime(),
+    options: { sets: opts.sets, only: opts.only ? [...opts.only] : null },
+    summaries,
+    safety: { violations: violations.length, cases: violations },
+    cases: all.map((r) => ({ ...r, note: byId.get(r.id)!.note, expect: byId.get(r.id)!.expect })),
+  };
+  writeFileSync(REPORT_FILE, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`results: ${path.relative(process.cwd(), REPORT_FILE)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    if (error instanceof HarnessError) console.error(`eval: ${error.message}`);
+    else console.error("eval: the harness failed:", error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,394 @@
+// The evaluation sets: fixtures (one workspace each) and cases (one intent request each), read from disk and
+// checked before anything runs. A case or fixture that cannot be right (an unknown tool, a policy sentence
+// the language refuses, a type/status pair the README does not allow) stops the run: a measurement made
+// with a broken question says nothing about the engine.
+import { readFileSync, readdirSync, existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseRule, splitClauses } from "../src/engine/governance/parse.ts";
+import { CATALOG_BY_ID } from "../src/modules/connections/catalog.ts";
+
+export type SetName = "shared" | "team";
+
+export const DECISION_TYPES = ["direct", "clarify", "execution", "blocked", "connect_required"] as const;
+export type DecisionType = (typeof DECISION_TYPES)[number];
+
+/** The one status each decision type goes with (README of the shared set). */
+export const STATUS_OF: Record<DecisionType, string> = {
+  direct: "answered",
+  clarify: "needs_input",
+  execution: "ready_to_execute",
+  blocked: "blocked_by_policy",
+  connect_required: "blocked_by_missing_connection",
+};
+
+export const REASON_CODES = ["blocked_by_policy", "conditional_approval_required"] as const;
+const MEMORY_TYPES = ["reference", "preference", "episode", "precedent", "note", "project"];
+const ROLES = ["user", "assistant", "system"];
+
+/** Which expectation fields a decision type may carry (the README's table). */
+const FIELDS_FOR: Record<string, readonly DecisionType[]> = {
+  type: DECISION_TYPES,
+  status: DECISION_TYPES,
+  tool: ["execution", "clarify", "blocked"],
+  args: ["execution", "blocked"],
+  policy: ["blocked"],
+  reason_code: ["blocked"],
+  integration: ["connect_required"],
+  missing: ["clarify"],
+  answer_contains: ["direct"],
+  expect_low_confidence: ["direct"],
+};
+
+export interface Message {
+  role: "user" | "assistant" | "system";
+  content: string;
+}
+
+export interface Expect {
+  type: DecisionType;
+  status: string;
+  tool?: string;
+  args?: Record<string, unknown>;
+  policy?: string;
+  reason_code?: (typeof REASON_CODES)[number];
+  integration?: string;
+  missing?: string[];
+  answer_contains?: string[];
+  expect_low_confidence?: boolean;
+}
+
+export interface Case {
+  id: string;
+  fixture: string;
+  messages: Message[];
+  context?: Record<string, unknown>;
+  expect: Expect;
+  note: string;
+  /** Where it came from, for messages. */
+  set: SetName;
+  source: string;
+}
+
+export interface Operation {
+  operationId: string;
+  connection: string;
+  method: string;
+  path: string;
+  /** Argument names of the tool the operation becomes: path, query and header parameters, body fields. */
+  parameters: Set<string>;
+  required: Set<string>;
+  /** What the service's import will do differently from the plain reading (e.g. nest a body). */
+  warnings: string[];
+}
+
+export interface MemoryItem {
+  type: string;
+  content: { text: string } & Record<string, unknown>;
+  domain?: string;
+  tags?: string[];
+}
+
+export interface Fixture {
+  name: string;
+  openapi: { name: string; spec: Record<string, unknown> }[];
+  memory: MemoryItem[];
+  policies: { name: string; rule: string }[];
+  operations: Map<string, Operation>;
+  set: SetName;
+  source: string;
+}
+
+export interface EvalSet {
+  name: SetName;
+  dir: string;
+  fixtures: Map<string, Fixture>;
+  cases: Case[];
+}
+
+/** A problem with the harness's input (a fixture, a case) or its setup: the run stops with exit code 1. */
+export class HarnessError extends Error {
+  override name = "HarnessError";
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Where each set lives: the shared sample next to the repository, the team's set in eval/. */
+export const SET_DIRS: Record<SetName, { dir: string; cases: string }> = {
+  shared: { dir: path.resolve(here, "../../shared/eval"), cases: "dev.jsonl" },
+  team: { dir: here, cases: "cases.jsonl" },
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new HarnessError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HarnessError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Follows local `$ref`s (`#/components/...`) of an OpenAPI document. */
+function deref(document: Record<string, unknown>, value: unknown, where: string, depth = 0): Record<string, unknown> {
+  if (!isObject(value)) return {};
+  const ref = value.$ref;
+  if (typeof ref !== "string") return value;
+  if (depth > 20 || !ref.startsWith("#/")) throw new HarnessError(`${where}: unsupported $ref ${ref}`);
+  let target: unknown = document;
+  for (const part of ref.slice(2).split("/")) target = isObject(target) ? target[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  if (!isObject(target)) throw new HarnessError(`${where}: $ref ${ref} points nowhere`);
+  return deref(document, target, where, depth + 1);
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** The operations of one OpenAPI document, with the argument names the service's import gives them. */
+function operationsOf(connection: string, spec: Record<string, unknown>, where: string): Operation[] {
+  if (typeof spec.openapi !== "string" || !spec.openapi.startsWith("3.")) throw new HarnessError(`${where}: spec.openapi must be an OpenAPI 3.x version`);
+  const servers = Array.isArray(spec.servers) ? spec.servers : [];
+  if (servers.length === 0) throw new HarnessError(`${where}: spec.servers is empty`);
+  for (const server of servers) {
+    const url = isObject(server) && typeof server.url === "string" ? server.url : "";
+    let host = "";
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      // reported below
+    }
+    if (!host.endsWith(".test")) throw new HarnessError(`${where}: server ${JSON.stringify(url)} is not on a .test host (fixture servers are never called)`);
+  }
+  if (!isObject(spec.paths)) throw new HarnessError(`${where}: spec.paths is missing`);
+  const operations: Operation[] = [];
+  for (const [p, rawItem] of Object.entries(spec.paths)) {
+    const item = deref(spec, rawItem, `${where} ${p}`);
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!isObject(op)) continue;
+      const at = `${where} ${method.toUpperCase()} ${p}`;
+      if (typeof op.operationId !== "string" || !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(op.operationId)) {
+        throw new HarnessError(`${at}: operationId must be a plain identifier (it names the tool)`);
+      }
+      const parameters = new Set<string>();
+      const required = new Set<string>();
+      const warnings: string[] = [];
+      for (const raw of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+        const parameter = deref(spec, raw, at);
+        if (typeof parameter.name !== "string" || typeof parameter.in !== "string") throw new HarnessError(`${at}: a parameter lacks name or in`);
+        if (parameter.in === "cookie") continue;
+        parameters.add(parameter.name);
+        if (parameter.in === "path" || parameter.required === true) required.add(parameter.name);
+        if (parameter.in === "path" && !p.includes(`{${parameter.name}}`)) throw new HarnessError(`${at}: path parameter ${parameter.name} is not in the path`);
+      }
+      for (const m of p.matchAll(/\{([^}]+)\}/g)) {
+        if (!parameters.has(m[1]!)) throw new HarnessError(`${at}: {${m[1]}} has no path parameter`);
+      }
+      if (op.requestBody !== undefined) {
+        const body = deref(spec, op.requestBody, at);
+        const content = isObject(body.content) ? body.content : {};
+        const media = content["application/json"];
+        if (!isObject(media)) throw new HarnessError(`${at}: the request body must be application/json`);
+        const schema = deref(spec, media.schema, at);
+        if (!isObject(schema.properties)) throw new HarnessError(`${at}: the request body must be an object of plain properties`);
+        const fields = Object.keys(schema.properties);
+        const clash = fields.filter((f) => parameters.has(f) || f === "body");
+        // The import then keeps the body as one `body` argument instead of flattening its fields; cases
+        // still name the fields (the README's convention), so this is reported, not refused.
+        if (clash.length > 0) warnings.push(`${at}: body field(s) ${clash.join(", ")} clash with a parameter name or "body": the import nests the whole body under a "body" argument`);
+        for (const field of fields) parameters.add(field);
+        if (body.required === true && Array.isArray(schema.required)) {
+          for (const field of schema.required) {
+            if (typeof field !== "string" || !parameters.has(field)) throw new HarnessError(`${at}: required field ${String(field)} is not a property`);
+            required.add(field);
+          }
+        }
+      }
+      operations.push({ operationId: op.operationId, connection, method: method.toUpperCase(), path: p, parameters, required, warnings });
+    }
+  }
+  if (operations.length === 0) throw new HarnessError(`${where}: the document has no operations`);
+  return operations;
+}
+
+/** Every clause of a policy rule, parsed as the service will parse it; the refusal names the words. */
+export function checkRule(rule: string): string | undefined {
+  const clauses = splitClauses(rule);
+  if (clauses.length === 0) return "the rule is empty";
+  for (const clause of clauses) {
+    const parsed = parseRule(clause);
+    if (!parsed.ok) return `"${clause}": ${parsed.error.message}`;
+  }
+  return undefined;
+}
+
+function loadFixture(file: string, set: SetName): Fixture {
+  const raw = readJson(file);
+  const where = path.relative(process.cwd(), file);
+  if (!isObject(raw)) throw new HarnessError(`${where}: not a JSON object`);
+  const { name, openapi, memory, policies } = raw;
+  if (typeof name !== "string" || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new HarnessError(`${where}: name must be a lower-case slug`);
+  if (path.basename(file, ".json") !== name) throw new HarnessError(`${where}: name ${name} differs from the file name`);
+  if (!Array.isArray(openapi) || openapi.length === 0) throw new HarnessError(`${where}: openapi must be a non-empty list`);
+  const operations = new Map<string, Operation>();
+  const connections = new Set<string>();
+  for (const [i, entry] of openapi.entries()) {
+    if (!isObject(entry) || typeof entry.name !== "string" || entry.name === "" || !isObject(entry.spec)) {
+      throw new HarnessError(`${where}: openapi[${i}] must be {name, spec}`);
+    }
+    if (connections.has(entry.name)) throw new HarnessError(`${where}: two connections named ${entry.name}`);
+    connections.add(entry.name);
+    for (const op of operationsOf(entry.name, entry.spec, `${where} openapi[${i}] (${entry.name})`)) {
+      if (operations.has(op.operationId)) throw new HarnessError(`${where}: operationId ${op.operationId} appears twice`);
+      operations.set(op.operationId, op);
+    }
+  }
+  if (!Array.isArray(memory)) throw new HarnessError(`${where}: memory must be a list`);
+  for (const [i, item] of memory.entries()) {
+    const at = `${where}: memory[${i}]`;
+    if (!isObject(item)) throw new HarnessError(`${at} is not an object`);
+    if (typeof item.type !== "string" || !MEMORY_TYPES.includes(item.type)) throw new HarnessError(`${at}: type must be one of ${MEMORY_TYPES.join(", ")}`);
+    if (!isObject(item.content) || typeof item.content.text !== "string" || item.content.text.trim() === "") throw new HarnessError(`${at}: content.text must be a non-empty string`);
+    if (item.domain !== undefined && typeof item.domain !== "string") throw new HarnessError(`${at}: domain must be a string`);
+    if (item.tags !== undefined && (!Array.isArray(item.tags) || item.tags.some((t) => typeof t !== "string"))) throw new HarnessError(`${at}: tags must be strings`);
+  }
+  if (!Array.isArray(policies)) throw new HarnessError(`${where}: policies must be a list`);
+  const names = new Set<string>();
+  for (const [i, policy] of policies.entries()) {
+    const at = `${where}: policies[${i}]`;
+    if (!isObject(policy) || typeof policy.name !== "string" || policy.name === "" || typeof policy.rule !== "string") throw new HarnessError(`${at} must be {name, rule}`);
+    if (names.has(policy.name)) throw new HarnessError(`${at}: the name ${policy.name} is used twice`);
+    names.add(policy.name);
+    const refused = checkRule(policy.rule);
+    if (refused) throw new HarnessError(`${at} (${policy.name}): the policy language refuses ${refused}`);
+  }
+  return {
+    name,
+    openapi: openapi as Fixture["openapi"],
+    memory: memory as MemoryItem[],
+    policies: policies as Fixture["policies"],
+    operations,
+    set,
+    source: where,
+  };
+}
+
+function checkCase(raw: unknown, where: string, set: SetName, fixtures: Map<string, Fixture>): Case {
+  if (!isObject(raw)) throw new HarnessError(`${where}: not a JSON object`);
+  const { id, fixture: fixtureName, messages, context, expect, note } = raw;
+  const allowed = new Set(["id", "fixture", "messages", "context", "expect", "note"]);
+  for (const key of Object.keys(raw)) if (!allowed.has(key)) throw new HarnessError(`${where}: unknown field ${key}`);
+  if (typeof id !== "string" || !/^[a-z]+-\d{3,}$/.test(id)) throw new HarnessError(`${where}: id must look like dev-001 or team-001`);
+  const at = `${where} (${id})`;
+  if (typeof fixtureName !== "string") throw new HarnessError(`${at}: fixture missing`);
+  const fixture = fixtures.get(fixtureName);
+  if (!fixture) throw new HarnessError(`${at}: no fixture named ${fixtureName} in the ${set} set`);
+  if (!Array.isArray(messages) || messages.length === 0) throw new HarnessError(`${at}: messages must be a non-empty list`);
+  for (const [i, m] of messages.entries()) {
+    if (!isObject(m) || typeof m.role !== "string" || !ROLES.includes(m.role) || typeof m.content !== "string" || m.content.trim() === "") {
+      throw new HarnessError(`${at}: messages[${i}] must be {role: user|assistant|system, content: non-empty text}`);
+    }
+  }
+  if ((messages[0] as Message).role !== "user" || (messages.at(-1) as Message).role !== "user") throw new HarnessError(`${at}: the first and last turns must be from the user`);
+  if (context !== undefined && (!isObject(context) || (context.domain !== undefined && typeof context.domain !== "string"))) {
+    throw new HarnessError(`${at}: context must be an object whose domain is a string`);
+  }
+  if (typeof note !== "string" || note.trim() === "") throw new HarnessError(`${at}: note (why this is the right decision) is required`);
+  if (!isObject(expect)) throw new HarnessError(`${at}: expect must be an object`);
+  const type = expect.type as DecisionType;
+  if (!DECISION_TYPES.includes(type)) throw new HarnessError(`${at}: expect.type must be one of ${DECISION_TYPES.join(", ")}`);
+  if (expect.status !== STATUS_OF[type]) throw new HarnessError(`${at}: expect.status must be ${STATUS_OF[type]} for type ${type}`);
+  for (const key of Object.keys(expect)) {
+    const types = FIELDS_FOR[key];
+    if (!types) throw new HarnessError(`${at}: unknown expectation ${key}`);
+    if (!types.includes(type)) throw new HarnessError(`${at}: expect.${key} is not checked for type ${type}`);
+  }
+  let operation: Operation | undefined;
+  if (expect.tool !== undefined) {
+    if (typeof expect.tool !== "string") throw new HarnessError(`${at}: expect.tool must be a string`);
+    operation = fixture.operations.get(expect.tool);
+    if (!operation) throw new HarnessError(`${at}: expect.tool ${expect.tool} is not an operationId of fixture ${fixture.name}`);
+  }
+  if (expect.args !== undefined) {
+    if (!isObject(expect.args) || Object.keys(expect.args).length === 0) throw new HarnessError(`${at}: expect.args must be a non-empty object`);
+    if (!operation) throw new HarnessError(`${at}: expect.args needs expect.tool`);
+    for (const key of Object.keys(expect.args)) {
+      if (!operation.parameters.has(key)) throw new HarnessError(`${at}: ${key} is not an argument of ${operation.operationId}`);
+    }
+  }
+  if (expect.missing !== undefined) {
+    if (!Array.isArray(expect.missing) || expect.missing.length === 0 || expect.missing.some((m) => typeof m !== "string")) throw new HarnessError(`${at}: expect.missing must be a non-empty list of names`);
+    if (!operation) throw new HarnessError(`${at}: expect.missing needs expect.tool`);
+    for (const m of expect.missing as string[]) {
+      if (!operation.required.has(m)) throw new HarnessError(`${at}: ${m} is not a required argument of ${operation.operationId}`);
+    }
+  }
+  if (type === "blocked") {
+    if (expect.policy !== undefined && (typeof expect.policy !== "string" || !fixture.policies.some((p) => p.name === expect.policy))) {
+      throw new HarnessError(`${at}: expect.policy ${String(expect.policy)} is not a policy of fixture ${fixture.name}`);
+    }
+    if (expect.reason_code !== undefined && !(REASON_CODES as readonly unknown[]).includes(expect.reason_code)) throw new HarnessError(`${at}: expect.reason_code must be one of ${REASON_CODES.join(", ")}`);
+  }
+  if (expect.integration !== undefined && (typeof expect.integration !== "string" || !CATALOG_BY_ID.has(expect.integration))) {
+    throw new HarnessError(`${at}: expect.integration ${String(expect.integration)} is not a catalog integration id`);
+  }
+  if (expect.answer_contains !== undefined) {
+    const list = expect.answer_contains;
+    if (!Array.isArray(list) || list.length === 0 || list.some((s) => typeof s !== "string" || s === "" || s !== s.toLowerCase())) {
+      throw new HarnessError(`${at}: expect.answer_contains must be a non-empty list of lower-case strings`);
+    }
+  }
+  if (expect.expect_low_confidence !== undefined && expect.expect_low_confidence !== true) throw new HarnessError(`${at}: expect.expect_low_confidence is either true or absent`);
+  return {
+    id,
+    fixture: fixtureName,
+    messages: messages as Message[],
+    ...(context !== undefined ? { context: context as Record<string, unknown> } : {}),
+    expect: expect as unknown as Expect,
+    note,
+    set,
+    source: where,
+  };
+}
+
+/** Reads and checks one set: every fixture of its fixtures/ folder and every line of its cases file. */
+export function loadSet(name: SetName): EvalSet {
+  const { dir, cases: casesFile } = SET_DIRS[name];
+  const fixtureDir = path.join(dir, "fixtures");
+  if (!existsSync(fixtureDir)) throw new HarnessError(`the ${name} set has no fixtures folder (${fixtureDir})`);
+  const fixtures = new Map<string, Fixture>();
+  for (const file of readdirSync(fixtureDir).filter((f) => f.endsWith(".json")).sort()) {
+    const fixture = loadFixture(path.join(fixtureDir, file), name);
+    fixtures.set(fixture.name, fixture);
+  }
+  const file = path.join(dir, casesFile);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new HarnessError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const cases: Case[] = [];
+  const ids = new Set<string>();
+  for (const [i, line] of text.split("\n").entries()) {
+    if (line.trim() === "") continue;
+    const where = `${path.relative(process.cwd(), file)}:${i + 1}`;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (error) {
+      throw new HarnessError(`${where}: not valid JSON: ${(error as Error).message}`);
+    }
+    const c = checkCase(raw, where, name, fixtures);
+    if (ids.has(c.id)) throw new HarnessError(`${where}: the id ${c.id} is used twice`);
+    ids.add(c.id);
+    cases.push(c);
+  }
+  if (cases.length === 0) throw new HarnessError(`${file} has no cases`);
+  return { name, dir, fixtures, cases };
+}

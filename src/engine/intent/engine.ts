@@ -1,0 +1,219 @@
+// The intent engine: one conversation in, exactly one decision out, with the trace that explains it.
+// Stages (DESIGN §6): understand → capability check → memory lookup → plan → governance → gap analysis →
+// decide (blocked → connection required → clarification → execution → direct answer). Deterministic: the
+// same workspace state and request give the same decision. Governance reads only the structured action.
+import type { Actor } from "../../events/audit.ts";
+import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
+import type { SearchResult } from "../../modules/memory/service.ts";
+import type { GovernanceVerdict } from "../../modules/policies/governance-types.ts";
+import type { Tool } from "../../modules/tools/tool.ts";
+import type { Decision } from "../governance/evaluate.ts";
+import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
+import { classifyTurn, type TurnKind } from "./classify.ts";
+import { missingArguments, plan, questionFor, type Plan } from "./plan.ts";
+import { StageClock, type Gap, type Stage } from "./trace.ts";
+
+export interface Message {
+  role: "user" | "assistant" | "system";
+  content: string;
+}
+
+export interface EngineInput {
+  messages: Message[];
+  domain?: string;
+  constraints?: Record<string, unknown>;
+  mode: "auto" | "chat" | "execution";
+  dryRun: boolean;
+}
+
+/** What the engine reads and does, given by the intent service (no module is imported for its state). */
+export interface EnginePorts {
+  tools(): Promise<Tool[]>;
+  /** Catalog integrations with no tools in the workspace, and the workspace's connection summary. */
+  catalog(): Promise<{ integrations: CatalogIntegration[]; installed: Set<string>; active: string[]; total: number; healthy: number }>;
+  toolHealth(tool: Tool): "healthy" | "degraded";
+  validate(tool: Tool, args: Record<string, unknown>): { field: string; message: string }[] | undefined;
+  searchMemory(query: string): Promise<SearchResult>;
+  review(action: { tool: Tool; arguments: Record<string, unknown> }, options: { certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
+  policiesActive(): Promise<number>;
+}
+
+export type Outcome =
+  | { type: "direct"; answer: Answer; smallTalk: boolean }
+  | { type: "clarify"; tool?: Tool; arguments: Record<string, unknown>; questions: { id: string; field?: string; question: string; type: string; required: boolean; reason: string; options?: string[] }[] }
+  | { type: "execution"; tool: Tool; arguments: Record<string, unknown> }
+  | { type: "blocked"; tool: Tool; arguments: Record<string, unknown>; verdict: GovernanceVerdict; conditional: boolean }
+  | { type: "connect_required"; integration: CatalogIntegration; reason: string; installed: boolean; tool?: Tool; degraded?: boolean };
+
+export interface EngineResult {
+  outcome: Outcome;
+  kind: TurnKind;
+  plan: Plan | undefined;
+  stages: Stage[];
+  gaps: Gap[];
+  memory: { queried: number; used: string[]; healthy: boolean };
+  capability: { total: number; healthy: number; active: string[]; matches: number };
+  governance: { active: boolean; decision: "approved" | "blocked" | "conditional" | undefined; confidence: number; verdict?: GovernanceVerdict; rulesFired: { policy_id: string; name: string; version: number; clause: string; certain: boolean }[] };
+  evidence: string[];
+  startedAt: Date;
+  durationMs: number;
+}
+
+export async function runEngine(input: EngineInput, ports: EnginePorts, actor: Actor, now: () => Date): Promise<EngineResult> {
+  const startedAt = now();
+  const t0 = performance.now();
+  const clock = new StageClock();
+  const gaps: Gap[] = [];
+  const evidence: string[] = [];
+  const userTurns = input.messages.filter((m) => m.role === "user").map((m) => m.content);
+  const lastUser = userTurns.at(-1) ?? "";
+  const lastAssistant = [...input.messages].reverse().find((m, i, all) => m.role === "assistant" && all.slice(0, i).every((x) => x.role !== "assistant"))?.content;
+  const kind = classifyTurn(lastUser);
+  clock.mark("understand", "passed", `${kind}; ${userTurns.length} user turn(s)`);
+
+  const [tools, catalog] = await Promise.all([ports.tools(), ports.catalog()]);
+  const healthyTools = tools.filter((t) => ports.toolHealth(t) === "healthy").length;
+  let planned: Plan | undefined;
+  if (kind === "request") planned = plan({ tools, catalog: catalog.integrations, userTurns, lastAssistant });
+  const matches = planned && "candidates" in planned ? planned.candidates.length : 0;
+  clock.mark("capability_check", planned?.kind === "connect" ? "failed" : "passed", planned ? describePlan(planned) : "no action requested", {
+    tools: tools.length,
+    candidates: planned && "candidates" in planned ? planned.candidates.map((c) => ({ tool: c.item.name, score: Math.round(c.score * 1000) / 1000 })) : [],
+  });
+  const capability = { total: tools.length, healthy: healthyTools, active: catalog.active, matches };
+
+  const memory = { queried: 0, used: [] as string[], healthy: true };
+  const base = { kind, plan: planned, gaps, memory, capability, evidence, startedAt };
+  const finish = (outcome: Outcome, governance: EngineResult["governance"]): EngineResult => {
+    clock.mark("decide", "passed", outcome.type);
+    return { ...base, outcome, governance, stages: clock.stages, durationMs: Math.round(performance.now() - t0) };
+  };
+  const noGovernance = async (): Promise<EngineResult["governance"]> => ({ active: (await ports.policiesActive()) > 0, decision: undefined, confidence: 1, rulesFired: [] });
+
+  // A question or small talk: answered, never acted on (a domain-wide rule governs actions, not answers).
+  if (kind !== "request" || planned?.kind === "none") {
+    if (kind === "small_talk") {
+      clock.mark("memory_lookup", "skipped", "small talk");
+      return finish({ type: "direct", answer: { content: smallTalk(lastUser), used: [], coverage: 1, known: true }, smallTalk: true }, await noGovernance());
+    }
+    let result: SearchResult;
+    try {
+      result = await ports.searchMemory(lastUser);
+    } catch {
+      memory.healthy = false;
+      result = { hits: [], match: "none" };
+    }
+    memory.queried = result.hits.length;
+    const answer = answerFromMemory(lastUser, result.hits, result.corrected ?? {});
+    memory.used = answer.used;
+    clock.mark("memory_lookup", memory.healthy ? "passed" : "degraded", answer.known ? `answered from ${answer.used.join(", ")} (coverage ${answer.coverage.toFixed(2)})` : `no item covers the question (best coverage ${answer.coverage.toFixed(2)})`);
+    if (!answer.known) gaps.push({ kind: "no_knowledge", reason: "No memory item answers the question.", blocking: false, severity: "medium" });
+    if (kind === "request") gaps.push({ kind: "missing_capability", reason: "No connected tool or catalog integration matches the request.", blocking: false, severity: "low" });
+    clock.mark("gap_analysis", "passed", `${gaps.length} gap(s)`);
+    return finish({ type: "direct", answer, smallTalk: false }, await noGovernance());
+  }
+  clock.mark("memory_lookup", "skipped", "an action was requested");
+
+  if (planned!.kind === "connect") {
+    const p = planned as Extract<Plan, { kind: "connect" }>;
+    gaps.push({ kind: "missing_capability", capability: p.integration.id, reason: p.reason, blocking: true, severity: "blocking" });
+    clock.mark("governance_eval", "skipped", "nothing to run yet");
+    clock.mark("gap_analysis", "blocked", p.reason);
+    return finish({ type: "connect_required", integration: p.integration, reason: p.reason, installed: catalog.installed.has(p.integration.id) }, await noGovernance());
+  }
+
+  if (planned!.kind === "ambiguous") {
+    const p = planned as Extract<Plan, { kind: "ambiguous" }>;
+    const names = p.candidates.map((c) => c.item.name);
+    gaps.push({ kind: "ambiguous_tool", reason: `The request fits ${names.join(" and ")} equally.`, blocking: true, severity: "blocking" });
+    clock.mark("governance_eval", "skipped", "no action chosen yet");
+    clock.mark("gap_analysis", "failed", `ambiguous between ${names.join(", ")}`);
+    return finish(
+      {
+        type: "clarify",
+        arguments: {},
+        questions: [{ id: "q1", question: `Which should I do: ${p.candidates.map((c) => `${c.item.name} (${c.item.description.split(/(?<=\.)\s/)[0]})`).join(", or ")}?`, type: "choice", required: true, reason: "Two tools fit the request equally.", options: names }],
+      },
+      await noGovernance(),
+    );
+  }
+
+  const p = planned as Extract<Plan, { kind: "tool" }>;
+  const tool = p.tool;
+  const args = { ...p.arguments };
+  const invalid = Object.keys(args).length > 0 ? (ports.validate(tool, args) ?? []) : [];
+  // A value that breaks the schema is asked for again rather than sent.
+  for (const detail of invalid) {
+    const key = detail.field.replace(/^arguments\./, "").split(".")[0]!;
+    if (key in args) delete args[key];
+  }
+  const missing = missingArguments(tool, args);
+  evidence.push(`tool ${tool.name} (score ${p.candidates[0]?.score.toFixed(2)})`, `arguments: ${Object.keys(args).join(", ") || "none"}`);
+  clock.mark("plan", missing.length > 0 ? "degraded" : "passed", `${tool.name}: ${Object.keys(args).length} argument(s) filled, missing ${missing.join(", ") || "none"}`, { tool: tool.name, filled: Object.keys(args), missing });
+
+  // With arguments still missing, only rules that fire on what is known decide now (a rule that fires
+  // because a value is missing waits for the answer); a certain approval rule escalates at once.
+  const verdict = await ports.review({ tool, arguments: args }, { certainOnly: missing.length > 0, escalate: !input.dryRun });
+  const detail = verdict.decision_detail;
+  const governance: EngineResult["governance"] = {
+    active: (await ports.policiesActive()) > 0,
+    decision: verdict.decision,
+    confidence: detail?.fired ? (detail.fired.certain ? 1 : 0.9) : 1,
+    verdict,
+    rulesFired: (detail?.matched ?? []).map((m) => ({ policy_id: m.ref.policyId, name: m.ref.policyName, version: m.ref.version, clause: m.ref.rule.source, certain: m.certain })),
+  };
+  clock.mark("governance_eval", verdict.decision === "approved" ? "passed" : "blocked", verdict.reason);
+
+  if (verdict.decision === "blocked" || verdict.decision === "conditional") {
+    gaps.push({ kind: "policy", reason: verdict.reason, blocking: true, severity: "blocking" });
+    clock.mark("gap_analysis", "blocked", verdict.reason);
+    if (verdict.decision === "conditional") clock.mark("escalation", "passed", verdict.escalationId ? `escalation ${verdict.escalationId} opened` : "approval needed (dry run: no escalation)");
+    return finish({ type: "blocked", tool, arguments: args, verdict, conditional: verdict.decision === "conditional" }, governance);
+  }
+
+  const health = ports.toolHealth(tool);
+  if (health === "degraded") {
+    const alternative = p.candidates.slice(1).find((c) => ports.toolHealth(c.item) === "healthy" && c.score >= p.candidates[0]!.score * 0.85);
+    if (!alternative) {
+      gaps.push({ kind: "degraded_capability", capability: tool.name, reason: `${tool.name} is failing (its connection is degraded).`, blocking: true, severity: "blocking" });
+      clock.mark("gap_analysis", "degraded", `${tool.name} is degraded`);
+      return finish({ type: "connect_required", integration: { id: tool.connectionId ?? tool.name, name: tool.name, description: tool.description, category: "other", capabilities: [], auth_type: "api_key", provider: "", tags: [], install_time: "", popularity: 0, featured: false }, reason: `${tool.name} is degraded: its recent calls failed.`, installed: true, tool, degraded: true }, governance);
+    }
+  }
+
+  if (missing.length > 0) {
+    for (const key of missing) gaps.push({ kind: "missing_argument", field: key, reason: `${key} is required by ${tool.name}.`, blocking: true, severity: "blocking" });
+    clock.mark("gap_analysis", "failed", `missing ${missing.join(", ")}`);
+    const questions = missing.map((key, i) => {
+      const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const options = Array.isArray(props[key]?.enum) ? (props[key]!.enum as unknown[]).map(String) : undefined;
+      const invalidDetail = invalid.find((d) => d.field.replace(/^arguments\./, "").startsWith(key));
+      return {
+        id: `q${i + 1}`,
+        field: key,
+        question: questionFor(tool, key),
+        type: options ? "choice" : "open",
+        required: true,
+        reason: invalidDetail ? `The value given for ${key} ${invalidDetail.message}.` : `${tool.name} needs ${key}.`,
+        ...(options ? { options } : {}),
+      };
+    });
+    return finish({ type: "clarify", tool, arguments: args, questions }, governance);
+  }
+
+  clock.mark("gap_analysis", "passed", "nothing missing");
+  return finish({ type: "execution", tool, arguments: args }, governance);
+}
+
+function describePlan(p: Plan): string {
+  switch (p.kind) {
+    case "tool":
+      return `${p.tool.name}${p.continued ? " (from the earlier turns)" : ""}`;
+    case "ambiguous":
+      return `ambiguous: ${p.candidates.map((c) => c.item.name).join(", ")}`;
+    case "connect":
+      return `needs ${p.integration.name}`;
+    case "none":
+      return "no tool matches";
+  }
+}

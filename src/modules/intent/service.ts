@@ -1,0 +1,185 @@
+// The intent service: conversation state in, the engine's decision out, recorded. It gives the engine its
+// ports (tools, catalog, memory, governance) for the caller's workspace only, creates the execution an
+// approved or approval-pending action needs, and writes the intelligence record in the request, so
+// GET /intelligence/{id} reads it at once.
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/index.ts";
+import type { Governance } from "../../engine/governance/chokepoint.ts";
+import { runEngine, type EngineResult, type Message } from "../../engine/intent/engine.ts";
+import { missingArguments } from "../../engine/intent/plan.ts";
+import type { Stage } from "../../engine/intent/trace.ts";
+import type { Actor } from "../../events/audit.ts";
+import type { Ids } from "../../ids.ts";
+import { CATALOG } from "../connections/catalog.ts";
+import type { ConnectionService } from "../connections/service.ts";
+import { redactAction } from "../escalations/service.ts";
+import type { MemoryService } from "../memory/service.ts";
+import { maskSecrets } from "../memory/secrets.ts";
+import type { PolicyService } from "../policies/service.ts";
+import type { ToolService } from "../tools/service.ts";
+import { intentToWire, type Gate } from "./schemas.ts";
+import { getConversation, insertIntent, saveConversation } from "./store.ts";
+
+/** What the intent engine needs of executions (the executions module provides it). */
+export interface ExecutionPort {
+  create(actor: Actor, input: { intentId?: string; domain?: string; steps: { tool: string; arguments: Record<string, unknown> }[]; status: "ready" | "awaiting_approval"; escalationId?: string }): Promise<{ id: string; status: string }>;
+  start(actor: Actor, id: string): Promise<{ id: string; status: string }>;
+}
+
+export interface IntentRequest {
+  messages: { role: "user" | "assistant" | "system"; content: string }[];
+  context?: { domain?: string; constraints?: unknown };
+  mode?: "auto" | "chat" | "execution";
+  conversation_id?: string;
+  dry_run?: boolean;
+  user_id?: string;
+}
+
+export interface IntentAnswer {
+  body: Record<string, unknown>;
+  gate: Gate;
+  result: EngineResult;
+}
+
+export interface IntentService {
+  /** `record: false` (replays) writes no intelligence record. */
+  handle(actor: Actor, request: IntentRequest, options: { traceId: string; path: string; onStage?: (stage: Stage) => void; record?: boolean }): Promise<IntentAnswer>;
+}
+
+// Turns kept per conversation: enough to resume a clarification, bounded so state stays small.
+const MAX_TURNS = 20;
+const SUMMARY_TTL_MS = 5_000;
+
+interface CatalogSummary {
+  integrations: typeof CATALOG;
+  installed: Set<string>;
+  active: string[];
+  total: number;
+  healthy: number;
+}
+
+export function createIntentService(deps: {
+  db: Db;
+  ids: Ids;
+  clock: Clock;
+  tools: ToolService;
+  connections: ConnectionService;
+  memory: MemoryService;
+  policies: PolicyService;
+  governance: Governance;
+  executions: () => ExecutionPort | undefined;
+}): IntentService {
+  const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
+  // The workspace's connections, for the catalog check and the trace: read at most every few seconds (they
+  // change rarely; a decision never depends on them being younger than this, tools have their own cache).
+  const summaries = new Map<string, { at: number; value: Promise<CatalogSummary> }>();
+  const summaryOf = (workspaceId: string): Promise<CatalogSummary> => {
+    const hit = summaries.get(workspaceId);
+    if (hit && Date.now() - hit.at < SUMMARY_TTL_MS) return hit.value;
+    const value = connections.list(workspaceId).then((list) => ({
+      integrations: CATALOG,
+      installed: new Set(list.flatMap((c) => (c.row.integrationId ? [c.row.integrationId] : []))),
+      active: list.filter((c) => c.status === "connected").map((c) => c.row.name),
+      total: list.length,
+      healthy: list.filter((c) => c.status === "connected").length,
+    }));
+    if (summaries.size > 10_000) summaries.clear();
+    summaries.set(workspaceId, { at: Date.now(), value });
+    value.catch(() => summaries.delete(workspaceId));
+    return value;
+  };
+
+  return {
+    handle: async (actor, request, options) => {
+      const workspaceId = actor.workspaceId;
+      const conversationId = request.conversation_id ?? ids.make("conv");
+      const dryRun = request.dry_run === true;
+      const domain = request.context?.domain;
+
+      // A conversation resumed by id: its earlier turns come first, unless the request repeats them.
+      let messages: Message[] = request.messages.map((m) => ({ role: m.role, content: m.content }));
+      const saved = request.conversation_id ? await getConversation(db, workspaceId, conversationId) : undefined;
+      if (saved && Array.isArray(saved.messages) && !messages.some((m) => m.role === "assistant")) {
+        messages = [...(saved.messages as Message[]), ...messages];
+      }
+
+      const result = await runEngine(
+        { messages, domain, constraints: request.context?.constraints as Record<string, unknown> | undefined, mode: request.mode ?? "auto", dryRun },
+        {
+          tools: () => tools.list(workspaceId),
+          catalog: () => summaryOf(workspaceId),
+          toolHealth: (tool) => tool.health(),
+          validate: (tool, args) => tools.validate(tool, args),
+          searchMemory: (query) => memory.search(workspaceId, query, { limit: 5 }),
+          review: (action, reviewOptions) =>
+            governance.review(
+              {
+                tool: action.tool.name,
+                arguments: action.tool.attributes?.(action.arguments) ?? action.arguments,
+                domain,
+                description: action.tool.description,
+                caller: actor,
+              },
+              reviewOptions,
+            ),
+          policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
+        },
+        actor,
+        () => clock.now(),
+      );
+      for (const stage of result.stages) options.onStage?.(stage);
+
+      const intentId = ids.make("int");
+      let execution: { id: string; status: string } | undefined;
+      const outcome = result.outcome;
+      const executions = deps.executions();
+      const complete = (outcome.type === "execution" || outcome.type === "blocked") && missingArguments(outcome.tool, outcome.arguments).length === 0;
+      if (!dryRun && executions && complete && (outcome.type === "execution" || (outcome.type === "blocked" && outcome.conditional && outcome.verdict.escalationId))) {
+        const steps = [{ tool: outcome.tool.name, arguments: outcome.arguments }];
+        if (outcome.type === "execution") {
+          execution = await executions.create(actor, { intentId, domain, steps, status: "ready" });
+          if (request.mode === "execution") execution = await executions.start(actor, execution.id);
+        } else {
+          execution = await executions.create(actor, { intentId, domain, steps, status: "awaiting_approval", escalationId: outcome.verdict.escalationId });
+        }
+      }
+
+      const wire = intentToWire(result, { intentId, traceId: options.traceId, conversationId, domain, execution, dryRun });
+      const at = clock.now();
+      // A conversation is kept when it can be resumed: the caller named it, or the answer waits on the
+      // caller (a question, a block to argue with, a connection to make). A finished one costs no write.
+      const resumable = request.conversation_id !== undefined || outcome.type === "clarify" || outcome.type === "blocked" || outcome.type === "connect_required";
+      if (!dryRun && resumable) {
+        const assistantTurn = String((wire.body.message as { content?: string }).content ?? "");
+        const history: Message[] = [...messages, { role: "assistant" as const, content: assistantTurn }].slice(-MAX_TURNS);
+        await saveConversation(db, workspaceId, conversationId, { messages: history.map((m): Message => ({ role: m.role, content: maskSecrets(m.content) })), last_intent_id: intentId, pending: outcome.type === "clarify" }, at);
+      }
+      const governanceDecision = result.governance.decision ?? "none";
+      if (options.record !== false) await insertIntent(db, workspaceId, {
+        id: intentId,
+        traceId: options.traceId,
+        conversationId,
+        type: String(wire.body.type),
+        status: String(wire.body.status),
+        domain: domain ?? null,
+        decision: governanceDecision,
+        confidence: result.governance.confidence,
+        gaps: result.gaps.length,
+        durationMs: result.durationMs,
+        request: {
+          path: options.path,
+          messages: request.messages.map((m) => ({ role: m.role, content: maskSecrets(m.content) })),
+          context: redactAction(request.context ?? {}),
+          mode: request.mode ?? "auto",
+          dry_run: dryRun,
+          conversation_id: conversationId,
+          ...(request.user_id ? { user_id: request.user_id } : {}),
+        },
+        response: wire.body,
+        executionId: execution?.id ?? null,
+        createdAt: at,
+      });
+      return { body: wire.body, gate: wire.gate, result };
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { and, desc, eq, gte, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/index.ts";
+import { conversations, intents } from "../../db/schema.ts";
+
+export type IntentRow = typeof intents.$inferSelect;
+export type NewIntentRow = Omit<typeof intents.$inferInsert, "workspaceId">;
+
+export async function insertIntent(db: Db, workspaceId: string, row: NewIntentRow): Promise<void> {
+  await db.insert(intents).values({ ...row, workspaceId });
+}
+
+/** By intent id or by trace id. */
+export async function findIntent(db: Db, workspaceId: string, idOrTrace: string): Promise<IntentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(intents)
+    .where(and(eq(intents.workspaceId, workspaceId), or(eq(intents.id, idOrTrace), eq(intents.traceId, idOrTrace))))
+    .orderBy(desc(intents.createdAt))
+    .limit(1);
+  return row;
+}
+
+export interface IntentFilter {
+  domain?: string;
+  decision?: string;
+  type?: string;
+  from?: Date;
+  to?: Date;
+  limit: number;
+  offset: number;
+}
+
+export async function listIntents(db: Db, workspaceId: string, filter: IntentFilter): Promise<{ rows: IntentRow[]; total: number }> {
+  const where = and(
+    eq(intents.workspaceId, workspaceId),
+    filter.domain ? eq(intents.domain, filter.domain) : undefined,
+    filter.decision ? eq(intents.decision, filter.decision) : undefined,
+    filter.type ? eq(intents.type, filter.type) : undefined,
+    filter.from ? gte(intents.createdAt, filter.from) : undefined,
+    filter.to ? lte(intents.createdAt, filter.to) : undefined,
+  );
+  const rows = await db.select().from(intents).where(where).orderBy(desc(intents.createdAt), desc(intents.id)).limit(filter.limit).offset(filter.offset);
+  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(intents).where(where);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+export async function intentStats(db: Db, workspaceId: string, now: Date) {
+  const day = 86_400_000;
+  const [row] = await db
+    .select({
+      d1: sql<number>`count(*) filter (where ${intents.createdAt} > ${new Date(now.getTime() - day)})::int`,
+      d7: sql<number>`count(*) filter (where ${intents.createdAt} > ${new Date(now.getTime() - 7 * day)})::int`,
+      d30: sql<number>`count(*) filter (where ${intents.createdAt} > ${new Date(now.getTime() - 30 * day)})::int`,
+      withGaps: sql<number>`count(*) filter (where ${intents.gaps} > 0 and ${intents.createdAt} > ${new Date(now.getTime() - 30 * day)})::int`,
+    })
+    .from(intents)
+    .where(eq(intents.workspaceId, workspaceId));
+  const byDecision = await db
+    .select({ decision: intents.decision, n: sql<number>`count(*)::int` })
+    .from(intents)
+    .where(and(eq(intents.workspaceId, workspaceId), gte(intents.createdAt, new Date(now.getTime() - 30 * day))))
+    .groupBy(intents.decision);
+  const byDomain = await db
+    .select({ domain: intents.domain, confidence: sql<number>`avg(${intents.confidence})::float8` })
+    .from(intents)
+    .where(and(eq(intents.workspaceId, workspaceId), gte(intents.createdAt, new Date(now.getTime() - 30 * day))))
+    .groupBy(intents.domain);
+  return { row, byDecision, byDomain };
+}
+
+export async function getConversation(db: Db, workspaceId: string, id: string): Promise<Record<string, unknown> | undefined> {
+  const [row] = await db.select().from(conversations).where(and(eq(conversations.workspaceId, workspaceId), eq(conversations.id, id)));
+  return row?.state;
+}
+
+export async function saveConversation(db: Db, workspaceId: string, id: string, state: Record<string, unknown>, at: Date): Promise<void> {
+  await db
+    .insert(conversations)
+    .values({ workspaceId, id, state, createdAt: at, updatedAt: at })
+    .onConflictDoUpdate({ target: [conversations.workspaceId, conversations.id], set: { state, updatedAt: at } });
+}
