@@ -34,6 +34,7 @@ import { createOutbound } from "./http/outbound.ts";
 import { registerToolRoutes } from "./modules/tools/routes.ts";
 import { createToolService, type ToolService } from "./modules/tools/service.ts";
 import { createGovernance, type Governance } from "./engine/governance/chokepoint.ts";
+import { createOpenAiPlanner } from "./engine/planner/openai.ts";
 import { registerEscalationRoutes } from "./modules/escalations/routes.ts";
 import { registerExecutionRoutes } from "./modules/executions/routes.ts";
 import { registerIntentRoutes } from "./modules/intent/routes.ts";
@@ -152,7 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     retry: { retries: config.executionRetries, baseDelayMs: config.executionRetryBaseMs, retryAfterCapMs: config.executionRetryAfterCapMs },
     log: app.log,
   });
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions });
+  // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
+  const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded" });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
 

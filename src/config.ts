@@ -52,6 +52,18 @@ export interface Config {
   executionRetryAfterCapMs: number;
   /** Interval of `: ping` comments on event streams (at most 15 s: clients give up after 30 s of silence). */
   ssePingMs: number;
+  /**
+   * An OpenAI-compatible model provider (`…/v1`); unset: the embedded deterministic planner decides alone.
+   * Operator configuration: called directly, not through the outbound SSRF guard.
+   */
+  modelBaseUrl: string | undefined;
+  /** Sent as `Authorization: Bearer …` to the provider. A secret: never logged, never answered. */
+  modelApiKey: string | undefined;
+  modelName: string;
+  /** Time limit of one call to the provider. */
+  modelTimeoutMs: number;
+  /** When the provider cannot be reached: `none` answers 503 routing_unavailable, `embedded` decides without it. */
+  modelFallback: "none" | "embedded";
 }
 
 export class ConfigError extends Error {
@@ -156,6 +168,17 @@ function masterKey(env: Env, databaseUrl: string | undefined): Buffer | undefine
   throw new ConfigError("SVC_MASTER_KEY", "must be 32 bytes, as 64 hex characters or base64 (44 characters)");
 }
 
+function modelBaseUrl(env: Env): string | undefined {
+  const value = url(env, "SVC_MODEL_BASE_URL", ["http:", "https:"]);
+  if (value === undefined) return undefined;
+  const parsed = new URL(value);
+  if (parsed.username || parsed.password) throw new ConfigError("SVC_MODEL_BASE_URL", "must not hold credentials (set SVC_MODEL_API_KEY instead)");
+  if (parsed.search || parsed.hash) throw new ConfigError("SVC_MODEL_BASE_URL", "must not have a query or fragment (e.g. https://api.openai.com/v1)");
+  return value.replace(/\/+$/, "");
+}
+
+const MODEL_FALLBACKS = ["none", "embedded"] as const;
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -175,6 +198,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const displayHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
   const databaseUrl = url(env, "DATABASE_URL", ["postgres:", "postgresql:"]);
+  const modelFallback = read(env, "SVC_MODEL_FALLBACK") ?? "none";
+  if (!(MODEL_FALLBACKS as readonly string[]).includes(modelFallback)) {
+    throw new ConfigError("SVC_MODEL_FALLBACK", `must be one of ${MODEL_FALLBACKS.join(", ")}`);
+  }
+  const modelName = read(env, "SVC_MODEL_NAME") ?? "gpt-4o-mini";
+  if (modelName.length > 200) throw new ConfigError("SVC_MODEL_NAME", "must be at most 200 characters");
   return {
     port,
     host,
@@ -200,5 +229,10 @@ export function loadConfig(env: Env = process.env): Config {
     executionRetryBaseMs: integer(env, "SVC_EXECUTION_RETRY_BASE_MS", 200, 1, 60_000),
     executionRetryAfterCapMs: integer(env, "SVC_EXECUTION_RETRY_AFTER_CAP_MS", 10_000, 0, 300_000),
     ssePingMs: integer(env, "SVC_SSE_PING_MS", 15_000, 10, 15_000),
+    modelBaseUrl: modelBaseUrl(env),
+    modelApiKey: read(env, "SVC_MODEL_API_KEY"),
+    modelName,
+    modelTimeoutMs: integer(env, "SVC_MODEL_TIMEOUT_MS", 15_000, 100, 600_000),
+    modelFallback: modelFallback as Config["modelFallback"],
   };
 }

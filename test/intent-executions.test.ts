@@ -2,12 +2,14 @@
 // service; an approval rule sends it to a human, and each of the six escalation decisions does what it says.
 import { describe, expect, it } from "vitest";
 import { call, newWorkspace, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
+import { MCP_TOKEN, useMcpServers } from "./helpers/mcp-servers.ts";
 import { SHOP_API_KEY, useShopApi } from "./helpers/shop-api.ts";
 import { makeCertificate } from "./helpers/tls.ts";
 import { afterAll, beforeAll } from "vitest";
 
 const tls = makeCertificate();
 const shop = useShopApi(tls);
+const mcp = useMcpServers();
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer({ SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1", SVC_OUTBOUND_CA_FILE: tls.certFile });
@@ -53,6 +55,18 @@ describe("intent → execution against a real service", () => {
     const done = await settled(ws, reply.body.execution.id);
     expect(done.status).toBe("completed");
     expect(refundsSent().slice(before)).toEqual([{ order_id: "A-77", amount: 12.5 }]);
+  });
+
+  it("a tool of an MCP server: planned from the conversation, run on confirm", async () => {
+    const ws = await newWorkspace(server);
+    const registered = await call(server, "POST", "/api/v1/svc/connections/mcp", { key: ws.key, body: { name: "orders", url: mcp().httpUrl, headers: { authorization: `Bearer ${MCP_TOKEN}` } } });
+    expect(registered.status, registered.text).toBe(201);
+    const reply = await ask(ws, "Look up order A-1042 please");
+    expect(reply.body, reply.text).toMatchObject({ type: "execution", action: { tool: "lookup_order", arguments: { order_id: "A-1042" } } });
+    const calls = mcp().toolCalls.length;
+    await call(server, "POST", reply.body.next_action.endpoint, { key: ws.key });
+    expect((await settled(ws, reply.body.execution.id)).status).toBe("completed");
+    expect(mcp().toolCalls.slice(calls)).toEqual([{ name: "lookup_order", args: { order_id: "A-1042" } }]);
   });
 
   it("mode execution starts at once (status executing)", async () => {

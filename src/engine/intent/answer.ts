@@ -21,6 +21,11 @@ const QUESTION_WORDS = new Set(["what", "whats", "which", "who", "whos", "when",
 // Different words for the same thing in a question and in memory.
 const SAME_AS: Record<string, string> = { [stem("twice")]: stem("double"), [stem("owns")]: stem("owner"), [stem("own")]: stem("owner") };
 
+/** The words of a question worth looking up: no question words, fillers or stop words. */
+export function questionWords(question: string): string[] {
+  return words(question).filter((w) => w.length > 2 && !QUESTION_WORDS.has(stem(w)) && contentStems(w).length > 0);
+}
+
 function itemText(hit: SearchHit): string {
   const content = hit.content as Record<string, unknown>;
   return typeof content.text === "string" ? content.text : JSON.stringify(content);

@@ -12,6 +12,8 @@ import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
 import { classifyTurn, type TurnKind } from "./classify.ts";
 import { missingArguments, plan, questionFor, type Plan } from "./plan.ts";
 import { StageClock, type Gap, type Stage } from "./trace.ts";
+import { PlannerUnavailable, type Planner, type PlannerProposal } from "../planner/planner.ts";
+import { AppError } from "../../errors/app-error.ts";
 
 export interface Message {
   role: "user" | "assistant" | "system";
@@ -36,6 +38,10 @@ export interface EnginePorts {
   searchMemory(query: string): Promise<SearchResult>;
   review(action: { tool: Tool; arguments: Record<string, unknown> }, options: { certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
   policiesActive(): Promise<number>;
+  /** A model provider (SVC_MODEL_BASE_URL); absent: the embedded planner decides alone. */
+  planner?: Planner;
+  /** When the provider cannot be reached: fall back to the embedded planner instead of 503. */
+  plannerFallback?: boolean;
 }
 
 export type Outcome =
@@ -75,6 +81,34 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   const healthyTools = tools.filter((t) => ports.toolHealth(t) === "healthy").length;
   let planned: Plan | undefined;
   if (kind === "request") planned = plan({ tools, catalog: catalog.integrations, userTurns, lastAssistant });
+
+  // A model provider proposes first (a tool with arguments, or a grounded answer); a connection the request
+  // names is still decided by the embedded rules, and everything after (validation, governance, gaps) is
+  // the same for both.
+  let proposal: PlannerProposal | undefined;
+  let proposalMemory: SearchResult | undefined;
+  if (ports.planner && kind !== "small_talk" && planned?.kind !== "connect") {
+    try {
+      proposalMemory = await ports.searchMemory(lastUser);
+      proposal = await ports.planner.propose({ messages: input.messages, tools, memory: proposalMemory.hits, domain: input.domain });
+    } catch (error) {
+      if (!(error instanceof PlannerUnavailable) || !ports.plannerFallback) {
+        throw new AppError("routing_unavailable", { message: `The model provider could not be reached (${(error as Error).message.slice(0, 200)}).`, cause: error });
+      }
+      evidence.push(`model provider unavailable, embedded planner used: ${(error as Error).message.slice(0, 120)}`);
+    }
+    const proposed = proposal?.kind === "tool" ? proposal : undefined;
+    if (proposed) {
+      const tool = tools.find((t) => t.name === proposed.tool);
+      if (tool) {
+        planned = { kind: "tool", tool, arguments: proposed.arguments ?? {}, candidates: [{ item: tool, score: 1, matched: [], nameMatched: [] }], continued: false };
+        evidence.push(`model ${ports.planner.name} chose ${tool.name}`);
+      } else {
+        evidence.push(`model ${ports.planner.name} proposed an unknown tool ${String(proposed.tool).slice(0, 64)}; ignored`);
+        planned = { kind: "none", candidates: [] };
+      }
+    }
+  }
   const matches = planned && "candidates" in planned ? planned.candidates.length : 0;
   clock.mark("capability_check", planned?.kind === "connect" ? "failed" : "passed", planned ? describePlan(planned) : "no action requested", {
     tools: tools.length,
@@ -89,6 +123,20 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
     return { ...base, outcome, governance, stages: clock.stages, durationMs: Math.round(performance.now() - t0) };
   };
   const noGovernance = async (): Promise<EngineResult["governance"]> => ({ active: (await ports.policiesActive()) > 0, decision: undefined, confidence: 1, rulesFired: [] });
+
+  // The model answered in words: grounded only in the memory items it was given.
+  if (proposal?.kind === "answer" || (proposal?.kind === "none" && planned?.kind !== "tool")) {
+    const hits = proposalMemory?.hits ?? [];
+    const used = proposal.kind === "answer" ? proposal.used.filter((id) => hits.some((h) => h.id === id)) : [];
+    memory.queried = hits.length;
+    memory.used = used;
+    const known = used.length > 0;
+    const content = proposal.kind === "answer" && proposal.content.trim() !== "" ? proposal.content : "I don't know: nothing in this workspace's memory answers that.";
+    clock.mark("memory_lookup", "passed", known ? `model answered from ${used.join(", ")}` : "model answered with no memory item");
+    if (!known) gaps.push({ kind: "no_knowledge", reason: "The answer rests on no memory item.", blocking: false, severity: "medium" });
+    clock.mark("gap_analysis", "passed", `${gaps.length} gap(s)`);
+    return finish({ type: "direct", answer: { content, used, coverage: known ? 1 : 0, known }, smallTalk: false }, await noGovernance());
+  }
 
   // A question or small talk: answered, never acted on (a domain-wide rule governs actions, not answers).
   if (kind !== "request" || planned?.kind === "none") {

@@ -7,7 +7,9 @@ import type { Db } from "../../db/index.ts";
 import type { Governance } from "../../engine/governance/chokepoint.ts";
 import { runEngine, type EngineResult, type Message } from "../../engine/intent/engine.ts";
 import { missingArguments } from "../../engine/intent/plan.ts";
+import { questionWords } from "../../engine/intent/answer.ts";
 import type { Stage } from "../../engine/intent/trace.ts";
+import type { Planner } from "../../engine/planner/planner.ts";
 import type { Actor } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
 import { CATALOG } from "../connections/catalog.ts";
@@ -68,6 +70,9 @@ export function createIntentService(deps: {
   policies: PolicyService;
   governance: Governance;
   executions: () => ExecutionPort | undefined;
+  /** The model provider, when one is configured (SVC_MODEL_BASE_URL). */
+  planner?: Planner;
+  plannerFallback?: boolean;
 }): IntentService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   // The workspace's connections, for the catalog check and the trace: read at most every few seconds (they
@@ -110,7 +115,7 @@ export function createIntentService(deps: {
           catalog: () => summaryOf(workspaceId),
           toolHealth: (tool) => tool.health(),
           validate: (tool, args) => tools.validate(tool, args),
-          searchMemory: (query) => memory.search(workspaceId, query, { limit: 5 }),
+          searchMemory: (query) => memory.related(workspaceId, questionWords(query), 5),
           review: (action, reviewOptions) =>
             governance.review(
               {
@@ -123,6 +128,8 @@ export function createIntentService(deps: {
               reviewOptions,
             ),
           policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
+          planner: deps.planner,
+          plannerFallback: deps.plannerFallback,
         },
         actor,
         () => clock.now(),

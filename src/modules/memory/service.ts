@@ -43,6 +43,12 @@ export interface MemoryService {
   create(actor: Actor, input: MemoryInput): Promise<MemoryRow>;
   get(workspaceId: string, id: string): Promise<MemoryRow>;
   search(workspaceId: string, query: string | undefined, filter: { domain?: string; tag?: string; limit?: number }): Promise<SearchResult>;
+  /**
+   * Items related to a question, for answering it: its content words (misspelt ones read as the workspace's
+   * own words), any of them, ranked by relevance. Fewer round trips than `search`'s tiers; the caller judges
+   * how well an item covers the question.
+   */
+  related(workspaceId: string, words: string[], limit: number): Promise<SearchResult>;
   update(actor: Actor, id: string, input: MemoryInput): Promise<MemoryRow>;
   delete(actor: Actor, id: string): Promise<void>;
   /** How many items the workspace holds, per type. */
@@ -128,6 +134,20 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
       const row = await findMemory(db, workspaceId, id);
       if (!row) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
       return row;
+    },
+
+    related: async (workspaceId, words, limit) => {
+      const terms = [...new Set(words.flatMap((w) => termsOf(w)))].slice(0, 24);
+      if (terms.length === 0) return { hits: [], match: "none" };
+      try {
+        const corrections = await correctTerms(db, workspaceId, terms);
+        const text = [...terms, ...corrections.values()].join(" ");
+        const hits = await searchFullText(db, workspaceId, text, { limit: Math.min(Math.max(limit, 1), MAX_LIMIT) }, false);
+        if (hits.length === 0) return { hits, match: "none" };
+        return corrections.size > 0 ? { hits, match: "similar", corrected: Object.fromEntries(corrections) } : { hits, match: "any_word" };
+      } catch (error) {
+        throw new AppError("memory_search_failed", { cause: error });
+      }
     },
 
     search: async (workspaceId, query, filter) => {

@@ -147,15 +147,21 @@ export async function correctTerms(db: Db, workspaceId: string, words: string[])
     .from(memoryTerms)
     .where(and(eq(memoryTerms.workspaceId, workspaceId), inArray(memoryTerms.term, words)));
   const knownSet = new Set(known.map((k) => k.term));
-  for (const word of words) {
-    if (knownSet.has(word)) continue;
-    const [best] = await db
-      .select({ term: memoryTerms.term })
-      .from(memoryTerms)
-      .where(and(eq(memoryTerms.workspaceId, workspaceId), sql`${memoryTerms.term} % ${word}`))
-      .orderBy(sql`similarity(${memoryTerms.term}, ${word}) desc`, memoryTerms.term)
-      .limit(1);
-    if (best) corrections.set(word, best.term);
-  }
+  const unknown = [...new Set(words.filter((w) => !knownSet.has(w)))];
+  if (unknown.length === 0) return corrections;
+  // Every unknown word's closest known term in one round trip (each a trigram index lookup).
+  const rows = (await db.execute(sql`
+    select w.word as word, best.term as term
+    from unnest(array[${sql.join(
+      unknown.map((w) => sql`${w}`),
+      sql`, `,
+    )}]::text[]) as w(word)
+    cross join lateral (
+      select ${memoryTerms.term} as term from ${memoryTerms}
+      where ${memoryTerms.workspaceId} = ${workspaceId} and ${memoryTerms.term} % w.word
+      order by similarity(${memoryTerms.term}, w.word) desc, ${memoryTerms.term}
+      limit 1
+    ) best`)) as unknown as { rows: { word: string; term: string }[] };
+  for (const row of rows.rows) corrections.set(row.word, row.term);
   return corrections;
 }
