@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded" });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
 
@@ -200,8 +200,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await policies.start();
   await escalations.start();
   await executions.startService();
+  intents.start();
   health.start();
   app.addHook("onClose", async () => {
+    intents.stop();
     await executions.stopService();
     health.stop();
     connections.stop();

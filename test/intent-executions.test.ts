@@ -69,6 +69,26 @@ describe("intent → execution against a real service", () => {
     expect(mcp().toolCalls.slice(calls)).toEqual([{ name: "lookup_order", args: { order_id: "A-1042" } }]);
   });
 
+  it("clarify_requester turns the waiting action into a question in its conversation", async () => {
+    const ws = await shopWorkspace("Require approval for refunds over $100");
+    const reply = await ask(ws, "Refund order A-31 for $250");
+    expect(reply.body.reason_code).toBe("conditional_approval_required");
+    const resolved = await call(server, "POST", reply.body.next_action.endpoint, { key: ws.key, body: { decision: "clarify_requester", note: "Which customer complaint is this for?" } });
+    expect(resolved.status).toBe(200);
+    // The requester's next message continues the conversation, after the reviewer's question.
+    let next: Record<string, any> = {};
+    for (let i = 0; i < 50; i++) {
+      const replay = await call(server, "GET", `/api/v1/svc/intelligence/${reply.body.id}`, { key: ws.key });
+      expect(replay.status).toBe(200);
+      next = (await call(server, "POST", "/api/v1/svc/intent", { key: ws.key, body: { conversation_id: reply.body.conversation_id, messages: [{ role: "user", content: "It was the broken blender, ticket 12." }], dry_run: true } })).body;
+      if (next.intelligence.stages[0].detail.includes("2 user turn")) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(next.intelligence.stages[0].detail).toContain("2 user turn");
+    // Still the same action, still governed: the approval rule asks again.
+    expect(next, JSON.stringify({ type: next.type, action: next.action, stages: next.intelligence.stages.map((s: any) => s.detail) })).toMatchObject({ type: "blocked", reason_code: "conditional_approval_required", action: { tool: "refund_order", arguments: { order_id: "A-31", amount: 250 } } });
+  });
+
   it("mode execution starts at once (status executing)", async () => {
     const ws = await shopWorkspace();
     const reply = await ask(ws, "Refund order A-78 for $5", { mode: "execution" });

@@ -138,8 +138,10 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
     return finish({ type: "direct", answer: { content, used, coverage: known ? 1 : 0, known }, smallTalk: false }, await noGovernance());
   }
 
-  // A question or small talk: answered, never acted on (a domain-wide rule governs actions, not answers).
-  if (kind !== "request" || planned?.kind === "none") {
+  // A question or small talk: answered, never acted on (a domain-wide rule governs actions, not answers),
+  // unless a model provider chose a tool for it ("is ORD-1 shipped yet?" → get_order).
+  const modelChoseTool = proposal?.kind === "tool" && planned?.kind === "tool";
+  if ((kind !== "request" && !modelChoseTool) || planned?.kind === "none") {
     if (kind === "small_talk") {
       clock.mark("memory_lookup", "skipped", "small talk");
       return finish({ type: "direct", answer: { content: smallTalk(lastUser), used: [], coverage: 1, known: true }, smallTalk: true }, await noGovernance());

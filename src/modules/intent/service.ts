@@ -20,7 +20,8 @@ import { maskSecrets } from "../memory/secrets.ts";
 import type { PolicyService } from "../policies/service.ts";
 import type { ToolService } from "../tools/service.ts";
 import { intentToWire, type Gate } from "./schemas.ts";
-import { getConversation, insertIntent, saveConversation } from "./store.ts";
+import { conversationOfEscalation, getConversation, insertIntent, saveConversation } from "./store.ts";
+import type { EscalationService } from "../escalations/service.ts";
 
 /** What the intent engine needs of executions (the executions module provides it). */
 export interface ExecutionPort {
@@ -44,6 +45,9 @@ export interface IntentAnswer {
 }
 
 export interface IntentService {
+  /** Listens for escalation decisions that turn a waiting action back into a question. */
+  start(): void;
+  stop(): void;
   /** `record: false` (replays) writes no intelligence record. */
   handle(actor: Actor, request: IntentRequest, options: { traceId: string; path: string; onStage?: (stage: Stage) => void; record?: boolean }): Promise<IntentAnswer>;
 }
@@ -73,6 +77,7 @@ export function createIntentService(deps: {
   /** The model provider, when one is configured (SVC_MODEL_BASE_URL). */
   planner?: Planner;
   plannerFallback?: boolean;
+  escalations?: EscalationService;
 }): IntentService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   // The workspace's connections, for the catalog check and the trace: read at most every few seconds (they
@@ -94,7 +99,31 @@ export function createIntentService(deps: {
     return value;
   };
 
+  let unsubscribe: (() => void) | undefined;
+
+  /**
+   * A reviewer answered `clarify_requester`: the conversation that asked for the action gets the reviewer's
+   * question as the assistant's turn, so the requester's next message in it is read as the answer.
+   */
+  async function askRequester(workspaceId: string, escalationId: string, note: string | null, tool: string | null): Promise<void> {
+    const link = await conversationOfEscalation(db, workspaceId, escalationId);
+    if (!link) return;
+    const state = (await getConversation(db, workspaceId, link.conversationId)) ?? {};
+    const messages = Array.isArray(state.messages) ? (state.messages as Message[]) : [];
+    // Worded without the tool's name, so the answer is not read as a value for one of its parameters.
+    const question = `Before this ${tool ? "action" : "request"} can go ahead, the reviewer needs more from you: ${note?.trim() || "please clarify the request."}`;
+    await saveConversation(db, workspaceId, link.conversationId, { ...state, messages: [...messages, { role: "assistant", content: maskSecrets(question) }].slice(-MAX_TURNS), pending: true, reviewer_question: question, escalation_id: escalationId }, clock.now());
+  }
+
   return {
+    start: () => {
+      unsubscribe = deps.escalations?.onResolved((row, origin) => {
+        if (!origin.local || row.decision !== "clarify_requester") return;
+        void askRequester(row.workspaceId, row.id, row.note, row.toolName).catch(() => {});
+      });
+    },
+    stop: () => unsubscribe?.(),
+
     handle: async (actor, request, options) => {
       const workspaceId = actor.workspaceId;
       const conversationId = request.conversation_id ?? ids.make("conv");

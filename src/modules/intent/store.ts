@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/index.ts";
-import { conversations, intents } from "../../db/schema.ts";
+import { conversations, executions, intents } from "../../db/schema.ts";
 
 export type IntentRow = typeof intents.$inferSelect;
 export type NewIntentRow = Omit<typeof intents.$inferInsert, "workspaceId">;
@@ -78,4 +78,15 @@ export async function saveConversation(db: Db, workspaceId: string, id: string, 
     .insert(conversations)
     .values({ workspaceId, id, state, createdAt: at, updatedAt: at })
     .onConflictDoUpdate({ target: [conversations.workspaceId, conversations.id], set: { state, updatedAt: at } });
+}
+
+/** The conversation of the intent whose execution waits on this escalation, if any. */
+export async function conversationOfEscalation(db: Db, workspaceId: string, escalationId: string): Promise<{ conversationId: string; intentId: string } | undefined> {
+  const [row] = await db
+    .select({ conversationId: intents.conversationId, intentId: intents.id })
+    .from(executions)
+    .innerJoin(intents, and(eq(intents.workspaceId, executions.workspaceId), eq(intents.id, executions.intentId)))
+    .where(and(eq(executions.workspaceId, workspaceId), eq(executions.escalationId, escalationId)))
+    .limit(1);
+  return row?.conversationId ? { conversationId: row.conversationId, intentId: row.intentId } : undefined;
 }
