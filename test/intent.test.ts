@@ -37,6 +37,29 @@ const SPEC = {
         },
       },
     },
+    "/deployments": {
+      post: {
+        operationId: "create_deployment",
+        summary: "Deploy a service version",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["service", "version", "environment"],
+                properties: {
+                  service: { type: "string", pattern: "^[a-z][a-z0-9-]{2,40}$" },
+                  version: { type: "string", pattern: "^v?[0-9]+\\.[0-9]+\\.[0-9]+$" },
+                  environment: { type: "string", enum: ["staging", "production"] },
+                  strategy: { type: "string", enum: ["rolling", "blue_green", "canary"] },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
     "/orders/{order_id}": {
       get: { operationId: "get_order", summary: "Look up an order", parameters: [{ name: "order_id", in: "path", required: true, schema: { type: "string", pattern: "^ORD-[0-9]{4,6}$" } }] },
     },
@@ -202,6 +225,25 @@ describe("intent: decisions", () => {
     expect(question.body.message.content).toContain("Tuesday");
     const action = await ask(ws, "Give ORD-33910 a $40 store credit.", { context: { domain: "finance" } });
     expect(action.body).toMatchObject({ type: "blocked", reason_code: "conditional_approval_required", action: { tool: "issue_store_credit", arguments: { order_id: "ORD-33910", amount: 40 } } });
+  });
+});
+
+describe("intent: preferences and constraints", () => {
+  it("fills what the conversation leaves open from a preference about the same thing, and from context.constraints", async () => {
+    const ws = await workspace();
+    const pref = await call(server(), "POST", "/api/v1/svc/memory", { key: ws.key, body: { type: "preference", content: { text: "The platform team prefers canary deployments for payments-gateway." } } });
+    expect(pref.status).toBe(201);
+    const preferred = await ask(ws, "deploy payments-gateway v2.14.1 to staging");
+    expect(preferred.body).toMatchObject({ type: "execution", action: { tool: "create_deployment", arguments: { service: "payments-gateway", version: "v2.14.1", environment: "staging", strategy: "canary" } } });
+    expect(preferred.body.intelligence.reasoning.evidence.join(" ")).toContain(`strategy from preference ${pref.body.id}`);
+    const other = await ask(ws, "deploy checkout-api v2.14.1 to staging");
+    expect(other.body.action.arguments.strategy).toBeUndefined();
+    const said = await ask(ws, "deploy payments-gateway v2.14.1 to staging as a rolling update");
+    expect(said.body.action.arguments.strategy).toBe("rolling");
+    const constrained = await ask(ws, "deploy search-api 3.4.1", { context: { constraints: { environment: "staging" } } });
+    expect(constrained.body).toMatchObject({ type: "execution", action: { arguments: { service: "search-api", environment: "staging" } } });
+    const unconstrained = await ask(ws, "deploy search-api 3.4.1");
+    expect(unconstrained.body).toMatchObject({ type: "clarify", clarification: { questions: [{ field: "environment" }] } });
   });
 });
 

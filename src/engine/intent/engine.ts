@@ -38,6 +38,8 @@ export interface EnginePorts {
   searchMemory(query: string): Promise<SearchResult>;
   review(action: { tool: Tool; arguments: Record<string, unknown> }, options: { certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
   policiesActive(): Promise<number>;
+  /** Memory items of type preference related to these words ("prefers canary deployments for payments-gateway"). */
+  preferences(words: string[]): Promise<{ id: string; text: string }[]>;
   /** A model provider (SVC_MODEL_BASE_URL); absent: the embedded planner decides alone. */
   planner?: Planner;
   /** When the provider cannot be reached: fall back to the embedded planner instead of 503. */
@@ -197,6 +199,13 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
     const key = detail.field.replace(/^arguments\./, "").split(".")[0]!;
     if (key in args) delete args[key];
   }
+  await fillFromPreferences(tool, args, input.constraints, ports, evidence);
+  if (Object.keys(args).length > 0) {
+    for (const detail of ports.validate(tool, args) ?? []) {
+      const key = detail.field.replace(/^arguments\./, "").split(".")[0]!;
+      if (key in args && !(key in p.arguments)) delete args[key];
+    }
+  }
   const missing = missingArguments(tool, args);
   evidence.push(`tool ${tool.name} (score ${p.candidates[0]?.score.toFixed(2)})`, `arguments: ${Object.keys(args).join(", ") || "none"}`);
   clock.mark("plan", missing.length > 0 ? "degraded" : "passed", `${tool.name}: ${Object.keys(args).length} argument(s) filled, missing ${missing.join(", ") || "none"}`, { tool: tool.name, filled: Object.keys(args), missing });
@@ -265,5 +274,42 @@ function describePlan(p: Plan): string {
       return `needs ${p.integration.name}`;
     case "none":
       return "no tool matches";
+  }
+}
+
+/**
+ * Values the conversation leaves open, from the caller's `context.constraints` (a parameter of the same
+ * name) and from the workspace's preferences: a preference item that names one of a missing enum
+ * parameter's values and something this action is about (a value it already has, or the tool's subject)
+ * fills it ("The platform team prefers canary deployments for payments-gateway" → strategy: canary when
+ * deploying payments-gateway). The conversation's own values are never replaced.
+ */
+async function fillFromPreferences(tool: Tool, args: Record<string, unknown>, constraints: Record<string, unknown> | undefined, ports: EnginePorts, evidence: string[]): Promise<void> {
+  const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+  if (constraints && typeof constraints === "object" && !Array.isArray(constraints)) {
+    for (const [key, value] of Object.entries(constraints)) {
+      if (props[key] && args[key] === undefined && (typeof value === "string" || typeof value === "number" || typeof value === "boolean")) {
+        args[key] = value;
+        evidence.push(`${key} from context.constraints`);
+      }
+    }
+  }
+  const open = Object.entries(props).filter(([key, schema]) => args[key] === undefined && Array.isArray(schema.enum) && (schema.enum as unknown[]).every((v) => typeof v === "string"));
+  if (open.length === 0) return;
+  const anchors = Object.values(args).filter((v): v is string => typeof v === "string" && v.length >= 3);
+  const subject = tool.name.split(/[_-]/).filter((w) => w.length > 3);
+  const found = await ports.preferences([...anchors, ...subject]);
+  for (const [key, schema] of open) {
+    for (const item of found) {
+      const text = item.text.toLowerCase();
+      const about = anchors.some((a) => text.includes(a.toLowerCase()));
+      if (!about) continue;
+      const values = (schema.enum as string[]).filter((v) => new RegExp(`(?<![a-z0-9])${v.toLowerCase().replace(/[_-]/g, "[ _-]")}(?![a-z0-9])`).test(text));
+      if (values.length === 1) {
+        args[key] = values[0];
+        evidence.push(`${key} from preference ${item.id}`);
+        break;
+      }
+    }
   }
 }

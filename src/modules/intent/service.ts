@@ -145,6 +145,11 @@ export function createIntentService(deps: {
           toolHealth: (tool) => tool.health(),
           validate: (tool, args) => tools.validate(tool, args),
           searchMemory: (query) => memory.related(workspaceId, questionWords(query), 5),
+          preferences: async (words) => {
+            if (words.length === 0) return [];
+            const found = await memory.related(workspaceId, words, 10);
+            return found.hits.filter((h) => h.type === "preference").map((h) => ({ id: h.id, text: String((h.content as { text?: unknown }).text ?? "") }));
+          },
           review: (action, reviewOptions) =>
             governance.review(
               {
