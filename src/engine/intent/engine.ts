@@ -38,8 +38,8 @@ export interface EnginePorts {
   searchMemory(query: string): Promise<SearchResult>;
   review(action: { tool: Tool; arguments: Record<string, unknown> }, options: { certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
   policiesActive(): Promise<number>;
-  /** Memory items of type preference related to these words ("prefers canary deployments for payments-gateway"). */
-  preferences(words: string[]): Promise<{ id: string; text: string }[]>;
+  /** The workspace's preference items ("The platform team prefers canary deployments for payments-gateway"). */
+  preferences(): Promise<{ id: string; text: string }[]>;
   /** A model provider (SVC_MODEL_BASE_URL); absent: the embedded planner decides alone. */
   planner?: Planner;
   /** When the provider cannot be reached: fall back to the embedded planner instead of 503. */
@@ -297,8 +297,8 @@ async function fillFromPreferences(tool: Tool, args: Record<string, unknown>, co
   const open = Object.entries(props).filter(([key, schema]) => args[key] === undefined && Array.isArray(schema.enum) && (schema.enum as unknown[]).every((v) => typeof v === "string"));
   if (open.length === 0) return;
   const anchors = Object.values(args).filter((v): v is string => typeof v === "string" && v.length >= 3);
-  const subject = tool.name.split(/[_-]/).filter((w) => w.length > 3);
-  const found = await ports.preferences([...anchors, ...subject]);
+  if (anchors.length === 0) return;
+  const found = await ports.preferences();
   for (const [key, schema] of open) {
     for (const item of found) {
       const text = item.text.toLowerCase();

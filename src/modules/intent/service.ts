@@ -55,6 +55,8 @@ export interface IntentService {
 // Turns kept per conversation: enough to resume a clarification, bounded so state stays small.
 const MAX_TURNS = 20;
 const SUMMARY_TTL_MS = 5_000;
+// Preferences considered per workspace (the newest first).
+const MAX_PREFERENCES = 200;
 
 interface CatalogSummary {
   integrations: typeof CATALOG;
@@ -100,6 +102,18 @@ export function createIntentService(deps: {
   };
 
   let unsubscribe: (() => void) | undefined;
+  // The workspace's preference items, read at most every few seconds: a planned action looks for the
+  // ones about it in memory (in-process), not with a search per decision.
+  const preferenceCache = new Map<string, { at: number; value: Promise<{ id: string; text: string }[]> }>();
+  const preferencesOf = (workspaceId: string) => {
+    const hit = preferenceCache.get(workspaceId);
+    if (hit && Date.now() - hit.at < SUMMARY_TTL_MS) return hit.value;
+    const value = memory.ofType(workspaceId, "preference", MAX_PREFERENCES).then((rows) => rows.map((r) => ({ id: r.id, text: String((r.content as { text?: unknown }).text ?? "") })));
+    if (preferenceCache.size > 10_000) preferenceCache.clear();
+    preferenceCache.set(workspaceId, { at: Date.now(), value });
+    value.catch(() => preferenceCache.delete(workspaceId));
+    return value;
+  };
 
   /**
    * A reviewer answered `clarify_requester`: the conversation that asked for the action gets the reviewer's
@@ -145,11 +159,7 @@ export function createIntentService(deps: {
           toolHealth: (tool) => tool.health(),
           validate: (tool, args) => tools.validate(tool, args),
           searchMemory: (query) => memory.related(workspaceId, questionWords(query), 5),
-          preferences: async (words) => {
-            if (words.length === 0) return [];
-            const found = await memory.related(workspaceId, words, 10);
-            return found.hits.filter((h) => h.type === "preference").map((h) => ({ id: h.id, text: String((h.content as { text?: unknown }).text ?? "") }));
-          },
+          preferences: () => preferencesOf(workspaceId),
           review: (action, reviewOptions) =>
             governance.review(
               {

@@ -13,6 +13,7 @@ import {
   insertMemory,
   replaceMemory,
   searchFullText,
+  itemsOfType,
   termsOf,
   type MemoryRow,
   type SearchHit,
@@ -49,6 +50,8 @@ export interface MemoryService {
    * how well an item covers the question.
    */
   related(workspaceId: string, words: string[], limit: number): Promise<SearchResult>;
+  /** The newest items of one type, at most `limit` (the intent engine reads the preferences). */
+  ofType(workspaceId: string, type: string, limit: number): Promise<MemoryRow[]>;
   update(actor: Actor, id: string, input: MemoryInput): Promise<MemoryRow>;
   delete(actor: Actor, id: string): Promise<void>;
   /** How many items the workspace holds, per type. */
@@ -135,6 +138,8 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
       if (!row) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
       return row;
     },
+
+    ofType: (workspaceId, type, limit) => itemsOfType(db, workspaceId, type, limit),
 
     related: async (workspaceId, words, limit) => {
       const terms = [...new Set(words.flatMap((w) => termsOf(w)))].slice(0, 24);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/index.ts";
 import { memoryItems, memoryItemVersions, memoryTerms } from "../../db/schema.ts";
 
@@ -51,6 +51,16 @@ export async function deleteMemory(db: Db, workspaceId: string, id: string): Pro
     .where(and(eq(memoryItems.workspaceId, workspaceId), eq(memoryItems.id, id)))
     .returning({ id: memoryItems.id });
   return deleted.length === 1;
+}
+
+/** The newest items of one type (preferences for the intent engine), at most `limit`. */
+export async function itemsOfType(db: Db, workspaceId: string, type: string, limit: number): Promise<MemoryRow[]> {
+  return db
+    .select()
+    .from(memoryItems)
+    .where(and(eq(memoryItems.workspaceId, workspaceId), eq(memoryItems.type, type)))
+    .orderBy(desc(memoryItems.updatedAt))
+    .limit(limit);
 }
 
 export async function countByType(db: Db, workspaceId: string): Promise<Record<string, number>> {
