@@ -12,7 +12,7 @@ const shop = useShopApi(tls);
 const mcp = useMcpServers();
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1", SVC_OUTBOUND_CA_FILE: tls.certFile });
+  server = await startServer({ SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1", SVC_OUTBOUND_CA_FILE: tls.certFile, SVC_EXECUTION_RETRY_BASE_MS: "10" });
 });
 afterAll(async () => {
   await server?.close();
@@ -87,6 +87,21 @@ describe("intent → execution against a real service", () => {
     expect(next.intelligence.stages[0].detail).toContain("2 user turn");
     // Still the same action, still governed: the approval rule asks again.
     expect(next, JSON.stringify({ type: next.type, action: next.action, stages: next.intelligence.stages.map((s: any) => s.detail) })).toMatchObject({ type: "blocked", reason_code: "conditional_approval_required", action: { tool: "refund_order", arguments: { order_id: "A-31", amount: 250 } } });
+  });
+
+  it("a failing call is retried, ends failed with a diagnosis, and the intent's record shows it", async () => {
+    const ws = await shopWorkspace();
+    shop().broken = true;
+    const reply = await ask(ws, "Check the shop status");
+    expect(reply.body, reply.text).toMatchObject({ type: "execution", action: { tool: "shop_status" } });
+    const before = shop().requests.filter((r) => r.path === "/api/status").length;
+    await call(server, "POST", reply.body.next_action.endpoint, { key: ws.key });
+    const failed = await settled(ws, reply.body.execution.id);
+    expect(failed.status).toBe("failed");
+    expect(shop().requests.filter((r) => r.path === "/api/status").length - before).toBeGreaterThan(1);
+    const record = await call(server, "GET", `/api/v1/svc/intelligence/${reply.body.id}`, { key: ws.key });
+    expect(record.body.execution).toMatchObject({ id: reply.body.execution.id, status: "failed", diagnosis: { can_retry: expect.any(Boolean) } });
+    expect(record.body.execution.error).toBeTruthy();
   });
 
   it("mode execution starts at once (status executing)", async () => {

@@ -5,7 +5,7 @@ import { canonicalJson } from "../../canonical-json.ts";
 import { AppError } from "../../errors/app-error.ts";
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
 import type { IntentRequest, IntentService } from "../intent/service.ts";
-import { findIntent, intentStats, listIntents, type IntentRow } from "../intent/store.ts";
+import { executionOfIntent, findIntent, intentStats, listIntents, type IntentRow } from "../intent/store.ts";
 import type { Db } from "../../db/index.ts";
 import type { Clock } from "../../clock.ts";
 import { Pagination } from "../workspaces/schemas.ts";
@@ -25,6 +25,7 @@ const TraceEntry = Type.Object(
     request_method: Type.String(),
     conversation_id: Type.Union([Type.String(), Type.Null()]),
     execution_id: Type.Union([Type.String(), Type.Null()]),
+    execution: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
     meta: Type.Unknown({ description: "The intelligence trace (IntelligenceMeta)" }),
     response: Type.Optional(Type.Unknown({ description: "The whole answer as it was sent (GET by id)" })),
     created_at: Type.String({ format: "date-time" }),
@@ -143,9 +144,15 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
       schema: { tags, summary: "One intelligence record, by intent id or trace id", params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }), response: { 200: TraceEntry } },
     },
     async (request) => {
-      const row = await findIntent(db, workspaceIdOf(request.principal), request.params.id);
+      const workspaceId = workspaceIdOf(request.principal);
+      const row = await findIntent(db, workspaceId, request.params.id);
       if (!row) throw new AppError("intelligence_not_found", { message: `No intelligence record ${request.params.id.slice(0, 100)} in this workspace.` });
-      return entry(row, true);
+      // What became of the planned action: the record shows a failed execution with its diagnosis.
+      const execution = row.executionId ? await executionOfIntent(db, workspaceId, row.executionId) : undefined;
+      return {
+        ...entry(row, true),
+        execution: execution ? { id: execution.id, status: execution.status, error: execution.error, diagnosis: execution.diagnosis ?? null, finished_at: execution.finishedAt?.toISOString() ?? null } : null,
+      };
     },
   );
 

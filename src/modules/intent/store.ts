@@ -90,3 +90,12 @@ export async function conversationOfEscalation(db: Db, workspaceId: string, esca
     .limit(1);
   return row?.conversationId ? { conversationId: row.conversationId, intentId: row.intentId } : undefined;
 }
+
+/** The execution an intent planned, as it stands now (status, error, diagnosis). */
+export async function executionOfIntent(db: Db, workspaceId: string, executionId: string) {
+  const [row] = await db
+    .select({ id: executions.id, status: executions.status, error: executions.error, diagnosis: executions.diagnosis, finishedAt: executions.finishedAt })
+    .from(executions)
+    .where(and(eq(executions.workspaceId, workspaceId), eq(executions.id, executionId)));
+  return row;
+}
