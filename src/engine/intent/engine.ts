@@ -75,7 +75,9 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   const evidence: string[] = [];
   const userTurns = input.messages.filter((m) => m.role === "user").map((m) => m.content);
   const lastUser = userTurns.at(-1) ?? "";
-  const lastAssistant = [...input.messages].reverse().find((m, i, all) => m.role === "assistant" && all.slice(0, i).every((x) => x.role !== "assistant"))?.content;
+  // The assistant's last turn before the user's last one: the question a bare reply ("4 pls") answers.
+  const lastUserAt = input.messages.map((m) => m.role).lastIndexOf("user");
+  const lastAssistant = input.messages.slice(0, Math.max(lastUserAt, 0)).reverse().find((m) => m.role === "assistant")?.content;
   const kind = classifyTurn(lastUser);
   clock.mark("understand", "passed", `${kind}; ${userTurns.length} user turn(s)`);
 
