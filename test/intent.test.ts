@@ -174,6 +174,14 @@ describe("intent: decisions", () => {
     expect(second.body).toMatchObject({ type: "execution", status: "ready_to_execute", conversation_id: conversation, action: { tool: "create_refund", arguments: { order_id: "ORD-20417", amount: 64.2 } } });
   });
 
+  it("a question about one record a tool can read is a lookup to run", async () => {
+    const ws = await workspace([], ["EU storefront orders are charged in EUR; all other orders in USD."]);
+    const lookup = await ask(ws, "whats the status of ORD-20417?");
+    expect(lookup.body).toMatchObject({ type: "execution", action: { tool: "get_order", arguments: { order_id: "ORD-20417" } } });
+    const question = await ask(ws, "Do we charge EU orders in euros?");
+    expect(question.body).toMatchObject({ type: "direct", status: "answered" });
+  });
+
   it("asks which tool when two fit equally", async () => {
     const ws = await workspace();
     const reply = await ask(ws, "Can you compensate the customer on ORD-30982 with $20?");

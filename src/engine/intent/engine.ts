@@ -10,7 +10,7 @@ import type { Tool } from "../../modules/tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
 import { classifyTurn, type TurnKind } from "./classify.ts";
-import { missingArguments, plan, questionFor, type Plan } from "./plan.ts";
+import { missingArguments, plan, questionFor, readToolFor, type Plan } from "./plan.ts";
 import { StageClock, type Gap, type Stage } from "./trace.ts";
 import { PlannerUnavailable, type Planner, type PlannerProposal } from "../planner/planner.ts";
 import { AppError } from "../../errors/app-error.ts";
@@ -78,12 +78,16 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   // The assistant's last turn before the user's last one: the question a bare reply ("4 pls") answers.
   const lastUserAt = input.messages.map((m) => m.role).lastIndexOf("user");
   const lastAssistant = input.messages.slice(0, Math.max(lastUserAt, 0)).reverse().find((m) => m.role === "assistant")?.content;
-  const kind = classifyTurn(lastUser);
-  clock.mark("understand", "passed", `${kind}; ${userTurns.length} user turn(s)`);
+  const asked = classifyTurn(lastUser);
+  clock.mark("understand", "passed", `${asked}; ${userTurns.length} user turn(s)`);
 
   const [tools, catalog] = await Promise.all([ports.tools(), ports.catalog()]);
   const healthyTools = tools.filter((t) => ports.toolHealth(t) === "healthy").length;
   let planned: Plan | undefined;
+  let kind = asked;
+  // A question about one record a tool can read ("what's the status of ORD-20417?") is a lookup to run,
+  // not a question for memory.
+  if (kind === "question" && readToolFor(tools, lastUser)) kind = "request";
   if (kind === "request") planned = plan({ tools, catalog: catalog.integrations, userTurns, lastAssistant });
 
   // A model provider proposes first (a tool with arguments, or a grounded answer); a connection the request

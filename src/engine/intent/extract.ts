@@ -37,9 +37,21 @@ const AMOUNT_WORDS = new Set(["amount", "price", "total", "cost", "fee", "valu",
 const PERCENT_WORDS = new Set(["percent", "pct", "percentag", "rate", "off", "discount", "rollout", "share"].map((w) => stem(w)));
 const DURATION_UNITS: Record<string, number> = { second: 1 / 60, sec: 1 / 60, minute: 1, min: 1, hour: 60, hr: 60, h: 60, day: 1440, week: 10080 };
 const FREE_TEXT_KEYS: Record<string, RegExp[]> = {
-  subject: [/\bsubject(?: line)?(?: of| as|:)?\s+["'“‘]([^"'”’]+)["'”’]/i, /\bsubject(?: line)?:\s*([^.;\n]+)/i, /\btitled\s+["'“‘]([^"'”’]+)["'”’]/i],
+  subject: [
+    /\bsubject(?: line)?(?: of| as|:)?\s+["'“‘]([^"'”’]+)["'”’]/i,
+    /\bsubject(?: line)?:\s*([^.;\n]+)/i,
+    /\btitled\s+["'“‘]([^"'”’]+)["'”’]/i,
+    // "Open an urgent ticket: the CSV export is broken": what follows the colon of a request for a record.
+    /^(?:please\s+)?(?:open|create|file|raise|log|add)\b[^:]{0,80}\bticket\b[^:]{0,60}:\s*(.{5,200}?)[.!]?$/i,
+  ],
   title: [/\btitle(?:d)?(?: of| as|:)?\s+["'“‘]([^"'”’]+)["'”’]/i, /\bcalled\s+["'“‘]([^"'”’]+)["'”’]/i],
-  body: [/\b(?:tell|telling|let)\s+(?:them|him|her|the customer|the team|everyone)\s+(?:know\s+)?(?:that\s+)?(.+?)[.!]?$/i, /\bsaying\s+(?:that\s+)?(.+?)[.!]?$/i, /\bmessage:\s*(.+)$/i],
+  body: [
+    /\b(?:tell|telling|let)\s+(?:them|him|her|the customer|the team|everyone)\s+(?:know\s+)?(?:that\s+)?(.+?)[.!]?$/i,
+    /\bsaying\s+(?:that\s+)?(.+?)[.!]?$/i,
+    /\bmessage:\s*(.+)$/i,
+    // "Email x@y.test that ticket 77 needs a look, subject '…'": what follows "that" after the recipient.
+    /^(?:please\s+)?(?:e-?mail|write to|message|notify)\s+\S+@\S+\s+that\s+(.+?)(?=,?\s+(?:with\s+)?subject\b|[.!]?$)/i,
+  ],
   message: [/\b(?:tell|telling|let)\s+(?:them|him|her|the customer|the team|everyone)\s+(?:know\s+)?(?:that\s+)?(.+?)[.!]?$/i, /\bsaying\s+(?:that\s+)?(.+?)[.!]?$/i, /\bmessage:\s*(.+)$/i],
   note: [/\bnote:\s*(.+)$/i, /\bwith (?:the )?note\s+["'“‘]([^"'”’]+)["'”’]/i],
   memo: [/\bmemo:\s*(.+)$/i, /\bmemo\s+["'“‘]([^"'”’]+)["'”’]/i, /\bfor\s+(last week's [^.]+|this week's [^.]+)/i],

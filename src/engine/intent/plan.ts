@@ -244,6 +244,19 @@ function isAmbiguous(ranked: Ranked<Tool>[], viaSynonymOnly: boolean): boolean {
   return onlyA.length > 0 && onlyB.length > 0;
 }
 
+const READ_VERBS = new Set(["get", "lookup", "look", "find", "fetch", "read", "show", "check", "search", "list", "view", "describe", "status", "track"].map(stem));
+
+/**
+ * A question about one record the workspace's tools can read ("what's the status of ORD-20417?"): the
+ * read tool whose code-shaped parameter takes a code the question names. Undefined when there is none, or
+ * more than one such tool.
+ */
+export function readToolFor(tools: Tool[], question: string): Tool | undefined {
+  const readers = tools.filter((t) => READ_VERBS.has(stem(words(t.name)[0] ?? "")) && codeHits(t, question) > 0);
+  if (readers.length !== 1) return undefined;
+  return readers[0];
+}
+
 export function plan(input: PlanInput): Plan {
   const last = input.userTurns.at(-1) ?? "";
   const everything = input.userTurns.join("\n");
