@@ -10,7 +10,7 @@ import type { Tool } from "../../modules/tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
 import { classifyTurn, type TurnKind } from "./classify.ts";
-import { missingArguments, plan, questionFor, readToolFor, type Plan } from "./plan.ts";
+import { missingArguments, plan, planFor, questionFor, readToolFor, type Plan } from "./plan.ts";
 import { StageClock, type Gap, type Stage } from "./trace.ts";
 import { PlannerUnavailable, type Planner, type PlannerProposal } from "../planner/planner.ts";
 import { AppError } from "../../errors/app-error.ts";
@@ -85,10 +85,14 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   const healthyTools = tools.filter((t) => ports.toolHealth(t) === "healthy").length;
   let planned: Plan | undefined;
   let kind = asked;
+  const planInput = { tools, catalog: catalog.integrations, userTurns, lastAssistant };
   // A question about one record a tool can read ("what's the status of ORD-20417?") is a lookup to run,
   // not a question for memory.
-  if (kind === "question" && readToolFor(tools, lastUser)) kind = "request";
-  if (kind === "request") planned = plan({ tools, catalog: catalog.integrations, userTurns, lastAssistant });
+  const reader = kind === "question" ? readToolFor(tools, lastUser) : undefined;
+  if (reader) {
+    kind = "request";
+    planned = planFor(reader, planInput);
+  } else if (kind === "request") planned = plan(planInput);
 
   // A model provider proposes first (a tool with arguments, or a grounded answer); a connection the request
   // names is still decided by the embedded rules, and everything after (validation, governance, gaps) is

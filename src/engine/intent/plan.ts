@@ -302,10 +302,14 @@ export function plan(input: PlanInput): Plan {
   }
   if (ranked.length === 0) return { kind: "none", candidates: [] };
   if (isAmbiguous(ranked, found.viaSynonymOnly)) return { kind: "ambiguous", candidates: ranked.slice(0, 2) };
-  const tool = ranked[0]!.item;
+  return planFor(ranked[0]!.item, input, ranked.slice(0, 5), continued);
+}
+
+/** The plan for a chosen tool: its arguments from the conversation. */
+export function planFor(tool: Tool, input: PlanInput, candidates: Ranked<Tool>[] = [], continued = false): Extract<Plan, { kind: "tool" }> {
   const asked = askedParameters(tool.parameters, input.lastAssistant);
   const args = extractArguments(tool.parameters, input.userTurns, { asked });
-  return { kind: "tool", tool, arguments: args, candidates: ranked.slice(0, 5), continued };
+  return { kind: "tool", tool, arguments: args, candidates: candidates.length > 0 ? candidates : [{ item: tool, score: 1, matched: [], nameMatched: [] }], continued };
 }
 
 /** Required parameters the arguments do not give. */
