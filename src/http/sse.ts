@@ -12,8 +12,15 @@ export interface EventStream {
   readonly closed: boolean;
 }
 
+/** A text/event-stream response taken over from Fastify: raw writes, pings while open. */
+export interface RawStream {
+  write(text: string): void;
+  close(): void;
+  readonly closed: boolean;
+}
+
 /** Takes over the reply and opens the stream; extra headers go out with the status line. */
-export function openEventStream(reply: FastifyReply, traceId: string, headers: Record<string, string> = {}, pingEveryMs = PING_EVERY_MS): EventStream {
+export function openRawStream(reply: FastifyReply, traceId: string, headers: Record<string, string> = {}, pingEveryMs = PING_EVERY_MS): RawStream {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -38,15 +45,26 @@ export function openEventStream(reply: FastifyReply, traceId: string, headers: R
     get closed() {
       return closed;
     },
-    send: (event, data) => {
-      if (closed) return;
-      // JSON.stringify never emits a raw newline, so one data line always holds the whole payload.
-      raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    write: (text) => {
+      if (!closed) raw.write(text);
     },
     close: () => {
       if (closed) return;
       stop();
       raw.end();
     },
+  };
+}
+
+/** Named events: `event: <name>` and one `data:` line of JSON each. */
+export function openEventStream(reply: FastifyReply, traceId: string, headers: Record<string, string> = {}, pingEveryMs = PING_EVERY_MS): EventStream {
+  const stream = openRawStream(reply, traceId, headers, pingEveryMs);
+  return {
+    get closed() {
+      return stream.closed;
+    },
+    // JSON.stringify never emits a raw newline, so one data line always holds the whole payload.
+    send: (event, data) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+    close: () => stream.close(),
   };
 }

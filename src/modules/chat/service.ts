@@ -1,0 +1,484 @@
+// Chat completions: an OpenAI chat request in, one governed assistant turn out. The intent engine decides
+// (the embedded planner, or the configured model provider) over the workspace's tools and the request's
+// client tools together; every proposed call goes through the governance chokepoint. Approved client calls
+// come back as `tool_calls`; approved server calls run here (tools.run, as executions do) and are reported
+// in words; a call needing approval becomes a yes/no question kept with the conversation; a blocked call is
+// never returned or run.
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { countTokens, decode, encode } from "gpt-tokenizer/encoding/o200k_base";
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/index.ts";
+import type { Governance } from "../../engine/governance/chokepoint.ts";
+import { questionWords } from "../../engine/intent/answer.ts";
+import { runEngine, type EngineResult, type Message } from "../../engine/intent/engine.ts";
+import { extractArguments } from "../../engine/intent/extract.ts";
+import { missingArguments, questionFor } from "../../engine/intent/plan.ts";
+import type { Planner } from "../../engine/planner/planner.ts";
+import { AppError, type ErrorDetail } from "../../errors/app-error.ts";
+import type { Actor } from "../../events/audit.ts";
+import type { GateValue } from "../../http/gate.ts";
+import { randomBase62, type Ids } from "../../ids.ts";
+import { CATALOG } from "../connections/catalog.ts";
+import type { ConnectionService } from "../connections/service.ts";
+import { redactAction } from "../escalations/service.ts";
+import { intentToWire } from "../intent/schemas.ts";
+import { getConversation, insertIntent, saveConversation } from "../intent/store.ts";
+import type { MemoryService } from "../memory/service.ts";
+import { maskSecrets } from "../memory/secrets.ts";
+import type { PolicyService } from "../policies/service.ts";
+import type { GovernanceVerdict } from "../policies/governance-types.ts";
+import type { ToolService } from "../tools/service.ts";
+import type { JsonSchema, Tool } from "../tools/tool.ts";
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+/** How long a pending confirmation waits for the user's yes or no. */
+export const PENDING_TTL_MS = 15 * 60_000;
+const MAX_TURNS = 20;
+// Client tool definitions compiled and kept (by their JSON); beyond this the cache starts over.
+const MAX_CLIENT_TOOLS = 500;
+
+export interface ChatPart {
+  type?: string;
+  text?: string;
+  [key: string]: unknown;
+}
+
+export interface ChatToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export interface ChatMessage {
+  role: "system" | "developer" | "user" | "assistant" | "tool";
+  content?: string | ChatPart[] | null;
+  name?: string;
+  tool_calls?: { id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
+  tool_call_id?: string;
+}
+
+export interface ChatFunction {
+  type?: string;
+  function?: { name?: string; description?: string | null; parameters?: JsonSchema | null };
+}
+
+export interface ChatRequest {
+  model?: string;
+  messages: ChatMessage[];
+  tools?: ChatFunction[];
+  tool_choice?: "none" | "auto" | "required" | { type?: string; function?: { name?: string } };
+  conversation_id?: string;
+  memory?: boolean;
+  context?: { memory?: boolean; domain?: string };
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  user?: string;
+  user_id?: string;
+}
+
+export interface PendingAction {
+  tool: string;
+  arguments: Record<string, unknown>;
+  confirm_with: "yes";
+  expires_at: number;
+}
+
+export interface ChatAnswer {
+  id: string;
+  created: number;
+  model: string;
+  conversationId: string;
+  traceId: string;
+  content: string | null;
+  toolCalls: ChatToolCall[];
+  finishReason: "stop" | "tool_calls" | "length";
+  gate: GateValue;
+  pendingActions: PendingAction[];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  intelligence: Record<string, unknown>;
+}
+
+export interface ChatService {
+  complete(actor: Actor, request: ChatRequest, options: { traceId: string }): Promise<ChatAnswer>;
+}
+
+/** The stored state of a chat conversation (in `conversations.state`). */
+interface ChatState {
+  kind: "chat";
+  messages: Message[];
+  pending?: { tool: string; arguments: Record<string, unknown>; client: boolean; expires_at: number };
+}
+
+const YES = /^(?:y|yes|yeah|yep|yup|sure|ok|okay|k|go|go ahead|do it|approve|approved|confirm|confirmed|proceed|please do|affirmative|absolutely|of course|sounds good|lgtm)$/;
+const NO = /^(?:n|no|nope|nah|cancel|skip|stop|abort|deny|denied|reject|don'?t|do not|never ?mind|not now|no thanks|no thank you|negative)$/;
+
+/** A confirmation answer: "yes", "Sure, go ahead!", "no thanks", "don't", or neither. */
+export function confirmationOf(text: string): "yes" | "no" | undefined {
+  const t = text
+    .toLowerCase()
+    .replace(/[’]/g, "'")
+    .replace(/[^a-z' ]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (t === "") return undefined;
+  if (YES.test(t) || NO.test(t)) return YES.test(t) ? "yes" : "no";
+  // Two short phrases ("sure go ahead", "no don't", "yes please"): the first word or two decide.
+  const wordsOf = t.split(" ");
+  if (wordsOf.length > 5) return undefined;
+  for (const n of [2, 1]) {
+    const head = wordsOf.slice(0, n).join(" ");
+    const rest = wordsOf.slice(n).join(" ");
+    const restOk = (re: RegExp) => rest === "" || re.test(rest) || /^(?:please|thanks|thank you|then|now|it)$/.test(rest);
+    if (YES.test(head) && restOk(YES)) return "yes";
+    if (NO.test(head) && restOk(NO)) return "no";
+  }
+  return undefined;
+}
+
+/** The words of a message: text parts read, other parts (images, audio, files) noted. */
+export function textOf(content: ChatMessage["content"], noted?: string[]): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const texts: string[] = [];
+  for (const part of content) {
+    if (part && typeof part === "object" && part.type === "text" && typeof part.text === "string") texts.push(part.text);
+    else if (part && typeof part === "object") noted?.push(String(part.type ?? "unknown"));
+  }
+  return texts.join("\n");
+}
+
+const tokens = (text: string) => (text ? countTokens(text) : 0);
+
+function summarise(value: unknown, max = 600): string {
+  let text: string;
+  try {
+    text = typeof value === "string" ? value : JSON.stringify(value);
+  } catch {
+    text = String(value);
+  }
+  text = maskSecrets(text ?? "");
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function policyWords(verdict: GovernanceVerdict): string {
+  return verdict.policy ? `policy "${verdict.policy.name}" (${verdict.policy.clause})` : "governance";
+}
+
+export function createChatService(deps: {
+  db: Db;
+  ids: Ids;
+  clock: Clock;
+  tools: ToolService;
+  connections: ConnectionService;
+  memory: MemoryService;
+  policies: PolicyService;
+  governance: Governance;
+  planner?: Planner;
+  plannerFallback?: boolean;
+}): ChatService {
+  const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
+  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
+  addFormats(ajv);
+  const clientTools = new Map<string, { tool: Tool; validate: ValidateFunction | undefined }>();
+
+  /** A client function definition as a tool (never invoked here: the client runs it). */
+  function clientTool(definition: ChatFunction): { tool: Tool; validate: ValidateFunction | undefined } | undefined {
+    const fn = definition.function;
+    if (!fn || typeof fn.name !== "string" || fn.name === "") return undefined;
+    const key = JSON.stringify(fn);
+    let hit = clientTools.get(key);
+    if (!hit) {
+      const parameters: JsonSchema = fn.parameters && typeof fn.parameters === "object" ? fn.parameters : { type: "object", properties: {} };
+      let validate: ValidateFunction | undefined;
+      try {
+        validate = ajv.compile(parameters);
+      } catch {
+        validate = undefined;
+      }
+      const tool: Tool = {
+        name: fn.name,
+        description: typeof fn.description === "string" ? fn.description : fn.name.replace(/[_-]+/g, " "),
+        parameters,
+        source: "builtin",
+        connectionId: undefined,
+        invoke: () => Promise.reject(new Error("a client tool runs on the client")),
+        health: () => "healthy",
+      };
+      if (clientTools.size >= MAX_CLIENT_TOOLS) {
+        for (const old of clientTools.values()) ajv.removeSchema(old.tool.parameters);
+        clientTools.clear();
+      }
+      hit = { tool, validate };
+      clientTools.set(key, hit);
+    }
+    return hit;
+  }
+
+  return {
+    complete: async (actor, request, options) => {
+      const workspaceId = actor.workspaceId;
+      const created = Math.floor(clock.now().getTime() / 1000);
+      const id = ids.make("int");
+      const conversationId = request.conversation_id ?? ids.make("conv");
+      const memoryOn = request.memory !== false && request.context?.memory !== false;
+      const domain = typeof request.context?.domain === "string" ? request.context.domain : undefined;
+      const noted: string[] = [];
+      const evidence: string[] = [];
+
+      // The request's tools: the client's, then the workspace's (a client tool hides a server tool of the
+      // same name: the caller defined it for this request).
+      const client = new Map<string, { tool: Tool; validate: ValidateFunction | undefined }>();
+      for (const definition of request.tools ?? []) {
+        const made = clientTool(definition);
+        if (made) client.set(made.tool.name, made);
+      }
+      const serverTools = await tools.list(workspaceId);
+      const all = [...[...client.values()].map((c) => c.tool), ...serverTools.filter((t) => !client.has(t.name))];
+      const isClient = (tool: Tool) => client.get(tool.name)?.tool === tool;
+      const choice = request.tool_choice;
+      const forced = typeof choice === "object" && choice?.function?.name ? all.find((t) => t.name === choice.function!.name) : undefined;
+      if (typeof choice === "object" && choice?.function?.name && !forced) {
+        throw new AppError("invalid_request", { message: `tool_choice names ${choice.function.name}, which is neither in tools nor a tool of this workspace.`, details: [{ field: "tool_choice.function.name", message: "unknown function" }] });
+      }
+      const offered = choice === "none" ? [] : forced ? [forced] : all;
+
+      const validate = (tool: Tool, args: Record<string, unknown>): ErrorDetail[] | undefined => {
+        const c = client.get(tool.name);
+        if (c && c.tool === tool) {
+          if (!c.validate || c.validate(args)) return undefined;
+          return (c.validate.errors ?? []).map((e) => ({ field: `arguments${e.instancePath.replace(/\//g, ".")}`, message: e.message ?? "is not valid" }));
+        }
+        return tools.validate(tool, args);
+      };
+      const review = (tool: Tool, args: Record<string, unknown>, certainOnly = false) =>
+        governance.review({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor }, { certainOnly, escalate: false });
+
+      // The conversation: the request's turns, after the stored ones when memory is on and the request does
+      // not repeat them (no assistant turn in it).
+      const requestTurns: Message[] = [];
+      for (const m of request.messages) {
+        if (m.role === "tool") continue;
+        let content = textOf(m.content, noted);
+        if (m.role === "assistant" && m.tool_calls?.length && !content) content = `Called ${m.tool_calls.map((c) => c.function?.name ?? "a tool").join(", ")}.`;
+        requestTurns.push({ role: m.role === "developer" ? "system" : m.role, content });
+      }
+      if (noted.length > 0) evidence.push(`non-text parts accepted and not read: ${[...new Set(noted)].join(", ")}`);
+      const stored = request.conversation_id ? await getConversation(db, workspaceId, conversationId) : undefined;
+      const state: ChatState | undefined = stored && stored.kind === "chat" ? (stored as unknown as ChatState) : undefined;
+      let turns = requestTurns;
+      if (memoryOn && state && !requestTurns.some((m) => m.role === "assistant")) turns = [...state.messages, ...requestTurns];
+      else if (!memoryOn) evidence.push("memory: false; nothing outside the request was used");
+
+      let content = "";
+      let toolCalls: ChatToolCall[] = [];
+      let gate = "ok" as GateValue;
+      let pending: ChatState["pending"];
+      let engine: EngineResult | undefined;
+      let decision = "none" as string;
+      let verdictReason: string | undefined;
+      const last = request.messages.at(-1)!;
+      const lastText = last.role === "user" ? textOf(last.content) : "";
+
+      const callFor = (tool: Tool, args: Record<string, unknown>): ChatToolCall => ({ id: `call_${randomBase62(24)}`, type: "function", function: { name: tool.name, arguments: JSON.stringify(args) } });
+      const blockedAnswer = (tool: Tool, verdict: GovernanceVerdict) => {
+        gate = "blocked";
+        decision = "blocked";
+        verdictReason = verdict.reason;
+        content = `I can't do that: ${tool.name} is blocked by ${policyWords(verdict)}. Nothing was run. ${verdict.reason}`;
+      };
+      const askConfirmation = (tool: Tool, args: Record<string, unknown>, verdict: GovernanceVerdict) => {
+        gate = "escalate";
+        decision = "conditional";
+        verdictReason = verdict.reason;
+        pending = { tool: tool.name, arguments: args, client: isClient(tool), expires_at: Math.floor((clock.now().getTime() + PENDING_TTL_MS) / 1000) };
+        const shown = Object.keys(args).length > 0 ? ` with ${summarise(redactAction(args), 300)}` : "";
+        content = `${tool.name}${shown} needs approval under ${policyWords(verdict)}. Answer yes to proceed or no to skip.`;
+      };
+      /** An approved (or user-confirmed) call: the client's comes back as a tool call, the server's runs here. */
+      const proceed = async (tool: Tool, args: Record<string, unknown>, confirmed: boolean) => {
+        if (isClient(tool)) {
+          toolCalls = [callFor(tool, args)];
+          decision = confirmed ? "conditional" : "approved";
+          return;
+        }
+        // The gate right before the call: `govern` records the approval (rate rules); a confirmed call was
+        // reviewed again (a block added since still wins) and the user's yes is its approval.
+        const verdict = confirmed ? await review(tool, args) : await governance.govern({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor });
+        if (verdict.decision === "blocked") return blockedAnswer(tool, verdict);
+        if (verdict.decision === "conditional" && !confirmed) return askConfirmation(tool, args, verdict);
+        decision = verdict.decision;
+        const run = await tools.run(actor, tool, args, { details: { via: "chat", conversation_id: conversationId, decision: verdict.decision, ...(confirmed ? { confirmed_by: "requester" } : {}) } });
+        evidence.push(`ran ${tool.name} on the server: ${run.status} in ${run.durationMs} ms`);
+        content = run.status === "succeeded" ? `Done: ${tool.name} succeeded. Result: ${summarise(run.result)}` : `${tool.name} failed${run.error ? ` (${run.error})` : ""}. Result: ${summarise(run.result)}`;
+      };
+      /** A call decided outside the engine (forced by tool_choice, or confirmed): arguments, then governance. */
+      const decideCall = async (tool: Tool, args: Record<string, unknown>) => {
+        const missing = missingArguments(tool, args);
+        const invalid = missing.length === 0 ? (validate(tool, args) ?? []) : [];
+        // A rule that blocks whatever the missing values are blocks now (as the engine decides).
+        const early = await review(tool, args, true);
+        if (early.decision === "blocked") return blockedAnswer(tool, early);
+        if (missing.length > 0 || invalid.length > 0) {
+          gate = "needs_input";
+          content = missing.length > 0 ? missing.map((key) => questionFor(tool, key)).join(" ") : `The arguments for ${tool.name} are not valid: ${invalid.map((d) => `${d.field} ${d.message}`).join("; ")}.`;
+          return;
+        }
+        const verdict = await review(tool, args);
+        if (verdict.decision === "blocked") return blockedAnswer(tool, verdict);
+        if (verdict.decision === "conditional") return askConfirmation(tool, args, verdict);
+        await proceed(tool, args, false);
+      };
+
+      const confirmation = state?.pending && last.role === "user" ? confirmationOf(lastText) : undefined;
+      if (last.role === "tool") {
+        // Results of the client's tool calls: the final answer reports them.
+        const names = new Map<string, string>();
+        for (const m of request.messages) for (const c of m.tool_calls ?? []) if (c.id) names.set(c.id, c.function?.name ?? "the tool");
+        const results: string[] = [];
+        for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role === "tool"; i--) {
+          const m = request.messages[i]!;
+          results.unshift(`${names.get(m.tool_call_id ?? "") ?? "The tool"} returned: ${summarise(textOf(m.content), 800)}`);
+        }
+        content = results.join("\n");
+        evidence.push(`summarised ${results.length} tool result(s)`);
+      } else if (state?.pending && confirmation) {
+        const p = state.pending;
+        const tool = all.find((t) => t.name === p.tool);
+        if (p.expires_at * 1000 < clock.now().getTime()) {
+          content = `The request to run ${p.tool} expired; nothing was run. Ask again to start over.`;
+        } else if (confirmation === "no") {
+          content = `Skipped ${p.tool}; nothing was run.`;
+          evidence.push(`the user declined ${p.tool}`);
+        } else if (!tool) {
+          gate = "blocked";
+          content = `${p.tool} is no longer available; nothing was run.`;
+        } else {
+          evidence.push(`the user confirmed ${p.tool}`);
+          const verdict = await review(tool, p.arguments);
+          if (verdict.decision === "blocked") blockedAnswer(tool, verdict);
+          else await proceed(tool, p.arguments, true);
+        }
+      } else if (forced) {
+        const userTurns = turns.filter((m) => m.role === "user").map((m) => m.content);
+        await decideCall(forced, extractArguments(forced.parameters, userTurns));
+        if (gate === "blocked") throw forcedBlocked(forced, verdictReason);
+      } else {
+        engine = await runEngine(
+          { messages: turns.filter((m) => m.content !== "" || m.role !== "system"), domain, mode: "auto", dryRun: false },
+          {
+            tools: async () => offered,
+            catalog: async () => {
+              const list = await connections.list(workspaceId);
+              return {
+                integrations: CATALOG,
+                installed: new Set(list.flatMap((c) => (c.row.integrationId ? [c.row.integrationId] : []))),
+                active: list.filter((c) => c.status === "connected").map((c) => c.row.name),
+                total: list.length,
+                healthy: list.filter((c) => c.status === "connected").length,
+              };
+            },
+            toolHealth: (tool) => tool.health(),
+            validate,
+            searchMemory: async (query) => (memoryOn ? memory.related(workspaceId, questionWords(query), 5) : { hits: [], match: "none" }),
+            // The engine's port now takes no words (it matches the workspace's preference items itself).
+            preferences: async () => {
+              if (!memoryOn) return [];
+              const rows = await memory.ofType(workspaceId, "preference", 200);
+              return rows.map((r) => ({ id: r.id, text: String((r.content as { text?: unknown }).text ?? "") }));
+            },
+            review: (action, reviewOptions) => review(action.tool, action.arguments, reviewOptions.certainOnly),
+            policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
+            planner: deps.planner,
+            plannerFallback: deps.plannerFallback,
+          },
+          actor,
+          () => clock.now(),
+        );
+        const o = engine.outcome;
+        switch (o.type) {
+          case "direct":
+            content = o.answer.content;
+            break;
+          case "clarify":
+            gate = "needs_input";
+            content = o.questions.map((q) => q.question).join(" ");
+            break;
+          case "connect_required":
+            gate = "blocked";
+            content = `${o.reason} Connect it first; nothing was run.`;
+            break;
+          case "blocked":
+            if (o.conditional) askConfirmation(o.tool, o.arguments, o.verdict);
+            else blockedAnswer(o.tool, o.verdict);
+            break;
+          case "execution":
+            await proceed(o.tool, o.arguments, false);
+            break;
+        }
+      }
+
+      // max_tokens cuts the words of the answer (never a tool call).
+      let finishReason: ChatAnswer["finishReason"] = toolCalls.length > 0 ? "tool_calls" : "stop";
+      const limit = request.max_completion_tokens ?? request.max_tokens;
+      if (toolCalls.length === 0 && typeof limit === "number" && limit >= 0) {
+        const encoded = encode(content);
+        if (encoded.length > limit) {
+          content = decode(encoded.slice(0, limit));
+          finishReason = "length";
+        }
+      }
+      const promptText = request.messages.map((m) => `${m.role}\n${textOf(m.content)}${m.tool_calls ? JSON.stringify(m.tool_calls) : ""}`).join("\n") + (request.tools?.length ? JSON.stringify(request.tools) : "");
+      const prompt = tokens(promptText);
+      const completion = tokens(content) + toolCalls.reduce((n, c) => n + tokens(c.function.name) + tokens(c.function.arguments), 0);
+      const pendingActions: PendingAction[] = pending ? [{ tool: pending.tool, arguments: redactAction(pending.arguments) as Record<string, unknown>, confirm_with: "yes", expires_at: pending.expires_at }] : [];
+
+      const intelligence = engine
+        ? (intentToWire(engine, { intentId: id, traceId: options.traceId, conversationId, domain, dryRun: false }).body.intelligence as Record<string, unknown>)
+        : { summary: content.split("\n")[0]!.slice(0, 200), reasoning: { evidence }, governance: { decision: decision === "none" ? "approved" : decision, evaluated: decision !== "none", reason: verdictReason ?? "No new action to govern." } };
+      if (engine) {
+        const reasoning = intelligence.reasoning as { evidence?: string[] } | undefined;
+        if (reasoning && Array.isArray(reasoning.evidence)) reasoning.evidence = [...reasoning.evidence, ...evidence];
+        const g = intelligence.governance as Record<string, unknown> | undefined;
+        if (g && decision !== "none") g.decision = decision;
+      }
+
+      const at = clock.now();
+      // Kept when it can be resumed: the caller named it, or a confirmation waits on it.
+      if (request.conversation_id !== undefined || pending) {
+        const history = [...turns, { role: "assistant" as const, content: content || (toolCalls.length ? `Called ${toolCalls.map((c) => c.function.name).join(", ")}.` : "") }].slice(-MAX_TURNS);
+        const next: ChatState = { kind: "chat", messages: history.map((m) => ({ role: m.role, content: maskSecrets(m.content) })), ...(pending ? { pending } : {}) };
+        await saveConversation(db, workspaceId, conversationId, next as unknown as Record<string, unknown>, at);
+      }
+      const answer: ChatAnswer = { id, created, model: request.model ?? "svc", conversationId, traceId: options.traceId, content, toolCalls, finishReason, gate, pendingActions, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, intelligence };
+      await insertIntent(db, workspaceId, {
+        id,
+        traceId: options.traceId,
+        conversationId,
+        type: "chat",
+        status: gate === "ok" ? (toolCalls.length ? "tool_calls" : "answered") : gate === "escalate" ? "needs_confirmation" : gate === "blocked" ? "blocked_by_policy" : "needs_input",
+        domain: domain ?? null,
+        decision: decision === "none" ? (engine?.governance.decision ?? "none") : decision,
+        confidence: engine?.governance.confidence ?? 1,
+        gaps: engine?.gaps.length ?? 0,
+        durationMs: engine?.durationMs ?? 0,
+        request: { path: "/api/v1/svc/chat/completions", messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content) })), memory: memoryOn, conversation_id: conversationId, tools: [...client.keys()], ...(request.user ? { user: request.user } : {}) },
+        response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool) },
+        executionId: null,
+        createdAt: at,
+      });
+      return answer;
+    },
+  };
+}
+
+function forcedBlocked(tool: Tool, reason: string | undefined): AppError {
+  return new AppError("blocked_by_policy", {
+    message: `tool_choice requires ${tool.name}, which policy blocks: ${reason ?? "blocked"}`,
+    details: [{ field: "tool_choice.function.name", message: reason ?? "blocked by policy" }],
+    extra: { reason: reason ?? "blocked by policy", tool: tool.name },
+  });
+}
