@@ -7,6 +7,7 @@ import { memoryBench } from "./memory.bench.ts";
 import { policiesBench } from "./policies.bench.ts";
 import { intentBench } from "./intent.bench.ts";
 import { toolsBench } from "./tools.bench.ts";
+import { chatBench } from "./chat.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
   health: healthBench,
@@ -14,6 +15,7 @@ const benches: Record<string, (duration: number, rounds: number) => Promise<stri
   policies: policiesBench,
   intent: intentBench,
   tools: toolsBench,
+  chat: chatBench,
 };
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);

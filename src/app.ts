@@ -40,6 +40,7 @@ import { registerExecutionRoutes } from "./modules/executions/routes.ts";
 import { registerIntentRoutes } from "./modules/intent/routes.ts";
 import { registerChatRoutes } from "./modules/chat/routes.ts";
 import { createChatService } from "./modules/chat/service.ts";
+import { createUpstream } from "./modules/chat/upstream.ts";
 import { registerIntelligenceRoutes } from "./modules/intelligence/routes.ts";
 import { createIntentService, type IntentService } from "./modules/intent/service.ts";
 import { createExecutionService, type ExecutionService } from "./modules/executions/service.ts";
@@ -158,7 +159,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations });
-  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded" });
+  const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
+  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
 

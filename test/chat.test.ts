@@ -2,6 +2,7 @@
 // client tools (round trip), server tools run against a real local HTTPS OpenAPI service, the yes/no
 // confirmation flow, blocked calls, the same decisions streamed, and errors as the client's typed errors.
 import OpenAI from "openai";
+import { openAiClient, streamed } from "./helpers/openai-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call, newWorkspace, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
 import { SHOP_API_KEY, useShopApi } from "./helpers/shop-api.ts";
@@ -17,7 +18,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const clientOf = (key: string, headers: Record<string, string> = {}) => new OpenAI({ baseURL: `${server.url}/api/v1/svc`, apiKey: key, maxRetries: 0, defaultHeaders: headers });
+const clientOf = (key: string, headers: Record<string, string> = {}) => openAiClient(server.url, key, headers);
 
 async function withPolicy(ws: TestWorkspace, name: string, rule: string): Promise<void> {
   const created = await call(server, "POST", "/api/v1/svc/policies", { key: ws.key, body: { name, rule } });
@@ -58,18 +59,7 @@ const INVOICES: OpenAI.Chat.Completions.ChatCompletionTool[] = [
   },
 ];
 
-type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk & Record<string, any>;
 
-/** A streamed completion through the client's stream helper: the final completion and every chunk. */
-async function streamed(client: OpenAI, body: Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming, "stream"> & Record<string, unknown>) {
-  const chunks: Chunk[] = [];
-  let text = "";
-  const stream = client.chat.completions.stream(body as never);
-  stream.on("chunk", (chunk) => chunks.push(chunk as Chunk));
-  stream.on("content", (delta) => (text += delta));
-  const final = await stream.finalChatCompletion();
-  return { final, chunks, text, last: [...chunks].reverse().find((c) => c.choices[0]?.finish_reason) };
-}
 
 describe("chat completions: answers", () => {
   it("a plain answer, from memory, as chat.completion with usage, trace and the gate", async () => {

@@ -12,8 +12,8 @@ export interface FakeRequest {
 }
 
 export type Behaviour =
-  | { tool: string; arguments: Record<string, unknown> | string }
-  | { text: string }
+  | { tool: string; arguments: Record<string, unknown> | string; text?: string }
+  | { text: string; stallAfter?: number }
   | { status: number; body?: string }
   | { raw: string }
   | { hang: true }
@@ -36,6 +36,31 @@ export function completion(message: Record<string, unknown>, finish = "stop"): s
     choices: [{ index: 0, message: { role: "assistant", content: null, ...message }, finish_reason: finish }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   });
+}
+
+/**
+ * A streamed answer (when the request asks `stream: true`): the text a word at a time, a tool call as its id
+ * and name, then its arguments in 3-character fragments; `stallAfter` stops writing after that many chunks
+ * (the connection stays open).
+ */
+function streamAnswer(res: import("node:http").ServerResponse, b: { tool: string; arguments: Record<string, unknown> | string; text?: string } | { text: string; stallAfter?: number }): void {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: 1_700_000_000, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const out: string[] = [chunk({ role: "assistant", content: "" })];
+  for (const word of b.text?.match(/\S+\s*/g) ?? []) out.push(chunk({ content: word }));
+  if ("tool" in b) {
+    const args = typeof b.arguments === "string" ? b.arguments : JSON.stringify(b.arguments);
+    out.push(chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: b.tool, arguments: "" } }] }));
+    for (let i = 0; i < args.length; i += 3) out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(i, i + 3) } }] }));
+  }
+  out.push(chunk({}, "tool" in b ? "tool_calls" : "stop"), "data: [DONE]\n\n");
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  const stall = "stallAfter" in b ? b.stallAfter : undefined;
+  for (const [i, line] of out.entries()) {
+    if (stall !== undefined && i >= stall) return;
+    res.write(line);
+  }
+  res.end();
 }
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
@@ -67,6 +92,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       }
       if ("raw" in b) {
         res.writeHead(200, { "content-type": "application/json" }).end(b.raw);
+        return;
+      }
+      if (request.body && typeof request.body === "object" && (request.body as { stream?: unknown }).stream === true && ("tool" in b || "text" in b)) {
+        streamAnswer(res, b);
         return;
       }
       if ("tool" in b) {

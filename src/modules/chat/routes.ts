@@ -1,13 +1,14 @@
 // POST /api/v1/svc/chat/completions: the OpenAI chat API, governed. JSON by default; OpenAI's chunk stream
 // when the body says `stream: true`. The decision is made once, before anything is written, so a streamed
 // answer carries exactly the decision the JSON one would.
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../errors/app-error.ts";
 import { GATE_HEADER } from "../../http/gate.ts";
 import { profileOf } from "../../http/profiles.ts";
 import { PING_EVERY_MS } from "../../http/sse.ts";
 import { actorOf, type App } from "../../http/types.ts";
 import { ChatBody, ChatResponse } from "./schemas.ts";
-import type { ChatAnswer, ChatRequest, ChatService } from "./service.ts";
+import type { ChatAnswer, ChatHead, ChatRequest, ChatService } from "./service.ts";
 import { openChunkStream, type ChunkStream } from "./stream.ts";
 
 /** The non-streamed answer: OpenAI's `chat.completion` plus the service's fields. */
@@ -36,13 +37,22 @@ export function contentPieces(text: string): string[] {
   return out;
 }
 
-/** The answer as OpenAI chunks: role, content deltas, whole tool calls, the finish, usage when asked, [DONE]. */
-export function writeChunks(stream: ChunkStream, answer: ChatAnswer, includeUsage: boolean): void {
+/** One `chat.completion.chunk`. */
+export function chunkOf(head: ChatHead, includeUsage: boolean, delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id: head.id, object: "chat.completion.chunk", created: head.created, model: head.model, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(includeUsage ? { usage: null } : {}), ...extra };
+}
+
+/**
+ * The answer as OpenAI chunks: role, content deltas, whole tool calls, the finish, usage when asked, [DONE].
+ * `already`: what was written before the answer was decided (an upstream's content, forwarded as it came).
+ */
+export function writeChunks(stream: ChunkStream, answer: ChatAnswer, includeUsage: boolean, already?: { role: boolean; content: string }): void {
   const base = { id: answer.id, object: "chat.completion.chunk", created: answer.created, model: answer.model, system_fingerprint: null };
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
-    stream.data({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(includeUsage ? { usage: null } : {}), ...extra });
-  chunk({ role: "assistant", content: "" }, null, { conversation_id: answer.conversationId, trace_id: answer.traceId });
-  for (const piece of contentPieces(answer.content ?? "")) chunk({ content: piece }, null);
+  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) => stream.data(chunkOf(answer, includeUsage, delta, finish, extra));
+  if (!already?.role) chunk({ role: "assistant", content: "" }, null, { conversation_id: answer.conversationId, trace_id: answer.traceId });
+  const text = answer.content ?? "";
+  const sent = already?.content ?? "";
+  for (const piece of contentPieces(sent !== "" && text.startsWith(sent) ? text.slice(sent.length) : text)) chunk({ content: piece }, null);
   // A tool call goes out only whole and approved: id, type, name and the complete arguments in one delta.
   answer.toolCalls.forEach((call, index) => chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } }] }, null));
   chunk({}, answer.finishReason, {
@@ -72,11 +82,12 @@ export function registerChatRoutes(app: App, deps: { chat: ChatService; pingMs?:
     async (request, reply) => {
       const body = request.body as unknown as ChatRequest;
       const actor = actorOf(request);
-      const decided = deps.chat.complete(actor, body, { traceId: request.id });
       const gated = (error: unknown) => {
         if (error instanceof AppError && error.code === "blocked_by_policy") reply.header(GATE_HEADER, "blocked");
         return error;
       };
+      if (body.stream === true && deps.chat.upstream) return streamUpstream(body, actor, request, reply, gated);
+      const decided = deps.chat.complete(actor, body, { traceId: request.id });
       if (body.stream !== true) {
         const answer = await decided.catch((error: unknown) => Promise.reject(gated(error)));
         reply.header(GATE_HEADER, answer.gate);
@@ -112,4 +123,43 @@ export function registerChatRoutes(app: App, deps: { chat: ChatService; pingMs?:
       return reply;
     },
   );
+
+  /**
+   * A streamed answer from the configured upstream: its content is forwarded as it comes (the stream opens
+   * with the first delta, or after the ping interval so pings keep it alive); tool calls are governed first
+   * and written whole with the finish. An error before the stream opens (upstream unreachable: 503) is an
+   * ordinary error reply; after, an error chunk and [DONE].
+   */
+  async function streamUpstream(body: ChatRequest, actor: ReturnType<typeof actorOf>, request: FastifyRequest, reply: FastifyReply, gated: (error: unknown) => unknown) {
+    const includeUsage = body.stream_options?.include_usage === true;
+    let stream: ChunkStream | undefined;
+    let role = false;
+    let sent = "";
+    const open = () => (stream ??= openChunkStream(reply, request.id, {}, pingMs));
+    const timer = setTimeout(open, Math.min(pingMs, 5_000));
+    const onContent = (piece: string, head: ChatHead) => {
+      const s = open();
+      if (!role) {
+        role = true;
+        s.data(chunkOf(head, includeUsage, { role: "assistant", content: "" }, null, { conversation_id: head.conversationId, trace_id: request.id }));
+      }
+      sent += piece;
+      s.data(chunkOf(head, includeUsage, { content: piece }, null));
+    };
+    let answer: ChatAnswer;
+    try {
+      answer = await deps.chat.complete(actor, body, { traceId: request.id, onContent });
+    } catch (error) {
+      clearTimeout(timer);
+      if (!stream) throw gated(error);
+      const e = error instanceof AppError ? error : new AppError("internal_error", { cause: error });
+      request.log.error({ err: error }, "chat stream failed");
+      stream.data({ error: { type: "api_error", code: e.code, message: e.message, ...(e.options.retryAfter !== undefined ? { retry_after: e.options.retryAfter } : {}) }, trace_id: request.id });
+      stream.done();
+      return reply;
+    }
+    clearTimeout(timer);
+    writeChunks(stream ?? openChunkStream(reply, request.id, { [GATE_HEADER]: answer.gate }, pingMs), answer, includeUsage, { role, content: sent });
+    return reply;
+  }
 }

@@ -30,6 +30,8 @@ import type { PolicyService } from "../policies/service.ts";
 import type { GovernanceVerdict } from "../policies/governance-types.ts";
 import type { ToolService } from "../tools/service.ts";
 import type { JsonSchema, Tool } from "../tools/tool.ts";
+import { functionDefinition, MAX_MEMORY_ITEMS, memoryBlock } from "../../engine/planner/openai.ts";
+import type { Upstream, UpstreamToolCall } from "./upstream.ts";
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
@@ -102,9 +104,22 @@ export interface ChatAnswer {
   intelligence: Record<string, unknown>;
 }
 
-export interface ChatService {
-  complete(actor: Actor, request: ChatRequest, options: { traceId: string }): Promise<ChatAnswer>;
+/** What a streamed answer needs before its first content delta (the role chunk). */
+export interface ChatHead {
+  id: string;
+  created: number;
+  model: string;
+  conversationId: string;
 }
+
+export interface ChatService {
+  /** True when a configured upstream model answers (content is then forwarded as it comes). */
+  readonly upstream: boolean;
+  complete(actor: Actor, request: ChatRequest, options: { traceId: string; onContent?: (piece: string, head: ChatHead) => void }): Promise<ChatAnswer>;
+}
+
+/** Rounds with the upstream in one turn: the first, plus at most two carrying server tool results back. */
+export const MAX_UPSTREAM_ROUNDS = 3;
 
 /** The stored state of a chat conversation (in `conversations.state`). */
 interface ChatState {
@@ -179,6 +194,8 @@ export function createChatService(deps: {
   governance: Governance;
   planner?: Planner;
   plannerFallback?: boolean;
+  /** The configured OpenAI-compatible upstream: when set, it answers instead of the engine's planner. */
+  upstream?: Upstream;
 }): ChatService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
@@ -219,6 +236,7 @@ export function createChatService(deps: {
   }
 
   return {
+    upstream: deps.upstream !== undefined,
     complete: async (actor, request, options) => {
       const workspaceId = actor.workspaceId;
       const created = Math.floor(clock.now().getTime() / 1000);
@@ -274,7 +292,9 @@ export function createChatService(deps: {
       else if (!memoryOn) evidence.push("memory: false; nothing outside the request was used");
 
       let content = "";
-      let toolCalls: ChatToolCall[] = [];
+      const toolCalls: ChatToolCall[] = [];
+      type ServerRun = { tool: Tool; args: Record<string, unknown>; status: string; result: unknown; error?: string | null };
+      let lastRun: ServerRun | undefined;
       let gate = "ok" as GateValue;
       let pending: ChatState["pending"];
       let engine: EngineResult | undefined;
@@ -301,7 +321,7 @@ export function createChatService(deps: {
       /** An approved (or user-confirmed) call: the client's comes back as a tool call, the server's runs here. */
       const proceed = async (tool: Tool, args: Record<string, unknown>, confirmed: boolean) => {
         if (isClient(tool)) {
-          toolCalls = [callFor(tool, args)];
+          toolCalls.push(callFor(tool, args));
           decision = confirmed ? "conditional" : "approved";
           return;
         }
@@ -313,6 +333,7 @@ export function createChatService(deps: {
         decision = verdict.decision;
         const run = await tools.run(actor, tool, args, { details: { via: "chat", conversation_id: conversationId, decision: verdict.decision, ...(confirmed ? { confirmed_by: "requester" } : {}) } });
         evidence.push(`ran ${tool.name} on the server: ${run.status} in ${run.durationMs} ms`);
+        lastRun = { tool, args, status: run.status, result: run.result, error: run.error };
         content = run.status === "succeeded" ? `Done: ${tool.name} succeeded. Result: ${summarise(run.result)}` : `${tool.name} failed${run.error ? ` (${run.error})` : ""}. Result: ${summarise(run.result)}`;
       };
       /** A call decided outside the engine (forced by tool_choice, or confirmed): arguments, then governance. */
@@ -331,6 +352,68 @@ export function createChatService(deps: {
         if (verdict.decision === "blocked") return blockedAnswer(tool, verdict);
         if (verdict.decision === "conditional") return askConfirmation(tool, args, verdict);
         await proceed(tool, args, false);
+      };
+
+      /**
+       * The configured upstream answers: the client's messages (plus the memory found for the last user turn)
+       * and the offered tools go to it; each tool call it assembles is governed here exactly as an engine
+       * proposal; a server call's result goes back to it for the final words (at most MAX_UPSTREAM_ROUNDS).
+       */
+      const viaUpstream = async (upstream: Upstream) => {
+        const conversation: Record<string, unknown>[] = [];
+        if (memoryOn) {
+          const query = [...request.messages].reverse().find((m) => m.role === "user");
+          const found = await memory.related(workspaceId, questionWords(query ? textOf(query.content) : ""), MAX_MEMORY_ITEMS);
+          if (found.hits.length > 0) {
+            conversation.push({ role: "system", content: memoryBlock(found.hits) });
+            evidence.push(`memory items given to the model: ${found.hits.map((h) => h.id).join(", ")}`);
+          }
+        }
+        for (const m of request.messages) conversation.push({ ...m, role: m.role === "developer" ? "system" : m.role });
+        const definitions = offered.map(functionDefinition);
+        const head: ChatHead = { id, created, model: request.model ?? "svc", conversationId };
+        const onContent = options.onContent ? (piece: string) => options.onContent!(piece, head) : undefined;
+        let said = "";
+        const notes: string[] = [];
+        for (let round = 1; round <= MAX_UPSTREAM_ROUNDS; round++) {
+          const reply = await upstream.complete({ messages: conversation, tools: definitions, toolChoice: definitions.length > 0 ? (choice === "required" ? "required" : "auto") : undefined, maxTokens: request.max_completion_tokens ?? request.max_tokens, stream: onContent !== undefined }, (piece) => {
+            said += piece;
+            onContent?.(piece);
+          });
+          if (reply.toolCalls.length > 0) evidence.push(`the model proposed ${reply.toolCalls.map((c) => c.name).join(", ")} (round ${round})`);
+          const ran: { call: UpstreamToolCall; result: string }[] = [];
+          for (const call of reply.toolCalls) {
+            const tool = offered.find((t) => t.name === call.name);
+            if (!tool) {
+              notes.push(`The model asked for ${call.name || "a tool"}, which is not offered; nothing was run.`);
+              continue;
+            }
+            let args: unknown;
+            try {
+              args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+            } catch {
+              args = undefined;
+            }
+            if (!args || typeof args !== "object" || Array.isArray(args)) {
+              gate = "needs_input";
+              notes.push(`The model's arguments for ${tool.name} are not valid JSON; nothing was run.`);
+              continue;
+            }
+            content = "";
+            lastRun = undefined;
+            await decideCall(tool, args as Record<string, unknown>);
+            const r = lastRun as ServerRun | undefined;
+            if (r) {
+              ran.push({ call, result: r.status === "succeeded" ? summarise(r.result, 4000) : `failed${r.error ? ` (${r.error})` : ""}: ${summarise(r.result, 4000)}` });
+              if (round === MAX_UPSTREAM_ROUNDS) notes.push(content);
+            } else if (content) notes.push(content);
+          }
+          if (ran.length === 0 || round === MAX_UPSTREAM_ROUNDS) break;
+          // The results go back for the model's final words.
+          conversation.push({ role: "assistant", content: reply.content || null, tool_calls: ran.map((r) => ({ id: r.call.id, type: "function", function: { name: r.call.name, arguments: r.call.arguments } })) });
+          for (const r of ran) conversation.push({ role: "tool", tool_call_id: r.call.id, content: r.result });
+        }
+        content = [said, ...notes].filter((t) => t !== "").join("\n\n");
       };
 
       const confirmation = state?.pending && last.role === "user" ? confirmationOf(lastText) : undefined;
@@ -366,6 +449,8 @@ export function createChatService(deps: {
         const userTurns = turns.filter((m) => m.role === "user").map((m) => m.content);
         await decideCall(forced, extractArguments(forced.parameters, userTurns));
         if (gate === "blocked") throw forcedBlocked(forced, verdictReason);
+      } else if (deps.upstream) {
+        await viaUpstream(deps.upstream);
       } else {
         engine = await runEngine(
           { messages: turns.filter((m) => m.content !== "" || m.role !== "system"), domain, mode: "auto", dryRun: false },
@@ -424,7 +509,7 @@ export function createChatService(deps: {
       // max_tokens cuts the words of the answer (never a tool call).
       let finishReason: ChatAnswer["finishReason"] = toolCalls.length > 0 ? "tool_calls" : "stop";
       const limit = request.max_completion_tokens ?? request.max_tokens;
-      if (toolCalls.length === 0 && typeof limit === "number" && limit >= 0) {
+      if (toolCalls.length === 0 && !deps.upstream && typeof limit === "number" && limit >= 0) {
         const encoded = encode(content);
         if (encoded.length > limit) {
           content = decode(encoded.slice(0, limit));

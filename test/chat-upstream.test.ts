@@ -1,0 +1,158 @@
+// Chat completions with a configured upstream (SVC_MODEL_BASE_URL → a local fake OpenAI server), through the
+// official `openai` client: streamed content passes through, fragmented tool-call arguments arrive assembled
+// and only after governance, a server tool's result goes back to the upstream, and upstream failures are 503.
+import OpenAI from "openai";
+import { openAiClient, streamed, type Chunk } from "./helpers/openai-client.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deadPort, startFakeOpenAi, type FakeOpenAi } from "./helpers/fake-openai.ts";
+import { call, newWorkspace, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
+import { SHOP_API_KEY, useShopApi } from "./helpers/shop-api.ts";
+import { makeCertificate } from "./helpers/tls.ts";
+
+const tls = makeCertificate();
+const shop = useShopApi(tls);
+let fake: FakeOpenAi;
+let server: TestServer;
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  server = await startServer({ SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1", SVC_OUTBOUND_CA_FILE: tls.certFile, SVC_MODEL_BASE_URL: `${fake.url}/v1`, SVC_MODEL_NAME: "fake-model", SVC_MODEL_TIMEOUT_MS: "400" });
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+});
+
+const clientOf = (key: string, url = server.url) => openAiClient(url, key);
+
+async function withPolicy(ws: TestWorkspace, name: string, rule: string): Promise<void> {
+  const created = await call(server, "POST", "/api/v1/svc/policies", { key: ws.key, body: { name, rule } });
+  expect(created.status, created.text).toBe(201);
+  const confirmed = await call(server, "POST", `/api/v1/svc/policies/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+  expect(confirmed.status, confirmed.text).toBe(200);
+}
+
+const FILES: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+  { type: "function", function: { name: "delete_file", description: "Delete a file from the user's disk", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } } },
+];
+
+
+
+describe("chat completions through a configured upstream", () => {
+  it("streamed content passes through, with memory injected and the service's tools sent", async () => {
+    const ws = await newWorkspace(server);
+    await call(server, "POST", "/api/v1/svc/memory", { key: ws.key, body: { type: "reference", content: { text: "The office wifi password rotates every Monday at 9am." } } });
+    fake.script({ text: "It rotates every Monday at 9am." });
+    const before = fake.requests.length;
+    const { text, chunks, final } = await streamed(clientOf(ws.key), { model: "x", messages: [{ role: "user", content: "When does the office wifi password rotate?" }], tools: FILES });
+    expect(text).toBe("It rotates every Monday at 9am.");
+    expect(final.choices[0]!.finish_reason).toBe("stop");
+    expect(chunks.filter((c) => c.choices[0]?.delta?.content).length).toBeGreaterThan(3);
+    const sent = fake.requests[before]!.body;
+    expect(sent.stream).toBe(true);
+    expect(sent.model).toBe("fake-model");
+    expect(sent.messages[0].role).toBe("system");
+    expect(sent.messages[0].content).toMatch(/wifi password rotates/);
+    expect(sent.tools.map((t: any) => t.function.name)).toContain("delete_file");
+  });
+
+  it("memory: false sends nothing from outside the request", async () => {
+    const ws = await newWorkspace(server);
+    await call(server, "POST", "/api/v1/svc/memory", { key: ws.key, body: { type: "reference", content: { text: "The office wifi password rotates every Monday at 9am." } } });
+    fake.script({ text: "I don't know." });
+    const before = fake.requests.length;
+    const data = await clientOf(ws.key).chat.completions.create({ model: "x", messages: [{ role: "user", content: "When does the office wifi password rotate?" }], memory: false } as never);
+    expect((data as OpenAI.Chat.Completions.ChatCompletion).choices[0]!.message.content).toBe("I don't know.");
+    expect(fake.requests[before]!.body.messages).toEqual([{ role: "user", content: "When does the office wifi password rotate?" }]);
+  });
+
+  it("fragmented tool-call arguments arrive assembled, after governance", async () => {
+    const ws = await newWorkspace(server);
+    fake.script({ tool: "delete_file", arguments: { path: "/tmp/report-2024-final.txt" } });
+    const { final, chunks } = await streamed(clientOf(ws.key), { model: "x", messages: [{ role: "user", content: "Delete /tmp/report-2024-final.txt" }], tools: FILES });
+    const deltas = chunks.filter((c) => c.choices[0]?.delta?.tool_calls);
+    expect(deltas).toHaveLength(1);
+    expect(deltas[0]!.choices[0]!.delta.tool_calls![0]!.function!.arguments).toBe(JSON.stringify({ path: "/tmp/report-2024-final.txt" }));
+    expect(final.choices[0]!.finish_reason).toBe("tool_calls");
+    expect(final.choices[0]!.message.tool_calls![0]!.id).toMatch(/^call_/);
+  });
+
+  it("a blocked call never appears in the stream; the content names the policy", async () => {
+    const ws = await newWorkspace(server);
+    await withPolicy(ws, "no deletions", "Block deleting files");
+    fake.script({ tool: "delete_file", arguments: { path: "/etc/passwd" }, text: "Deleting it now." });
+    const { final, chunks, last, text } = await streamed(clientOf(ws.key), { model: "x", messages: [{ role: "user", content: "Delete /etc/passwd" }], tools: FILES });
+    expect(chunks.some((c) => c.choices[0]?.delta?.tool_calls)).toBe(false);
+    expect(final.choices[0]!.finish_reason).toBe("stop");
+    expect(text).toMatch(/^Deleting it now\.[\s\S]*no deletions/);
+    expect(last!.gate).toBe("blocked");
+  });
+
+  it("non-streamed: a blocked call is named, not returned", async () => {
+    const ws = await newWorkspace(server);
+    await withPolicy(ws, "no deletions", "Block deleting files");
+    fake.script({ tool: "delete_file", arguments: { path: "/etc/passwd" } });
+    const { data, response } = await clientOf(ws.key).chat.completions.create({ model: "x", messages: [{ role: "user", content: "Delete /etc/passwd" }], tools: FILES }).withResponse();
+    expect(response.headers.get("x-svc-gate")).toBe("blocked");
+    expect(data.choices[0]!.message.tool_calls).toBeUndefined();
+    expect(data.choices[0]!.message.content).toMatch(/no deletions/);
+  });
+
+  it("a server tool call runs and the upstream gets its result for the final words", async () => {
+    const ws = await newWorkspace(server);
+    const credential = await call(server, "POST", "/api/v1/svc/credentials", { key: ws.key, body: { provider: "shop", name: "shop", key_data: { api_key: SHOP_API_KEY } } });
+    const imported = await call(server, "POST", "/api/v1/svc/connections/openapi", { key: ws.key, body: { name: "shop", spec_url: `${shop().url}/openapi.json`, credential_id: credential.body.id } });
+    expect(imported.status, imported.text).toBe(201);
+    const refunds = () => shop().requests.filter((r) => r.path === "/api/refunds").length;
+    const before = refunds();
+    const seen = fake.requests.length;
+    fake.script((request) => (request.body.messages.some((m: any) => m.role === "tool") ? { text: "The refund of 12.50 for A-77 went through." } : { tool: "refund_order", arguments: { order_id: "A-77", amount: 12.5 } }));
+    const { text } = await streamed(clientOf(ws.key), { model: "x", messages: [{ role: "user", content: "Refund order A-77 for $12.50" }] });
+    expect(text).toBe("The refund of 12.50 for A-77 went through.");
+    expect(refunds()).toBe(before + 1);
+    const second = fake.requests[seen + 1]!.body.messages;
+    expect(second.at(-2).tool_calls[0].function.name).toBe("refund_order");
+    expect(second.at(-1).role).toBe("tool");
+  });
+
+  it("an unreachable upstream is 503 routing_unavailable with retry advice", async () => {
+    const port = await deadPort();
+    const dead = await startServer({ SVC_MODEL_BASE_URL: `http://127.0.0.1:${port}/v1` });
+    try {
+      const ws = await newWorkspace(dead);
+      const error = await clientOf(ws.key, dead.url).chat.completions.create({ model: "x", messages: [{ role: "user", content: "Hello" }] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+      const e = error as InstanceType<typeof OpenAI.InternalServerError>;
+      expect(e.status).toBe(503);
+      expect((e.error as any).code).toBe("routing_unavailable");
+      expect((e.error as any).retry_after).toBeGreaterThan(0);
+      const streamedError = await clientOf(ws.key, dead.url).chat.completions.create({ model: "x", messages: [{ role: "user", content: "Hello" }], stream: true }).catch((e2: unknown) => e2);
+      expect((streamedError as { status?: number }).status).toBe(503);
+    } finally {
+      await dead.close();
+    }
+  });
+
+  it("an upstream 5xx is 503; a stall past the timeout is 503", async () => {
+    const ws = await newWorkspace(server);
+    fake.script({ status: 500 });
+    const failed = await clientOf(ws.key).chat.completions.create({ model: "x", messages: [{ role: "user", content: "Hello" }] }).catch((e: unknown) => e);
+    expect((failed as { status?: number }).status).toBe(503);
+    fake.script({ hang: true });
+    const stalled = await clientOf(ws.key).chat.completions.create({ model: "x", messages: [{ role: "user", content: "Hello" }] }).catch((e: unknown) => e);
+    expect((stalled as { status?: number }).status).toBe(503);
+    expect(((stalled as { error?: any }).error).code).toBe("routing_unavailable");
+  });
+
+  it("a stall mid-stream ends with an error chunk after the content already sent", async () => {
+    const ws = await newWorkspace(server);
+    fake.script({ text: "one two three four five", stallAfter: 3 });
+    const chunks: Chunk[] = [];
+    const error = await (async () => {
+      const stream = await clientOf(ws.key).chat.completions.create({ model: "x", messages: [{ role: "user", content: "Count" }], stream: true });
+      for await (const chunk of stream) chunks.push(chunk as Chunk);
+    })().catch((e: unknown) => e);
+    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("")).toBe("one two ");
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(String((error as Error).message)).toMatch(/nothing within 400 ms|routing/);
+  });
+});
