@@ -9,53 +9,13 @@ import { createOpenAiPlanner, MAX_TOOLS, readAnswer, readCompletion, requestBody
 import { PlannerUnavailable } from "../src/engine/planner/planner.ts";
 import type { Tool } from "../src/modules/tools/tool.ts";
 import { deadPort, startFakeOpenAi, type FakeOpenAi } from "./helpers/fake-openai.ts";
+import { PAYMENTS_SPEC } from "./helpers/payments-spec.ts";
 import { call, capturedLogger, expectError, newWorkspace, query, startServer, type Reply, type TestServer, type TestWorkspace } from "./helpers/server.ts";
 
 const INTENT = "/api/v1/svc/intent";
 const MODEL_KEY = "test-model-key-123";
 
-const SPEC = {
-  openapi: "3.0.3",
-  info: { title: "Payments", version: "1.0" },
-  servers: [{ url: "https://api.payments.test/v1" }],
-  paths: {
-    "/refunds": {
-      post: {
-        operationId: "create_refund",
-        summary: "Refund an order",
-        description: "Refunds all or part of an order's payment to the buyer.",
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["order_id", "amount"],
-                properties: {
-                  order_id: { type: "string", pattern: "^ORD-[0-9]{4,6}$", description: "Order identifier, e.g. ORD-20417." },
-                  amount: { type: "number", minimum: 0.01, description: "Amount to refund." },
-                  currency: { type: "string", enum: ["USD", "EUR", "GBP"] },
-                  reason: { type: "string", enum: ["duplicate", "damaged", "not_received", "other"] },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-    "/orders/{order_id}": {
-      get: { operationId: "get_order", summary: "Look up an order", parameters: [{ name: "order_id", in: "path", required: true, schema: { type: "string", pattern: "^ORD-[0-9]{4,6}$" } }] },
-    },
-    "/orders/{order_id}/store-credit": {
-      post: {
-        operationId: "issue_store_credit",
-        summary: "Issue store credit",
-        parameters: [{ name: "order_id", in: "path", required: true, schema: { type: "string", pattern: "^ORD-[0-9]{4,6}$" } }],
-        requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["amount"], properties: { amount: { type: "number", minimum: 0.01 } } } } } },
-      },
-    },
-  },
-};
+
 
 const REFUND_WINDOW = "Refund policy: customers can get a full refund within 30 days of delivery.";
 
@@ -88,7 +48,7 @@ afterAll(async () => {
 
 async function workspace(options: { policies?: string[]; memory?: string[] } = {}): Promise<TestWorkspace & { memoryIds: string[]; policyIds: string[] }> {
   const ws = await newWorkspace(model);
-  const imported = await call(model, "POST", "/api/v1/svc/connections/openapi", { key: ws.key, body: { name: "payments", spec_content: SPEC } });
+  const imported = await call(model, "POST", "/api/v1/svc/connections/openapi", { key: ws.key, body: { name: "payments", spec_content: PAYMENTS_SPEC } });
   expect(imported.status, imported.text).toBe(201);
   const memoryIds: string[] = [];
   for (const text of options.memory ?? []) {

@@ -456,25 +456,11 @@ export function createChatService(deps: {
           { messages: turns.filter((m) => m.content !== "" || m.role !== "system"), domain, mode: "auto", dryRun: false },
           {
             tools: async () => offered,
-            catalog: async () => {
-              const list = await connections.list(workspaceId);
-              return {
-                integrations: CATALOG,
-                installed: new Set(list.flatMap((c) => (c.row.integrationId ? [c.row.integrationId] : []))),
-                active: list.filter((c) => c.status === "connected").map((c) => c.row.name),
-                total: list.length,
-                healthy: list.filter((c) => c.status === "connected").length,
-              };
-            },
+            catalog: async () => ({ integrations: CATALOG, ...(await connections.summary(workspaceId)) }),
             toolHealth: (tool) => tool.health(),
             validate,
             searchMemory: async (query) => (memoryOn ? memory.related(workspaceId, questionWords(query), 5) : { hits: [], match: "none" }),
-            // The engine's port now takes no words (it matches the workspace's preference items itself).
-            preferences: async () => {
-              if (!memoryOn) return [];
-              const rows = await memory.ofType(workspaceId, "preference", 200);
-              return rows.map((r) => ({ id: r.id, text: String((r.content as { text?: unknown }).text ?? "") }));
-            },
+            preferences: async () => (memoryOn ? memory.preferences(workspaceId) : []),
             review: (action, reviewOptions) => review(action.tool, action.arguments, reviewOptions.certainOnly),
             policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
             planner: deps.planner,

@@ -69,9 +69,24 @@ export interface ConnectionService extends HealthContributor {
   connect(workspaceId: string, capability: string): Promise<ConnectResult>;
   /** Recomputes the in-memory health summary of a workspace (after its connections or credentials change). */
   refresh(workspaceId: string): Promise<void>;
+  /**
+   * The workspace's connections as the intent engine and chat read them on every decision: installed
+   * catalog ids, the connected ones' names, counts. Cached: dropped on every change in this process
+   * (refresh), read again after a few seconds for changes made by other processes.
+   */
+  summary(workspaceId: string): Promise<ConnectionSummary>;
   start(): Promise<void>;
   stop(): void;
 }
+
+export interface ConnectionSummary {
+  installed: Set<string>;
+  active: string[];
+  total: number;
+  healthy: number;
+}
+
+const SUMMARY_TTL_MS = 5_000;
 
 const normalise = (text: string) => text.trim().toLowerCase().replace(/[_-]+/g, " ").replace(/\s+/g, " ");
 // Health summaries of every workspace are recomputed this often, so changes made by other processes show.
@@ -89,6 +104,7 @@ export function createConnectionService(deps: {
   const calls = createCallHealth(clock);
   const deletedListeners: ((workspaceId: string, row: ConnectionRow) => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
+  const summaries = new Map<string, { at: number; value: Promise<ConnectionSummary> }>();
 
   async function withStatus(workspaceId: string, rows: ConnectionRow[]): Promise<Connection[]> {
     const providers = rows.some((row) => row.kind === "catalog") ? await credentials.providers(workspaceId) : new Set<string>();
@@ -257,7 +273,23 @@ export function createConnectionService(deps: {
       };
     },
 
+    summary: (workspaceId) => {
+      const hit = summaries.get(workspaceId);
+      if (hit && Date.now() - hit.at < SUMMARY_TTL_MS) return hit.value;
+      const value = service.list(workspaceId).then((list) => ({
+        installed: new Set(list.flatMap((c) => (c.row.integrationId ? [c.row.integrationId] : []))),
+        active: list.filter((c) => c.status === "connected").map((c) => c.row.name),
+        total: list.length,
+        healthy: list.filter((c) => c.status === "connected").length,
+      }));
+      if (summaries.size > 10_000) summaries.clear();
+      summaries.set(workspaceId, { at: Date.now(), value });
+      value.catch(() => summaries.delete(workspaceId));
+      return value;
+    },
+
     refresh: async (workspaceId) => {
+      summaries.delete(workspaceId);
       const list = await service.list(workspaceId);
       // Authorised ones; degraded ones are taken off when read (their state changes with every call).
       counts.set(workspaceId, { total: list.length, healthy: list.filter((c) => c.status !== "pending_auth").length });

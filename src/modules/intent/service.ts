@@ -54,17 +54,6 @@ export interface IntentService {
 
 // Turns kept per conversation: enough to resume a clarification, bounded so state stays small.
 const MAX_TURNS = 20;
-const SUMMARY_TTL_MS = 5_000;
-// Preferences considered per workspace (the newest first).
-const MAX_PREFERENCES = 200;
-
-interface CatalogSummary {
-  integrations: typeof CATALOG;
-  installed: Set<string>;
-  active: string[];
-  total: number;
-  healthy: number;
-}
 
 export function createIntentService(deps: {
   db: Db;
@@ -82,39 +71,7 @@ export function createIntentService(deps: {
   escalations?: EscalationService;
 }): IntentService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
-  // The workspace's connections, for the catalog check and the trace: read at most every few seconds (they
-  // change rarely; a decision never depends on them being younger than this, tools have their own cache).
-  const summaries = new Map<string, { at: number; value: Promise<CatalogSummary> }>();
-  const summaryOf = (workspaceId: string): Promise<CatalogSummary> => {
-    const hit = summaries.get(workspaceId);
-    if (hit && Date.now() - hit.at < SUMMARY_TTL_MS) return hit.value;
-    const value = connections.list(workspaceId).then((list) => ({
-      integrations: CATALOG,
-      installed: new Set(list.flatMap((c) => (c.row.integrationId ? [c.row.integrationId] : []))),
-      active: list.filter((c) => c.status === "connected").map((c) => c.row.name),
-      total: list.length,
-      healthy: list.filter((c) => c.status === "connected").length,
-    }));
-    if (summaries.size > 10_000) summaries.clear();
-    summaries.set(workspaceId, { at: Date.now(), value });
-    value.catch(() => summaries.delete(workspaceId));
-    return value;
-  };
-
   let unsubscribe: (() => void) | undefined;
-  // The workspace's preference items, read at most every few seconds: a planned action looks for the
-  // ones about it in memory (in-process), not with a search per decision.
-  const preferenceCache = new Map<string, { at: number; value: Promise<{ id: string; text: string }[]> }>();
-  const preferencesOf = (workspaceId: string) => {
-    const hit = preferenceCache.get(workspaceId);
-    if (hit && Date.now() - hit.at < SUMMARY_TTL_MS) return hit.value;
-    const value = memory.ofType(workspaceId, "preference", MAX_PREFERENCES).then((rows) => rows.map((r) => ({ id: r.id, text: String((r.content as { text?: unknown }).text ?? "") })));
-    if (preferenceCache.size > 10_000) preferenceCache.clear();
-    preferenceCache.set(workspaceId, { at: Date.now(), value });
-    value.catch(() => preferenceCache.delete(workspaceId));
-    return value;
-  };
-
   /**
    * A reviewer answered `clarify_requester`: the conversation that asked for the action gets the reviewer's
    * question as the assistant's turn, so the requester's next message in it is read as the answer.
@@ -155,11 +112,11 @@ export function createIntentService(deps: {
         { messages, domain, constraints: request.context?.constraints as Record<string, unknown> | undefined, mode: request.mode ?? "auto", dryRun },
         {
           tools: () => tools.list(workspaceId),
-          catalog: () => summaryOf(workspaceId),
+          catalog: async () => ({ integrations: CATALOG, ...(await connections.summary(workspaceId)) }),
           toolHealth: (tool) => tool.health(),
           validate: (tool, args) => tools.validate(tool, args),
           searchMemory: (query) => memory.related(workspaceId, questionWords(query), 5),
-          preferences: () => preferencesOf(workspaceId),
+          preferences: () => memory.preferences(workspaceId),
           review: (action, reviewOptions) =>
             governance.review(
               {

@@ -50,8 +50,13 @@ export interface MemoryService {
    * how well an item covers the question.
    */
   related(workspaceId: string, words: string[], limit: number): Promise<SearchResult>;
-  /** The newest items of one type, at most `limit` (the intent engine reads the preferences). */
+  /** The newest items of one type, at most `limit`. */
   ofType(workspaceId: string, type: string, limit: number): Promise<MemoryRow[]>;
+  /**
+   * The workspace's preference items as text, read on every planned action (intent, chat): cached,
+   * dropped on every change in this process, read again after a few seconds for other processes' changes.
+   */
+  preferences(workspaceId: string): Promise<{ id: string; text: string }[]>;
   update(actor: Actor, id: string, input: MemoryInput): Promise<MemoryRow>;
   delete(actor: Actor, id: string): Promise<void>;
   /** How many items the workspace holds, per type. */
@@ -118,9 +123,14 @@ export function checkMemory(input: MemoryInput): ReturnType<typeof normalise> {
   return normalise(input);
 }
 
+// Preference items read per workspace (the newest first), and how long a read is reused.
+const MAX_PREFERENCES = 200;
+const PREFERENCES_TTL_MS = 5_000;
+
 export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audit: AuditLog }): MemoryService {
   const { db, ids, clock, audit } = deps;
-  return {
+  const preferenceCache = new Map<string, { at: number; value: Promise<{ id: string; text: string }[]> }>();
+  const service: MemoryService = {
     create: async (actor, input) => {
       const fields = normalise(input);
       const now = clock.now();
@@ -208,5 +218,22 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
     },
 
     counts: async (workspaceId) => countByType(db, workspaceId),
+
+    preferences: (workspaceId) => {
+      const hit = preferenceCache.get(workspaceId);
+      if (hit && Date.now() - hit.at < PREFERENCES_TTL_MS) return hit.value;
+      const value = itemsOfType(db, workspaceId, "preference", MAX_PREFERENCES).then((rows) => rows.map((r) => ({ id: r.id, text: String((r.content as { text?: unknown }).text ?? "") })));
+      if (preferenceCache.size > 10_000) preferenceCache.clear();
+      preferenceCache.set(workspaceId, { at: Date.now(), value });
+      value.catch(() => preferenceCache.delete(workspaceId));
+      return value;
+    },
   };
+  // Every write drops the workspace's cached preferences once it is done, whatever its outcome.
+  const { create, update, delete: remove } = service;
+  const afterwards = <T>(workspaceId: string, write: Promise<T>) => write.finally(() => preferenceCache.delete(workspaceId));
+  service.create = (actor, input) => afterwards(actor.workspaceId, create(actor, input));
+  service.update = (actor, id, input) => afterwards(actor.workspaceId, update(actor, id, input));
+  service.delete = (actor, id) => afterwards(actor.workspaceId, remove(actor, id));
+  return service;
 }
