@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials });
   late.connections = connections;
   health.contribute(connections);
-  const memory = createMemoryService({ db: database.db, ids, clock, audit });
+  const memory = createMemoryService({ database, ids, clock, audit });
   const policies = createPolicyService({ database, ids, clock, audit });
   const escalations = createEscalationService({ database, ids, clock, audit });
   const governance = createGovernance({ db: database.db, clock, policies, escalations, log: app.log });
@@ -203,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await apiKeys.start();
   await connections.start();
   await tools.start();
+  await memory.start();
   await policies.start();
   await escalations.start();
   await executions.startService();
@@ -214,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     health.stop();
     connections.stop();
     await tools.stop();
+    await memory.stop();
     await outbound.close();
     await policies.stop();
     await escalations.stop();

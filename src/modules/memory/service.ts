@@ -1,19 +1,25 @@
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/index.ts";
+import type { Database, Db } from "../../db/index.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
 import { findSecret, stringsIn } from "./secrets.ts";
+import { MAX_RECALL_LIMIT, Recall, RECALL_BUDGET, RECALL_MAX_ITEMS, RECALL_WAIT_ITEMS, type RecallLimits } from "./recall.ts";
 import {
   addTerms,
+  announceChange,
   correctTerms,
   countByType,
+  countMemory,
   deleteMemory,
   findMemory,
   insertMemory,
   replaceMemory,
   searchFullText,
+  itemsForRecall,
   itemsOfType,
+  MEMORY_CHANNEL,
+  parseChange,
   termsOf,
   type MemoryRow,
   type SearchHit,
@@ -46,8 +52,9 @@ export interface MemoryService {
   search(workspaceId: string, query: string | undefined, filter: { domain?: string; tag?: string; limit?: number }): Promise<SearchResult>;
   /**
    * Items related to a question, for answering it: its content words (misspelt ones read as the workspace's
-   * own words), any of them, ranked by relevance. Fewer round trips than `search`'s tiers; the caller judges
-   * how well an item covers the question.
+   * own words), any of them, ranked by relevance; the caller judges how well an item covers the question.
+   * Answered in process from the workspace's recall index (recall.ts), without a database round trip once
+   * the workspace is loaded; a workspace too large to hold is answered by SQL (relatedFromSql).
    */
   related(workspaceId: string, words: string[], limit: number): Promise<SearchResult>;
   /** The newest items of one type, at most `limit`. */
@@ -61,11 +68,16 @@ export interface MemoryService {
   delete(actor: Actor, id: string): Promise<void>;
   /** How many items the workspace holds, per type. */
   counts(workspaceId: string): Promise<Record<string, number>>;
+  /** Listens for other processes' memory writes (their workspaces' indexes are dropped, then loaded again). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 100;
+const MAX_LIMIT = MAX_RECALL_LIMIT;
+// A question's words looked up at most: a longer message is not a question about more things.
+const MAX_QUESTION_TERMS = 24;
 
 function checkId(id: string): void {
   if (!UUID.test(id)) throw new AppError("invalid_memory_id", { message: `"${id.slice(0, 64)}" is not a well-formed UUID.` });
@@ -123,23 +135,57 @@ export function checkMemory(input: MemoryInput): ReturnType<typeof normalise> {
   return normalise(input);
 }
 
+/** A question's words as memory's lexicon keeps them (lower case, 3 to 40 letters or digits), each once. */
+function questionTerms(words: string[]): string[] {
+  return [...new Set(words.flatMap((w) => termsOf(w)))].slice(0, MAX_QUESTION_TERMS);
+}
+
+/**
+ * `related` on SQL: the workspace's lexicon corrects the words it does not know (trigram similarity), then
+ * full-text search ranks the items holding any word. For workspaces too large to hold in process, and the
+ * baseline of the memory benchmark.
+ */
+export async function relatedFromSql(db: Db, workspaceId: string, words: string[], limit: number): Promise<SearchResult> {
+  const terms = questionTerms(words);
+  if (terms.length === 0) return { hits: [], match: "none" };
+  try {
+    const corrections = await correctTerms(db, workspaceId, terms);
+    const text = [...terms, ...corrections.values()].join(" ");
+    const hits = await searchFullText(db, workspaceId, text, { limit: Math.min(Math.max(limit, 1), MAX_LIMIT) }, false);
+    if (hits.length === 0) return { hits, match: "none" };
+    return corrections.size > 0 ? { hits, match: "similar", corrected: Object.fromEntries(corrections) } : { hits, match: "any_word" };
+  } catch (error) {
+    throw new AppError("memory_search_failed", { cause: error });
+  }
+}
+
 // Preference items read per workspace (the newest first), and how long a read is reused.
 const MAX_PREFERENCES = 200;
 const PREFERENCES_TTL_MS = 5_000;
 
-export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audit: AuditLog }): MemoryService {
-  const { db, ids, clock, audit } = deps;
+export function createMemoryService(deps: { database: Database; ids: Ids; clock: Clock; audit: AuditLog; recall?: Partial<RecallLimits> }): MemoryService {
+  const { database, ids, clock, audit } = deps;
+  const db = database.db;
   const preferenceCache = new Map<string, { at: number; value: Promise<{ id: string; text: string }[]> }>();
+  const limits: RecallLimits = { maxItems: RECALL_MAX_ITEMS, budget: RECALL_BUDGET, waitItems: RECALL_WAIT_ITEMS, ...deps.recall };
+  const source = { count: (workspaceId: string) => countMemory(db, workspaceId), items: (workspaceId: string, limit: number) => itemsForRecall(db, workspaceId, limit) };
+  const recall = new Recall(source, limits, () => clock.nowMs());
+  // Marks this process's announcements, which come back to it: its own writes are in its indexes already.
+  const origin = ids.uuid();
+  let unlisten: (() => Promise<void>) | undefined;
   const service: MemoryService = {
     create: async (actor, input) => {
       const fields = normalise(input);
       const now = clock.now();
-      return db.transaction(async (tx) => {
+      const created = await db.transaction(async (tx) => {
         const row = await insertMemory(tx, actor.workspaceId, { id: ids.uuid(), ...fields, version: 1, createdAt: now, updatedAt: now });
         await addTerms(tx, actor.workspaceId, [row.body]);
         await audit.record(tx, actor, { action: "memory.create", resourceType: "memory", resourceId: row.id, details: { type: row.type, domain: row.domain } });
+        await announceChange(tx, actor.workspaceId, origin);
         return row;
       });
+      recall.upsert(actor.workspaceId, created);
+      return created;
     },
 
     get: async (workspaceId, id) => {
@@ -152,17 +198,13 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
     ofType: (workspaceId, type, limit) => itemsOfType(db, workspaceId, type, limit),
 
     related: async (workspaceId, words, limit) => {
-      const terms = [...new Set(words.flatMap((w) => termsOf(w)))].slice(0, 24);
+      const terms = questionTerms(words);
       if (terms.length === 0) return { hits: [], match: "none" };
-      try {
-        const corrections = await correctTerms(db, workspaceId, terms);
-        const text = [...terms, ...corrections.values()].join(" ");
-        const hits = await searchFullText(db, workspaceId, text, { limit: Math.min(Math.max(limit, 1), MAX_LIMIT) }, false);
-        if (hits.length === 0) return { hits, match: "none" };
-        return corrections.size > 0 ? { hits, match: "similar", corrected: Object.fromEntries(corrections) } : { hits, match: "any_word" };
-      } catch (error) {
-        throw new AppError("memory_search_failed", { cause: error });
-      }
+      const index = await recall.index(workspaceId);
+      if (!index) return relatedFromSql(db, workspaceId, words, limit);
+      const { hits, corrected } = index.recall(terms, limit);
+      if (hits.length === 0) return { hits, match: "none" };
+      return corrected.size > 0 ? { hits, match: "similar", corrected: Object.fromEntries(corrected) } : { hits, match: "any_word" };
     },
 
     search: async (workspaceId, query, filter) => {
@@ -198,15 +240,18 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
 
     update: async (actor, id, input) => {
       checkId(id);
-      return db.transaction(async (tx) => {
+      const updated = await db.transaction(async (tx) => {
         const previous = await findMemory(tx, actor.workspaceId, id, true);
         if (!previous) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
         const fields = normalise(input, previous);
         const row = await replaceMemory(tx, actor.workspaceId, previous, { ...fields, version: previous.version + 1, updatedAt: clock.now() });
         await addTerms(tx, actor.workspaceId, [row.body]);
         await audit.record(tx, actor, { action: "memory.update", resourceType: "memory", resourceId: id, details: { version: row.version } });
+        await announceChange(tx, actor.workspaceId, origin);
         return row;
       });
+      recall.upsert(actor.workspaceId, updated);
+      return updated;
     },
 
     delete: async (actor, id) => {
@@ -214,7 +259,9 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
       await db.transaction(async (tx) => {
         if (!(await deleteMemory(tx, actor.workspaceId, id))) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
         await audit.record(tx, actor, { action: "memory.delete", resourceType: "memory", resourceId: id });
+        await announceChange(tx, actor.workspaceId, origin);
       });
+      recall.remove(actor.workspaceId, id);
     },
 
     counts: async (workspaceId) => countByType(db, workspaceId),
@@ -227,6 +274,19 @@ export function createMemoryService(deps: { db: Db; ids: Ids; clock: Clock; audi
       preferenceCache.set(workspaceId, { at: Date.now(), value });
       value.catch(() => preferenceCache.delete(workspaceId));
       return value;
+    },
+
+    start: async () => {
+      unlisten = await database.listen(MEMORY_CHANNEL, (payload) => {
+        if (payload === null) return recall.forgetAll();
+        const change = parseChange(payload);
+        if (change && change.origin !== origin) recall.forget(change.workspaceId);
+      });
+    },
+
+    stop: async () => {
+      await unlisten?.();
+      unlisten = undefined;
     },
   };
   // Every write drops the workspace's cached preferences once it is done, whatever its outcome.

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/index.ts";
 import { memoryItems, memoryItemVersions, memoryTerms } from "../../db/schema.ts";
 
@@ -61,6 +61,54 @@ export async function itemsOfType(db: Db, workspaceId: string, type: string, lim
     .where(and(eq(memoryItems.workspaceId, workspaceId), eq(memoryItems.type, type)))
     .orderBy(desc(memoryItems.updatedAt))
     .limit(limit);
+}
+
+/** How many items the workspace holds. */
+export async function countMemory(db: Db, workspaceId: string): Promise<number> {
+  const [counted] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(memoryItems)
+    .where(eq(memoryItems.workspaceId, workspaceId));
+  return Number(counted?.n ?? 0);
+}
+
+/**
+ * The workspace's items (at most `limit`), for the in-process recall index. The tsvector column is left
+ * out (empty): nothing reads it from a hit, and it would double what the index holds.
+ */
+export async function itemsForRecall(db: Db, workspaceId: string, limit: number): Promise<MemoryRow[]> {
+  const { search: _search, ...columns } = getTableColumns(memoryItems);
+  const rows = await db.select(columns).from(memoryItems).where(eq(memoryItems.workspaceId, workspaceId)).limit(limit);
+  return rows.map((row) => ({ ...row, search: "" }));
+}
+
+/** The channel on which every process hears that a workspace's memory changed (see announceChange). */
+export const MEMORY_CHANNEL = "svc_memory";
+
+export interface MemoryChange {
+  workspaceId: string;
+  /** The process that made the change (it has applied it already). */
+  origin: string;
+}
+
+/**
+ * Tells every process on this database that the workspace's memory changed, as part of the write's
+ * transaction: Postgres delivers a NOTIFY at commit and drops it on rollback, so a committed write is never
+ * left unannounced (a process dying between commit and a separate notify) and a failed one never announced.
+ */
+export async function announceChange(db: Db, workspaceId: string, origin: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${MEMORY_CHANNEL}, ${JSON.stringify({ workspace_id: workspaceId, origin })})`);
+}
+
+/** The change a MEMORY_CHANNEL payload announces, or undefined when it is not one. */
+export function parseChange(payload: string): MemoryChange | undefined {
+  try {
+    const parsed = JSON.parse(payload) as { workspace_id?: unknown; origin?: unknown };
+    if (typeof parsed.workspace_id !== "string" || typeof parsed.origin !== "string") return undefined;
+    return { workspaceId: parsed.workspace_id, origin: parsed.origin };
+  } catch {
+    return undefined;
+  }
 }
 
 export async function countByType(db: Db, workspaceId: string): Promise<Record<string, number>> {
