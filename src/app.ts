@@ -41,6 +41,7 @@ import { registerIntentRoutes } from "./modules/intent/routes.ts";
 import { registerChatRoutes } from "./modules/chat/routes.ts";
 import { createChatService } from "./modules/chat/service.ts";
 import { createUpstream } from "./modules/chat/upstream.ts";
+import { createRecordWriter } from "./modules/intent/records.ts";
 import { registerIntelligenceRoutes } from "./modules/intelligence/routes.ts";
 import { createIntentService, type IntentService } from "./modules/intent/service.ts";
 import { createExecutionService, type ExecutionService } from "./modules/executions/service.ts";
@@ -160,7 +161,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream });
+  const records = createRecordWriter(database.db, app.log);
+  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
 
@@ -198,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIntentRoutes(app, intents);
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
   registerSetupRoutes(app, setup);
-  registerIntelligenceRoutes(app, { db: database.db, clock, intents });
+  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records });
 
   await apiKeys.start();
   await connections.start();
@@ -210,6 +212,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   intents.start();
   health.start();
   app.addHook("onClose", async () => {
+    await records.close();
+    await upstream?.close();
     intents.stop();
     await executions.stopService();
     health.stop();

@@ -87,7 +87,7 @@ describe("chat completions through a configured upstream", () => {
     expect(last!.gate).toBe("blocked");
   });
 
-  it("non-streamed: a blocked call is named, not returned", async () => {
+  it("non-streamed: a blocked call is named, not returned; the trace has every section and the rule that fired", async () => {
     const ws = await newWorkspace(server);
     await withPolicy(ws, "no deletions", "Block deleting files");
     fake.script({ tool: "delete_file", arguments: { path: "/etc/passwd" } });
@@ -95,6 +95,34 @@ describe("chat completions through a configured upstream", () => {
     expect(response.headers.get("x-svc-gate")).toBe("blocked");
     expect(data.choices[0]!.message.tool_calls).toBeUndefined();
     expect(data.choices[0]!.message.content).toMatch(/no deletions/);
+    const trace = (data as any).intelligence;
+    expect(trace).toMatchObject({
+      version: "1.0",
+      summary: expect.stringMatching(/Blocked delete_file by policy "no deletions"/),
+      capability: { total_available: 1, healthy_count: 1, active_integrations: [] },
+      reasoning: { capability_matches: 1, evidence: expect.arrayContaining([expect.stringMatching(/proposed delete_file/)]) },
+      memory: { healthy: true, knowledge_queried: 0 },
+      governance: { active: true, decision: "blocked", evaluated: true, rules_fired: [expect.objectContaining({ name: "no deletions", tool: "delete_file" })] },
+      humility: { gaps_detected: 0, blocking: 0 },
+      process: { components: { memory: true, governance: true, tools: true } },
+      next_action: { type: "none" },
+      field_stability: { stable: ["summary", "capability.total_available", "governance.decision"] },
+    });
+    expect(trace.stages.map((s: { name: string }) => s.name)).toEqual(["memory_lookup", "plan", "governance_eval"]);
+    expect(Date.parse(trace.process.started_at)).not.toBeNaN();
+  });
+
+  it("a plain model answer carries the full trace, with the memory items it was given", async () => {
+    const ws = await newWorkspace(server);
+    const item = await call(server, "POST", "/api/v1/svc/memory", { key: ws.key, body: { type: "reference", content: { text: "Parking at the riverside office costs 4 EUR a day." } } });
+    fake.script({ text: "4 EUR a day." });
+    const data = (await clientOf(ws.key).chat.completions.create({ model: "x", messages: [{ role: "user", content: "How much is parking at the riverside office?" }] })) as any;
+    expect(data.intelligence).toMatchObject({
+      summary: "Answered by the model fake-model with 1 memory item(s).",
+      memory: { healthy: true, knowledge_queried: 1, items_used: [item.body.id] },
+      governance: { decision: "approved", evaluated: false, rules_fired: [] },
+      next_action: { type: "none" },
+    });
   });
 
   it("a server tool call runs and the upstream gets its result for the final words", async () => {
@@ -127,6 +155,27 @@ describe("chat completions through a configured upstream", () => {
       expect((e.error as any).retry_after).toBeGreaterThan(0);
       const streamedError = await clientOf(ws.key, dead.url).chat.completions.create({ model: "x", messages: [{ role: "user", content: "Hello" }], stream: true }).catch((e2: unknown) => e2);
       expect((streamedError as { status?: number }).status).toBe(503);
+    } finally {
+      await dead.close();
+    }
+  });
+
+  it("SVC_MODEL_FALLBACK=embedded: an unreachable model gives way to the embedded planner, streamed or not", async () => {
+    const port = await deadPort();
+    const dead = await startServer({ SVC_MODEL_BASE_URL: `http://127.0.0.1:${port}/v1`, SVC_MODEL_FALLBACK: "embedded" });
+    try {
+      const ws = await newWorkspace(dead);
+      await call(dead, "POST", "/api/v1/svc/memory", { key: ws.key, body: { type: "reference", content: { text: "The office wifi password rotates every Monday at 9am." } } });
+      const ask = { model: "x", messages: [{ role: "user" as const, content: "When does the office wifi password rotate?" }] };
+      const data = (await clientOf(ws.key, dead.url).chat.completions.create(ask)) as any;
+      expect(data.choices[0].message.content).toMatch(/Monday at 9am/);
+      expect(data.intelligence.reasoning.evidence).toEqual(expect.arrayContaining([expect.stringMatching(/model provider unavailable, embedded planner used/)]));
+      const { text } = await streamed(clientOf(ws.key, dead.url), ask);
+      expect(text).toMatch(/Monday at 9am/);
+      // A client tool the embedded planner picks comes back governed, as it would from the model.
+      const tool = (await clientOf(ws.key, dead.url).chat.completions.create({ model: "x", messages: [{ role: "user", content: "Delete the file /tmp/report.txt" }], tools: [{ type: "function", function: { name: "delete_file", description: "Delete a file from the user's disk", parameters: { type: "object", properties: { path: { type: "string", description: "Path of the file" } }, required: ["path"] } } }] })) as any;
+      expect(tool.choices[0].finish_reason, JSON.stringify(tool.choices[0].message)).toBe("tool_calls");
+      expect(JSON.parse(tool.choices[0].message.tool_calls[0].function.arguments)).toEqual({ path: "/tmp/report.txt" });
     } finally {
       await dead.close();
     }

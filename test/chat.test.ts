@@ -84,6 +84,13 @@ describe("chat completions: answers", () => {
     // memory: false uses nothing from outside the request.
     const without = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "When does the office wifi password rotate?" }], memory: false } as never)) as OpenAI.Chat.Completions.ChatCompletion;
     expect(without.choices[0]!.message.content).not.toMatch(/Monday/);
+
+    // The record is written behind the answer, yet a reader finds it at once (by id and by trace id).
+    const byId = await call(server, "GET", `/api/v1/svc/intelligence/${completion.id}`, { key: ws.key });
+    expect(byId.status, byId.text).toBe(200);
+    expect(byId.body).toMatchObject({ id: completion.id, trace_id: completion.trace_id, type: "chat", request_path: "/api/v1/svc/chat/completions", meta: { governance: completion.intelligence.governance } });
+    const listed = await call(server, "GET", "/api/v1/svc/intelligence?limit=10", { key: ws.key });
+    expect(listed.body.traces.map((r: { id: string }) => r.id)).toEqual(expect.arrayContaining([completion.id, without.id]));
   });
 
   it("multimodal parts are accepted (text read) and max_tokens cuts with finish_reason length", async () => {
@@ -176,9 +183,23 @@ describe("chat completions: governed tool calls", () => {
     expect(asked.choices[0]!.message.content).toMatch(/yes to proceed or no to skip/);
     expect(asked.pending_actions).toEqual([{ tool: "refund_order", arguments: { order_id: "A-31", amount: 250 }, confirm_with: "yes", expires_at: expect.any(Number) }]);
     expect(refundsSent().length).toBe(before);
-    const yes = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Sure, go ahead!" }], conversation_id: asked.conversation_id } as never);
-    expect((yes as OpenAI.Chat.Completions.ChatCompletion).choices[0]!.message.content).toMatch(/refund_order succeeded/);
+    expect(asked.intelligence.next_action).toEqual({ type: "confirm_execution", label: "Answer yes to run refund_order, or no to skip it" });
+    const yes = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Sure, go ahead!" }], conversation_id: asked.conversation_id } as never)) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(yes.choices[0]!.message.content).toMatch(/refund_order succeeded/);
     expect(refundsSent().slice(before)).toEqual([{ order_id: "A-31", amount: 250 }]);
+    // The yes turn was decided outside the engine; its trace has every section all the same.
+    expect(yes.intelligence).toMatchObject({
+      version: "1.0",
+      summary: "Ran refund_order on the server after the user's yes: succeeded.",
+      capability: { total_available: expect.any(Number) },
+      memory: { healthy: true },
+      governance: { active: true, decision: "conditional", evaluated: true, rules_fired: [expect.objectContaining({ name: "refund approval" })] },
+      humility: { gaps_detected: 0 },
+      process: { components: { governance: true } },
+      next_action: { type: "none" },
+      field_stability: expect.any(Object),
+    });
+    expect(yes.intelligence.stages.map((s: { name: string }) => s.name)).toEqual(["governance_eval", "execution"]);
     // Answered once: a second yes does not run it again.
     await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "yes" }], conversation_id: asked.conversation_id } as never);
     expect(refundsSent().length).toBe(before + 1);
@@ -206,6 +227,18 @@ describe("chat completions: governed tool calls", () => {
     const made = (yes as OpenAI.Chat.Completions.ChatCompletion).choices[0]!;
     expect(made.finish_reason).toBe("tool_calls");
     expect((made.message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall).function.name).toBe("delete_file");
+  });
+
+  it('tool_choice "required": a request that points to no tool is asked which one; one that does gets its call', async () => {
+    const ws = await newWorkspace(server);
+    const client = clientOf(ws.key);
+    const { data, response } = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "What is the refund window?" }], tools: [...FILES, ...INVOICES], tool_choice: "required" }).withResponse();
+    expect(response.headers.get("x-svc-gate")).toBe("needs_input");
+    expect(data.choices[0]!.finish_reason).toBe("stop");
+    expect(data.choices[0]!.message.content).toMatch(/Which should I use: delete_file, send_invoice\?/);
+    const made = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Send invoice INV-2201 to its customer" }], tools: [...FILES, ...INVOICES], tool_choice: "required" });
+    expect(made.choices[0]!.finish_reason).toBe("tool_calls");
+    expect((made.choices[0]!.message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall).function).toEqual({ name: "send_invoice", arguments: JSON.stringify({ invoice_id: "INV-2201" }) });
   });
 
   it("a blocked call is never returned: the content names the policy, X-Svc-Gate blocked", async () => {

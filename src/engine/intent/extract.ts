@@ -499,6 +499,8 @@ function byNumber(p: Property, r: TurnReader, asked: string[]): unknown {
   return undefined;
 }
 
+const FILE_PATH = /(?<![\w/])(?:~|\.{1,2})?\/[^\s'"`,;]+|(?<!\w)[A-Za-z]:\\[^\s'"`,;]+|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/])/g;
+
 function byString(p: Property, r: TurnReader, all: Property[], asked: string[]): unknown {
   const key = p.key.toLowerCase();
   // Free text: only where the words say which part is meant ("subject 'x'", "tell them …").
@@ -517,6 +519,16 @@ function byString(p: Property, r: TurnReader, all: Property[], asked: string[]):
       return m[0];
     }
     return undefined;
+  }
+  // A file or folder: the token shaped like a path ("/tmp/report.txt", "./build", "~/notes", "C:\\logs\\a.txt",
+  // or a bare file name with an extension).
+  if (/(^|_)(path|file|filename|filepath|dir|directory|folder)$/.test(key)) {
+    for (const m of r.text.matchAll(FILE_PATH)) {
+      const value = m[0].replace(/[.,;:!?)]+$/, "");
+      if (!r.free(m.index!, m.index! + value.length)) continue;
+      r.take(m.index!, m.index! + value.length);
+      return value;
+    }
   }
   if (p.noun) return byIdentifier(p, r, asked);
   // A named thing (service, app, repository, team): a slug the other parameters did not take.

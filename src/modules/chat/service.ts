@@ -23,7 +23,8 @@ import { CATALOG } from "../connections/catalog.ts";
 import type { ConnectionService } from "../connections/service.ts";
 import { redactAction } from "../escalations/service.ts";
 import { intentToWire } from "../intent/schemas.ts";
-import { getConversation, insertIntent, saveConversation } from "../intent/store.ts";
+import type { RecordWriter } from "../intent/records.ts";
+import { getConversation, saveConversation } from "../intent/store.ts";
 import type { MemoryService } from "../memory/service.ts";
 import { maskSecrets } from "../memory/secrets.ts";
 import type { PolicyService } from "../policies/service.ts";
@@ -32,6 +33,8 @@ import type { ToolService } from "../tools/service.ts";
 import type { JsonSchema, Tool } from "../tools/tool.ts";
 import { functionDefinition, MAX_MEMORY_ITEMS, memoryBlock } from "../../engine/planner/openai.ts";
 import type { Upstream, UpstreamToolCall } from "./upstream.ts";
+import { chatTrace } from "./trace.ts";
+import { StageClock, type Gap } from "../../engine/intent/trace.ts";
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
@@ -196,6 +199,8 @@ export function createChatService(deps: {
   plannerFallback?: boolean;
   /** The configured OpenAI-compatible upstream: when set, it answers instead of the engine's planner. */
   upstream?: Upstream;
+  /** Where the turn's intelligence record goes (written behind the answer: see records.ts). */
+  records: RecordWriter;
 }): ChatService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
@@ -235,6 +240,20 @@ export function createChatService(deps: {
     return hit;
   }
 
+  // An agent sends the same tool definitions with every request: their token count is kept (by their JSON).
+  const toolTokenCounts = new Map<string, number>();
+  const toolTokens = (definitions: ChatFunction[] | undefined): number => {
+    if (!definitions?.length) return 0;
+    const json = JSON.stringify(definitions);
+    let n = toolTokenCounts.get(json);
+    if (n === undefined) {
+      if (toolTokenCounts.size >= MAX_CLIENT_TOOLS) toolTokenCounts.clear();
+      n = tokens(json);
+      toolTokenCounts.set(json, n);
+    }
+    return n;
+  };
+
   return {
     upstream: deps.upstream !== undefined,
     complete: async (actor, request, options) => {
@@ -246,6 +265,18 @@ export function createChatService(deps: {
       const domain = typeof request.context?.domain === "string" ? request.context.domain : undefined;
       const noted: string[] = [];
       const evidence: string[] = [];
+      // What the trace reports when the engine did not decide (upstream answers, confirmations, tool results).
+      const startedAt = clock.now();
+      const t0 = performance.now();
+      const stages = new StageClock();
+      const verdicts: { tool: string; verdict: GovernanceVerdict }[] = [];
+      const gaps: Gap[] = [];
+      const memoryFacts = { healthy: true, queried: 0, used: [] as string[], consulted: false };
+      let summary = "";
+      // The model's words reached the client already (streamed): a failure can then no longer fall back.
+      let streamedAny = false;
+      let answeredByModel = false;
+      let proposedCalls = 0;
 
       // The request's tools: the client's, then the workspace's (a client tool hides a server tool of the
       // same name: the caller defined it for this request).
@@ -272,8 +303,15 @@ export function createChatService(deps: {
         }
         return tools.validate(tool, args);
       };
-      const review = (tool: Tool, args: Record<string, unknown>, certainOnly = false) =>
-        governance.review({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor }, { certainOnly, escalate: false });
+      const review = async (tool: Tool, args: Record<string, unknown>, certainOnly = false) => {
+        const verdict = await governance.review({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor }, { certainOnly, escalate: false });
+        // A partial review (arguments still missing) decides only when it blocks.
+        if (!certainOnly || verdict.decision === "blocked") {
+          verdicts.push({ tool: tool.name, verdict });
+          stages.mark("governance_eval", verdict.decision === "approved" ? "passed" : "blocked", `${tool.name}: ${verdict.decision}`);
+        }
+        return verdict;
+      };
 
       // The conversation: the request's turns, after the stored ones when memory is on and the request does
       // not repeat them (no assistant turn in it).
@@ -309,31 +347,40 @@ export function createChatService(deps: {
         decision = "blocked";
         verdictReason = verdict.reason;
         content = `I can't do that: ${tool.name} is blocked by ${policyWords(verdict)}. Nothing was run. ${verdict.reason}`;
+        summary = `Blocked ${tool.name} by ${policyWords(verdict)}; nothing was returned or run.`;
       };
       const askConfirmation = (tool: Tool, args: Record<string, unknown>, verdict: GovernanceVerdict) => {
         gate = "escalate";
         decision = "conditional";
         verdictReason = verdict.reason;
         pending = { tool: tool.name, arguments: args, client: isClient(tool), expires_at: Math.floor((clock.now().getTime() + PENDING_TTL_MS) / 1000) };
+        summary = `${tool.name} needs the user's approval under ${policyWords(verdict)}; asked for a yes or no.`;
         const shown = Object.keys(args).length > 0 ? ` with ${summarise(redactAction(args), 300)}` : "";
         content = `${tool.name}${shown} needs approval under ${policyWords(verdict)}. Answer yes to proceed or no to skip.`;
       };
       /** An approved (or user-confirmed) call: the client's comes back as a tool call, the server's runs here. */
-      const proceed = async (tool: Tool, args: Record<string, unknown>, confirmed: boolean) => {
+      const proceed = async (tool: Tool, args: Record<string, unknown>, confirmed?: GovernanceVerdict) => {
         if (isClient(tool)) {
           toolCalls.push(callFor(tool, args));
           decision = confirmed ? "conditional" : "approved";
+          summary = `Returned ${tool.name} to the client as an approved tool call${confirmed ? " (the user said yes)" : ""}.`;
           return;
         }
         // The gate right before the call: `govern` records the approval (rate rules); a confirmed call was
-        // reviewed again (a block added since still wins) and the user's yes is its approval.
-        const verdict = confirmed ? await review(tool, args) : await governance.govern({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor });
+        // reviewed again just before (a block added since still wins) and the user's yes is its approval.
+        const verdict = confirmed ?? await governance.govern({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor });
+        if (!confirmed) {
+          verdicts.push({ tool: tool.name, verdict });
+          stages.mark("governance_eval", verdict.decision === "approved" ? "passed" : "blocked", `${tool.name}: ${verdict.decision} (at the call)`);
+        }
         if (verdict.decision === "blocked") return blockedAnswer(tool, verdict);
         if (verdict.decision === "conditional" && !confirmed) return askConfirmation(tool, args, verdict);
         decision = verdict.decision;
         const run = await tools.run(actor, tool, args, { details: { via: "chat", conversation_id: conversationId, decision: verdict.decision, ...(confirmed ? { confirmed_by: "requester" } : {}) } });
         evidence.push(`ran ${tool.name} on the server: ${run.status} in ${run.durationMs} ms`);
+        stages.mark("execution", run.status === "succeeded" ? "passed" : "failed", `${tool.name} ${run.status}`);
         lastRun = { tool, args, status: run.status, result: run.result, error: run.error };
+        summary = `Ran ${tool.name} on the server${confirmed ? " after the user's yes" : ""}: ${run.status}.`;
         content = run.status === "succeeded" ? `Done: ${tool.name} succeeded. Result: ${summarise(run.result)}` : `${tool.name} failed${run.error ? ` (${run.error})` : ""}. Result: ${summarise(run.result)}`;
       };
       /** A call decided outside the engine (forced by tool_choice, or confirmed): arguments, then governance. */
@@ -346,12 +393,15 @@ export function createChatService(deps: {
         if (missing.length > 0 || invalid.length > 0) {
           gate = "needs_input";
           content = missing.length > 0 ? missing.map((key) => questionFor(tool, key)).join(" ") : `The arguments for ${tool.name} are not valid: ${invalid.map((d) => `${d.field} ${d.message}`).join("; ")}.`;
+          for (const key of missing) gaps.push({ kind: "missing_argument", capability: tool.name, field: key, reason: `${tool.name} needs ${key}.`, blocking: true, severity: "blocking" });
+          for (const d of invalid) gaps.push({ kind: "missing_argument", capability: tool.name, field: d.field, reason: `${tool.name}: ${d.field} ${d.message}.`, blocking: true, severity: "blocking" });
+          summary = `Asked for what ${tool.name} still needs; nothing was run.`;
           return;
         }
         const verdict = await review(tool, args);
         if (verdict.decision === "blocked") return blockedAnswer(tool, verdict);
         if (verdict.decision === "conditional") return askConfirmation(tool, args, verdict);
-        await proceed(tool, args, false);
+        await proceed(tool, args);
       };
 
       /**
@@ -363,12 +413,19 @@ export function createChatService(deps: {
         const conversation: Record<string, unknown>[] = [];
         if (memoryOn) {
           const query = [...request.messages].reverse().find((m) => m.role === "user");
-          const found = await memory.related(workspaceId, questionWords(query ? textOf(query.content) : ""), MAX_MEMORY_ITEMS);
+          memoryFacts.consulted = true;
+          const found = await memory.related(workspaceId, questionWords(query ? textOf(query.content) : ""), MAX_MEMORY_ITEMS).catch(() => {
+            memoryFacts.healthy = false;
+            return { hits: [] };
+          });
+          memoryFacts.queried = found.hits.length;
+          memoryFacts.used = found.hits.map((h) => h.id);
           if (found.hits.length > 0) {
             conversation.push({ role: "system", content: memoryBlock(found.hits) });
             evidence.push(`memory items given to the model: ${found.hits.map((h) => h.id).join(", ")}`);
           }
-        }
+          stages.mark("memory_lookup", memoryFacts.healthy ? "passed" : "degraded", memoryFacts.healthy ? `${found.hits.length} item(s) given to the model` : "memory search failed; the model was asked without it");
+        } else stages.mark("memory_lookup", "skipped", "memory: false");
         for (const m of request.messages) conversation.push({ ...m, role: m.role === "developer" ? "system" : m.role });
         const definitions = offered.map(functionDefinition);
         const head: ChatHead = { id, created, model: request.model ?? "svc", conversationId };
@@ -378,9 +435,12 @@ export function createChatService(deps: {
         for (let round = 1; round <= MAX_UPSTREAM_ROUNDS; round++) {
           const reply = await upstream.complete({ messages: conversation, tools: definitions, toolChoice: definitions.length > 0 ? (choice === "required" ? "required" : "auto") : undefined, maxTokens: request.max_completion_tokens ?? request.max_tokens, stream: onContent !== undefined }, (piece) => {
             said += piece;
+            if (onContent) streamedAny = true;
             onContent?.(piece);
           });
+          proposedCalls += reply.toolCalls.length;
           if (reply.toolCalls.length > 0) evidence.push(`the model proposed ${reply.toolCalls.map((c) => c.name).join(", ")} (round ${round})`);
+          stages.mark("plan", "passed", `model ${upstream.model}, round ${round}: ${reply.toolCalls.length > 0 ? `${reply.toolCalls.length} tool call(s)` : "an answer"} (finish ${reply.finishReason ?? "none"})`);
           const ran: { call: UpstreamToolCall; result: string }[] = [];
           for (const call of reply.toolCalls) {
             const tool = offered.find((t) => t.name === call.name);
@@ -416,42 +476,8 @@ export function createChatService(deps: {
         content = [said, ...notes].filter((t) => t !== "").join("\n\n");
       };
 
-      const confirmation = state?.pending && last.role === "user" ? confirmationOf(lastText) : undefined;
-      if (last.role === "tool") {
-        // Results of the client's tool calls: the final answer reports them.
-        const names = new Map<string, string>();
-        for (const m of request.messages) for (const c of m.tool_calls ?? []) if (c.id) names.set(c.id, c.function?.name ?? "the tool");
-        const results: string[] = [];
-        for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role === "tool"; i--) {
-          const m = request.messages[i]!;
-          results.unshift(`${names.get(m.tool_call_id ?? "") ?? "The tool"} returned: ${summarise(textOf(m.content), 800)}`);
-        }
-        content = results.join("\n");
-        evidence.push(`summarised ${results.length} tool result(s)`);
-      } else if (state?.pending && confirmation) {
-        const p = state.pending;
-        const tool = all.find((t) => t.name === p.tool);
-        if (p.expires_at * 1000 < clock.now().getTime()) {
-          content = `The request to run ${p.tool} expired; nothing was run. Ask again to start over.`;
-        } else if (confirmation === "no") {
-          content = `Skipped ${p.tool}; nothing was run.`;
-          evidence.push(`the user declined ${p.tool}`);
-        } else if (!tool) {
-          gate = "blocked";
-          content = `${p.tool} is no longer available; nothing was run.`;
-        } else {
-          evidence.push(`the user confirmed ${p.tool}`);
-          const verdict = await review(tool, p.arguments);
-          if (verdict.decision === "blocked") blockedAnswer(tool, verdict);
-          else await proceed(tool, p.arguments, true);
-        }
-      } else if (forced) {
-        const userTurns = turns.filter((m) => m.role === "user").map((m) => m.content);
-        await decideCall(forced, extractArguments(forced.parameters, userTurns));
-        if (gate === "blocked") throw forcedBlocked(forced, verdictReason);
-      } else if (deps.upstream) {
-        await viaUpstream(deps.upstream);
-      } else {
+      /** The intent engine decides (with the configured planner, or the embedded rules when `planner` is undefined). */
+      const viaEngine = async (planner: Planner | undefined) => {
         engine = await runEngine(
           { messages: turns.filter((m) => m.content !== "" || m.role !== "system"), domain, mode: "auto", dryRun: false },
           {
@@ -463,7 +489,7 @@ export function createChatService(deps: {
             preferences: async () => (memoryOn ? memory.preferences(workspaceId) : []),
             review: (action, reviewOptions) => review(action.tool, action.arguments, reviewOptions.certainOnly),
             policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
-            planner: deps.planner,
+            planner,
             plannerFallback: deps.plannerFallback,
           },
           actor,
@@ -472,7 +498,12 @@ export function createChatService(deps: {
         const o = engine.outcome;
         switch (o.type) {
           case "direct":
-            content = o.answer.content;
+            // tool_choice "required": the client wants a call; with none proposed, ask which tool.
+            if (choice === "required" && offered.length > 0 && !o.smallTalk) {
+              gate = "needs_input";
+              content = `tool_choice is "required" but nothing in the request points to one tool. Which should I use: ${offered.slice(0, 8).map((t) => t.name).join(", ")}${offered.length > 8 ? ", …" : ""}?`;
+              evidence.push('tool_choice "required": no tool was proposed, so the answer asks which one');
+            } else content = o.answer.content;
             break;
           case "clarify":
             gate = "needs_input";
@@ -487,34 +518,113 @@ export function createChatService(deps: {
             else blockedAnswer(o.tool, o.verdict);
             break;
           case "execution":
-            await proceed(o.tool, o.arguments, false);
+            await proceed(o.tool, o.arguments);
             break;
         }
+      };
+
+      const confirmation = state?.pending && last.role === "user" ? confirmationOf(lastText) : undefined;
+      if (last.role === "tool") {
+        // Results of the client's tool calls: the final answer reports them.
+        const names = new Map<string, string>();
+        for (const m of request.messages) for (const c of m.tool_calls ?? []) if (c.id) names.set(c.id, c.function?.name ?? "the tool");
+        const results: string[] = [];
+        for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role === "tool"; i--) {
+          const m = request.messages[i]!;
+          results.unshift(`${names.get(m.tool_call_id ?? "") ?? "The tool"} returned: ${summarise(textOf(m.content), 800)}`);
+        }
+        content = results.join("\n");
+        evidence.push(`summarised ${results.length} tool result(s)`);
+        summary = `Reported the results of ${results.length} client tool call(s).`;
+      } else if (state?.pending && confirmation) {
+        const p = state.pending;
+        const tool = all.find((t) => t.name === p.tool);
+        if (p.expires_at * 1000 < clock.now().getTime()) {
+          content = `The request to run ${p.tool} expired; nothing was run. Ask again to start over.`;
+          summary = `The pending ${p.tool} expired before the answer; nothing was run.`;
+        } else if (confirmation === "no") {
+          content = `Skipped ${p.tool}; nothing was run.`;
+          evidence.push(`the user declined ${p.tool}`);
+          summary = `The user said no: ${p.tool} was skipped.`;
+        } else if (!tool) {
+          gate = "blocked";
+          content = `${p.tool} is no longer available; nothing was run.`;
+          summary = `The pending ${p.tool} is no longer available; nothing was run.`;
+        } else {
+          evidence.push(`the user confirmed ${p.tool}`);
+          const verdict = await review(tool, p.arguments);
+          if (verdict.decision === "blocked") blockedAnswer(tool, verdict);
+          else await proceed(tool, p.arguments, verdict);
+        }
+      } else if (forced) {
+        const userTurns = turns.filter((m) => m.role === "user").map((m) => m.content);
+        await decideCall(forced, extractArguments(forced.parameters, userTurns));
+        if (gate === "blocked") throw forcedBlocked(forced, verdictReason);
+      } else if (deps.upstream) {
+        try {
+          await viaUpstream(deps.upstream);
+          answeredByModel = true;
+        } catch (error) {
+          // SVC_MODEL_FALLBACK=embedded: an unreachable model gives way to the embedded planner, unless some of
+          // its words already went out on the stream (they cannot be taken back: the client gets the error).
+          const unreachable = error instanceof AppError && error.code === "routing_unavailable";
+          if (!unreachable || !deps.plannerFallback || streamedAny || verdicts.length > 0) throw error;
+          evidence.push(`model provider unavailable, embedded planner used: ${error.message.slice(0, 160)}`);
+          stages.mark("plan", "degraded", "model provider unavailable; the embedded planner decides");
+          content = "";
+          gate = "ok";
+          await viaEngine(undefined);
+        }
+      } else {
+        await viaEngine(deps.planner);
       }
 
       // max_tokens cuts the words of the answer (never a tool call).
       let finishReason: ChatAnswer["finishReason"] = toolCalls.length > 0 ? "tool_calls" : "stop";
       const limit = request.max_completion_tokens ?? request.max_tokens;
-      if (toolCalls.length === 0 && !deps.upstream && typeof limit === "number" && limit >= 0) {
+      // (A model's own answer was already cut by it: max_tokens went with the request.)
+      if (toolCalls.length === 0 && !answeredByModel && typeof limit === "number" && limit >= 0) {
         const encoded = encode(content);
         if (encoded.length > limit) {
           content = decode(encoded.slice(0, limit));
           finishReason = "length";
         }
       }
-      const promptText = request.messages.map((m) => `${m.role}\n${textOf(m.content)}${m.tool_calls ? JSON.stringify(m.tool_calls) : ""}`).join("\n") + (request.tools?.length ? JSON.stringify(request.tools) : "");
-      const prompt = tokens(promptText);
+      const promptText = request.messages.map((m) => `${m.role}\n${textOf(m.content)}${m.tool_calls ? JSON.stringify(m.tool_calls) : ""}`).join("\n");
+      const prompt = tokens(promptText) + toolTokens(request.tools);
       const completion = tokens(content) + toolCalls.reduce((n, c) => n + tokens(c.function.name) + tokens(c.function.arguments), 0);
       const pendingActions: PendingAction[] = pending ? [{ tool: pending.tool, arguments: redactAction(pending.arguments) as Record<string, unknown>, confirm_with: "yes", expires_at: pending.expires_at }] : [];
 
       const intelligence = engine
         ? (intentToWire(engine, { intentId: id, traceId: options.traceId, conversationId, domain, dryRun: false }).body.intelligence as Record<string, unknown>)
-        : { summary: content.split("\n")[0]!.slice(0, 200), reasoning: { evidence }, governance: { decision: decision === "none" ? "approved" : decision, evaluated: decision !== "none", reason: verdictReason ?? "No new action to govern." } };
+        : chatTrace({
+            summary: summary || (answeredByModel ? `Answered by the model ${deps.upstream!.model}${memoryFacts.queried > 0 ? ` with ${memoryFacts.queried} memory item(s)` : ""}.` : content.split("\n")[0]!.slice(0, 200)),
+            startedAt,
+            durationMs: Math.round(performance.now() - t0),
+            stages: stages.stages,
+            evidence,
+            gaps,
+            capability: { total: offered.length, healthy: offered.filter((t) => t.health() === "healthy").length, active: (await connections.summary(workspaceId)).active, matches: proposedCalls || verdicts.length },
+            memory: memoryFacts,
+            policiesActive: (await policies.ruleSet(workspaceId)).size > 0,
+            verdicts,
+            nextAction: pending
+              ? confirmNext(pending.tool)
+              : gate === "blocked"
+                ? { type: "none", label: "Blocked; change the request or the policy", ...(verdictReason ? { reason: verdictReason } : {}) }
+                : gate === "needs_input"
+                  ? { type: "resolve_gap", label: content.split("\n")[0]!.slice(0, 200) }
+                  : toolCalls.length > 0
+                    ? { type: "none", label: "Run the tool calls and send their results as tool messages" }
+                    : { type: "none", label: "Nothing to do" },
+          });
       if (engine) {
         const reasoning = intelligence.reasoning as { evidence?: string[] } | undefined;
         if (reasoning && Array.isArray(reasoning.evidence)) reasoning.evidence = [...reasoning.evidence, ...evidence];
         const g = intelligence.governance as Record<string, unknown> | undefined;
         if (g && decision !== "none") g.decision = decision;
+        // In a chat the requester approves by answering, not through an escalation.
+        if (pending) intelligence.next_action = confirmNext(pending.tool);
       }
 
       const at = clock.now();
@@ -525,7 +635,7 @@ export function createChatService(deps: {
         await saveConversation(db, workspaceId, conversationId, next as unknown as Record<string, unknown>, at);
       }
       const answer: ChatAnswer = { id, created, model: request.model ?? "svc", conversationId, traceId: options.traceId, content, toolCalls, finishReason, gate, pendingActions, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, intelligence };
-      await insertIntent(db, workspaceId, {
+      await deps.records.add(workspaceId, {
         id,
         traceId: options.traceId,
         conversationId,
@@ -537,7 +647,7 @@ export function createChatService(deps: {
         gaps: engine?.gaps.length ?? 0,
         durationMs: engine?.durationMs ?? 0,
         request: { path: "/api/v1/svc/chat/completions", messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content) })), memory: memoryOn, conversation_id: conversationId, tools: [...client.keys()], ...(request.user ? { user: request.user } : {}) },
-        response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool) },
+        response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool), intelligence },
         executionId: null,
         createdAt: at,
       });
@@ -545,6 +655,8 @@ export function createChatService(deps: {
     },
   };
 }
+
+const confirmNext = (tool: string) => ({ type: "confirm_execution", label: `Answer yes to run ${tool}, or no to skip it` });
 
 function forcedBlocked(tool: Tool, reason: string | undefined): AppError {
   return new AppError("blocked_by_policy", {

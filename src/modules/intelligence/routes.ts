@@ -5,6 +5,7 @@ import { canonicalJson } from "../../canonical-json.ts";
 import { AppError } from "../../errors/app-error.ts";
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
 import type { IntentRequest, IntentService } from "../intent/service.ts";
+import type { RecordWriter } from "../intent/records.ts";
 import { executionOfIntent, findIntent, intentStats, listIntents, type IntentRow } from "../intent/store.ts";
 import type { Db } from "../../db/index.ts";
 import type { Clock } from "../../clock.ts";
@@ -66,7 +67,7 @@ function actionOf(response: Record<string, unknown>): string {
   return action?.tool ? `${action.tool} ${canonicalJson(action.arguments ?? {})}` : "no action";
 }
 
-export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Clock; intents: IntentService }): void {
+export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Clock; intents: IntentService; records: RecordWriter }): void {
   const { db, clock, intents } = deps;
 
   app.get(
@@ -92,6 +93,7 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
       const q = request.query;
       const limit = q.limit ?? 10;
       const offset = q.offset ?? 0;
+      await deps.records.flush();
       const { rows, total } = await listIntents(db, workspaceIdOf(request.principal), {
         domain: q.domain,
         decision: q.decision,
@@ -124,6 +126,7 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
       },
     },
     async (request) => {
+      await deps.records.flush();
       const { row, byDecision, byDomain } = await intentStats(db, workspaceIdOf(request.principal), clock.now());
       const d30 = Number(row?.d30 ?? 0);
       return {
@@ -145,6 +148,7 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
     },
     async (request) => {
       const workspaceId = workspaceIdOf(request.principal);
+      await deps.records.flush();
       const row = await findIntent(db, workspaceId, request.params.id);
       if (!row) throw new AppError("intelligence_not_found", { message: `No intelligence record ${request.params.id.slice(0, 100)} in this workspace.` });
       // What became of the planned action: the record shows a failed execution with its diagnosis.
@@ -170,6 +174,7 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
     },
     async (request) => {
       const actor = actorOf(request);
+      await deps.records.flush();
       const row = await findIntent(db, actor.workspaceId, request.params.id);
       if (!row) throw new AppError("intelligence_not_found", { message: `No intelligence record ${request.params.id.slice(0, 100)} in this workspace.` });
       const stored = row.request as { messages: IntentRequest["messages"]; context?: IntentRequest["context"]; mode?: IntentRequest["mode"] };

@@ -9,6 +9,11 @@ export async function insertIntent(db: Db, workspaceId: string, row: NewIntentRo
   await db.insert(intents).values({ ...row, workspaceId });
 }
 
+/** Several records of one workspace in one statement (the record writer's batches). */
+export async function insertIntents(db: Db, workspaceId: string, rows: NewIntentRow[]): Promise<void> {
+  if (rows.length > 0) await db.insert(intents).values(rows.map((row) => ({ ...row, workspaceId })));
+}
+
 /** By intent id or by trace id. */
 export async function findIntent(db: Db, workspaceId: string, idOrTrace: string): Promise<IntentRow | undefined> {
   const [row] = await db
