@@ -200,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIntentRoutes(app, intents);
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
   registerSetupRoutes(app, setup);
-  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records });
+  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
 
   await apiKeys.start();
   await connections.start();

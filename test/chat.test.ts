@@ -241,6 +241,32 @@ describe("chat completions: governed tool calls", () => {
     expect((made.choices[0]!.message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall).function).toEqual({ name: "send_invoice", arguments: JSON.stringify({ invoice_id: "INV-2201" }) });
   });
 
+  it("replaying a chat record decides it again as a dry run: a policy added since shows, nothing runs or is recorded", async () => {
+    const ws = await shopWorkspace();
+    const client = clientOf(ws.key);
+    const turn = (await client.chat.completions.create({ model: "m", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Delete the file /tmp/report.txt" }], tools: FILES })) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(turn.choices[0]!.finish_reason).toBe("tool_calls");
+    const same = await call(server, "POST", `/api/v1/svc/intelligence/${turn.id}/replay`, { key: ws.key });
+    expect(same.status, same.text).toBe(200);
+    expect(same.body).toMatchObject({ type: "chat", original_gate: "ok", current_gate: "ok", changed: false, change_summary: "Same decision as recorded.", current: { tool_calls: ["delete_file"] } });
+
+    await withPolicy(ws, "no deletions", "Block deleting files");
+    const replayed = await call(server, "POST", `/api/v1/svc/intelligence/${turn.trace_id}/replay`, { key: ws.key });
+    expect(replayed.body).toMatchObject({ original_gate: "ok", current_gate: "blocked", gate_changed: true, changed: true, original: { tool_calls: ["delete_file"] }, current: { tool_calls: [], gate: "blocked" } });
+    expect(replayed.body.change_summary).toMatch(/gate ok → blocked; tool calls \[delete_file\] → \[\]/);
+
+    // A server tool is not run by a replay, and a replay leaves no record.
+    const before = refundsSent().length;
+    const refund = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Refund order A-78 for $12.50" }] })) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(refundsSent().length).toBe(before + 1);
+    const records = async () => (await call(server, "GET", "/api/v1/svc/intelligence?limit=200", { key: ws.key })).body.total as number;
+    const count = await records();
+    const again = await call(server, "POST", `/api/v1/svc/intelligence/${refund.id}/replay`, { key: ws.key });
+    expect(again.body).toMatchObject({ original_gate: "ok", current_gate: "ok", changed: false, current: { content: expect.stringMatching(/Would run refund_order/) } });
+    expect(refundsSent().length).toBe(before + 1);
+    expect(await records()).toBe(count);
+  });
+
   it("a blocked call is never returned: the content names the policy, X-Svc-Gate blocked", async () => {
     const ws = await newWorkspace(server);
     await withPolicy(ws, "no deletions", "Block deleting files");

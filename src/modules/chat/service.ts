@@ -118,7 +118,11 @@ export interface ChatHead {
 export interface ChatService {
   /** True when a configured upstream model answers (content is then forwarded as it comes). */
   readonly upstream: boolean;
-  complete(actor: Actor, request: ChatRequest, options: { traceId: string; onContent?: (piece: string, head: ChatHead) => void }): Promise<ChatAnswer>;
+  /**
+   * One governed assistant turn. `dryRun` (a replay): decided the same way, but no server tool runs, no
+   * approval is recorded, and neither the conversation nor a record is written.
+   */
+  complete(actor: Actor, request: ChatRequest, options: { traceId: string; onContent?: (piece: string, head: ChatHead) => void; dryRun?: boolean }): Promise<ChatAnswer>;
 }
 
 /** Rounds with the upstream in one turn: the first, plus at most two carrying server tool results back. */
@@ -368,14 +372,19 @@ export function createChatService(deps: {
         }
         // The gate right before the call: `govern` records the approval (rate rules); a confirmed call was
         // reviewed again just before (a block added since still wins) and the user's yes is its approval.
-        const verdict = confirmed ?? await governance.govern({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor });
-        if (!confirmed) {
+        const verdict = confirmed ?? (options.dryRun ? await review(tool, args) : await governance.govern({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor }));
+        if (!confirmed && !options.dryRun) {
           verdicts.push({ tool: tool.name, verdict });
           stages.mark("governance_eval", verdict.decision === "approved" ? "passed" : "blocked", `${tool.name}: ${verdict.decision} (at the call)`);
         }
         if (verdict.decision === "blocked") return blockedAnswer(tool, verdict);
         if (verdict.decision === "conditional" && !confirmed) return askConfirmation(tool, args, verdict);
         decision = verdict.decision;
+        if (options.dryRun) {
+          summary = `Would run ${tool.name} on the server (a replay runs nothing).`;
+          content = `Would run ${tool.name} with ${summarise(redactAction(args), 300)}; nothing was run (replay).`;
+          return;
+        }
         const run = await tools.run(actor, tool, args, { details: { via: "chat", conversation_id: conversationId, decision: verdict.decision, ...(confirmed ? { confirmed_by: "requester" } : {}) } });
         evidence.push(`ran ${tool.name} on the server: ${run.status} in ${run.durationMs} ms`);
         stages.mark("execution", run.status === "succeeded" ? "passed" : "failed", `${tool.name} ${run.status}`);
@@ -468,7 +477,7 @@ export function createChatService(deps: {
               if (round === MAX_UPSTREAM_ROUNDS) notes.push(content);
             } else if (content) notes.push(content);
           }
-          if (ran.length === 0 || round === MAX_UPSTREAM_ROUNDS) break;
+          if (ran.length === 0 || round === MAX_UPSTREAM_ROUNDS || options.dryRun) break;
           // The results go back for the model's final words.
           conversation.push({ role: "assistant", content: reply.content || null, tool_calls: ran.map((r) => ({ id: r.call.id, type: "function", function: { name: r.call.name, arguments: r.call.arguments } })) });
           for (const r of ran) conversation.push({ role: "tool", tool_call_id: r.call.id, content: r.result });
@@ -629,12 +638,13 @@ export function createChatService(deps: {
 
       const at = clock.now();
       // Kept when it can be resumed: the caller named it, or a confirmation waits on it.
-      if (request.conversation_id !== undefined || pending) {
+      if (!options.dryRun && (request.conversation_id !== undefined || pending)) {
         const history = [...turns, { role: "assistant" as const, content: content || (toolCalls.length ? `Called ${toolCalls.map((c) => c.function.name).join(", ")}.` : "") }].slice(-MAX_TURNS);
         const next: ChatState = { kind: "chat", messages: history.map((m) => ({ role: m.role, content: maskSecrets(m.content) })), ...(pending ? { pending } : {}) };
         await saveConversation(db, workspaceId, conversationId, next as unknown as Record<string, unknown>, at);
       }
       const answer: ChatAnswer = { id, created, model: request.model ?? "svc", conversationId, traceId: options.traceId, content, toolCalls, finishReason, gate, pendingActions, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, intelligence };
+      if (options.dryRun) return answer;
       await deps.records.add(workspaceId, {
         id,
         traceId: options.traceId,
@@ -645,8 +655,18 @@ export function createChatService(deps: {
         decision: decision === "none" ? (engine?.governance.decision ?? "none") : decision,
         confidence: engine?.governance.confidence ?? 1,
         gaps: engine?.gaps.length ?? 0,
-        durationMs: engine?.durationMs ?? 0,
-        request: { path: "/api/v1/svc/chat/completions", messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content) })), memory: memoryOn, conversation_id: conversationId, tools: [...client.keys()], ...(request.user ? { user: request.user } : {}) },
+        durationMs: engine?.durationMs ?? Math.round(performance.now() - t0),
+        request: {
+          path: "/api/v1/svc/chat/completions",
+          messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content) })),
+          memory: memoryOn,
+          conversation_id: conversationId,
+          tools: [...client.keys()],
+          ...(request.user ? { user: request.user } : {}),
+          // What a replay needs to decide the turn again: the messages as sent (tool results included), the
+          // client's function definitions and the tool choice.
+          chat: { messages: request.messages.map(maskedMessage), tools: request.tools ?? [], ...(request.tool_choice !== undefined ? { tool_choice: request.tool_choice } : {}), ...(domain ? { context: { domain } } : {}) },
+        },
         response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool), intelligence },
         executionId: null,
         createdAt: at,
@@ -654,6 +674,16 @@ export function createChatService(deps: {
       return answer;
     },
   };
+}
+
+/**
+ * A message as it is kept in a record: its text with secrets masked; other parts (images, audio, files: not
+ * read, and possibly megabytes of base64) kept as their type only.
+ */
+function maskedMessage(m: ChatMessage): ChatMessage {
+  const content = typeof m.content === "string" ? maskSecrets(m.content) : Array.isArray(m.content) ? m.content.map((part) => (part && part.type === "text" && typeof part.text === "string" ? { type: "text", text: maskSecrets(part.text) } : { type: String(part?.type ?? "unknown") })) : m.content;
+  const toolCalls = m.tool_calls?.map((c) => ({ ...c, ...(c.function ? { function: { ...c.function, ...(typeof c.function.arguments === "string" ? { arguments: maskSecrets(c.function.arguments) } : {}) } } : {}) }));
+  return { ...m, content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
 }
 
 const confirmNext = (tool: string) => ({ type: "confirm_execution", label: `Answer yes to run ${tool}, or no to skip it` });

@@ -6,6 +6,7 @@ import { AppError } from "../../errors/app-error.ts";
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
 import type { IntentRequest, IntentService } from "../intent/service.ts";
 import type { RecordWriter } from "../intent/records.ts";
+import type { ChatRequest, ChatService } from "../chat/service.ts";
 import { executionOfIntent, findIntent, intentStats, listIntents, type IntentRow } from "../intent/store.ts";
 import type { Db } from "../../db/index.ts";
 import type { Clock } from "../../clock.ts";
@@ -67,7 +68,7 @@ function actionOf(response: Record<string, unknown>): string {
   return action?.tool ? `${action.tool} ${canonicalJson(action.arguments ?? {})}` : "no action";
 }
 
-export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Clock; intents: IntentService; records: RecordWriter }): void {
+export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Clock; intents: IntentService; records: RecordWriter; chat: ChatService }): void {
   const { db, clock, intents } = deps;
 
   app.get(
@@ -177,6 +178,7 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
       await deps.records.flush();
       const row = await findIntent(db, actor.workspaceId, request.params.id);
       if (!row) throw new AppError("intelligence_not_found", { message: `No intelligence record ${request.params.id.slice(0, 100)} in this workspace.` });
+      if (row.type === "chat") return replayChat(actor, row, request.id, request.body?.mode ?? "current");
       const stored = row.request as { messages: IntentRequest["messages"]; context?: IntentRequest["context"]; mode?: IntentRequest["mode"] };
       const original = row.response as Record<string, unknown>;
       // A dry run: nothing is escalated, executed or remembered; the conversation as it was recorded.
@@ -212,4 +214,46 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
       };
     },
   );
+
+  /**
+   * A chat turn decided again as a dry run: the recorded messages, client function definitions and tool
+   * choice, against today's tools, memory and policies (and today's model, when one is configured). Compared
+   * on what a caller acts on: the gate, the tool calls handed back, the confirmation asked.
+   */
+  async function replayChat(actor: ReturnType<typeof actorOf>, row: IntentRow, traceId: string, mode: string) {
+    const recorded = row.request as { messages?: { role: string; content: string }[]; memory?: boolean; chat?: Partial<ChatRequest> };
+    const original = row.response as { gate?: string; tool_calls?: string[]; pending_actions?: string[]; intelligence?: { governance?: { confidence?: number; policy_id?: string } } };
+    // Records from before the full request was kept: their text turns.
+    const messages = (recorded.chat?.messages ?? recorded.messages ?? []) as ChatRequest["messages"];
+    const again = await deps.chat.complete(actor, { ...recorded.chat, messages, memory: recorded.memory !== false }, { traceId, dryRun: true });
+    const trace = again.intelligence as { summary?: string; capability?: unknown; memory?: unknown; humility?: unknown; governance?: { confidence?: number; policy_id?: string } };
+    const before = { gate: original.gate ?? "ok", tool_calls: original.tool_calls ?? [], pending_actions: original.pending_actions ?? [], policy_id: original.intelligence?.governance?.policy_id ?? null };
+    const now = { gate: again.gate, tool_calls: again.toolCalls.map((c) => c.function.name), pending_actions: again.pendingActions.map((p) => p.tool), policy_id: trace.governance?.policy_id ?? null };
+    const changes: string[] = [];
+    if (before.gate !== now.gate) changes.push(`gate ${before.gate} → ${now.gate}`);
+    if (before.tool_calls.join(",") !== now.tool_calls.join(",")) changes.push(`tool calls [${before.tool_calls.join(", ")}] → [${now.tool_calls.join(", ")}]`);
+    if (before.pending_actions.join(",") !== now.pending_actions.join(",")) changes.push(`confirmation asked for [${before.pending_actions.join(", ")}] → [${now.pending_actions.join(", ")}]`);
+    if (before.policy_id !== now.policy_id) changes.push(`policy ${before.policy_id ?? "none"} → ${now.policy_id ?? "none"}`);
+    return {
+      trace_id: row.traceId,
+      intent_id: row.id,
+      type: "chat",
+      mode,
+      domain: row.domain,
+      original_gate: before.gate,
+      original_confidence: original.intelligence?.governance?.confidence ?? 1,
+      current_gate: now.gate,
+      current_confidence: trace.governance?.confidence ?? 1,
+      gate_changed: before.gate !== now.gate,
+      changed: changes.length > 0,
+      change_summary: changes.length > 0 ? changes.join("; ") : "Same decision as recorded.",
+      why: changes.length > 0 ? String(trace.summary ?? "") : undefined,
+      original: before,
+      current: { ...now, content: again.content },
+      current_capability: trace.capability,
+      current_memory: trace.memory,
+      current_gaps: trace.humility,
+      replay_note: "Replayed as a dry run: no tool was run, nothing was recorded, the conversation was not changed.",
+    };
+  }
 }
