@@ -267,6 +267,32 @@ describe("chat completions: governed tool calls", () => {
     expect(await records()).toBe(count);
   });
 
+  it("several requests in one message become several governed calls; a blocked one is named, not returned", async () => {
+    const ws = await newWorkspace(server);
+    const client = clientOf(ws.key);
+    const both = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Delete /tmp/a.txt and /tmp/b.txt" }], tools: FILES });
+    expect(both.choices[0]!.finish_reason).toBe("tool_calls");
+    expect(both.choices[0]!.message.tool_calls!.map((c) => (c as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall).function)).toEqual([
+      { name: "delete_file", arguments: JSON.stringify({ path: "/tmp/a.txt" }) },
+      { name: "delete_file", arguments: JSON.stringify({ path: "/tmp/b.txt" }) },
+    ]);
+    // Streamed: one whole delta per call, keyed by index.
+    const { chunks } = await streamed(client, { model: "m", messages: [{ role: "user", content: "Delete /tmp/a.txt and /tmp/b.txt" }], tools: FILES });
+    expect(chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []).map((t) => [t.index, t.function?.arguments])).toEqual([
+      [0, JSON.stringify({ path: "/tmp/a.txt" })],
+      [1, JSON.stringify({ path: "/tmp/b.txt" })],
+    ]);
+
+    await withPolicy(ws, "no invoices", "Block sending invoices");
+    const { data, response } = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Send invoice INV-1 and then delete the file /tmp/x.log" }], tools: [...FILES, ...INVOICES] }).withResponse();
+    const mixed = data as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(response.headers.get("x-svc-gate")).toBe("ok");
+    expect(mixed.choices[0]!.message.tool_calls!.map((c) => (c as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall).function.name)).toEqual(["delete_file"]);
+    expect(mixed.choices[0]!.message.content).toMatch(/send_invoice is blocked by policy "no invoices"/);
+    expect(mixed.intelligence.governance).toMatchObject({ decision: "blocked", rules_fired: [expect.objectContaining({ name: "no invoices", tool: "send_invoice" })] });
+    expect(mixed.intelligence.summary).toBe("2 requests in one message: 1 approved, 1 blocked.");
+  });
+
   it("a blocked call is never returned: the content names the policy, X-Svc-Gate blocked", async () => {
     const ws = await newWorkspace(server);
     await withPolicy(ws, "no deletions", "Block deleting files");

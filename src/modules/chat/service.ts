@@ -487,23 +487,71 @@ export function createChatService(deps: {
 
       /** The intent engine decides (with the configured planner, or the embedded rules when `planner` is undefined). */
       const viaEngine = async (planner: Planner | undefined) => {
-        engine = await runEngine(
-          { messages: turns.filter((m) => m.content !== "" || m.role !== "system"), domain, mode: "auto", dryRun: false },
-          {
-            tools: async () => offered,
-            catalog: async () => ({ integrations: CATALOG, ...(await connections.summary(workspaceId)) }),
-            toolHealth: (tool) => tool.health(),
-            validate,
-            searchMemory: async (query) => (memoryOn ? memory.related(workspaceId, questionWords(query), 5) : { hits: [], match: "none" }),
-            preferences: async () => (memoryOn ? memory.preferences(workspaceId) : []),
-            review: (action, reviewOptions) => review(action.tool, action.arguments, reviewOptions.certainOnly),
-            policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
-            planner,
-            plannerFallback: deps.plannerFallback,
-          },
-          actor,
-          () => clock.now(),
-        );
+        const decide = (messages: Message[]) =>
+          runEngine(
+            { messages: messages.filter((m) => m.content !== "" || m.role !== "system"), domain, mode: "auto", dryRun: false },
+            {
+              tools: async () => offered,
+              catalog: async () => ({ integrations: CATALOG, ...(await connections.summary(workspaceId)) }),
+              toolHealth: (tool) => tool.health(),
+              validate,
+              searchMemory: async (query) => (memoryOn ? memory.related(workspaceId, questionWords(query), 5) : { hits: [], match: "none" }),
+              preferences: async () => (memoryOn ? memory.preferences(workspaceId) : []),
+              review: (action, reviewOptions) => review(action.tool, action.arguments, reviewOptions.certainOnly),
+              policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
+              planner,
+              plannerFallback: deps.plannerFallback,
+            },
+            actor,
+            () => clock.now(),
+          );
+        // Several requests in one message ("delete a.txt and b.txt", "refund A-1, then cancel A-2"): each
+        // part is decided on its own and becomes its own call, when every part is a complete action (run or
+        // blocked). Anything else (a question, a missing argument, an approval to ask) is decided as one
+        // message, as before: a yes/no waits for one action at a time.
+        const parts = !planner && last.role === "user" && choice !== "none" ? requestParts(lastText) : [];
+        if (parts.length > 1) {
+          const earlier = turns.slice(0, -1);
+          const decided: EngineResult[] = [];
+          const isAction = (r: EngineResult) => r.outcome.type === "execution" || (r.outcome.type === "blocked" && !r.outcome.conditional);
+          // "delete /tmp/a.txt and /tmp/b.txt": a part without its own verb borrows the first part's.
+          const verb = parts[0]!.split(/\s+/)[0]!;
+          for (const part of parts) {
+            let result = await decide([...earlier, { role: "user", content: part }]);
+            if (!isAction(result) && decided.length > 0 && !part.toLowerCase().startsWith(verb.toLowerCase())) result = await decide([...earlier, { role: "user", content: `${verb} ${part}` }]);
+            decided.push(result);
+          }
+          const actions = decided.map((r) => r.outcome).filter((o): o is Extract<EngineResult["outcome"], { type: "execution" | "blocked" }> => o.type === "execution" || (o.type === "blocked" && !o.conditional));
+          const distinct = actions.filter((o, i) => actions.findIndex((p) => p.tool === o.tool && JSON.stringify(p.arguments) === JSON.stringify(o.arguments)) === i);
+          if (actions.length === decided.length && distinct.length > 1) {
+            verdicts.length = 0;
+            evidence.push(`one message, ${distinct.length} requests: ${parts.map((p) => `"${p.slice(0, 80)}"`).join(", ")}`);
+            const said: string[] = [];
+            let approved = 0;
+            for (const o of distinct) {
+              content = "";
+              if (o.type === "blocked") {
+                verdicts.push({ tool: o.tool.name, verdict: o.verdict });
+                blockedAnswer(o.tool, o.verdict);
+              } else {
+                const verdict = await review(o.tool, o.arguments);
+                if (verdict.decision === "blocked") blockedAnswer(o.tool, verdict);
+                else {
+                  await proceed(o.tool, o.arguments);
+                  approved++;
+                }
+              }
+              if (content) said.push(content);
+            }
+            // The gate tells what became of the calls: any returned or run → ok; the blocked ones are
+            // named in the content and in the trace's verdicts.
+            if (approved > 0) gate = "ok";
+            content = said.join("\n");
+            summary = `${distinct.length} requests in one message: ${approved} approved, ${distinct.length - approved} blocked.`;
+            return;
+          }
+        }
+        engine = await decide(turns);
         const o = engine.outcome;
         switch (o.type) {
           case "direct":
@@ -684,6 +732,19 @@ function maskedMessage(m: ChatMessage): ChatMessage {
   const content = typeof m.content === "string" ? maskSecrets(m.content) : Array.isArray(m.content) ? m.content.map((part) => (part && part.type === "text" && typeof part.text === "string" ? { type: "text", text: maskSecrets(part.text) } : { type: String(part?.type ?? "unknown") })) : m.content;
   const toolCalls = m.tool_calls?.map((c) => ({ ...c, ...(c.function ? { function: { ...c.function, ...(typeof c.function.arguments === "string" ? { arguments: maskSecrets(c.function.arguments) } : {}) } } : {}) }));
   return { ...m, content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+}
+
+/**
+ * The requests of one message joined by "and", "then", "also" or a semicolon, when there are several:
+ * ["delete /tmp/a.txt", "/tmp/b.txt"] is not split (a part without a verb is not a request; the engine
+ * decides that, each part is kept only when it is a complete action on its own).
+ */
+export function requestParts(text: string): string[] {
+  const parts = text
+    .split(/\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,?\s+and also\s+|,?\s+also\s+|,\s*and\s+|\s+and\s+)\s*/i)
+    .map((p) => p.trim().replace(/[.!]+$/, ""))
+    .filter((p) => p.length > 0);
+  return parts.length > 1 && parts.length <= 5 ? parts : [];
 }
 
 const confirmNext = (tool: string) => ({ type: "confirm_execution", label: `Answer yes to run ${tool}, or no to skip it` });
