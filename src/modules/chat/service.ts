@@ -524,7 +524,9 @@ export function createChatService(deps: {
           const actions = decided.map((r) => r.outcome).filter((o): o is Extract<EngineResult["outcome"], { type: "execution" | "blocked" }> => o.type === "execution" || (o.type === "blocked" && !o.conditional));
           const distinct = actions.filter((o, i) => actions.findIndex((p) => p.tool === o.tool && JSON.stringify(p.arguments) === JSON.stringify(o.arguments)) === i);
           if (actions.length === decided.length && distinct.length > 1) {
+            // The trial decisions' reviews are not the turn's: each call is reviewed again below.
             verdicts.length = 0;
+            stages.stages.length = 0;
             evidence.push(`one message, ${distinct.length} requests: ${parts.map((p) => `"${p.slice(0, 80)}"`).join(", ")}`);
             const said: string[] = [];
             let approved = 0;
@@ -735,9 +737,9 @@ function maskedMessage(m: ChatMessage): ChatMessage {
 }
 
 /**
- * The requests of one message joined by "and", "then", "also" or a semicolon, when there are several:
- * ["delete /tmp/a.txt", "/tmp/b.txt"] is not split (a part without a verb is not a request; the engine
- * decides that, each part is kept only when it is a complete action on its own).
+ * The parts of one message joined by "and", "then", "also" or a semicolon, when there are several (at most
+ * 5): "delete /tmp/a.txt and /tmp/b.txt" → ["delete /tmp/a.txt", "/tmp/b.txt"]. Whether they are separate
+ * requests is the engine's call, part by part (the caller keeps a split only when every part is an action).
  */
 export function requestParts(text: string): string[] {
   const parts = text
