@@ -2,8 +2,8 @@
 // `database.db` and never know which one runs; the same SQL migrations are applied to both at start.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
+import { PgliteThread } from "./pglite-thread.ts";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -48,9 +48,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   const inMemory = dataDir === ":memory:";
   const dir = inMemory ? undefined : path.resolve(dataDir);
   const unlock = dir ? lockDataDir(dir) : () => {};
-  let client: PGlite;
+  // In a thread of its own (src/db/pglite-thread.ts): its statements' CPU off the event loop.
+  let client: PgliteThread;
   try {
-    client = await PGlite.create(dir ? path.join(dir, "pg") : undefined, { extensions: { pg_trgm } });
+    client = await PgliteThread.create(dir ? path.join(dir, "pg") : undefined);
   } catch (error) {
     unlock();
     throw error;
@@ -58,9 +59,9 @@ async function openPglite(dataDir: string): Promise<Database> {
   // Everything is in memory: random access costs what sequential access does, and the planner should know
   // (without this it prefers scanning a workspace's rows to using the full-text and trigram indexes).
   await client.exec("SET random_page_cost = 1.1");
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
   try {
-    await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
+    await migratePglite(drizzlePglite({ client: client as unknown as PGlite }), { migrationsFolder: MIGRATIONS });
   } catch (error) {
     await client.close();
     unlock();
