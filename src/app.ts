@@ -210,7 +210,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await escalations.start();
   await executions.startService();
   intents.start();
-  health.start();
+  // Probing starts once the server is ready: before that the event loop is busy compiling the routes'
+  // schemas, and a probe's answer from the database thread would wait behind that and read as a slow database.
+  app.addHook("onReady", async () => health.start());
   app.addHook("onClose", async () => {
     await records.close();
     await upstream?.close();
