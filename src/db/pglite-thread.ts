@@ -39,14 +39,21 @@ function errorFrom(data: Record<string, unknown>): Error {
   return error;
 }
 
+// drizzle passes the same options object with every run of a prepared query: translated once.
+const wired = new WeakMap<QueryOptions, { rowMode?: "array" | "object"; rawTypes?: number[] }>();
+
 function wireOptions(options: QueryOptions | undefined) {
   if (!options) return undefined;
+  const hit = wired.get(options);
+  if (hit) return hit;
   const rawTypes = options.parsers ? Object.keys(options.parsers).map(Number) : undefined;
   // Only parsers that leave the value as it is can run on the other side (drizzle's are all such).
   for (const [oid, parse] of Object.entries(options.parsers ?? {})) {
     if (parse("2026-01-01", Number(oid)) !== "2026-01-01") throw new Error(`type parser for ${oid} is not supported across the database thread`);
   }
-  return { ...(options.rowMode ? { rowMode: options.rowMode } : {}), ...(rawTypes ? { rawTypes } : {}) };
+  const wire = { ...(options.rowMode ? { rowMode: options.rowMode } : {}), ...(rawTypes ? { rawTypes } : {}) };
+  wired.set(options, wire);
+  return wire;
 }
 
 export class PgliteThread implements Queryable {

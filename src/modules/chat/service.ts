@@ -521,27 +521,29 @@ export function createChatService(deps: {
             if (!isAction(result) && decided.length > 0 && !part.toLowerCase().startsWith(verb.toLowerCase())) result = await decide([...earlier, { role: "user", content: `${verb} ${part}` }]);
             decided.push(result);
           }
-          const actions = decided.map((r) => r.outcome).filter((o): o is Extract<EngineResult["outcome"], { type: "execution" | "blocked" }> => o.type === "execution" || (o.type === "blocked" && !o.conditional));
-          const distinct = actions.filter((o, i) => actions.findIndex((p) => p.tool === o.tool && JSON.stringify(p.arguments) === JSON.stringify(o.arguments)) === i);
+          // Each action with the full review the engine gave it (a block's, or the approval of an execution).
+          const actions = decided.flatMap((r) => {
+            const o = r.outcome;
+            if (o.type === "blocked" && !o.conditional) return [{ tool: o.tool, args: o.arguments, verdict: o.verdict }];
+            if (o.type === "execution" && r.governance.verdict) return [{ tool: o.tool, args: o.arguments, verdict: r.governance.verdict }];
+            return [];
+          });
+          const distinct = actions.filter((a, i) => actions.findIndex((b) => b.tool === a.tool && JSON.stringify(b.args) === JSON.stringify(a.args)) === i);
           if (actions.length === decided.length && distinct.length > 1) {
-            // The trial decisions' reviews are not the turn's: each call is reviewed again below.
+            // The trace keeps one verdict per call: the trial decisions' partial reviews are dropped.
             verdicts.length = 0;
             stages.stages.length = 0;
             evidence.push(`one message, ${distinct.length} requests: ${parts.map((p) => `"${p.slice(0, 80)}"`).join(", ")}`);
             const said: string[] = [];
             let approved = 0;
-            for (const o of distinct) {
+            for (const a of distinct) {
               content = "";
-              if (o.type === "blocked") {
-                verdicts.push({ tool: o.tool.name, verdict: o.verdict });
-                blockedAnswer(o.tool, o.verdict);
-              } else {
-                const verdict = await review(o.tool, o.arguments);
-                if (verdict.decision === "blocked") blockedAnswer(o.tool, verdict);
-                else {
-                  await proceed(o.tool, o.arguments);
-                  approved++;
-                }
+              verdicts.push({ tool: a.tool.name, verdict: a.verdict });
+              stages.mark("governance_eval", a.verdict.decision === "approved" ? "passed" : "blocked", `${a.tool.name}: ${a.verdict.decision}`);
+              if (a.verdict.decision === "blocked") blockedAnswer(a.tool, a.verdict);
+              else {
+                await proceed(a.tool, a.args);
+                approved++;
               }
               if (content) said.push(content);
             }

@@ -45,7 +45,11 @@ export function createRecordWriter(db: Db, log: FastifyBaseLogger): RecordWriter
 
   const writeBatch = async (batch: Queued[]) => {
     const byWorkspace = new Map<string, Queued[]>();
-    for (const q of batch) byWorkspace.set(q.workspaceId, [...(byWorkspace.get(q.workspaceId) ?? []), q]);
+    for (const q of batch) {
+      const items = byWorkspace.get(q.workspaceId);
+      if (items) items.push(q);
+      else byWorkspace.set(q.workspaceId, [q]);
+    }
     for (const [workspaceId, items] of byWorkspace) {
       try {
         await insertIntents(
