@@ -697,17 +697,20 @@ export function createChatService(deps: {
       }
       const answer: ChatAnswer = { id, created, model: request.model ?? "svc", conversationId, traceId: options.traceId, content, toolCalls, finishReason, gate, pendingActions, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, intelligence };
       if (options.dryRun) return answer;
-      await deps.records.add(workspaceId, {
+      // Made at the flush, after the answer went out (masking and shaping are not the caller's wait).
+      const recordedDecision = decision === "none" ? (engine?.governance.decision ?? "none") : decision;
+      const durationMs = engine?.durationMs ?? Math.round(performance.now() - t0);
+      await deps.records.add(workspaceId, () => ({
         id,
         traceId: options.traceId,
         conversationId,
         type: "chat",
         status: gate === "ok" ? (toolCalls.length ? "tool_calls" : "answered") : gate === "escalate" ? "needs_confirmation" : gate === "blocked" ? "blocked_by_policy" : "needs_input",
         domain: domain ?? null,
-        decision: decision === "none" ? (engine?.governance.decision ?? "none") : decision,
+        decision: recordedDecision,
         confidence: engine?.governance.confidence ?? 1,
         gaps: engine?.gaps.length ?? 0,
-        durationMs: engine?.durationMs ?? Math.round(performance.now() - t0),
+        durationMs,
         request: {
           path: "/api/v1/svc/chat/completions",
           messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content) })),
@@ -722,7 +725,7 @@ export function createChatService(deps: {
         response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool), intelligence },
         executionId: null,
         createdAt: at,
-      });
+      }));
       return answer;
     },
   };

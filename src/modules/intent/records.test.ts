@@ -1,11 +1,11 @@
 // The record writer against a real embedded database: records queued behind answers are all written, in
 // batches per workspace; a batch the database refuses is retried and then dropped with an error naming its
 // records, without holding back the other workspaces' records.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FastifyBaseLogger } from "fastify";
 import { openDb, type Database } from "../../db/index.ts";
-import { workspaces } from "../../db/schema.ts";
+import { intents, workspaces } from "../../db/schema.ts";
 import { createRecordWriter } from "./records.ts";
 import type { NewIntentRow } from "./store.ts";
 
@@ -25,15 +25,15 @@ let n = 0;
 const row = (): NewIntentRow => ({
   id: `int_rec_${n++}`,
   traceId: `trace_${n}`,
-  conversationId: null,
+  conversationId: `conv_${n}`,
   type: "chat",
   status: "answered",
-  domain: null,
+  domain: n % 2 ? "support" : null,
   decision: "approved",
-  confidence: 1,
-  gaps: 0,
-  durationMs: 0,
-  request: { path: "/api/v1/svc/chat/completions" },
+  confidence: 0.75,
+  gaps: n % 3,
+  durationMs: n,
+  request: { path: "/api/v1/svc/chat/completions", messages: [{ role: "user", content: "Ünïcode \"quoted\" and\nnewline" }], n },
   response: { object: "chat.completion" },
   executionId: null,
   createdAt: new Date(),
@@ -84,6 +84,31 @@ describe("record writer", () => {
     expect(lines.filter((l) => l.level === "warn").length).toBe(2);
     expect(lines.find((l) => l.level === "error")!.fields.records).toEqual([orphan.id]);
     expect(await stored([orphan.id])).toEqual([]);
+    await writer.close();
+  });
+
+  it("a record queued as a function is made at the flush; one that cannot be made is dropped with an error, the rest written", async () => {
+    const { log, lines } = keptLog();
+    const writer = createRecordWriter(database.db, log);
+    let made = 0;
+    const lazy = row();
+    await writer.add("wsp_a", () => {
+      made++;
+      return lazy;
+    });
+    await writer.add("wsp_a", () => {
+      throw new Error("broken record");
+    });
+    const plain = row();
+    await writer.add("wsp_a", plain);
+    expect(made).toBe(0);
+    await writer.flush();
+    expect(made).toBe(1);
+    expect(await stored([lazy.id, plain.id])).toEqual([lazy.id, plain.id].sort());
+    // Every column arrives as it was made (the rows cross as one JSON parameter).
+    const [back] = await database.db.select().from(intents).where(eq(intents.id, lazy.id));
+    expect(back).toEqual({ ...lazy, workspaceId: "wsp_a" });
+    expect(lines.filter((l) => l.level === "error").map((l) => l.message)).toEqual(["a chat record could not be made and was dropped"]);
     await writer.close();
   });
 });

@@ -12,6 +12,8 @@
 //   error log that names their ids, so the queue cannot grow without bound while the database is down.
 // - Backpressure: past MAX_QUEUED rows, `add` waits for a flush, so memory stays bounded under any load.
 // - Shutdown flushes (app onClose), before the database closes.
+// - A record may be queued as a function that makes the row: it runs at the flush, so masking the request's
+//   secrets and shaping the row happen after the answer went out, not before.
 // Intent records stay synchronous: an execution updates its intent's record, which must exist by then.
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/index.ts";
@@ -24,8 +26,8 @@ const MAX_QUEUED = 5_000;
 const MAX_ATTEMPTS = 3;
 
 export interface RecordWriter {
-  /** Queues a record; resolves at once unless the queue is full (then once it has room). */
-  add(workspaceId: string, row: NewIntentRow): Promise<void>;
+  /** Queues a record (or what makes it, run at the flush); resolves at once unless the queue is full (then once it has room). */
+  add(workspaceId: string, row: NewIntentRow | (() => NewIntentRow)): Promise<void>;
   /** Writes everything queued so far (readers call it first, to see their own process's records). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -33,7 +35,7 @@ export interface RecordWriter {
 
 interface Queued {
   workspaceId: string;
-  row: NewIntentRow;
+  row: NewIntentRow | (() => NewIntentRow);
   attempts: number;
 }
 
@@ -46,6 +48,15 @@ export function createRecordWriter(db: Db, log: FastifyBaseLogger): RecordWriter
   const writeBatch = async (batch: Queued[]) => {
     const byWorkspace = new Map<string, Queued[]>();
     for (const q of batch) {
+      if (typeof q.row === "function") {
+        try {
+          q.row = q.row();
+        } catch (error) {
+          // A bug in making the row: nothing to retry; the other records still go.
+          log.error({ err: error, workspace_id: q.workspaceId }, "a chat record could not be made and was dropped");
+          continue;
+        }
+      }
       const items = byWorkspace.get(q.workspaceId);
       if (items) items.push(q);
       else byWorkspace.set(q.workspaceId, [q]);
@@ -55,12 +66,12 @@ export function createRecordWriter(db: Db, log: FastifyBaseLogger): RecordWriter
         await insertIntents(
           db,
           workspaceId,
-          items.map((q) => q.row),
+          items.map((q) => q.row as NewIntentRow),
         );
       } catch (error) {
         const retry = items.filter((q) => ++q.attempts < MAX_ATTEMPTS);
         const dropped = items.filter((q) => q.attempts >= MAX_ATTEMPTS);
-        if (dropped.length > 0) log.error({ err: error, workspace_id: workspaceId, records: dropped.map((q) => q.row.id) }, "chat records could not be written and were dropped");
+        if (dropped.length > 0) log.error({ err: error, workspace_id: workspaceId, records: dropped.map((q) => (q.row as NewIntentRow).id) }, "chat records could not be written and were dropped");
         else log.warn({ err: error, workspace_id: workspaceId, records: retry.length }, "chat records not written yet; retrying");
         queue = [...retry, ...queue];
         schedule();

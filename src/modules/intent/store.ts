@@ -9,9 +9,36 @@ export async function insertIntent(db: Db, workspaceId: string, row: NewIntentRo
   await db.insert(intents).values({ ...row, workspaceId });
 }
 
-/** Several records of one workspace in one statement (the record writer's batches). */
+/**
+ * Several records of one workspace in one statement (the record writer's batches). The rows travel as one
+ * JSON parameter read by jsonb_to_recordset: the statement is the same text whatever the batch size, and
+ * building it costs one JSON.stringify; drizzle's multi-row VALUES cost about 0.1 ms of the event loop per
+ * record to build (each value mapped and escaped), more than the rest of a chat completion's bookkeeping.
+ */
 export async function insertIntents(db: Db, workspaceId: string, rows: NewIntentRow[]): Promise<void> {
-  if (rows.length > 0) await db.insert(intents).values(rows.map((row) => ({ ...row, workspaceId })));
+  if (rows.length === 0) return;
+  const payload = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      trace_id: r.traceId,
+      conversation_id: r.conversationId ?? null,
+      type: r.type,
+      status: r.status,
+      domain: r.domain ?? null,
+      decision: r.decision,
+      confidence: r.confidence,
+      gaps: r.gaps,
+      duration_ms: r.durationMs,
+      request: r.request,
+      response: r.response,
+      execution_id: r.executionId ?? null,
+      created_at: r.createdAt ? r.createdAt.toISOString() : null,
+    })),
+  );
+  await db.execute(sql`
+    insert into intents (id, workspace_id, trace_id, conversation_id, type, status, domain, decision, confidence, gaps, duration_ms, request, response, execution_id, created_at)
+    select r.id, ${workspaceId}, r.trace_id, r.conversation_id, r.type, r.status, r.domain, r.decision, r.confidence, r.gaps, r.duration_ms, r.request, r.response, r.execution_id, coalesce(r.created_at, now())
+    from jsonb_to_recordset(${payload}::jsonb) as r(id text, trace_id text, conversation_id text, type text, status text, domain text, decision text, confidence real, gaps integer, duration_ms integer, request jsonb, response jsonb, execution_id text, created_at timestamptz)`);
 }
 
 /** By intent id or by trace id. */
