@@ -7,10 +7,13 @@
 // 503 `routing_unavailable` without retry advice, the message naming the HTTP status (the catalog has no
 // gateway code for a refused upstream request).
 // The base URL is operator configuration, so it is called directly (not through the SSRF-checked outbound
-// client). Transport: undici's `request` on a keep-alive pool of its own. It is on every chat completion's
-// path, and global fetch costs about 0.3 ms more per call (WHATWG streams, a Response object); the pool
-// keeps connections to the one upstream warm.
-import { Agent, request as undiciRequest, type Dispatcher } from "undici";
+// client). Transport: undici's dispatcher on a keep-alive pool of its own, read through a dispatch handler.
+// It is on every chat completion's path: global fetch costs about 0.3 ms more per call (WHATWG streams, a
+// Response object), and undici's `request` another 30 to 40 microseconds (a body stream, its async iterator,
+// an AbortSignal); the handler gets the bytes as they arrive and nothing else. The pool keeps connections to
+// the one upstream warm.
+import { StringDecoder } from "node:string_decoder";
+import { Agent, type Dispatcher } from "undici";
 import { AppError } from "../../errors/app-error.ts";
 
 export interface UpstreamOptions {
@@ -57,7 +60,7 @@ function unavailable(message: string, retryAfter: number | undefined): AppError 
   return new AppError("routing_unavailable", { message: `The configured model provider ${message}.`, ...(retryAfter !== undefined ? { retryAfter } : {}) });
 }
 
-function retryAfterOf(headers: Dispatcher.ResponseData["headers"]): number {
+function retryAfterOf(headers: Record<string, string | string[] | undefined>): number {
   const raw = headers["retry-after"];
   const value = Number(Array.isArray(raw) ? raw[0] : raw);
   return Number.isFinite(value) && value > 0 ? Math.min(Math.ceil(value), 300) : RETRY_AFTER_S;
@@ -137,11 +140,91 @@ export class ChunkAccumulator {
 }
 
 export function createUpstream(options: UpstreamOptions): Upstream {
-  const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  // Timeouts are ours (an idle timer below, restarted by every byte), so undici's own are off.
+  const endpoint = new URL(`${options.baseUrl.replace(/\/+$/, "")}/chat/completions`);
+  const origin = endpoint.origin;
+  const path = `${endpoint.pathname}${endpoint.search}`;
+  // Timeouts are ours (an idle timer, restarted by every chunk), so undici's own are off.
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, headersTimeout: 0, bodyTimeout: 0 });
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const jsonHeaders = { ...headers, accept: "application/json" };
+  const streamHeaders = { ...headers, accept: "text/event-stream" };
+
+  /**
+   * One POST: `onText` gets the body as text, piece by piece, as it arrives; resolves with whether the
+   * answer is an event stream. Rejects with the catalog's error for a refused or failed call, a stall
+   * (no byte within the timeout) and an oversized reply; an error thrown by `onText` ends the call with it.
+   */
+  const post = (body: string, stream: boolean, onText: (text: string, events: boolean) => void): Promise<boolean> =>
+    new Promise<boolean>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      let failure: AppError | undefined;
+      let refused: AppError | undefined;
+      let streamed = false;
+      let size = 0;
+      const decoder = new StringDecoder("utf8");
+      const stop = (error: AppError) => {
+        failure ??= error;
+        if (controller) {
+          if (!controller.aborted) controller.abort(error);
+        } else end(); // not sent yet (still connecting): the call fails now; onRequestStart aborts it later
+      };
+      const timer = setTimeout(() => stop(unavailable(`sent nothing within ${options.timeoutMs} ms`, RETRY_AFTER_S)), options.timeoutMs);
+      const end = (error?: unknown) => {
+        clearTimeout(timer);
+        if (failure ?? refused) return reject(failure ?? refused);
+        if (error === undefined) return resolve(streamed);
+        if (error instanceof AppError) return reject(error);
+        const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+        const code = typeof e?.cause?.code === "string" ? e.cause.code : e?.code;
+        reject(unavailable(typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code) ? `cannot be reached (${code})` : "cannot be reached", RETRY_AFTER_S));
+      };
+      agent.dispatch(
+        { origin, path, method: "POST", headers: stream ? streamHeaders : jsonHeaders, body },
+        {
+          onRequestStart: (c) => {
+            controller = c;
+            if (failure) c.abort(failure);
+          },
+          onResponseStart: (_c, statusCode, responseHeaders) => {
+            timer.refresh();
+            if (statusCode < 200 || statusCode > 299) {
+              // The body is read to its end (and ignored) so the connection stays usable.
+              refused =
+                statusCode >= 500 || statusCode === 429
+                  ? unavailable(`answered HTTP ${statusCode}`, retryAfterOf(responseHeaders))
+                  : unavailable(`refused the request (HTTP ${statusCode}); check SVC_MODEL_API_KEY and SVC_MODEL_NAME`, undefined);
+              return;
+            }
+            const type = responseHeaders["content-type"];
+            streamed = (Array.isArray(type) ? type.join(",") : (type ?? "")).includes("text/event-stream");
+          },
+          onResponseData: (_c, chunk) => {
+            timer.refresh();
+            size += chunk.length;
+            if (size > MAX_RESPONSE_CHARS) return stop(unavailable("sent a reply that is too large", RETRY_AFTER_S));
+            if (refused || failure) return;
+            try {
+              onText(decoder.write(chunk), streamed);
+            } catch (error) {
+              stop(error instanceof AppError ? error : unavailable("sent a reply that could not be read", RETRY_AFTER_S));
+            }
+          },
+          onResponseEnd: () => {
+            if (!refused && !failure) {
+              try {
+                const rest = decoder.end();
+                if (rest) onText(rest, streamed);
+              } catch (error) {
+                failure = error instanceof AppError ? error : unavailable("sent a reply that could not be read", RETRY_AFTER_S);
+              }
+            }
+            end();
+          },
+          onResponseError: (_c, error) => end(error),
+        },
+      );
+    });
 
   return {
     model: options.model,
@@ -154,63 +237,23 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         ...(typeof request.maxTokens === "number" ? { max_tokens: request.maxTokens } : {}),
         stream: request.stream,
       });
-      // An idle timer: restarted by every byte, so a stall (before or during the answer) ends the call.
-      const controller = new AbortController();
-      let timer: NodeJS.Timeout | undefined;
-      let timedOut = false;
-      const arm = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, options.timeoutMs);
-      };
-      arm();
-      try {
-        const response = await undiciRequest(endpoint, { method: "POST", headers: { ...headers, accept: request.stream ? "text/event-stream" : "application/json" }, body, signal: controller.signal, dispatcher: agent });
-        if (response.statusCode < 200 || response.statusCode > 299) {
-          await response.body.dump().catch(() => undefined);
-          if (response.statusCode >= 500 || response.statusCode === 429) throw unavailable(`answered HTTP ${response.statusCode}`, retryAfterOf(response.headers));
-          throw unavailable(`refused the request (HTTP ${response.statusCode}); check SVC_MODEL_API_KEY and SVC_MODEL_NAME`, undefined);
-        }
-        const accumulator = new ChunkAccumulator(onContent);
-        const chunks: string[] = [];
-        let size = 0;
-        const type = response.headers["content-type"];
-        const streamed = (Array.isArray(type) ? type.join(",") : (type ?? "")).includes("text/event-stream");
-        response.body.setEncoding("utf8");
-        for await (const text of response.body as AsyncIterable<string>) {
-          arm();
-          size += text.length;
-          // Leaving the loop by a throw destroys the body (the iterator's return).
-          if (size > MAX_RESPONSE_CHARS) {
-            throw unavailable("sent a reply that is too large", RETRY_AFTER_S);
-          }
-          if (streamed) accumulator.push(text);
-          else chunks.push(text);
-        }
-        if (streamed) {
-          accumulator.push("\n");
-          return accumulator.reply();
-        }
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(chunks.join(""));
-        } catch {
-          throw unavailable("sent a reply that is not JSON", RETRY_AFTER_S);
-        }
-        const reply = readReply(parsed);
-        if (reply.content) onContent?.(reply.content);
-        return reply;
-      } catch (error) {
-        if (error instanceof AppError) throw error;
-        if (timedOut) throw unavailable(`sent nothing within ${options.timeoutMs} ms`, RETRY_AFTER_S);
-        const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
-        const code = typeof e?.cause?.code === "string" ? e.cause.code : e?.code;
-        throw unavailable(typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code) ? `cannot be reached (${code})` : "cannot be reached", RETRY_AFTER_S);
-      } finally {
-        clearTimeout(timer);
+      const accumulator = new ChunkAccumulator(onContent);
+      const chunks: string[] = [];
+      // An event stream is read as it comes (content forwarded at once); a JSON answer whole.
+      const streamed = await post(body, request.stream, (text, events) => (events ? accumulator.push(text) : chunks.push(text)));
+      if (streamed) {
+        accumulator.push("\n");
+        return accumulator.reply();
       }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(chunks.join(""));
+      } catch {
+        throw unavailable("sent a reply that is not JSON", RETRY_AFTER_S);
+      }
+      const reply = readReply(parsed);
+      if (reply.content) onContent?.(reply.content);
+      return reply;
     },
   };
 }
