@@ -344,7 +344,21 @@ export class RecallIndex {
       }
     }
     for (; i < terms.length; i++) {
-      const { stem, idf } = terms[i]!;
+      const { stem, idf, posting } = terms[i]!;
+      // Whichever is shorter: the term's posting (checking each item for "touched": a score not 0), or the
+      // touched items (looking the stem up in each one's few stems). A word in every item ("office") has a
+      // posting as long as memory, but reading it costs less than searching hundreds of items' stems.
+      if (posting.slots.length <= touched.length * 8) {
+        const { slots, tfs } = posting;
+        for (let j = 0; j < slots.length; j++) {
+          const slot = slots[j]!;
+          const score = scores[slot]!;
+          if (score === 0) continue;
+          const tf = tfs[j]!;
+          scores[slot] = score + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengthOf[slot]!) / avgLength));
+        }
+        continue;
+      }
       for (const slot of touched) {
         const doc = this.docs[slot]!;
         const at = doc.stems.indexOf(stem);
