@@ -27,6 +27,17 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+/** `bytes` CSPRNG bytes from the pool, as lowercase hex. */
+export function randomHex(bytes: number): string {
+  if (used + bytes > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  const hex = pool.toString("hex", used, used + bytes);
+  used += bytes;
+  return hex;
+}
+
 export function toBase62(value: number, width: number): string {
   let out = "";
   let n = value;
