@@ -281,6 +281,9 @@ export function createChatService(deps: {
       let streamedAny = false;
       let answeredByModel = false;
       let proposedCalls = 0;
+      // The request's prompt tokens (usage): counted once, while the upstream thinks when there is one.
+      let promptCount: number | undefined;
+      const promptTokens = () => (promptCount ??= tokens(request.messages.map((m) => `${m.role}\n${textOf(m.content)}${m.tool_calls ? JSON.stringify(m.tool_calls) : ""}`).join("\n")) + toolTokens(request.tools));
 
       // The request's tools: the client's, then the workspace's (a client tool hides a server tool of the
       // same name: the caller defined it for this request).
@@ -442,11 +445,22 @@ export function createChatService(deps: {
         let said = "";
         const notes: string[] = [];
         for (let round = 1; round <= MAX_UPSTREAM_ROUNDS; round++) {
-          const reply = await upstream.complete({ messages: conversation, tools: definitions, toolChoice: definitions.length > 0 ? (choice === "required" ? "required" : "auto") : undefined, maxTokens: request.max_completion_tokens ?? request.max_tokens, stream: onContent !== undefined }, (piece) => {
+          const asked = upstream.complete({ messages: conversation, tools: definitions, toolChoice: definitions.length > 0 ? (choice === "required" ? "required" : "auto") : undefined, maxTokens: request.max_completion_tokens ?? request.max_tokens, stream: onContent !== undefined }, (piece) => {
             said += piece;
             if (onContent) streamedAny = true;
             onContent?.(piece);
           });
+          // The request is on the wire: usage is counted in the wait, not after the answer.
+          // (A failure here is met again, and handled, where usage is read.)
+          if (round === 1)
+            setImmediate(() => {
+              try {
+                promptTokens();
+              } catch {
+                promptCount = undefined;
+              }
+            });
+          const reply = await asked;
           proposedCalls += reply.toolCalls.length;
           if (reply.toolCalls.length > 0) evidence.push(`the model proposed ${reply.toolCalls.map((c) => c.name).join(", ")} (round ${round})`);
           stages.mark("plan", "passed", `model ${upstream.model}, round ${round}: ${reply.toolCalls.length > 0 ? `${reply.toolCalls.length} tool call(s)` : "an answer"} (finish ${reply.finishReason ?? "none"})`);
@@ -651,8 +665,7 @@ export function createChatService(deps: {
           finishReason = "length";
         }
       }
-      const promptText = request.messages.map((m) => `${m.role}\n${textOf(m.content)}${m.tool_calls ? JSON.stringify(m.tool_calls) : ""}`).join("\n");
-      const prompt = tokens(promptText) + toolTokens(request.tools);
+      const prompt = promptTokens();
       const completion = tokens(content) + toolCalls.reduce((n, c) => n + tokens(c.function.name) + tokens(c.function.arguments), 0);
       const pendingActions: PendingAction[] = pending ? [{ tool: pending.tool, arguments: redactAction(pending.arguments) as Record<string, unknown>, confirm_with: "yes", expires_at: pending.expires_at }] : [];
 
