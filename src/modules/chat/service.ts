@@ -244,18 +244,26 @@ export function createChatService(deps: {
     return hit;
   }
 
-  // An agent sends the same tool definitions with every request: their token count is kept (by their JSON).
-  const toolTokenCounts = new Map<string, number>();
-  const toolTokens = (definitions: ChatFunction[] | undefined): number => {
-    if (!definitions?.length) return 0;
+  // An agent sends the same tool definitions with every request: the set is kept by its JSON (one
+  // stringify a request), with its tools made and its token count taken once. Never changed once made.
+  type ToolSet = { json: string; client: ReadonlyMap<string, { tool: Tool; validate: ValidateFunction | undefined }>; tokens?: number };
+  const toolSets = new Map<string, ToolSet>();
+  const noTools: ToolSet = { json: "", client: new Map(), tokens: 0 };
+  const toolSetOf = (definitions: ChatFunction[] | undefined): ToolSet => {
+    if (!definitions?.length) return noTools;
     const json = JSON.stringify(definitions);
-    let n = toolTokenCounts.get(json);
-    if (n === undefined) {
-      if (toolTokenCounts.size >= MAX_CLIENT_TOOLS) toolTokenCounts.clear();
-      n = tokens(json);
-      toolTokenCounts.set(json, n);
+    let set = toolSets.get(json);
+    if (!set) {
+      const client = new Map<string, { tool: Tool; validate: ValidateFunction | undefined }>();
+      for (const definition of definitions) {
+        const made = clientTool(definition);
+        if (made) client.set(made.tool.name, made);
+      }
+      if (toolSets.size >= MAX_CLIENT_TOOLS) toolSets.clear();
+      set = { json, client };
+      toolSets.set(json, set);
     }
-    return n;
+    return set;
   };
 
   return {
@@ -281,17 +289,14 @@ export function createChatService(deps: {
       let streamedAny = false;
       let answeredByModel = false;
       let proposedCalls = 0;
-      // The request's prompt tokens (usage): counted once, while the upstream thinks when there is one.
-      let promptCount: number | undefined;
-      const promptTokens = () => (promptCount ??= tokens(request.messages.map((m) => `${m.role}\n${textOf(m.content)}${m.tool_calls ? JSON.stringify(m.tool_calls) : ""}`).join("\n")) + toolTokens(request.tools));
 
       // The request's tools: the client's, then the workspace's (a client tool hides a server tool of the
       // same name: the caller defined it for this request).
-      const client = new Map<string, { tool: Tool; validate: ValidateFunction | undefined }>();
-      for (const definition of request.tools ?? []) {
-        const made = clientTool(definition);
-        if (made) client.set(made.tool.name, made);
-      }
+      const toolSet = toolSetOf(request.tools);
+      const client = toolSet.client;
+      // The request's prompt tokens (usage): counted once, while the upstream thinks when there is one.
+      let promptCount: number | undefined;
+      const promptTokens = () => (promptCount ??= tokens(request.messages.map((m) => `${m.role}\n${textOf(m.content)}${m.tool_calls ? JSON.stringify(m.tool_calls) : ""}`).join("\n")) + (toolSet.tokens ??= tokens(toolSet.json)));
       const serverTools = await tools.list(workspaceId);
       const all = [...[...client.values()].map((c) => c.tool), ...serverTools.filter((t) => !client.has(t.name))];
       const isClient = (tool: Tool) => client.get(tool.name)?.tool === tool;
