@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerErrorHandling(app, () => publicUrl);
   await registerOpenApi(app, { version: VERSION, publicUrl: config.publicUrl });
   registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
-  registerIdempotency(app, { db: database.db, clock });
+  const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, log: app.log });
 
   registerInfraRoutes(app, health, limits.store);
   registerDocsRoutes(app);
@@ -214,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // schemas, and a probe's answer from the database thread would wait behind that and read as a slow database.
   app.addHook("onReady", async () => health.start());
   app.addHook("onClose", async () => {
+    await idempotency.close();
     await records.close();
     await upstream?.close();
     intents.stop();

@@ -166,3 +166,82 @@ describe("Idempotency-Key and server failures", () => {
     expect(calls).toBe(2);
   });
 });
+
+describe("Idempotency-Key across a restart", () => {
+  // A runtime route that counts its runs, on two servers one after the other over the same database.
+  let runs = 0;
+  const counting = (app: TestServer["app"]) => {
+    app.post("/api/v1/svc/test/counted", async () => ({ run: ++runs }));
+  };
+
+  it("a repeat right after the answer replays it, and so does a server started afresh on the same database", async () => {
+    const first = await startServer({}, { extend: counting });
+    const ws = await newWorkspace(first);
+    const headers = { "idempotency-key": "across-restart" };
+    const answer = await call(first, "POST", "/api/v1/svc/test/counted", { key: ws.key, body: { n: 1 }, headers });
+    expect(answer.body).toEqual({ run: 1 });
+    // At once, from the same process (on the embedded database the answer is still being stored).
+    const again = await call(first, "POST", "/api/v1/svc/test/counted", { key: ws.key, body: { n: 1 }, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(answer.text);
+    expectError(await call(first, "POST", "/api/v1/svc/test/counted", { key: ws.key, body: { n: 2 }, headers }), 422, "idempotency_key_reused");
+    await first.close();
+    // Stopping wrote the stored answer: the key is completed in the database.
+    const [row] = await query(first, sql`select state, response_status, response_body from idempotency_keys where scope = ${ws.id} and key = 'across-restart'`);
+    expect(row).toEqual({ state: "completed", response_status: 200, response_body: answer.text });
+
+    const second = await startServer({}, { extend: counting });
+    try {
+      const replay = await call(second, "POST", "/api/v1/svc/test/counted", { key: ws.key, body: { n: 1 }, headers });
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.text).toBe(answer.text);
+      expect(replay.headers.get("x-svc-trace-id")).toBe(answer.headers.get("x-svc-trace-id"));
+      expect(runs).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded database", () => {
+  // The route holds the database in a transaction until the test lets go: the answer cannot be stored yet.
+  let release: () => void = () => {};
+  let held: Promise<unknown> = Promise.resolve();
+  let runs = 0;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(
+      {},
+      {
+        extend: (app) => {
+          app.post("/api/v1/svc/test/holding", async () => {
+            const gate = new Promise<void>((resolve) => (release = resolve));
+            held = server.database.db.transaction(async () => gate);
+            return { run: ++runs };
+          });
+        },
+      },
+    );
+  });
+  afterAll(async () => {
+    release();
+    await held;
+    await server?.close();
+  });
+
+  it("the answer is sent before it is stored, and a repeat meanwhile is replayed from memory", async () => {
+    const ws = await newWorkspace(server);
+    const headers = { "idempotency-key": "while-busy" };
+    const answer = await call(server, "POST", "/api/v1/svc/test/holding", { key: ws.key, body: {}, headers });
+    expect(answer.body).toEqual({ run: 1 });
+    const again = await call(server, "POST", "/api/v1/svc/test/holding", { key: ws.key, body: {}, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(answer.text);
+    expect(runs).toBe(1);
+    release();
+    await held;
+    await expect
+      .poll(async () => (await query(server, sql`select state from idempotency_keys where scope = ${ws.id} and key = 'while-busy'`))[0]?.state, { timeout: 2000, interval: 10 })
+      .toBe("completed");
+  });
+});
