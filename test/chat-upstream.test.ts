@@ -192,6 +192,30 @@ describe("chat completions through a configured upstream", () => {
     expect(((stalled as { error?: any }).error).code).toBe("routing_unavailable");
   });
 
+  it("a refused request, a reply that is not JSON and one too large are 503 each; the next call still works", async () => {
+    const ws = await newWorkspace(server);
+    const ask = () => call(server, "POST", "/api/v1/svc/chat/completions", { key: ws.key, body: { model: "x", messages: [{ role: "user", content: "Hello" }] } });
+    fake.script({ status: 401, body: '{"error":{"message":"bad key"}}' });
+    const refused = await ask();
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe("routing_unavailable");
+    expect(refused.body.error.message).toContain("HTTP 401");
+    // A wrong key or model is not cured by waiting: no retry advice.
+    expect(refused.body.error.retry_after).toBeUndefined();
+    fake.script({ raw: "<html>gateway</html>" });
+    const garbled = await ask();
+    expect(garbled.status).toBe(503);
+    expect(garbled.body.error.message).toContain("not JSON");
+    fake.script({ raw: `{"pad":"${"x".repeat(4 * 1024 * 1024)}"}` });
+    const huge = await ask();
+    expect(huge.status).toBe(503);
+    expect(huge.body.error.message).toContain("too large");
+    fake.script({ text: "Back to normal." });
+    const fine = await ask();
+    expect(fine.status).toBe(200);
+    expect(fine.body.choices[0].message.content).toBe("Back to normal.");
+  });
+
   it("a stall mid-stream ends with an error chunk after the content already sent", async () => {
     const ws = await newWorkspace(server);
     fake.script({ text: "one two three four five", stallAfter: 3 });

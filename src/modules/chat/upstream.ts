@@ -51,8 +51,8 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-/** Largest reply read from the upstream, in characters. */
-const MAX_RESPONSE_CHARS = 4 * 1024 * 1024;
+/** Largest reply read from the upstream, in bytes. */
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** Retry advice (seconds) when the upstream gives none. */
 const RETRY_AFTER_S = 1;
 
@@ -202,7 +202,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           onResponseData: (_c, chunk) => {
             timer.refresh();
             size += chunk.length;
-            if (size > MAX_RESPONSE_CHARS) return stop(unavailable("sent a reply that is too large", RETRY_AFTER_S));
+            if (size > MAX_RESPONSE_BYTES) return stop(unavailable("sent a reply that is too large", RETRY_AFTER_S));
             if (refused || failure) return;
             try {
               onText(decoder.write(chunk), streamed);
