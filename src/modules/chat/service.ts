@@ -456,13 +456,12 @@ export function createChatService(deps: {
             onContent?.(piece);
           });
           // The request is on the wire: usage is counted in the wait, not after the answer.
-          // (A failure here is met again, and handled, where usage is read.)
           if (round === 1)
             setImmediate(() => {
               try {
                 promptTokens();
               } catch {
-                promptCount = undefined;
+                // Nothing was kept: the count runs again, and its error is handled, where usage is read.
               }
             });
           const reply = await asked;
