@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { afterAll, beforeAll } from "vitest";
 import { AppError } from "../src/errors/app-error.ts";
+import { liveKeys } from "../src/http/idempotency-store.ts";
 import { call, expectError, newWorkspace, query, startServer, useServer, type TestServer } from "./helpers/server.ts";
 
 const server = useServer();
@@ -67,22 +68,6 @@ describe("Idempotency-Key", () => {
     expect(names.filter((n: string) => n === "burst")).toHaveLength(1);
   });
 
-  it("a request still in progress: 409 with Retry-After: 1", async () => {
-    const ws = await newWorkspace(server());
-    const body = { name: "slow" };
-    // The claim a first, still-running request holds (same fingerprint as the request below).
-    const first = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body, headers: { "idempotency-key": "probe" } });
-    const stored = await query(server(), sql`select request_hash from idempotency_keys where scope = ${ws.id} and key = 'probe'`);
-    const hash: string = stored[0].request_hash;
-    expect(first.status).toBe(201);
-    await server().database.db.execute(
-      sql`insert into idempotency_keys (scope, key, request_hash, state, trace_id, expires_at) values (${ws.id}, 'running', ${hash}, 'in_progress', 'abc', now() + interval '1 hour')`,
-    );
-    const reply = await call(server(), "POST", keysPath(ws.id), { key: ws.key, body, headers: { "idempotency-key": "running" } });
-    expectError(reply, 409, "idempotency_key_in_use");
-    expect(reply.headers.get("retry-after")).toBe("1");
-  });
-
   it("validation answers are not stored: the corrected request with the same key runs", async () => {
     const ws = await newWorkspace(server());
     const headers = { "idempotency-key": "fix-me" };
@@ -121,6 +106,25 @@ describe("Idempotency-Key", () => {
     expect(second.status).toBe(201);
     expect(second.headers.get("idempotent-replayed")).toBeNull();
     expect(second.body.id).not.toBe(first.body.id);
+  });
+
+  it("the keys loaded at start are read in pages: every live key once, expired ones not", async () => {
+    const ws = await newWorkspace(server());
+    const db = server().database.db;
+    for (const key of ["k1", "k2", "k3", "k4", "k5"]) {
+      await db.execute(sql`insert into idempotency_keys (scope, key, request_hash, state, trace_id, expires_at) values (${ws.id}, ${key}, 'h', 'completed', 't', now() + interval '1 hour')`);
+    }
+    await db.execute(sql`insert into idempotency_keys (scope, key, request_hash, state, trace_id, expires_at) values (${ws.id}, 'gone', 'h', 'completed', 't', now() - interval '1 minute')`);
+    const seen: string[] = [];
+    let pages = 0;
+    for (let from: { scope: string; key: string } | null = null; ; pages++) {
+      const page = await liveKeys(db, new Date(), from, 2);
+      seen.push(...page.filter((row) => row.scope === ws.id).map((row) => row.key));
+      if (page.length < 2) break;
+      from = page[page.length - 1]!;
+    }
+    expect(seen).toEqual(["k1", "k2", "k3", "k4", "k5"]);
+    expect(pages).toBeGreaterThanOrEqual(2);
   });
 
   it("rejects an unusable Idempotency-Key value", async () => {
@@ -167,6 +171,51 @@ describe("Idempotency-Key and server failures", () => {
   });
 });
 
+describe("Idempotency-Key while the first request runs", () => {
+  // A route that answers when the test lets it: the first request is still running while the repeat comes.
+  let finish: () => void = () => {};
+  let started = false;
+  let runs = 0;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(
+      {},
+      {
+        extend: (app) => {
+          app.post("/api/v1/svc/test/slow", async () => {
+            const gate = new Promise<void>((resolve) => (finish = resolve));
+            started = true;
+            await gate;
+            return { run: ++runs };
+          });
+        },
+      },
+    );
+  });
+  afterAll(async () => {
+    finish();
+    await server?.close();
+  });
+
+  it("a request still in progress: 409 with Retry-After: 1; the same key with another body 422; then the answer replays", async () => {
+    const ws = await newWorkspace(server);
+    const headers = { "idempotency-key": "running" };
+    const first = call(server, "POST", "/api/v1/svc/test/slow", { key: ws.key, body: { n: 1 }, headers });
+    await expect.poll(() => started, { interval: 5 }).toBe(true);
+    const busy = await call(server, "POST", "/api/v1/svc/test/slow", { key: ws.key, body: { n: 1 }, headers });
+    expectError(busy, 409, "idempotency_key_in_use");
+    expect(busy.headers.get("retry-after")).toBe("1");
+    expectError(await call(server, "POST", "/api/v1/svc/test/slow", { key: ws.key, body: { n: 2 }, headers }), 422, "idempotency_key_reused");
+    finish();
+    const answer = await first;
+    expect(answer.body).toEqual({ run: 1 });
+    const again = await call(server, "POST", "/api/v1/svc/test/slow", { key: ws.key, body: { n: 1 }, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(answer.text);
+    expect(runs).toBe(1);
+  });
+});
+
 describe("Idempotency-Key across a restart", () => {
   // A runtime route that counts its runs, on two servers one after the other over the same database.
   let runs = 0;
@@ -201,6 +250,29 @@ describe("Idempotency-Key across a restart", () => {
       await second.close();
     }
   });
+
+  it("a claim left in progress by a server that stopped is still in progress for the next one: 409", async () => {
+    const first = await startServer({}, { extend: counting });
+    const ws = await newWorkspace(first);
+    const body = { n: 7 };
+    await call(first, "POST", "/api/v1/svc/test/counted", { key: ws.key, body, headers: { "idempotency-key": "probe" } });
+    await first.close();
+    // The request hash of `body` on this route, and a claim for another key that a stopped server left behind.
+    const [probe] = await query(first, sql`select request_hash from idempotency_keys where scope = ${ws.id} and key = 'probe'`);
+    await query(
+      first,
+      sql`insert into idempotency_keys (scope, key, request_hash, state, trace_id, expires_at) values (${ws.id}, 'left-running', ${probe.request_hash}, 'in_progress', 'abc', now() + interval '1 hour')`,
+    );
+    const before = runs;
+    const second = await startServer({}, { extend: counting });
+    try {
+      const reply = await call(second, "POST", "/api/v1/svc/test/counted", { key: ws.key, body, headers: { "idempotency-key": "left-running" } });
+      expectError(reply, 409, "idempotency_key_in_use");
+      expect(runs).toBe(before);
+    } finally {
+      await second.close();
+    }
+  });
 });
 
 describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded database", () => {
@@ -214,6 +286,7 @@ describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded datab
       {},
       {
         extend: (app) => {
+          app.post("/api/v1/svc/test/plain", async () => ({ plain: true }));
           app.post("/api/v1/svc/test/holding", async () => {
             const gate = new Promise<void>((resolve) => (release = resolve));
             held = server.database.db.transaction(async () => gate);
@@ -238,10 +311,16 @@ describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded datab
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.text).toBe(answer.text);
     expect(runs).toBe(1);
+    // A fresh key is claimed in memory: the request is answered while the database is still held.
+    const tooLate = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the claim waited for the database")), 1500));
+    const fresh = await Promise.race([call(server, "POST", "/api/v1/svc/test/plain", { key: ws.key, body: {}, headers: { "idempotency-key": "fresh-while-busy" } }), tooLate]);
+    expect(fresh.body).toEqual({ plain: true });
+    const freshAgain = await call(server, "POST", "/api/v1/svc/test/plain", { key: ws.key, body: {}, headers: { "idempotency-key": "fresh-while-busy" } });
+    expect(freshAgain.headers.get("idempotent-replayed")).toBe("true");
     release();
     await held;
-    await expect
-      .poll(async () => (await query(server, sql`select state from idempotency_keys where scope = ${ws.id} and key = 'while-busy'`))[0]?.state, { timeout: 2000, interval: 10 })
-      .toBe("completed");
+    const state = async (key: string) => (await query(server, sql`select state, response_body from idempotency_keys where scope = ${ws.id} and key = ${key}`))[0];
+    await expect.poll(() => state("while-busy"), { timeout: 2000, interval: 10 }).toMatchObject({ state: "completed" });
+    await expect.poll(() => state("fresh-while-busy"), { timeout: 2000, interval: 10 }).toEqual({ state: "completed", response_body: fresh.text });
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, asc, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../db/index.ts";
 import { idempotencyKeys } from "../db/schema.ts";
 
@@ -48,4 +48,33 @@ export async function releaseKey(db: Db, scope: string, key: string, createdAt?:
 /** Purges expired entries of every workspace: housekeeping, not a read on anybody's behalf. */
 export async function purgeExpiredKeys(db: Db, now: Date): Promise<void> {
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now));
+}
+
+/**
+ * Writes a claim or answer first held in memory (embedded database, see idempotency.ts): inserts the row,
+ * replaces one that has expired, or completes this very claim (same trace id). False when another live row
+ * holds the key, which the filter in memory should have ruled out.
+ */
+export async function writeKey(db: Db, scope: string, row: Omit<IdempotencyRow, "scope">): Promise<boolean> {
+  // One statement of fixed text: it is written behind every keyed request, and the query builder's mapping
+  // of ten columns cost more of the event loop than the rest of the claim.
+  const written = (await db.execute(sql`
+    insert into idempotency_keys as k (scope, key, request_hash, state, response_status, response_body, content_type, trace_id, created_at, expires_at)
+    values (${scope}, ${row.key}, ${row.requestHash}, ${row.state}, ${row.responseStatus}, ${row.responseBody}, ${row.contentType}, ${row.traceId}, ${row.createdAt.toISOString()}, ${row.expiresAt.toISOString()})
+    on conflict (scope, key) do update set request_hash = excluded.request_hash, state = excluded.state, response_status = excluded.response_status,
+      response_body = excluded.response_body, content_type = excluded.content_type, trace_id = excluded.trace_id, created_at = excluded.created_at, expires_at = excluded.expires_at
+    where k.expires_at <= excluded.created_at or k.trace_id = excluded.trace_id
+    returning key`)) as unknown as { rows: unknown[] };
+  return written.rows.length === 1;
+}
+
+/** One page of the keys still live at `now` (every workspace), after `from`, in key order: loads the filter. */
+export async function liveKeys(db: Db, now: Date, from: { scope: string; key: string } | null, limit: number) {
+  const after = from ? or(gt(idempotencyKeys.scope, from.scope), and(eq(idempotencyKeys.scope, from.scope), gt(idempotencyKeys.key, from.key))) : undefined;
+  return db
+    .select({ scope: idempotencyKeys.scope, key: idempotencyKeys.key, createdAt: idempotencyKeys.createdAt })
+    .from(idempotencyKeys)
+    .where(and(gt(idempotencyKeys.expiresAt, now), after))
+    .orderBy(asc(idempotencyKeys.scope), asc(idempotencyKeys.key))
+    .limit(limit);
 }

@@ -4,22 +4,25 @@
 // with the same key 422, a repeat while the first still runs 409 with Retry-After: 1. Answers that say the
 // request was never processed (validation, auth, limits, conflicts) and 5xx are not stored: the key is
 // freed so a corrected or later retry can run.
-// On the embedded database (one process owns it, so no other process reads these keys) the stored answer is
-// written behind the response: it is kept in memory at once, so a repeat in this process replays it at
-// once, and the row is updated right after, one update at a time off the request's path. Each statement on
-// the embedded database costs 0.5 to 1 ms of its thread, and the claim already costs one; our SDKs send a
-// key with every non-streamed POST, so this halves what idempotency adds to each. The claim itself stays
-// before the request runs: it is what stops a duplicate, also one sent after a restart. What this trades: if
-// the process dies within the few milliseconds between sending an answer and writing it, the key stays "in
-// progress" and a retry gets 409 until the claim counts as abandoned (ABANDONED_AFTER_MS), then runs again.
-// On PostgreSQL (several processes) the answer is written before it is sent.
+// On the embedded database one process owns the data (a lock file sees to it), so no other process reads
+// or writes these keys, and the claim and the answer are kept in memory and written behind, one statement at
+// a time in order, off the request's path. A fresh key is claimed at once when a filter of the keys seen in
+// the last 24 hours (loaded at start, then fed by every claim) says it was never seen; a key the filter may
+// have seen is claimed in the database first, as on PostgreSQL. Each statement on the embedded database costs
+// 0.3 to 1 ms of its thread plus the trip there and back, and our SDKs send a key with every non-streamed
+// POST. What this trades, only if the process dies: a claim not yet written (the first moment of a request)
+// is lost with it, so a retry after the restart runs the request again at once; a claim written but whose
+// answer was not is "in progress", and a retry gets 409 until the claim counts as abandoned
+// (ABANDONED_AFTER_MS), then runs again. On PostgreSQL (several processes) the claim is written before the
+// request runs and the answer before it is sent.
 import { createHash } from "node:crypto";
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { canonicalJson } from "../canonical-json.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors/app-error.ts";
-import { claimKey, completeKey, findKey, purgeExpiredKeys, releaseKey } from "./idempotency-store.ts";
+import { KeyFilter } from "./idempotency-filter.ts";
+import { claimKey, completeKey, findKey, liveKeys, purgeExpiredKeys, releaseKey, writeKey } from "./idempotency-store.ts";
 import { TRACE_HEADER } from "./trace.ts";
 import type { App } from "./types.ts";
 
@@ -27,6 +30,7 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 // A claim still "in progress" after this long belongs to a process that died mid-request.
 const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
+const LOAD_PAGE = 10_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const NOT_STORED = new Set([400, 401, 403, 409, 413, 415, 422, 429]);
 const METHODS = new Set(["POST", "PUT", "PATCH"]);
@@ -37,20 +41,30 @@ function fingerprint(request: FastifyRequest): string {
     .digest("hex");
 }
 
-interface StoredAnswer {
-  requestHash: string;
-  traceId: string;
+interface Answer {
   status: number;
   body: string;
   contentType: string | null;
+}
+
+/** A key claimed by this process whose rows are not all written yet (embedded database). */
+interface Held {
+  requestHash: string;
+  traceId: string;
+  createdAt: number;
+  answer: Answer | null;
+  /** A write of this entry is queued and has not started: it will write whatever the entry holds then. */
+  queued: boolean;
 }
 
 export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writeBehind: boolean; log: FastifyBaseLogger }): { close(): Promise<void> } {
   const { db, clock } = deps;
   app.decorateRequest("idempotency", undefined);
   const replayed = new WeakSet<FastifyRequest>();
-  // Answers sent but not written yet (embedded database only), by scope and key; and the writes in order.
-  const unwritten = new Map<string, StoredAnswer>();
+  // Embedded database only: the keys held in memory until written, by scope and key; the keys that may have
+  // a row; the writes, one after another.
+  const held = new Map<string, Held>();
+  const seen = new KeyFilter(TTL_MS);
   let writing: Promise<void> = Promise.resolve();
   const slot = (scope: string, key: string) => `${scope}\n${key}`;
 
@@ -61,23 +75,45 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     return reply.send(answer.body ?? "");
   }
 
-  /** Writes a sent answer behind it; a write that keeps failing is logged and left to the abandoned-claim rule. */
-  function writeBehind(scope: string, key: string, answer: StoredAnswer): void {
-    unwritten.set(slot(scope, key), answer);
+  /** Queues a write behind the others; one that keeps failing is logged (what is lost is said by `lost`). */
+  function behind(scope: string, traceId: string, lost: string, write: () => Promise<unknown>): Promise<void> {
     writing = writing.then(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
-          await completeKey(db, scope, key, { status: answer.status, body: answer.body, contentType: answer.contentType });
-          break;
+          await write();
+          return;
         } catch (error) {
           if (attempt >= 3) {
-            deps.log.error({ err: error, scope, trace_id: answer.traceId }, "an idempotent answer could not be stored; its key stays in progress until abandoned");
-            break;
+            deps.log.error({ err: error, scope, trace_id: traceId }, lost);
+            return;
           }
           await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
         }
       }
-      unwritten.delete(slot(scope, key));
+    });
+    return writing;
+  }
+
+  /** Writes a held key's row as it stands (claim or answer); forgets the key once its answer is written. */
+  function writeHeld(scope: string, key: string, entry: Held): Promise<void> {
+    entry.queued = true;
+    const lost = "an idempotency key held in memory could not be stored; a retry after a restart would not find it";
+    return behind(scope, entry.traceId, lost, async () => {
+      entry.queued = false;
+      const answered = entry.answer !== null;
+      const written = await writeKey(db, scope, {
+        key,
+        requestHash: entry.requestHash,
+        traceId: entry.traceId,
+        state: entry.answer ? "completed" : "in_progress",
+        responseStatus: entry.answer?.status ?? null,
+        responseBody: entry.answer?.body ?? null,
+        contentType: entry.answer?.contentType ?? null,
+        createdAt: new Date(entry.createdAt),
+        expiresAt: new Date(entry.createdAt + TTL_MS),
+      });
+      if (!written) deps.log.error({ scope, trace_id: entry.traceId }, "an idempotency key held in memory was found taken in the database; its row was left as it was");
+      if (answered && held.get(slot(scope, key)) === entry) held.delete(slot(scope, key));
     });
   }
 
@@ -91,7 +127,11 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       createdAt: new Date(now),
       expiresAt: new Date(now + TTL_MS),
     });
-    if (claimed) request.idempotency = { scope, key, hash };
+    if (claimed) {
+      request.idempotency = { scope, key, hash };
+      // Written already; held so that a repeat meets it in memory and its answer is written behind.
+      if (deps.writeBehind) held.set(slot(scope, key), { requestHash: hash, traceId: request.id, createdAt: now, answer: null, queued: false });
+    }
     return claimed;
   }
 
@@ -106,10 +146,27 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     }
     const scope = request.principal?.workspaceId ?? "operator";
     const hash = fingerprint(request);
-    const pending = unwritten.get(slot(scope, key));
-    if (pending) {
-      if (pending.requestHash !== hash) throw new AppError("idempotency_key_reused");
-      return replay(request, reply, pending);
+    if (deps.writeBehind) {
+      const id = slot(scope, key);
+      const entry = held.get(id);
+      const now = clock.nowMs();
+      if (entry && (entry.answer || now - entry.createdAt <= ABANDONED_AFTER_MS)) {
+        if (entry.requestHash !== hash) throw new AppError("idempotency_key_reused");
+        if (entry.answer) return replay(request, reply, { ...entry.answer, traceId: entry.traceId });
+        throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
+      }
+      if (!entry && !seen.mayHave(id, now)) {
+        // Never seen: claimed in memory, written behind (before anything this request writes).
+        seen.add(id, now);
+        const fresh: Held = { requestHash: hash, traceId: request.id, createdAt: now, answer: null, queued: false };
+        held.set(id, fresh);
+        request.idempotency = { scope, key, hash };
+        void writeHeld(scope, key, fresh);
+        return;
+      }
+      // Held but abandoned (a request that never answered), or maybe seen: the database decides, as below.
+      if (entry) held.delete(id);
+      seen.add(id, now);
     }
     // A few rounds: between reading a stale claim and replacing it, another request may win the key.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -123,12 +180,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
         continue;
       }
       if (row.requestHash !== hash) throw new AppError("idempotency_key_reused");
-      if (row.state === "in_progress") {
-        // Answered a moment ago and being written behind (embedded database): replay it from memory.
-        const sent = unwritten.get(slot(scope, key));
-        if (sent) return replay(request, reply, sent);
-        throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
-      }
+      if (row.state === "in_progress") throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
       return replay(request, reply, { status: row.responseStatus, traceId: row.traceId, contentType: row.contentType, body: row.responseBody });
     }
     throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
@@ -138,16 +190,30 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     const claim = request.idempotency;
     if (!claim || replayed.has(request)) return payload;
     request.idempotency = undefined;
+    const id = slot(claim.scope, claim.key);
+    const entry = deps.writeBehind ? held.get(id) : undefined;
+    const mine = entry !== undefined && entry.traceId === request.id;
     const status = reply.statusCode;
     const storable = status < 500 && !NOT_STORED.has(status) && (payload === null || payload === undefined || typeof payload === "string" || Buffer.isBuffer(payload));
     if (!storable) {
-      await releaseKey(db, claim.scope, claim.key);
+      if (mine) {
+        // After the claim's own write (queued first), and held until then so that no one claims it between.
+        await behind(claim.scope, request.id, "an idempotency key could not be freed; its key stays in progress until abandoned", () => releaseKey(db, claim.scope, claim.key));
+        if (held.get(id) === entry) held.delete(id);
+      } else {
+        await releaseKey(db, claim.scope, claim.key);
+      }
       return payload;
     }
     const contentType = reply.getHeader("content-type");
     const answer = { status, body: payload === null || payload === undefined ? "" : payload.toString(), contentType: typeof contentType === "string" ? contentType : null };
-    if (deps.writeBehind) writeBehind(claim.scope, claim.key, { ...answer, requestHash: claim.hash, traceId: request.id });
-    else await completeKey(db, claim.scope, claim.key, answer);
+    if (mine) {
+      entry.answer = answer;
+      // A claim still waiting to be written is written with its answer, in one statement.
+      if (!entry.queued) void writeHeld(claim.scope, claim.key, entry);
+    } else {
+      await completeKey(db, claim.scope, claim.key, answer);
+    }
     return payload;
   }
 
@@ -165,6 +231,15 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
   app.addHook("onClose", async () => clearInterval(purge));
   app.addHook("onReady", async () => {
     await purgeExpiredKeys(db, clock.now());
+    if (!deps.writeBehind) return;
+    // Every key still live, into the filter, a page at a time (before the server takes requests).
+    const now = clock.now();
+    for (let from: { scope: string; key: string } | null = null; ; ) {
+      const page = await liveKeys(db, now, from, LOAD_PAGE);
+      for (const row of page) seen.add(slot(row.scope, row.key), row.createdAt.getTime());
+      if (page.length < LOAD_PAGE) break;
+      from = page[page.length - 1]!;
+    }
   });
   // Called by the app before the database closes: the answers still behind are written.
   return { close: () => writing };
