@@ -156,7 +156,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
         throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
       }
       if (!entry && !seen.mayHave(id, now)) {
-        // Never seen: claimed in memory, written behind (before anything this request writes).
+        // Never seen: claimed in memory, its row written behind (at once when nothing else is being written).
         seen.add(id, now);
         const fresh: Held = { requestHash: hash, traceId: request.id, createdAt: now, answer: null, queued: false };
         held.set(id, fresh);
