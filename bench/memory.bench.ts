@@ -135,6 +135,37 @@ async function measureCorpus(corpus: Corpus): Promise<{ lines: string[]; mixed: 
       if (answerFromMemory(rotation[i]!, slow.hits, slow.corrected).known) answeredSlow++;
     }
 
+    // Another process's write to one item: a second service on the same database stands for another
+    // process (it hears the same NOTIFY). Timed from the write's commit until that process's next question
+    // is answered from the new text: reading the one item the notification names, against the baseline of a
+    // notification that names none (the workspace dropped and loaded again, as before items were named).
+    const other = createMemoryService({ database, ids: randomIds, clock: systemClock, audit: createAuditLog(deps), recall: { waitItems: ITEMS } });
+    await other.start();
+    await other.related(workspace.id, asks[0]!, 5);
+    const remoteWrite = async (round: number, named: boolean) => {
+      const word = `zyxqu${String.fromCharCode(97 + (round % 26))}${String.fromCharCode(97 + Math.floor(round / 26))}`;
+      const text = `${corpus.text(round)} ${word}`;
+      const started = performance.now();
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`update memory_items set body = ${text}, content = ${JSON.stringify({ text })}::jsonb, version = version + 1 where id = ${one.id}`);
+        await tx.execute(sql`select pg_notify('svc_memory', ${JSON.stringify({ workspace_id: workspace.id, origin: "another-process", ...(named ? { item_id: one.id } : {}) })})`);
+      });
+      for (;;) {
+        const answer = await other.related(workspace.id, [word], 1);
+        if (answer.hits[0]?.id === one.id) return performance.now() - started;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const sample = async (named: boolean, rounds: number) => {
+      const times: number[] = [];
+      for (let round = 0; round < rounds; round++) times.push(await remoteWrite(round + (named ? 0 : 100), named));
+      times.sort((a, b) => a - b);
+      return { p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length };
+    };
+    const remoteNamed = await sample(true, 40);
+    const remoteWhole = await sample(false, 15);
+    await other.stop();
+
     const row = (label: string, r: { p50: number; p99: number; mean: number }) => `| ${label} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.mean)} |`;
     const fine = (label: string, r: { p50: number; p99: number; mean: number }) => `| ${label} | ${r.p50.toFixed(4)} | ${r.p99.toFixed(4)} | ${r.mean.toFixed(4)} |`;
     return {
@@ -156,6 +187,11 @@ async function measureCorpus(corpus: Corpus): Promise<{ lines: string[]; mixed: 
         "|---|---:|---:|---:|",
         fine("related, in-process recall index (warm)", related),
         fine("baseline: the same questions on SQL (relatedFromSql)", relatedSql),
+        "",
+        "| another process writes one item: until this one answers from the new text | p50 ms | p99 ms | mean ms |",
+        "|---|---:|---:|---:|",
+        row("the item named by the notification, read again (40 writes)", remoteNamed),
+        row("baseline: the workspace dropped and loaded again (15 writes)", remoteWhole),
         "",
         `Loading the workspace's index (first question, ${ITEMS.toLocaleString("en")} items): ${ms(load)} ms. Questions the intent engine answers from the hits: ${answeredFast} of ${asks.length} from the index, ${answeredSlow} from SQL (same first item: ${sameTop}; BM25 over stems ranks differently from ts_rank over the ${RANK_CANDIDATES} most authoritative matches).`,
         "",

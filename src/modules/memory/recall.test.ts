@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type Database } from "../../db/index.ts";
-import { Recall, RecallIndex, similarity, trigramsOf, type RecallSource } from "./recall.ts";
+import { Recall, RecallIndex, similarity, trigramsOf, type RecallLimits, type RecallSource } from "./recall.ts";
 import type { MemoryRow } from "./store.ts";
 
 let counter = 0;
@@ -260,6 +260,7 @@ describe("trigram similarity agrees with pg_trgm", () => {
 /** A source whose reads the test finishes by hand; counts answer at once (1 item unless `sizes` says). */
 function manualSource(sizes: Record<string, number> = {}) {
   const calls: { workspaceId: string; resolve: (rows: MemoryRow[]) => void; reject: (e: Error) => void; rows: Promise<MemoryRow[]> }[] = [];
+  const reads: { workspaceId: string; id: string; resolve: (row: MemoryRow | undefined) => void; reject: (e: Error) => void }[] = [];
   const source: RecallSource = {
     count: async (workspaceId) => {
       let resolve!: (rows: MemoryRow[]) => void;
@@ -270,8 +271,22 @@ function manualSource(sizes: Record<string, number> = {}) {
       return sizes[workspaceId] ?? 1;
     },
     items: (workspaceId) => calls.filter((c) => c.workspaceId === workspaceId).at(-1)!.rows,
+    item: (workspaceId, id) => new Promise((resolve, reject) => reads.push({ workspaceId, id, resolve, reject })),
   };
-  return { calls, source };
+  return { calls, reads, source };
+}
+
+/** Lets the promise callbacks queued so far run. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A Recall holding "wsp_a" with these rows (loaded through a manual source, whose reads are returned). */
+async function holding(rows: MemoryRow[], limits: RecallLimits) {
+  const { calls, reads, source } = manualSource();
+  const recall = new Recall(source, limits, () => 0);
+  const loading = recall.index("wsp_a");
+  calls[0]!.resolve(rows);
+  const index = (await loading)!;
+  return { calls, reads, recall, index };
 }
 
 describe("recall: which workspaces are held", () => {
@@ -348,6 +363,66 @@ describe("recall: which workspaces are held", () => {
     calls[2]!.resolve([item("Maybe stale.")]);
     expect(await third).toBeUndefined();
     expect(recall.stateOf("wsp_a")).toBe("sql");
+  });
+
+  it("applies another process's write to one item by reading that item, not the workspace", async () => {
+    const kept = item("Parking is free.");
+    const { calls, reads, recall, index } = await holding([kept], limits);
+    expect(recall.held).toBe(2);
+
+    const created = item("Laptops are replaced every three years.");
+    const added = recall.refresh("wsp_a", created.id);
+    expect(reads.map((r) => r.id)).toEqual([created.id]);
+    reads[0]!.resolve(created);
+    await added;
+    expect(recall.index("wsp_a")).toBe(index);
+    expect(bodies(index, ["laptops"])).toEqual(["Laptops are replaced every three years."]);
+    expect(recall.held).toBe(3);
+
+    // An update read back; then an older version arriving late is ignored; then the item is gone.
+    const updated = recall.refresh("wsp_a", kept.id);
+    reads[1]!.resolve({ ...kept, body: "Parking costs 5 EUR.", version: 2 });
+    await updated;
+    const late = recall.refresh("wsp_a", kept.id);
+    reads[2]!.resolve(kept);
+    await late;
+    expect(bodies(index, ["parking"])).toEqual(["Parking costs 5 EUR."]);
+    const removed = recall.refresh("wsp_a", kept.id);
+    reads[3]!.resolve(undefined);
+    await removed;
+    expect(bodies(index, ["parking", "laptops"])).toEqual(["Laptops are replaced every three years."]);
+    expect(recall.held).toBe(2);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("reads the item again when this process wrote meanwhile: a delete the first read predates stays deleted", async () => {
+    const doomed = item("Badges are blue.");
+    const { reads, recall, index } = await holding([doomed], limits);
+    const refreshed = recall.refresh("wsp_a", doomed.id);
+    recall.remove("wsp_a", doomed.id); // this process deletes it while the other's write is being read
+    reads[0]!.resolve({ ...doomed, body: "Badges are green.", version: 2 }); // read before the delete
+    await settled();
+    expect(bodies(index, ["badges"])).toEqual([]);
+    expect(reads).toHaveLength(2);
+    reads[1]!.resolve(undefined);
+    await refreshed;
+    expect(bodies(index, ["badges"])).toEqual([]);
+    expect(recall.stateOf("wsp_a")).toBe("ready");
+  });
+
+  it("drops the workspace when the item cannot be read, and overtakes a load in flight", async () => {
+    const { calls, reads, recall } = await holding([item("Parking is free.")], limits);
+    const failing = recall.refresh("wsp_a", "00000000-0000-4000-8000-000000000999");
+    reads[0]!.reject(new Error("connection lost"));
+    await failing;
+    expect(recall.stateOf("wsp_a")).toBe("absent");
+
+    const again = recall.index("wsp_a");
+    await recall.refresh("wsp_a", "00000000-0000-4000-8000-000000000999");
+    calls[1]!.resolve([item("Maybe stale.")]);
+    expect(await again).toBeUndefined();
+    expect(recall.stateOf("wsp_a")).toBe("sql");
+    expect(reads).toHaveLength(1);
   });
 
   it("stops building a large workspace, built in slices, when another process writes meanwhile", async () => {

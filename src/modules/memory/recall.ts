@@ -10,8 +10,8 @@
 // (same trigrams, same similarity, same threshold), against the words of the items held.
 //
 // Recall (below the index) decides which workspaces are held: lazily loaded, bounded per workspace and in
-// total, kept fresh by the service's writes (incrementally) and by other processes' notifications (dropped,
-// then loaded again on the next question).
+// total, kept fresh by the service's writes and by other processes' notifications (incrementally: the item a
+// notification names is read again; dropped and loaded again on the next question when it names none).
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { contentStems } from "../../engine/intent/rank.ts";
 import { termsOf, type MemoryRow, type SearchHit } from "./store.ts";
@@ -431,6 +431,8 @@ export interface RecallSource {
   count(workspaceId: string): Promise<number>;
   /** The workspace's items, at most `limit`. */
   items(workspaceId: string, limit: number): Promise<MemoryRow[]>;
+  /** One item as it is now, or undefined when it is gone. */
+  item(workspaceId: string, id: string): Promise<MemoryRow | undefined>;
 }
 
 // A workspace too large to hold is counted again after this long (it may have shrunk).
@@ -442,6 +444,9 @@ const RELOAD_BACKOFF_MS = 1_000;
 const BUILD_SLICE = 250;
 // Local writes made while a load runs are replayed on its result; past this many, the load is dropped instead.
 const MAX_PENDING_WRITES = 10_000;
+// Another process's write to one item is read again this many times when this process writes to the
+// workspace meanwhile (the read may predate that write); then the workspace is dropped instead.
+const REREAD_ATTEMPTS = 3;
 
 type Write = { kind: "upsert"; row: MemoryRow } | { kind: "remove"; id: string };
 
@@ -457,6 +462,9 @@ interface Slot {
    * under an older generation may have read the data before that change, and is not installed.
    */
   generation: number;
+  /** Counts this process's writes applied: an item read again for another process's write is only applied
+   * if none came between the read and its answer. */
+  localWrites: number;
   state: SlotState;
 }
 
@@ -510,7 +518,7 @@ export class Recall {
     // What questions wait for: the index, or undefined as soon as they had better ask SQL.
     let answer!: (index: RecallIndex | undefined) => void;
     const waited = new Promise<RecallIndex | undefined>((resolve) => (answer = resolve));
-    const slot: Slot = { generation: 0, state: { kind: "loading", promise: waited, pending } };
+    const slot: Slot = { generation: 0, localWrites: 0, state: { kind: "loading", promise: waited, pending } };
     this.slots.set(workspaceId, slot);
     this.fill(workspaceId, slot, pending, () => answer(undefined)).then(answer, () => {
       // Nothing is remembered: the question goes to SQL (which reports the failure if it persists).
@@ -594,18 +602,22 @@ export class Recall {
   private apply(workspaceId: string, write: Write): void {
     const slot = this.slots.get(workspaceId);
     if (!slot) return;
+    slot.localWrites++;
     const { state } = slot;
     if (state.kind === "loading") {
       if (state.pending.length < MAX_PENDING_WRITES) state.pending.push(write);
       else slot.generation++;
       return;
     }
-    if (state.kind !== "ready") return;
-    const before = state.index.size;
-    if (write.kind === "upsert") state.index.upsert(write.row);
-    else state.index.remove(write.id);
-    this.weight += state.index.size - before;
-    if (state.index.size > this.limits.maxItems) this.settle(workspaceId, slot, { kind: "sql", until: this.nowMs() + TOO_BIG_RECHECK_MS });
+    if (state.kind === "ready") this.applyToIndex(workspaceId, slot, state.index, write);
+  }
+
+  private applyToIndex(workspaceId: string, slot: Slot, index: RecallIndex, write: Write): void {
+    const before = index.size;
+    if (write.kind === "upsert") index.upsert(write.row);
+    else index.remove(write.id);
+    this.weight += index.size - before;
+    if (index.size > this.limits.maxItems) this.settle(workspaceId, slot, { kind: "sql", until: this.nowMs() + TOO_BIG_RECHECK_MS });
     else this.evict(workspaceId);
   }
 
@@ -615,6 +627,39 @@ export class Recall {
 
   remove(workspaceId: string, id: string): void {
     this.apply(workspaceId, { kind: "remove", id });
+  }
+
+  /**
+   * Another process wrote one item (after its commit): the item is read again and applied to the index
+   * held, instead of dropping the workspace and reading all of it on the next question. A load in flight
+   * is overtaken (it may have read the rows before the write). Resolves when applied (or given up).
+   */
+  async refresh(workspaceId: string, id: string): Promise<void> {
+    const slot = this.slots.get(workspaceId);
+    if (!slot) return;
+    if (slot.state.kind === "loading") {
+      slot.generation++;
+      return;
+    }
+    if (slot.state.kind !== "ready") return;
+    for (let attempt = 0; attempt < REREAD_ATTEMPTS; attempt++) {
+      const writes = slot.localWrites;
+      let row: MemoryRow | undefined;
+      try {
+        row = await this.source.item(workspaceId, id);
+      } catch {
+        // Not known how the item stands: nothing held for the workspace can be trusted.
+        if (this.slots.get(workspaceId) === slot) this.forget(workspaceId);
+        return;
+      }
+      // Dropped or replaced meanwhile: whatever is loaded next reads the item as it is.
+      if (this.slots.get(workspaceId) !== slot || slot.state.kind !== "ready") return;
+      // This process wrote meanwhile, maybe this very item (a delete the read predates): read it again.
+      if (slot.localWrites !== writes) continue;
+      this.applyToIndex(workspaceId, slot, slot.state.index, row ? { kind: "upsert", row } : { kind: "remove", id });
+      return;
+    }
+    this.forget(workspaceId);
   }
 
   /** Another process changed the workspace's memory: what is held is dropped, a load in flight is overtaken. */

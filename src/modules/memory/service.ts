@@ -4,7 +4,7 @@ import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
 import { findSecret, stringsIn } from "./secrets.ts";
-import { MAX_RECALL_LIMIT, Recall, RECALL_BUDGET, RECALL_MAX_ITEMS, RECALL_WAIT_ITEMS, type RecallLimits } from "./recall.ts";
+import { MAX_RECALL_LIMIT, Recall, RECALL_BUDGET, RECALL_MAX_ITEMS, RECALL_WAIT_ITEMS, type RecallLimits, type RecallSource } from "./recall.ts";
 import {
   addTerms,
   announceChange,
@@ -16,6 +16,7 @@ import {
   insertMemory,
   replaceMemory,
   searchFullText,
+  itemForRecall,
   itemsForRecall,
   itemsOfType,
   MEMORY_CHANNEL,
@@ -168,7 +169,11 @@ export function createMemoryService(deps: { database: Database; ids: Ids; clock:
   const db = database.db;
   const preferenceCache = new Map<string, { at: number; value: Promise<{ id: string; text: string }[]> }>();
   const limits: RecallLimits = { maxItems: RECALL_MAX_ITEMS, budget: RECALL_BUDGET, waitItems: RECALL_WAIT_ITEMS, ...deps.recall };
-  const source = { count: (workspaceId: string) => countMemory(db, workspaceId), items: (workspaceId: string, limit: number) => itemsForRecall(db, workspaceId, limit) };
+  const source: RecallSource = {
+    count: (workspaceId) => countMemory(db, workspaceId),
+    items: (workspaceId, limit) => itemsForRecall(db, workspaceId, limit),
+    item: (workspaceId, id) => itemForRecall(db, workspaceId, id),
+  };
   const recall = new Recall(source, limits, () => clock.nowMs());
   // Marks this process's announcements, which come back to it: its own writes are in its indexes already.
   const origin = ids.uuid();
@@ -181,7 +186,7 @@ export function createMemoryService(deps: { database: Database; ids: Ids; clock:
         const row = await insertMemory(tx, actor.workspaceId, { id: ids.uuid(), ...fields, version: 1, createdAt: now, updatedAt: now });
         await addTerms(tx, actor.workspaceId, [row.body]);
         await audit.record(tx, actor, { action: "memory.create", resourceType: "memory", resourceId: row.id, details: { type: row.type, domain: row.domain } });
-        await announceChange(tx, actor.workspaceId, origin);
+        await announceChange(tx, actor.workspaceId, origin, row.id);
         return row;
       });
       recall.upsert(actor.workspaceId, created);
@@ -247,7 +252,7 @@ export function createMemoryService(deps: { database: Database; ids: Ids; clock:
         const row = await replaceMemory(tx, actor.workspaceId, previous, { ...fields, version: previous.version + 1, updatedAt: clock.now() });
         await addTerms(tx, actor.workspaceId, [row.body]);
         await audit.record(tx, actor, { action: "memory.update", resourceType: "memory", resourceId: id, details: { version: row.version } });
-        await announceChange(tx, actor.workspaceId, origin);
+        await announceChange(tx, actor.workspaceId, origin, id);
         return row;
       });
       recall.upsert(actor.workspaceId, updated);
@@ -259,7 +264,7 @@ export function createMemoryService(deps: { database: Database; ids: Ids; clock:
       await db.transaction(async (tx) => {
         if (!(await deleteMemory(tx, actor.workspaceId, id))) throw new AppError("memory_not_found", { message: `No memory item ${id} in this workspace.` });
         await audit.record(tx, actor, { action: "memory.delete", resourceType: "memory", resourceId: id });
-        await announceChange(tx, actor.workspaceId, origin);
+        await announceChange(tx, actor.workspaceId, origin, id);
       });
       recall.remove(actor.workspaceId, id);
     },
@@ -280,7 +285,9 @@ export function createMemoryService(deps: { database: Database; ids: Ids; clock:
       unlisten = await database.listen(MEMORY_CHANNEL, (payload) => {
         if (payload === null) return recall.forgetAll();
         const change = parseChange(payload);
-        if (change && change.origin !== origin) recall.forget(change.workspaceId);
+        if (!change || change.origin === origin) return;
+        if (change.itemId === undefined) recall.forget(change.workspaceId);
+        else void recall.refresh(change.workspaceId, change.itemId);
       });
     },
 

@@ -82,6 +82,13 @@ export async function itemsForRecall(db: Db, workspaceId: string, limit: number)
   return rows.map((row) => ({ ...row, search: "" }));
 }
 
+/** One item for the recall index (as itemsForRecall reads them), or undefined when it is gone. */
+export async function itemForRecall(db: Db, workspaceId: string, id: string): Promise<MemoryRow | undefined> {
+  const { search: _search, ...columns } = getTableColumns(memoryItems);
+  const [row] = await db.select(columns).from(memoryItems).where(and(eq(memoryItems.workspaceId, workspaceId), eq(memoryItems.id, id))).limit(1);
+  return row ? { ...row, search: "" } : undefined;
+}
+
 /** The channel on which every process hears that a workspace's memory changed (see announceChange). */
 export const MEMORY_CHANNEL = "svc_memory";
 
@@ -89,6 +96,8 @@ export interface MemoryChange {
   workspaceId: string;
   /** The process that made the change (it has applied it already). */
   origin: string;
+  /** The item written or deleted; absent when the change is not about one item. */
+  itemId?: string;
 }
 
 /**
@@ -96,16 +105,16 @@ export interface MemoryChange {
  * transaction: Postgres delivers a NOTIFY at commit and drops it on rollback, so a committed write is never
  * left unannounced (a process dying between commit and a separate notify) and a failed one never announced.
  */
-export async function announceChange(db: Db, workspaceId: string, origin: string): Promise<void> {
-  await db.execute(sql`select pg_notify(${MEMORY_CHANNEL}, ${JSON.stringify({ workspace_id: workspaceId, origin })})`);
+export async function announceChange(db: Db, workspaceId: string, origin: string, itemId: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${MEMORY_CHANNEL}, ${JSON.stringify({ workspace_id: workspaceId, origin, item_id: itemId })})`);
 }
 
 /** The change a MEMORY_CHANNEL payload announces, or undefined when it is not one. */
 export function parseChange(payload: string): MemoryChange | undefined {
   try {
-    const parsed = JSON.parse(payload) as { workspace_id?: unknown; origin?: unknown };
+    const parsed = JSON.parse(payload) as { workspace_id?: unknown; origin?: unknown; item_id?: unknown };
     if (typeof parsed.workspace_id !== "string" || typeof parsed.origin !== "string") return undefined;
-    return { workspaceId: parsed.workspace_id, origin: parsed.origin };
+    return { workspaceId: parsed.workspace_id, origin: parsed.origin, ...(typeof parsed.item_id === "string" ? { itemId: parsed.item_id } : {}) };
   } catch {
     return undefined;
   }
