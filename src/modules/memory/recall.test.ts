@@ -492,4 +492,40 @@ describe("recall: which workspaces are held", () => {
     expect(recall.stateOf("wsp_c")).toBe("ready");
     expect(recall.held).toBeLessThanOrEqual(25);
   });
+
+  it("weighs an item by what it takes: a long text or a large content weighs more than a short note", () => {
+    const index = new RecallIndex();
+    index.upsert(item("Parking is free."));
+    expect(index.weight).toBe(1);
+    const long = item("The parking garage rules. ".repeat(320)); // 8,320 characters
+    index.upsert(long);
+    expect(index.weight).toBe(1 + 9);
+    const structured = item("Supplier record.", { content: { text: "Supplier record.", fields: Array.from({ length: 200 }, (_, i) => ({ name: `field ${i}`, value: "x".repeat(20) })) } });
+    index.upsert(structured);
+    expect(index.weight).toBeGreaterThan(1 + 9 + 5);
+    index.remove(long.id);
+    index.remove(structured.id);
+    expect(index.weight).toBe(1);
+  });
+
+  it("bounds what is held by weight: a workspace of long items heavier than the budget stays on SQL", async () => {
+    const { calls, source } = manualSource({ wsp_long: 3, wsp_short: 3 });
+    const recall = new Recall(source, { maxItems: 100, budget: 25, waitItems: 50 }, () => 0);
+    const long = (n: number) => Array.from({ length: n }, (_, i) => item(`Long item ${i}. ${"The parking garage rules. ".repeat(320)}`));
+    const heavy = recall.index("wsp_long");
+    calls[0]!.resolve(long(3)); // 3 items, 27 units: more than the whole budget
+    expect(await heavy).toBeUndefined();
+    expect(recall.stateOf("wsp_long")).toBe("sql");
+    const light = recall.index("wsp_short");
+    calls[1]!.resolve([item("one"), item("two"), item("three")]);
+    expect((await light)!.size).toBe(3);
+    // Two long items (18 units) fit beside the short ones; a third would not: the workspace goes to SQL.
+    recall.upsert("wsp_short", long(1)[0]!);
+    recall.upsert("wsp_short", long(1)[0]!);
+    expect(recall.stateOf("wsp_short")).toBe("ready");
+    expect(recall.held).toBe(1 + 3 + 18 + 1);
+    recall.upsert("wsp_short", long(1)[0]!);
+    expect(recall.stateOf("wsp_short")).toBe("sql");
+    expect(recall.held).toBeLessThanOrEqual(25);
+  });
 });

@@ -63,8 +63,24 @@ interface Posting {
   tfs: number[];
 }
 
+// What an item takes held here is counted in units of about 1.5 KB, what an item of 100 characters takes.
+// Measured (row and index, one-byte text): 1.4 KB for 100 characters, 2.1 KB for 500, 4.3 KB for 2,000,
+// 12.6 KB for 8,000: about 1,250 bytes plus 1.5 a character. So a long item weighs what it costs, and the
+// budget bounds memory, not a count of items of any size.
+const UNIT_BYTES = 1536;
+
+/** The units an item takes: its text, plus the rest of its content when that holds more than the text. */
+function unitsOf(row: MemoryRow): number {
+  const content = row.content as Record<string, unknown> | null;
+  const more = content !== null && typeof content === "object" && Object.keys(content).some((key) => key !== "text");
+  const characters = row.body.length + (more ? JSON.stringify(content).length : 0);
+  return Math.max(1, Math.round((1250 + 1.5 * characters) / UNIT_BYTES));
+}
+
 interface Doc {
   row: MemoryRow;
+  /** What it weighs (unitsOf). */
+  units: number;
   length: number;
   /** Distinct stems (to take the item out of their postings), and how often each occurs. */
   stems: string[];
@@ -104,6 +120,7 @@ export class RecallIndex {
   private readonly postings = new Map<string, Posting>();
   private totalLength = 0;
   private count = 0;
+  private units = 0;
   // The vocabulary, with a trigram index over it for typo correction; a word stays while an item holds it.
   private readonly wordIds = new Map<string, number>();
   private readonly vocabulary: string[] = [];
@@ -122,6 +139,11 @@ export class RecallIndex {
 
   get size(): number {
     return this.count;
+  }
+
+  /** What the items held weigh, in units of about 1.5 KB (a short item weighs one). */
+  get weight(): number {
+    return this.units;
   }
 
   has(id: string): boolean {
@@ -155,6 +177,7 @@ export class RecallIndex {
     for (const word of vocabularyOfItem(doc.row)) this.release(word);
     this.totalLength -= doc.length;
     this.count--;
+    this.units -= doc.units;
     this.docs[slot] = undefined;
     this.slotOf.delete(id);
     this.freeSlots.push(slot);
@@ -170,8 +193,10 @@ export class RecallIndex {
     const tf = new Map<string, number>();
     for (const s of stems) tf.set(s, (tf.get(s) ?? 0) + 1);
     const slot = this.freeSlots.pop() ?? this.docs.length;
+    const units = unitsOf(kept);
     this.docs[slot] = {
       row: kept,
+      units,
       length: stems.length,
       stems: [...tf.keys()],
       tfs: [...tf.values()],
@@ -186,6 +211,7 @@ export class RecallIndex {
     for (const word of vocabularyOfItem(kept)) this.hold(word);
     this.totalLength += stems.length;
     this.count++;
+    this.units += units;
     if (this.scores.length <= slot) this.grow(this.docs.length * 2);
     this.lengthOf[slot] = stems.length;
     this.authorityOf[slot] = kept.authority;
@@ -413,7 +439,11 @@ export class RecallIndex {
 export interface RecallLimits {
   /** A workspace with more items is not held: its questions are answered by SQL. */
   maxItems: number;
-  /** Items held across all workspaces (each workspace also counts one); the least recently asked go first. */
+  /**
+   * What is held across all workspaces, in units of about 1.5 KB (a short item weighs one, a long one as
+   * many as it takes; each workspace also counts one); the least recently asked go first. A workspace that
+   * weighs more than all of it is not held.
+   */
   budget: number;
   /**
    * Questions wait for the load of a workspace of up to this many items (tens of milliseconds); a larger
@@ -423,6 +453,7 @@ export interface RecallLimits {
 }
 
 export const RECALL_MAX_ITEMS = 50_000;
+// About 300 MB.
 export const RECALL_BUDGET = 200_000;
 export const RECALL_WAIT_ITEMS = 2_000;
 
@@ -482,7 +513,7 @@ export class Recall {
     private readonly nowMs: () => number,
   ) {}
 
-  /** Items (plus one per workspace) held now. */
+  /** What is held now, in the units of the budget (each item at least one, plus one per workspace). */
   get held(): number {
     return this.weight;
   }
@@ -557,6 +588,8 @@ export class Recall {
         if (overtaken()) return undefined;
       }
       for (let i = at; i < Math.min(at + BUILD_SLICE, rows.length); i++) index.upsert(rows[i]!);
+      // Heavier than everything may hold (long items): not held, and not built further.
+      if (index.weight > this.limits.budget) return tooBig();
     }
     // Local writes committed while the rows were read: the rows may hold them or not, and replaying an
     // upsert or a delete by id (versions only going up) gives the same result either way.
@@ -564,13 +597,13 @@ export class Recall {
       if (write.kind === "upsert") index.upsert(write.row);
       else index.remove(write.id);
     }
-    if (index.size > this.limits.maxItems) return tooBig();
+    if (index.size > this.limits.maxItems || index.weight > this.limits.budget) return tooBig();
     this.settle(workspaceId, slot, { kind: "ready", index });
     return index;
   }
 
   private weightOf(state: SlotState): number {
-    if (state.kind === "ready") return state.index.size + 1;
+    if (state.kind === "ready") return state.index.weight + 1;
     return state.kind === "sql" ? 1 : 0;
   }
 
@@ -613,11 +646,11 @@ export class Recall {
   }
 
   private applyToIndex(workspaceId: string, slot: Slot, index: RecallIndex, write: Write): void {
-    const before = index.size;
+    const before = index.weight;
     if (write.kind === "upsert") index.upsert(write.row);
     else index.remove(write.id);
-    this.weight += index.size - before;
-    if (index.size > this.limits.maxItems) this.settle(workspaceId, slot, { kind: "sql", until: this.nowMs() + TOO_BIG_RECHECK_MS });
+    this.weight += index.weight - before;
+    if (index.size > this.limits.maxItems || index.weight > this.limits.budget) this.settle(workspaceId, slot, { kind: "sql", until: this.nowMs() + TOO_BIG_RECHECK_MS });
     else this.evict(workspaceId);
   }
 
