@@ -48,6 +48,16 @@ describe("rate limits", () => {
     expectError(await call(limited, "GET", health, { key: ws.key, headers: from }), 429, "rate_limited");
   });
 
+  it("a key refused by its own limit does not spend its workspace's", async () => {
+    const ws = await newWorkspace(admin());
+    const second = await call(admin(), "POST", `/api/v1/maas/workspaces/${ws.id}/api-keys`, { key: ADMIN_TOKEN, body: { name: "second" } });
+    for (let i = 0; i < 3; i++) expect((await call(limited, "GET", health, { key: ws.key, headers: from })).status).toBe(200);
+    // Over the key's 3: refused, and the workspace's counter stays at 3 of 5.
+    for (let i = 0; i < 3; i++) expectError(await call(limited, "GET", health, { key: ws.key, headers: from }), 429, "rate_limited");
+    for (let i = 0; i < 2; i++) expect((await call(limited, "GET", health, { key: second.body.plaintext, headers: from })).status).toBe(200);
+    expectError(await call(limited, "GET", health, { key: second.body.plaintext, headers: from }), 429, "rate_limited");
+  });
+
   it("failed authentications per client address: stricter, and refused before any key lookup", async () => {
     const from = address();
     const headers = { "x-forwarded-for": from };
@@ -79,6 +89,23 @@ describe.skipIf(!onPostgres)("rate limits across processes (PostgreSQL)", () => 
   afterAll(async () => {
     await other?.close();
     await otherDb?.close();
+  });
+
+  it("when the counters' database cannot be reached, the in-memory limits take over and still refuse", async () => {
+    const ownDb = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: ":memory:" });
+    const node = await startServer({ SVC_RATE_LIMIT_PER_KEY: "3", SVC_RATE_LIMIT_PER_WORKSPACE: "5", SVC_AUTH_FAILURE_LIMIT: "4" }, { database: ownDb });
+    try {
+      const ws = await newWorkspace(admin());
+      // Verified (and cached) while the database is there; then its pool is gone.
+      expect((await call(node, "GET", health, { key: ws.key, headers: from })).status).toBe(200);
+      await ownDb.pool!.end();
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await call(node, "GET", health, { key: ws.key, headers: from })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await node.close().catch(() => {});
+      await ownDb.close().catch(() => {});
+    }
   });
 
   it("a key's limit holds across two nodes", async () => {

@@ -10,6 +10,7 @@ import {
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
 import { Redis } from "ioredis";
+import type pg from "pg";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/index.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -36,9 +37,12 @@ function retryAfterSeconds(res: RateLimiterRes): number {
 export async function createRateLimits(config: Config, database: Database): Promise<RateLimits> {
   let redis: Redis | undefined;
   let store: RateLimits["store"] = "memory";
+  // The in-memory limiters that take over while a shared store is unreachable, by key prefix.
+  const insurance = new Map<string, RateLimiterMemory>();
   const make = (keyPrefix: string, points: number): RateLimiterAbstract => {
     const base = { keyPrefix, points, duration: WINDOW_SECONDS };
     const insuranceLimiter = new RateLimiterMemory(base);
+    insurance.set(keyPrefix, insuranceLimiter);
     if (redis) return new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter });
     if (database.pool) {
       return new RateLimiterPostgres({
@@ -75,13 +79,27 @@ export async function createRateLimits(config: Config, database: Database): Prom
     return new AppError("rate_limited", { retryAfter: seconds, message: `Too many requests; retry in ${seconds} s.` });
   }
 
+  /** In memory, or in the shared store one call after the other (the workspace's only if the key's passed). */
+  const inTurn = (limiters: { key: RateLimiterAbstract; workspace: RateLimiterAbstract }, credentialId: string, workspaceId: string | undefined) => {
+    const key = limiters.key.consume(credentialId);
+    return workspaceId === undefined ? key : key.then(() => limiters.workspace.consume(workspaceId));
+  };
+  const pool = store === "postgres" ? database.pool : undefined;
+  const fallback = { key: insurance.get("rl_key")!, workspace: insurance.get("rl_wsp")! };
+  const shared = { key: perKey, workspace: perWorkspace };
+
   return {
     store,
     // A callback and a plain promise chain rather than async functions: this runs on every authenticated
     // request, and each promise saved there is throughput.
     consume: (credentialId, workspaceId, done) => {
-      const key = perKey.consume(credentialId);
-      const both = workspaceId === undefined ? key : key.then(() => perWorkspace.consume(workspaceId));
+      const both =
+        pool && workspaceId !== undefined
+          ? consumeBothOnPostgres(pool, credentialId, workspaceId, config).catch((error: unknown) =>
+              // The store failed (not a refusal): the in-memory limiters decide, as the library's would.
+              error instanceof RateLimiterRes ? Promise.reject(error) : inTurn(fallback, credentialId, workspaceId),
+            )
+          : inTurn(shared, credentialId, workspaceId);
       both.then(
         () => done(),
         (rejection: unknown) => done(refusal(rejection)),
@@ -98,4 +116,41 @@ export async function createRateLimits(config: Config, database: Database): Prom
       redis?.disconnect();
     },
   };
+}
+
+// Both counters of a workspace key in one round trip on PostgreSQL, where the library's limiter takes one
+// round trip each (about 0.15 ms apiece on a local server, on every authenticated request). The same table,
+// keys ("prefix:id"), fixed windows and upsert as RateLimiterPostgres, so the two agree on every counter;
+// the workspace's counter is only spent when the key is within its limit, as the two calls in turn would.
+const CONSUME_BOTH = {
+  name: "svc-rate-limit-key-and-workspace",
+  text: `
+    WITH k AS (
+      INSERT INTO rate_limits VALUES ($1, 1, $3)
+      ON CONFLICT (key) DO UPDATE SET
+        points = CASE WHEN rate_limits.expire <= $4 THEN 1 ELSE rate_limits.points + 1 END,
+        expire = CASE WHEN rate_limits.expire <= $4 THEN $3 ELSE rate_limits.expire END
+      RETURNING points, expire
+    ), w AS (
+      INSERT INTO rate_limits SELECT $2, 1, $3 FROM k WHERE k.points <= $5
+      ON CONFLICT (key) DO UPDATE SET
+        points = CASE WHEN rate_limits.expire <= $4 THEN 1 ELSE rate_limits.points + 1 END,
+        expire = CASE WHEN rate_limits.expire <= $4 THEN $3 ELSE rate_limits.expire END
+      RETURNING points, expire
+    )
+    SELECT k.points AS key_points, k.expire AS key_expire, w.points AS workspace_points, w.expire AS workspace_expire
+    FROM k LEFT JOIN w ON true`,
+};
+
+async function consumeBothOnPostgres(pool: pg.Pool, credentialId: string, workspaceId: string, config: Config): Promise<void> {
+  const now = Date.now();
+  const result = await pool.query<{ key_points: number; key_expire: string; workspace_points: number | null; workspace_expire: string | null }>({
+    ...CONSUME_BOTH,
+    values: [`rl_key:${credentialId}`, `rl_wsp:${workspaceId}`, now + WINDOW_SECONDS * 1000, now, config.rateLimitPerKey],
+  });
+  const row = result.rows[0]!;
+  if (row.key_points > config.rateLimitPerKey) throw new RateLimiterRes(0, Number(row.key_expire) - now, row.key_points);
+  if (row.workspace_points !== null && row.workspace_points > config.rateLimitPerWorkspace) {
+    throw new RateLimiterRes(0, Number(row.workspace_expire) - now, row.workspace_points);
+  }
 }
