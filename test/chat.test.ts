@@ -267,6 +267,24 @@ describe("chat completions: governed tool calls", () => {
     expect(await records()).toBe(count);
   });
 
+  it("replaying a yes turn decides again the action it answered, against today's policies", async () => {
+    const ws = await shopWorkspace(["refund approval", "Require approval for refunds over $100"]);
+    const client = clientOf(ws.key);
+    const asked = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Refund order A-61 for $250" }] })) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    const before = refundsSent().length;
+    const yes = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "yes" }], conversation_id: asked.conversation_id } as never)) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(refundsSent().length).toBe(before + 1);
+    const replay = async () => (await call(server, "POST", `/api/v1/svc/intelligence/${yes.id}/replay`, { key: ws.key })).body;
+    const same = await replay();
+    expect(same).toMatchObject({ original_gate: "ok", current_gate: "ok", changed: false, current: { content: expect.stringMatching(/Would run refund_order with .*A-61/) } });
+    expect(refundsSent().length).toBe(before + 1);
+
+    await withPolicy(ws, "no refunds", "Block refunds");
+    const now = await replay();
+    expect(now).toMatchObject({ original_gate: "ok", current_gate: "blocked", gate_changed: true, changed: true, current: { content: expect.stringMatching(/no refunds/) } });
+    expect(refundsSent().length).toBe(before + 1);
+  });
+
   it("several requests in one message become several governed calls; a blocked one is named, not returned", async () => {
     const ws = await newWorkspace(server);
     const client = clientOf(ws.key);
@@ -291,6 +309,70 @@ describe("chat completions: governed tool calls", () => {
     expect(mixed.choices[0]!.message.content).toMatch(/send_invoice is blocked by policy "no invoices"/);
     expect(mixed.intelligence.governance).toMatchObject({ decision: "blocked", rules_fired: [expect.objectContaining({ name: "no invoices", tool: "send_invoice" })] });
     expect(mixed.intelligence.summary).toBe("2 requests in one message: 1 approved, 1 blocked.");
+  });
+
+  it("several requests with one needing approval: the others run, that one is asked after them and runs on a yes", async () => {
+    const ws = await shopWorkspace(["refund approval", "Require approval for refunds over $100"]);
+    const client = clientOf(ws.key);
+    const before = refundsSent().length;
+    const { data, response } = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Refund order A-41 for $20 and then refund order A-42 for $400" }] }).withResponse();
+    const asked = data as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(response.headers.get("x-svc-gate")).toBe("escalate");
+    expect(asked.choices[0]!.finish_reason).toBe("stop");
+    // The small refund ran; the large one waits, its question last.
+    expect(refundsSent().slice(before)).toEqual([{ order_id: "A-41", amount: 20 }]);
+    const content = asked.choices[0]!.message.content!;
+    expect(content).toMatch(/refund_order succeeded/);
+    expect(content).toMatch(/needs approval under .*Answer yes to proceed or no to skip\.$/s);
+    expect(asked.pending_actions).toEqual([{ tool: "refund_order", arguments: { order_id: "A-42", amount: 400 }, confirm_with: "yes", expires_at: expect.any(Number) }]);
+    expect(asked.intelligence.summary).toBe("2 requests in one message: 1 approved, 0 blocked, 1 waits for the user's yes or no (refund_order).");
+    expect(asked.intelligence.next_action).toEqual({ type: "confirm_execution", label: "Answer yes to run refund_order, or no to skip it" });
+    const yes = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "yes" }], conversation_id: asked.conversation_id } as never)) as OpenAI.Chat.Completions.ChatCompletion;
+    expect(yes.choices[0]!.message.content).toMatch(/refund_order succeeded/);
+    expect(refundsSent().slice(before)).toEqual([
+      { order_id: "A-41", amount: 20 },
+      { order_id: "A-42", amount: 400 },
+    ]);
+
+    // Streamed, the same decisions: the small refund runs, the large one is asked about.
+    const { final, chunks } = await streamed(client, { model: "m", messages: [{ role: "user", content: "Refund order A-43 for $30; refund order A-44 for $500" }] });
+    expect(final.choices[0]!.finish_reason).toBe("stop");
+    expect(final.choices[0]!.message.content).toMatch(/refund_order succeeded[\s\S]*A-44[\s\S]*Answer yes to proceed or no to skip\.$/);
+    expect(chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? [])).toEqual([]);
+    expect(refundsSent().slice(before).map((r) => r.order_id)).toEqual(["A-41", "A-42", "A-43"]);
+  });
+
+  it("several requests with one needing approval and a client's call: the call comes back, the question stays open through its result", async () => {
+    const ws = await newWorkspace(server);
+    await withPolicy(ws, "file deletion", "Require approval for deleting files");
+    const client = clientOf(ws.key);
+    const { data, response } = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "Send invoice INV-5 and then delete the file /tmp/x.log" }], tools: [...FILES, ...INVOICES] }).withResponse();
+    const first = data as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(response.headers.get("x-svc-gate")).toBe("escalate");
+    expect(first.choices[0]!.finish_reason).toBe("tool_calls");
+    const sent = first.choices[0]!.message.tool_calls! as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall[];
+    expect(sent.map((c) => c.function)).toEqual([{ name: "send_invoice", arguments: JSON.stringify({ invoice_id: "INV-5" }) }]);
+    expect(first.choices[0]!.message.content).toMatch(/delete_file .*needs approval under .*Answer yes to proceed or no to skip\.$/);
+    expect(first.pending_actions).toMatchObject([{ tool: "delete_file", arguments: { path: "/tmp/x.log" } }]);
+    // Streamed, the same: the question in the content, the call as one delta.
+    const { final } = await streamed(client, { model: "m", messages: [{ role: "user", content: "Send invoice INV-6 and then delete the file /tmp/y.log" }], tools: [...FILES, ...INVOICES] });
+    expect(final.choices[0]!.finish_reason).toBe("tool_calls");
+    expect(final.choices[0]!.message.content).toMatch(/delete_file .*needs approval under .*Answer yes to proceed or no to skip\.$/);
+    expect((final.choices[0]!.message.tool_calls as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall[]).map((c) => c.function.name)).toEqual(["send_invoice"]);
+
+    // The client sends the invoice's result: reported, and the deletion asked about again.
+    const history: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+      { role: "user", content: "Send invoice INV-5 and then delete the file /tmp/x.log" },
+      { role: "assistant", content: first.choices[0]!.message.content, tool_calls: sent },
+      { role: "tool", tool_call_id: sent[0]!.id, content: "invoice INV-5 sent" },
+    ];
+    const reported = (await client.chat.completions.create({ model: "m", messages: history, tools: [...FILES, ...INVOICES], conversation_id: first.conversation_id } as never)) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(reported.choices[0]!.message.content).toMatch(/send_invoice returned: invoice INV-5 sent\ndelete_file .*still needs approval\. Answer yes to proceed or no to skip\.$/);
+    expect(reported.pending_actions).toMatchObject([{ tool: "delete_file" }]);
+
+    const yes = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "yes" }], tools: FILES, conversation_id: first.conversation_id } as never)) as OpenAI.Chat.Completions.ChatCompletion;
+    expect(yes.choices[0]!.finish_reason).toBe("tool_calls");
+    expect((yes.choices[0]!.message.tool_calls![0] as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall).function).toEqual({ name: "delete_file", arguments: JSON.stringify({ path: "/tmp/x.log" }) });
   });
 
   it("a blocked call is never returned: the content names the policy, X-Svc-Gate blocked", async () => {

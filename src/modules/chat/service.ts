@@ -122,17 +122,35 @@ export interface ChatService {
    * One governed assistant turn. `dryRun` (a replay): decided the same way, but no server tool runs, no
    * approval is recorded, and neither the conversation nor a record is written.
    */
-  complete(actor: Actor, request: ChatRequest, options: { traceId: string; onContent?: (piece: string, head: ChatHead) => void; dryRun?: boolean }): Promise<ChatAnswer>;
+  complete(
+    actor: Actor,
+    request: ChatRequest,
+    options: {
+      traceId: string;
+      onContent?: (piece: string, head: ChatHead) => void;
+      dryRun?: boolean;
+      /** A replay of a yes or no turn: the pending action that turn answered, as its record keeps it. */
+      answered?: PendingConfirmation;
+    },
+  ): Promise<ChatAnswer>;
 }
 
 /** Rounds with the upstream in one turn: the first, plus at most two carrying server tool results back. */
 export const MAX_UPSTREAM_ROUNDS = 3;
 
+/** A call waiting for the user's yes or no, kept with the conversation. */
+export interface PendingConfirmation {
+  tool: string;
+  arguments: Record<string, unknown>;
+  client: boolean;
+  expires_at: number;
+}
+
 /** The stored state of a chat conversation (in `conversations.state`). */
 interface ChatState {
   kind: "chat";
   messages: Message[];
-  pending?: { tool: string; arguments: Record<string, unknown>; client: boolean; expires_at: number };
+  pending?: PendingConfirmation;
 }
 
 const YES = /^(?:y|yes|yeah|yep|yup|sure|ok|okay|k|go|go ahead|do it|approve|approved|confirm|confirmed|proceed|please do|affirmative|absolutely|of course|sounds good|lgtm)$/;
@@ -336,7 +354,11 @@ export function createChatService(deps: {
       }
       if (noted.length > 0) evidence.push(`non-text parts accepted and not read: ${[...new Set(noted)].join(", ")}`);
       const stored = request.conversation_id ? await getConversation(db, workspaceId, conversationId) : undefined;
-      const state: ChatState | undefined = stored && stored.kind === "chat" ? (stored as unknown as ChatState) : undefined;
+      const kept: ChatState | undefined = stored && stored.kind === "chat" ? (stored as unknown as ChatState) : undefined;
+      // A replayed yes or no answers the action its turn answered, decided against today's policies (not
+      // expired: the question is what would be decided, not when).
+      const state: ChatState | undefined =
+        options.dryRun && options.answered ? { kind: "chat", messages: kept?.messages ?? [], pending: { ...options.answered, expires_at: Number.MAX_SAFE_INTEGER } } : kept;
       let turns = requestTurns;
       if (memoryOn && state && !requestTurns.some((m) => m.role === "assistant")) turns = [...state.messages, ...requestTurns];
       else if (!memoryOn) evidence.push("memory: false; nothing outside the request was used");
@@ -525,13 +547,15 @@ export function createChatService(deps: {
           );
         // Several requests in one message ("delete a.txt and b.txt", "refund A-1, then cancel A-2"): each
         // part is decided on its own and becomes its own call, when every part is a complete action (run or
-        // blocked). Anything else (a question, a missing argument, an approval to ask) is decided as one
-        // message, as before: a yes/no waits for one action at a time.
+        // blocked), or all are but one that needs approval: that one is asked with a yes or no after the
+        // others (a yes/no answers one action at a time); when the others include client calls, the question
+        // stays open through the turn that brings their results. Anything else (a question, a missing
+        // argument, two approvals) is decided as one message, as before.
         const parts = !planner && last.role === "user" && choice !== "none" ? requestParts(lastText) : [];
         if (parts.length > 1) {
           const earlier = turns.slice(0, -1);
           const decided: EngineResult[] = [];
-          const isAction = (r: EngineResult) => r.outcome.type === "execution" || (r.outcome.type === "blocked" && !r.outcome.conditional);
+          const isAction = (r: EngineResult) => r.outcome.type === "execution" || r.outcome.type === "blocked";
           // "delete /tmp/a.txt and /tmp/b.txt": a part without its own verb borrows the first part's.
           const verb = parts[0]!.split(/\s+/)[0]!;
           for (const part of parts) {
@@ -539,37 +563,44 @@ export function createChatService(deps: {
             if (!isAction(result) && decided.length > 0 && !part.toLowerCase().startsWith(verb.toLowerCase())) result = await decide([...earlier, { role: "user", content: `${verb} ${part}` }]);
             decided.push(result);
           }
-          // Each action with the full review the engine gave it (a block's, or the approval of an execution).
+          // Each action with the full review the engine gave it (a block's, an approval to ask, or the
+          // approval of an execution).
           const actions = decided.flatMap((r) => {
             const o = r.outcome;
-            if (o.type === "blocked" && !o.conditional) return [{ tool: o.tool, args: o.arguments, verdict: o.verdict }];
-            if (o.type === "execution" && r.governance.verdict) return [{ tool: o.tool, args: o.arguments, verdict: r.governance.verdict }];
+            if (o.type === "blocked") return [{ tool: o.tool, args: o.arguments, verdict: o.verdict, ask: o.conditional === true }];
+            if (o.type === "execution" && r.governance.verdict) return [{ tool: o.tool, args: o.arguments, verdict: r.governance.verdict, ask: false }];
             return [];
           });
           const distinct = actions.filter((a, i) => actions.findIndex((b) => b.tool === a.tool && JSON.stringify(b.args) === JSON.stringify(a.args)) === i);
-          if (actions.length === decided.length && distinct.length > 1) {
+          const asks = distinct.filter((a) => a.ask);
+          if (actions.length === decided.length && distinct.length > 1 && asks.length <= 1) {
             // The trace keeps one verdict per call: the trial decisions' partial reviews are dropped.
             verdicts.length = 0;
             stages.stages.length = 0;
             evidence.push(`one message, ${distinct.length} requests: ${parts.map((p) => `"${p.slice(0, 80)}"`).join(", ")}`);
             const said: string[] = [];
             let approved = 0;
-            for (const a of distinct) {
+            // The one to ask about comes last, so that its question ends the answer.
+            for (const a of [...distinct.filter((d) => !d.ask), ...asks]) {
               content = "";
               verdicts.push({ tool: a.tool.name, verdict: a.verdict });
               stages.mark("governance_eval", a.verdict.decision === "approved" ? "passed" : "blocked", `${a.tool.name}: ${a.verdict.decision}`);
-              if (a.verdict.decision === "blocked") blockedAnswer(a.tool, a.verdict);
+              if (a.ask) askConfirmation(a.tool, a.args, a.verdict);
+              else if (a.verdict.decision === "blocked") blockedAnswer(a.tool, a.verdict);
               else {
                 await proceed(a.tool, a.args);
                 approved++;
               }
               if (content) said.push(content);
             }
-            // The gate tells what became of the calls: any returned or run → ok; the blocked ones are
-            // named in the content and in the trace's verdicts.
-            if (approved > 0) gate = "ok";
+            // The gate tells what became of the calls: an approval to give → escalate (the caller has to
+            // answer); else any returned or run → ok. The blocked ones are named in the content and in the
+            // trace's verdicts.
+            if (asks.length > 0) gate = "escalate";
+            else if (approved > 0) gate = "ok";
             content = said.join("\n");
-            summary = `${distinct.length} requests in one message: ${approved} approved, ${distinct.length - approved} blocked.`;
+            const blocked = distinct.length - approved - asks.length;
+            summary = `${distinct.length} requests in one message: ${approved} approved, ${blocked} blocked${asks.length > 0 ? `, 1 waits for the user's yes or no (${asks[0]!.tool.name})` : ""}.`;
             return;
           }
         }
@@ -615,6 +646,16 @@ export function createChatService(deps: {
         content = results.join("\n");
         evidence.push(`summarised ${results.length} tool result(s)`);
         summary = `Reported the results of ${results.length} client tool call(s).`;
+        // A question asked beside those calls (several requests in one message) is still open: asked again.
+        const open = state?.pending;
+        if (open && open.expires_at * 1000 >= clock.now().getTime()) {
+          pending = open;
+          gate = "escalate";
+          decision = "conditional";
+          const shown = Object.keys(open.arguments).length > 0 ? ` with ${summarise(redactAction(open.arguments), 300)}` : "";
+          content += `\n${open.tool}${shown} still needs approval. Answer yes to proceed or no to skip.`;
+          summary += ` ${open.tool} still waits for the user's yes or no.`;
+        }
       } else if (state?.pending && confirmation) {
         const p = state.pending;
         const tool = all.find((t) => t.name === p.tool);
@@ -737,7 +778,14 @@ export function createChatService(deps: {
           ...(request.user ? { user: request.user } : {}),
           // What a replay needs to decide the turn again: the messages as sent (tool results included), the
           // client's function definitions and the tool choice.
-          chat: { messages: request.messages.map(maskedMessage), tools: request.tools ?? [], ...(request.tool_choice !== undefined ? { tool_choice: request.tool_choice } : {}), ...(domain ? { context: { domain } } : {}) },
+          chat: {
+            messages: request.messages.map(maskedMessage),
+            tools: request.tools ?? [],
+            ...(request.tool_choice !== undefined ? { tool_choice: request.tool_choice } : {}),
+            ...(domain ? { context: { domain } } : {}),
+            // A yes or no: the action it answered (secret-named fields redacted), so that a replay decides it.
+            ...(confirmation && state?.pending ? { answered: { ...state.pending, arguments: redactAction(state.pending.arguments) } } : {}),
+          },
         },
         response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool), intelligence },
         executionId: null,
