@@ -4,7 +4,8 @@
 import OpenAI from "openai";
 import { openAiClient, streamed } from "./helpers/openai-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, call, newWorkspace, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
+import { sql } from "drizzle-orm";
+import { ADMIN_TOKEN, call, newWorkspace, query, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
 import { SHOP_API_KEY, useShopApi } from "./helpers/shop-api.ts";
 import { makeCertificate } from "./helpers/tls.ts";
 
@@ -285,6 +286,21 @@ describe("chat completions: governed tool calls", () => {
     expect(refundsSent().length).toBe(before + 1);
   });
 
+  it("the record of a yes keeps the action it answered with secret values masked, whatever the field is called", async () => {
+    const ws = await newWorkspace(server);
+    await withPolicy(ws, "file deletion", "Require approval for deleting files");
+    const client = clientOf(ws.key);
+    const token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2";
+    const asked = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: `Delete the file /tmp/${token}.txt` }], tools: FILES })) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(asked.pending_actions).toMatchObject([{ tool: "delete_file" }]);
+    const yes = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "yes" }], tools: FILES, conversation_id: asked.conversation_id } as never)) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
+    expect(yes.choices[0]!.finish_reason).toBe("tool_calls");
+    await expect.poll(async () => (await call(server, "GET", `/api/v1/svc/intelligence/${yes.id}`, { key: ws.key })).status, { timeout: 2000 }).toBe(200);
+    const [row] = await query(server, sql`select request from intents where id = ${yes.id}`);
+    expect(row.request.chat.open_confirmation).toMatchObject({ tool: "delete_file", client: true, arguments: { path: expect.stringMatching(/^\/tmp\//) } });
+    expect(JSON.stringify(row.request)).not.toContain(token);
+  });
+
   it("several requests in one message become several governed calls; a blocked one is named, not returned", async () => {
     const ws = await newWorkspace(server);
     const client = clientOf(ws.key);
@@ -369,6 +385,9 @@ describe("chat completions: governed tool calls", () => {
     const reported = (await client.chat.completions.create({ model: "m", messages: history, tools: [...FILES, ...INVOICES], conversation_id: first.conversation_id } as never)) as OpenAI.Chat.Completions.ChatCompletion & Record<string, any>;
     expect(reported.choices[0]!.message.content).toMatch(/send_invoice returned: invoice INV-5 sent\ndelete_file .*still needs approval\. Answer yes to proceed or no to skip\.$/);
     expect(reported.pending_actions).toMatchObject([{ tool: "delete_file" }]);
+    // Its replay asks again too: the open question is kept in the turn's record.
+    const replayed = await call(server, "POST", `/api/v1/svc/intelligence/${reported.id}/replay`, { key: ws.key });
+    expect(replayed.body).toMatchObject({ original_gate: "escalate", current_gate: "escalate", changed: false });
 
     const yes = (await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "yes" }], tools: FILES, conversation_id: first.conversation_id } as never)) as OpenAI.Chat.Completions.ChatCompletion;
     expect(yes.choices[0]!.finish_reason).toBe("tool_calls");

@@ -216,6 +216,26 @@ describe("Idempotency-Key while the first request runs", () => {
   });
 });
 
+describe("Idempotency-Key on a streamed answer", () => {
+  it("is not replayed (nothing was stored): a repeat is refused as in progress, not run again", async () => {
+    const server = await startServer({}, { extend: (app) => app.post("/api/v1/svc/test/stream-only", async (_request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(200, { "content-type": "text/event-stream" });
+      reply.raw.end("data: [DONE]\n\n");
+    }) });
+    try {
+      const ws = await newWorkspace(server);
+      const headers = { "idempotency-key": "streamed" };
+      const first = await call(server, "POST", "/api/v1/svc/test/stream-only", { key: ws.key, body: {}, headers });
+      expect(first.status).toBe(200);
+      expect(first.text).toBe("data: [DONE]\n\n");
+      expectError(await call(server, "POST", "/api/v1/svc/test/stream-only", { key: ws.key, body: {}, headers }), 409, "idempotency_key_in_use");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("Idempotency-Key across a restart", () => {
   // A runtime route that counts its runs, on two servers one after the other over the same database.
   let runs = 0;

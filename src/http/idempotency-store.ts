@@ -52,7 +52,7 @@ export async function purgeExpiredKeys(db: Db, now: Date): Promise<void> {
 
 /**
  * Writes a claim or answer first held in memory (embedded database, see idempotency.ts): inserts the row,
- * replaces one that has expired, or completes this very claim (same trace id). False when another live row
+ * replaces one that has expired, or completes this very claim (same trace id and claim time). False when another live row
  * holds the key, which the filter in memory should have ruled out.
  */
 export async function writeKey(db: Db, scope: string, row: Omit<IdempotencyRow, "scope">): Promise<boolean> {
@@ -63,7 +63,7 @@ export async function writeKey(db: Db, scope: string, row: Omit<IdempotencyRow, 
     values (${scope}, ${row.key}, ${row.requestHash}, ${row.state}, ${row.responseStatus}, ${row.responseBody}, ${row.contentType}, ${row.traceId}, ${row.createdAt.toISOString()}, ${row.expiresAt.toISOString()})
     on conflict (scope, key) do update set request_hash = excluded.request_hash, state = excluded.state, response_status = excluded.response_status,
       response_body = excluded.response_body, content_type = excluded.content_type, trace_id = excluded.trace_id, created_at = excluded.created_at, expires_at = excluded.expires_at
-    where k.expires_at <= excluded.created_at or k.trace_id = excluded.trace_id
+    where k.expires_at <= excluded.created_at or (k.trace_id = excluded.trace_id and k.created_at = excluded.created_at)
     returning key`)) as unknown as { rows: unknown[] };
   return written.rows.length === 1;
 }

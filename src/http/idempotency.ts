@@ -64,6 +64,8 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
   // Embedded database only: the keys held in memory until written, by scope and key; the keys that may have
   // a row; the writes, one after another.
   const held = new Map<string, Held>();
+  // Which held entry a request claimed: a trace id may repeat (a client's traceparent), an entry is one claim.
+  const claimedBy = new WeakMap<FastifyRequest, Held>();
   const seen = new KeyFilter(TTL_MS);
   let writing: Promise<void> = Promise.resolve();
   const slot = (scope: string, key: string) => `${scope}\n${key}`;
@@ -117,9 +119,24 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     });
   }
 
+  /**
+   * Keeps a claim of this request in memory until its rows are written. A reply that never reaches onSend
+   * (a stream: the reply is hijacked) forgets an unanswered entry when it closes; its row stays in progress
+   * for the abandoned-claim rule, as on PostgreSQL.
+   */
+  function hold(request: FastifyRequest, reply: FastifyReply, id: string, entry: Held): void {
+    held.set(id, entry);
+    claimedBy.set(request, entry);
+    reply.raw.once("close", () => {
+      if (held.get(id) === entry && entry.answer === null) held.delete(id);
+    });
+  }
+
   /** Claims the key for this request; false when another request holds or held it. */
-  async function tryClaim(request: FastifyRequest, scope: string, key: string, hash: string): Promise<boolean> {
+  async function tryClaim(request: FastifyRequest, reply: FastifyReply, scope: string, key: string, hash: string): Promise<boolean> {
     const now = clock.nowMs();
+    // The filter's hour is the row's: a key is never forgotten before its row expires.
+    if (deps.writeBehind) seen.add(slot(scope, key), now);
     const claimed = await claimKey(db, scope, {
       key,
       requestHash: hash,
@@ -130,7 +147,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     if (claimed) {
       request.idempotency = { scope, key, hash };
       // Written already; held so that a repeat meets it in memory and its answer is written behind.
-      if (deps.writeBehind) held.set(slot(scope, key), { requestHash: hash, traceId: request.id, createdAt: now, answer: null, queued: false });
+      if (deps.writeBehind) hold(request, reply, slot(scope, key), { requestHash: hash, traceId: request.id, createdAt: now, answer: null, queued: false });
     }
     return claimed;
   }
@@ -150,7 +167,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       const id = slot(scope, key);
       const entry = held.get(id);
       const now = clock.nowMs();
-      if (entry && (entry.answer || now - entry.createdAt <= ABANDONED_AFTER_MS)) {
+      if (entry && (entry.answer ? now - entry.createdAt < TTL_MS : now - entry.createdAt <= ABANDONED_AFTER_MS)) {
         if (entry.requestHash !== hash) throw new AppError("idempotency_key_reused");
         if (entry.answer) return replay(request, reply, { ...entry.answer, traceId: entry.traceId });
         throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
@@ -159,18 +176,17 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
         // Never seen: claimed in memory, its row written behind (at once when nothing else is being written).
         seen.add(id, now);
         const fresh: Held = { requestHash: hash, traceId: request.id, createdAt: now, answer: null, queued: false };
-        held.set(id, fresh);
+        hold(request, reply, id, fresh);
         request.idempotency = { scope, key, hash };
         void writeHeld(scope, key, fresh);
         return;
       }
-      // Held but abandoned (a request that never answered), or maybe seen: the database decides, as below.
+      // Held but abandoned (a request that never answered) or expired, or maybe seen: the database decides.
       if (entry) held.delete(id);
-      seen.add(id, now);
     }
     // A few rounds: between reading a stale claim and replacing it, another request may win the key.
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (await tryClaim(request, scope, key, hash)) return;
+      if (await tryClaim(request, reply, scope, key, hash)) return;
       const row = await findKey(db, scope, key);
       if (!row) continue;
       const now = clock.nowMs();
@@ -191,14 +207,14 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     if (!claim || replayed.has(request)) return payload;
     request.idempotency = undefined;
     const id = slot(claim.scope, claim.key);
-    const entry = deps.writeBehind ? held.get(id) : undefined;
-    const mine = entry !== undefined && entry.traceId === request.id;
+    const entry = claimedBy.get(request);
+    const mine = entry !== undefined && held.get(id) === entry;
     const status = reply.statusCode;
     const storable = status < 500 && !NOT_STORED.has(status) && (payload === null || payload === undefined || typeof payload === "string" || Buffer.isBuffer(payload));
     if (!storable) {
       if (mine) {
         // After the claim's own write (queued first), and held until then so that no one claims it between.
-        await behind(claim.scope, request.id, "an idempotency key could not be freed; its key stays in progress until abandoned", () => releaseKey(db, claim.scope, claim.key));
+        await behind(claim.scope, request.id, "an idempotency key could not be freed; its key stays in progress until abandoned", () => releaseKey(db, claim.scope, claim.key, new Date(entry.createdAt)));
         if (held.get(id) === entry) held.delete(id);
       } else {
         await releaseKey(db, claim.scope, claim.key);
@@ -226,7 +242,12 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
   });
 
 
-  const purge = setInterval(() => void purgeExpiredKeys(db, clock.now()).catch(() => {}), PURGE_EVERY_MS);
+  const purge = setInterval(() => {
+    void purgeExpiredKeys(db, clock.now()).catch(() => {});
+    // Entries whose rows could not be written (logged) go once their key has expired or been abandoned.
+    const now = clock.nowMs();
+    for (const [id, entry] of held) if (now - entry.createdAt > (entry.answer ? TTL_MS : ABANDONED_AFTER_MS)) held.delete(id);
+  }, PURGE_EVERY_MS);
   purge.unref();
   app.addHook("onClose", async () => clearInterval(purge));
   app.addHook("onReady", async () => {

@@ -129,8 +129,8 @@ export interface ChatService {
       traceId: string;
       onContent?: (piece: string, head: ChatHead) => void;
       dryRun?: boolean;
-      /** A replay of a yes or no turn: the pending action that turn answered, as its record keeps it. */
-      answered?: PendingConfirmation;
+      /** A replay: the confirmation that was open when the turn came (answered by it, or asked again). */
+      openConfirmation?: PendingConfirmation;
     },
   ): Promise<ChatAnswer>;
 }
@@ -356,9 +356,9 @@ export function createChatService(deps: {
       const stored = request.conversation_id ? await getConversation(db, workspaceId, conversationId) : undefined;
       const kept: ChatState | undefined = stored && stored.kind === "chat" ? (stored as unknown as ChatState) : undefined;
       // A replayed yes or no answers the action its turn answered, decided against today's policies (not
-      // expired: the question is what would be decided, not when).
+      // expired: the question is what would be decided, not when); a replayed tool-results turn asks it again.
       const state: ChatState | undefined =
-        options.dryRun && options.answered ? { kind: "chat", messages: kept?.messages ?? [], pending: { ...options.answered, expires_at: Number.MAX_SAFE_INTEGER } } : kept;
+        options.dryRun && options.openConfirmation ? { kind: "chat", messages: kept?.messages ?? [], pending: { ...options.openConfirmation, expires_at: Number.MAX_SAFE_INTEGER } } : kept;
       let turns = requestTurns;
       if (memoryOn && state && !requestTurns.some((m) => m.role === "assistant")) turns = [...state.messages, ...requestTurns];
       else if (!memoryOn) evidence.push("memory: false; nothing outside the request was used");
@@ -369,6 +369,9 @@ export function createChatService(deps: {
       let lastRun: ServerRun | undefined;
       let gate = "ok" as GateValue;
       let pending: ChatState["pending"];
+      const deferred: string[] = [];
+      // Calls that went through `proceed`: returned to the client, run here, or (replay) would have run.
+      let proceeded = 0;
       let engine: EngineResult | undefined;
       let decision = "none" as string;
       let verdictReason: string | undefined;
@@ -384,6 +387,13 @@ export function createChatService(deps: {
         summary = `Blocked ${tool.name} by ${policyWords(verdict)}; nothing was returned or run.`;
       };
       const askConfirmation = (tool: Tool, args: Record<string, unknown>, verdict: GovernanceVerdict) => {
+        // A yes or no answers one action: a second one to ask in the same turn (several requests in one
+        // message) is named, not asked, and runs nothing.
+        if (pending) {
+          deferred.push(tool.name);
+          content = `${tool.name} also needs approval under ${policyWords(verdict)}; nothing was run. Ask for it again once the question above is answered.`;
+          return;
+        }
         gate = "escalate";
         decision = "conditional";
         verdictReason = verdict.reason;
@@ -395,6 +405,7 @@ export function createChatService(deps: {
       /** An approved (or user-confirmed) call: the client's comes back as a tool call, the server's runs here. */
       const proceed = async (tool: Tool, args: Record<string, unknown>, confirmed?: GovernanceVerdict) => {
         if (isClient(tool)) {
+          proceeded++;
           toolCalls.push(callFor(tool, args));
           decision = confirmed ? "conditional" : "approved";
           summary = `Returned ${tool.name} to the client as an approved tool call${confirmed ? " (the user said yes)" : ""}.`;
@@ -410,6 +421,7 @@ export function createChatService(deps: {
         if (verdict.decision === "blocked") return blockedAnswer(tool, verdict);
         if (verdict.decision === "conditional" && !confirmed) return askConfirmation(tool, args, verdict);
         decision = verdict.decision;
+        proceeded++;
         if (options.dryRun) {
           summary = `Would run ${tool.name} on the server (a replay runs nothing).`;
           content = `Would run ${tool.name} with ${summarise(redactAction(args), 300)}; nothing was run (replay).`;
@@ -588,19 +600,21 @@ export function createChatService(deps: {
               if (a.ask) askConfirmation(a.tool, a.args, a.verdict);
               else if (a.verdict.decision === "blocked") blockedAnswer(a.tool, a.verdict);
               else {
+                // Counted by what came of it: `govern` at the call may still block or ask.
+                const before = proceeded;
                 await proceed(a.tool, a.args);
-                approved++;
+                approved += proceeded - before;
               }
               if (content) said.push(content);
             }
             // The gate tells what became of the calls: an approval to give → escalate (the caller has to
             // answer); else any returned or run → ok. The blocked ones are named in the content and in the
             // trace's verdicts.
-            if (asks.length > 0) gate = "escalate";
+            if (pending) gate = "escalate";
             else if (approved > 0) gate = "ok";
             content = said.join("\n");
-            const blocked = distinct.length - approved - asks.length;
-            summary = `${distinct.length} requests in one message: ${approved} approved, ${blocked} blocked${asks.length > 0 ? `, 1 waits for the user's yes or no (${asks[0]!.tool.name})` : ""}.`;
+            const blocked = distinct.length - approved - (pending ? 1 : 0) - deferred.length;
+            summary = `${distinct.length} requests in one message: ${approved} approved, ${blocked} blocked${pending ? `, 1 waits for the user's yes or no (${pending.tool})` : ""}${deferred.length > 0 ? `, ${deferred.length} to ask again later (${deferred.join(", ")})` : ""}.`;
             return;
           }
         }
@@ -783,8 +797,9 @@ export function createChatService(deps: {
             tools: request.tools ?? [],
             ...(request.tool_choice !== undefined ? { tool_choice: request.tool_choice } : {}),
             ...(domain ? { context: { domain } } : {}),
-            // A yes or no: the action it answered (secret-named fields redacted), so that a replay decides it.
-            ...(confirmation && state?.pending ? { answered: { ...state.pending, arguments: redactAction(state.pending.arguments) } } : {}),
+            // The confirmation open when the turn came, which a yes or no answered or a tool-results turn asked
+            // again, so that a replay decides the same (secrets masked: by field name and by value).
+            ...(state?.pending && (confirmation || last.role === "tool") ? { open_confirmation: { ...state.pending, arguments: maskedValue(redactAction(state.pending.arguments)) } } : {}),
           },
         },
         response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool), intelligence },
@@ -794,6 +809,14 @@ export function createChatService(deps: {
       return answer;
     },
   };
+}
+
+/** A value as it is kept in a record: every string in it with secrets masked. */
+function maskedValue(value: unknown): unknown {
+  if (typeof value === "string") return maskSecrets(value);
+  if (Array.isArray(value)) return value.map(maskedValue);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskedValue(v)]));
+  return value;
 }
 
 /**

@@ -221,12 +221,12 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
    * on what a caller acts on: the gate, the tool calls handed back, the confirmation asked.
    */
   async function replayChat(actor: ReturnType<typeof actorOf>, row: IntentRow, traceId: string, mode: string) {
-    const recorded = row.request as { messages?: { role: string; content: string }[]; memory?: boolean; chat?: Partial<ChatRequest> & { answered?: PendingConfirmation } };
+    const recorded = row.request as { messages?: { role: string; content: string }[]; memory?: boolean; chat?: Partial<ChatRequest> & { open_confirmation?: PendingConfirmation } };
     const original = row.response as { gate?: string; tool_calls?: string[]; pending_actions?: string[]; intelligence?: { governance?: { confidence?: number; policy_id?: string } } };
     // Records from before the full request was kept: their text turns.
     const messages = (recorded.chat?.messages ?? recorded.messages ?? []) as ChatRequest["messages"];
-    const { answered, ...chat } = recorded.chat ?? {};
-    const again = await deps.chat.complete(actor, { ...chat, messages, memory: recorded.memory !== false }, { traceId, dryRun: true, ...(answered ? { answered } : {}) });
+    const { open_confirmation: openConfirmation, ...chat } = recorded.chat ?? {};
+    const again = await deps.chat.complete(actor, { ...chat, messages, memory: recorded.memory !== false }, { traceId, dryRun: true, ...(openConfirmation ? { openConfirmation } : {}) });
     const trace = again.intelligence as { summary?: string; capability?: unknown; memory?: unknown; humility?: unknown; governance?: { confidence?: number; policy_id?: string } };
     const before = { gate: original.gate ?? "ok", tool_calls: original.tool_calls ?? [], pending_actions: original.pending_actions ?? [], policy_id: original.intelligence?.governance?.policy_id ?? null };
     const now = { gate: again.gate, tool_calls: again.toolCalls.map((c) => c.function.name), pending_actions: again.pendingActions.map((p) => p.tool), policy_id: trace.governance?.policy_id ?? null };

@@ -410,6 +410,20 @@ describe("recall: which workspaces are held", () => {
     expect(recall.stateOf("wsp_a")).toBe("ready");
   });
 
+  it("applies only the read started last when two writes of one item are read out of order", async () => {
+    const doomed = item("Badges are blue.");
+    const { reads, recall, index } = await holding([doomed], limits);
+    const afterUpdate = recall.refresh("wsp_a", doomed.id); // another process updated it…
+    const afterDelete = recall.refresh("wsp_a", doomed.id); // …then deleted it
+    reads[1]!.resolve(undefined);
+    await afterDelete;
+    expect(bodies(index, ["badges"])).toEqual([]);
+    reads[0]!.resolve({ ...doomed, body: "Badges are green.", version: 2 }); // the update's read, late
+    await afterUpdate;
+    expect(bodies(index, ["badges"])).toEqual([]);
+    expect(recall.held).toBe(1);
+  });
+
   it("drops the workspace when the item cannot be read, and overtakes a load in flight", async () => {
     const { calls, reads, recall } = await holding([item("Parking is free.")], limits);
     const failing = recall.refresh("wsp_a", "00000000-0000-4000-8000-000000000999");

@@ -496,6 +496,8 @@ interface Slot {
   /** Counts this process's writes applied: an item read again for another process's write is only applied
    * if none came between the read and its answer. */
   localWrites: number;
+  /** The latest read started per item for other processes' writes: only the latest one is applied. */
+  reads: Map<string, number>;
   state: SlotState;
 }
 
@@ -549,7 +551,7 @@ export class Recall {
     // What questions wait for: the index, or undefined as soon as they had better ask SQL.
     let answer!: (index: RecallIndex | undefined) => void;
     const waited = new Promise<RecallIndex | undefined>((resolve) => (answer = resolve));
-    const slot: Slot = { generation: 0, localWrites: 0, state: { kind: "loading", promise: waited, pending } };
+    const slot: Slot = { generation: 0, localWrites: 0, reads: new Map(), state: { kind: "loading", promise: waited, pending } };
     this.slots.set(workspaceId, slot);
     this.fill(workspaceId, slot, pending, () => answer(undefined)).then(answer, () => {
       // Nothing is remembered: the question goes to SQL (which reports the failure if it persists).
@@ -677,6 +679,10 @@ export class Recall {
     if (slot.state.kind !== "ready") return;
     for (let attempt = 0; attempt < REREAD_ATTEMPTS; attempt++) {
       const writes = slot.localWrites;
+      // Two writes of one item in quick succession start two reads, which may answer out of order (an
+      // update's read returning after a delete's): only the read started last is applied.
+      const read = (slot.reads.get(id) ?? 0) + 1;
+      slot.reads.set(id, read);
       let row: MemoryRow | undefined;
       try {
         row = await this.source.item(workspaceId, id);
@@ -685,10 +691,12 @@ export class Recall {
         if (this.slots.get(workspaceId) === slot) this.forget(workspaceId);
         return;
       }
+      if (slot.reads.get(id) !== read) return;
       // Dropped or replaced meanwhile: whatever is loaded next reads the item as it is.
       if (this.slots.get(workspaceId) !== slot || slot.state.kind !== "ready") return;
       // This process wrote meanwhile, maybe this very item (a delete the read predates): read it again.
       if (slot.localWrites !== writes) continue;
+      slot.reads.delete(id);
       this.applyToIndex(workspaceId, slot, slot.state.index, row ? { kind: "upsert", row } : { kind: "remove", id });
       return;
     }
