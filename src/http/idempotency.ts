@@ -124,13 +124,18 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
    * (a stream: the reply is hijacked) forgets an unanswered entry when it closes; its row stays in progress
    * for the abandoned-claim rule, as on PostgreSQL.
    */
-  function hold(request: FastifyRequest, reply: FastifyReply, id: string, entry: Held): void {
+  function hold(request: FastifyRequest, reply: FastifyReply, id: string, hash: string, createdAt: number): Held {
+    const entry: Held = { requestHash: hash, traceId: request.id, createdAt, answer: null, queued: false };
     held.set(id, entry);
     claimedBy.set(request, entry);
     reply.raw.once("close", () => {
       if (held.get(id) === entry && entry.answer === null) held.delete(id);
     });
+    return entry;
   }
+
+  /** Whether a held entry still stands: an answer for the key's TTL, a claim until it counts as abandoned. */
+  const standing = (entry: Held, now: number) => (entry.answer ? now - entry.createdAt < TTL_MS : now - entry.createdAt <= ABANDONED_AFTER_MS);
 
   /** Claims the key for this request; false when another request holds or held it. */
   async function tryClaim(request: FastifyRequest, reply: FastifyReply, scope: string, key: string, hash: string): Promise<boolean> {
@@ -145,9 +150,9 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       expiresAt: new Date(now + TTL_MS),
     });
     if (claimed) {
-      request.idempotency = { scope, key, hash };
+      request.idempotency = { scope, key };
       // Written already; held so that a repeat meets it in memory and its answer is written behind.
-      if (deps.writeBehind) hold(request, reply, slot(scope, key), { requestHash: hash, traceId: request.id, createdAt: now, answer: null, queued: false });
+      if (deps.writeBehind) hold(request, reply, slot(scope, key), hash, now);
     }
     return claimed;
   }
@@ -167,7 +172,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       const id = slot(scope, key);
       const entry = held.get(id);
       const now = clock.nowMs();
-      if (entry && (entry.answer ? now - entry.createdAt < TTL_MS : now - entry.createdAt <= ABANDONED_AFTER_MS)) {
+      if (entry && standing(entry, now)) {
         if (entry.requestHash !== hash) throw new AppError("idempotency_key_reused");
         if (entry.answer) return replay(request, reply, { ...entry.answer, traceId: entry.traceId });
         throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
@@ -175,10 +180,8 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       if (!entry && !seen.mayHave(id, now)) {
         // Never seen: claimed in memory, its row written behind (at once when nothing else is being written).
         seen.add(id, now);
-        const fresh: Held = { requestHash: hash, traceId: request.id, createdAt: now, answer: null, queued: false };
-        hold(request, reply, id, fresh);
-        request.idempotency = { scope, key, hash };
-        void writeHeld(scope, key, fresh);
+        request.idempotency = { scope, key };
+        void writeHeld(scope, key, hold(request, reply, id, hash, now));
         return;
       }
       // Held but abandoned (a request that never answered) or expired, or maybe seen: the database decides.
@@ -246,7 +249,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     void purgeExpiredKeys(db, clock.now()).catch(() => {});
     // Entries whose rows could not be written (logged) go once their key has expired or been abandoned.
     const now = clock.nowMs();
-    for (const [id, entry] of held) if (now - entry.createdAt > (entry.answer ? TTL_MS : ABANDONED_AFTER_MS)) held.delete(id);
+    for (const [id, entry] of held) if (!standing(entry, now)) held.delete(id);
   }, PURGE_EVERY_MS);
   purge.unref();
   app.addHook("onClose", async () => clearInterval(purge));

@@ -29,6 +29,9 @@ export interface RateLimits {
 }
 
 const WINDOW_SECONDS = 60;
+// Key prefixes of the counters (rate-limiter-flexible stores "prefix:id"); the one-statement path uses them too.
+const KEY_PREFIX = "rl_key";
+const WORKSPACE_PREFIX = "rl_wsp";
 
 function retryAfterSeconds(res: RateLimiterRes): number {
   return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
@@ -37,24 +40,16 @@ function retryAfterSeconds(res: RateLimiterRes): number {
 export async function createRateLimits(config: Config, database: Database): Promise<RateLimits> {
   let redis: Redis | undefined;
   let store: RateLimits["store"] = "memory";
-  // The in-memory limiters that take over while a shared store is unreachable, by key prefix.
-  const insurance = new Map<string, RateLimiterMemory>();
-  const make = (keyPrefix: string, points: number): RateLimiterAbstract => {
+  /** The limiter of the store in use, and the in-memory one that takes over while that store is unreachable. */
+  const make = (keyPrefix: string, points: number): { shared: RateLimiterAbstract; insurance: RateLimiterMemory } => {
     const base = { keyPrefix, points, duration: WINDOW_SECONDS };
-    const insuranceLimiter = new RateLimiterMemory(base);
-    insurance.set(keyPrefix, insuranceLimiter);
-    if (redis) return new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter });
+    const insurance = new RateLimiterMemory(base);
+    if (redis) return { shared: new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter: insurance }), insurance };
     if (database.pool) {
-      return new RateLimiterPostgres({
-        ...base,
-        storeClient: database.pool,
-        storeType: "pool",
-        tableName: "rate_limits",
-        tableCreated: true,
-        insuranceLimiter,
-      });
+      const shared = new RateLimiterPostgres({ ...base, storeClient: database.pool, storeType: "pool", tableName: "rate_limits", tableCreated: true, insuranceLimiter: insurance });
+      return { shared, insurance };
     }
-    return insuranceLimiter;
+    return { shared: insurance, insurance };
   };
 
   if (config.redisUrl) {
@@ -68,9 +63,9 @@ export async function createRateLimits(config: Config, database: Database): Prom
     store = "postgres";
   }
 
-  const perKey = make("rl_key", config.rateLimitPerKey);
-  const perWorkspace = make("rl_wsp", config.rateLimitPerWorkspace);
-  const authFailures = make("rl_authfail", config.authFailureLimit);
+  const perKey = make(KEY_PREFIX, config.rateLimitPerKey);
+  const perWorkspace = make(WORKSPACE_PREFIX, config.rateLimitPerWorkspace);
+  const authFailures = make("rl_authfail", config.authFailureLimit).shared;
 
   /** A limiter's rejection (a RateLimiterRes) becomes 429 `rate_limited`; store errors pass through. */
   function refusal(rejection: unknown): Error {
@@ -85,8 +80,8 @@ export async function createRateLimits(config: Config, database: Database): Prom
     return workspaceId === undefined ? key : key.then(() => limiters.workspace.consume(workspaceId));
   };
   const pool = store === "postgres" ? database.pool : undefined;
-  const fallback = { key: insurance.get("rl_key")!, workspace: insurance.get("rl_wsp")! };
-  const shared = { key: perKey, workspace: perWorkspace };
+  const fallback = { key: perKey.insurance, workspace: perWorkspace.insurance };
+  const shared = { key: perKey.shared, workspace: perWorkspace.shared };
 
   return {
     store,
@@ -146,7 +141,7 @@ async function consumeBothOnPostgres(pool: pg.Pool, credentialId: string, worksp
   const now = Date.now();
   const result = await pool.query<{ key_points: number; key_expire: string; workspace_points: number | null; workspace_expire: string | null }>({
     ...CONSUME_BOTH,
-    values: [`rl_key:${credentialId}`, `rl_wsp:${workspaceId}`, now + WINDOW_SECONDS * 1000, now, config.rateLimitPerKey],
+    values: [`${KEY_PREFIX}:${credentialId}`, `${WORKSPACE_PREFIX}:${workspaceId}`, now + WINDOW_SECONDS * 1000, now, config.rateLimitPerKey],
   });
   const row = result.rows[0]!;
   if (row.key_points > config.rateLimitPerKey) throw new RateLimiterRes(0, Number(row.key_expire) - now, row.key_points);

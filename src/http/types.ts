@@ -26,7 +26,7 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     principal: Principal | undefined;
-    idempotency: { scope: string; key: string; hash: string } | undefined;
+    idempotency: { scope: string; key: string } | undefined;
   }
 }
 

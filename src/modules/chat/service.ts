@@ -399,8 +399,7 @@ export function createChatService(deps: {
         verdictReason = verdict.reason;
         pending = { tool: tool.name, arguments: args, client: isClient(tool), expires_at: Math.floor((clock.now().getTime() + PENDING_TTL_MS) / 1000) };
         summary = `${tool.name} needs the user's approval under ${policyWords(verdict)}; asked for a yes or no.`;
-        const shown = Object.keys(args).length > 0 ? ` with ${summarise(redactAction(args), 300)}` : "";
-        content = `${tool.name}${shown} needs approval under ${policyWords(verdict)}. Answer yes to proceed or no to skip.`;
+        content = `${tool.name}${shownArguments(args)} needs approval under ${policyWords(verdict)}. Answer yes to proceed or no to skip.`;
       };
       /** An approved (or user-confirmed) call: the client's comes back as a tool call, the server's runs here. */
       const proceed = async (tool: Tool, args: Record<string, unknown>, confirmed?: GovernanceVerdict) => {
@@ -666,8 +665,7 @@ export function createChatService(deps: {
           pending = open;
           gate = "escalate";
           decision = "conditional";
-          const shown = Object.keys(open.arguments).length > 0 ? ` with ${summarise(redactAction(open.arguments), 300)}` : "";
-          content += `\n${open.tool}${shown} still needs approval. Answer yes to proceed or no to skip.`;
+          content += `\n${open.tool}${shownArguments(open.arguments)} still needs approval. Answer yes to proceed or no to skip.`;
           summary += ` ${open.tool} still waits for the user's yes or no.`;
         }
       } else if (state?.pending && confirmation) {
@@ -809,6 +807,11 @@ export function createChatService(deps: {
       return answer;
     },
   };
+}
+
+/** The arguments of a call waiting for a yes or no, as its question shows them (" with {…}", or nothing). */
+function shownArguments(args: Record<string, unknown>): string {
+  return Object.keys(args).length > 0 ? ` with ${summarise(redactAction(args), 300)}` : "";
 }
 
 /** A value as it is kept in a record: every string in it with secrets masked. */

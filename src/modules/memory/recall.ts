@@ -481,6 +481,11 @@ const REREAD_ATTEMPTS = 3;
 
 type Write = { kind: "upsert"; row: MemoryRow } | { kind: "remove"; id: string };
 
+function applyWrite(index: RecallIndex, write: Write): void {
+  if (write.kind === "upsert") index.upsert(write.row);
+  else index.remove(write.id);
+}
+
 type SlotState =
   | { kind: "ready"; index: RecallIndex }
   | { kind: "loading"; promise: Promise<RecallIndex | undefined>; pending: Write[] }
@@ -595,13 +600,15 @@ export class Recall {
     }
     // Local writes committed while the rows were read: the rows may hold them or not, and replaying an
     // upsert or a delete by id (versions only going up) gives the same result either way.
-    for (const write of pending) {
-      if (write.kind === "upsert") index.upsert(write.row);
-      else index.remove(write.id);
-    }
-    if (index.size > this.limits.maxItems || index.weight > this.limits.budget) return tooBig();
+    for (const write of pending) applyWrite(index, write);
+    if (this.tooBigToHold(index)) return tooBig();
     this.settle(workspaceId, slot, { kind: "ready", index });
     return index;
+  }
+
+  /** More items than a workspace may have held, or heavier than everything may weigh. */
+  private tooBigToHold(index: RecallIndex): boolean {
+    return index.size > this.limits.maxItems || index.weight > this.limits.budget;
   }
 
   private weightOf(state: SlotState): number {
@@ -649,10 +656,9 @@ export class Recall {
 
   private applyToIndex(workspaceId: string, slot: Slot, index: RecallIndex, write: Write): void {
     const before = index.weight;
-    if (write.kind === "upsert") index.upsert(write.row);
-    else index.remove(write.id);
+    applyWrite(index, write);
     this.weight += index.weight - before;
-    if (index.size > this.limits.maxItems || index.weight > this.limits.budget) this.settle(workspaceId, slot, { kind: "sql", until: this.nowMs() + TOO_BIG_RECHECK_MS });
+    if (this.tooBigToHold(index)) this.settle(workspaceId, slot, { kind: "sql", until: this.nowMs() + TOO_BIG_RECHECK_MS });
     else this.evict(workspaceId);
   }
 
@@ -672,11 +678,8 @@ export class Recall {
   async refresh(workspaceId: string, id: string): Promise<void> {
     const slot = this.slots.get(workspaceId);
     if (!slot) return;
-    if (slot.state.kind === "loading") {
-      slot.generation++;
-      return;
-    }
-    if (slot.state.kind !== "ready") return;
+    // Not held yet (a load in flight, overtaken by the write) or answered by SQL: as for any remote write.
+    if (slot.state.kind !== "ready") return this.forget(workspaceId);
     for (let attempt = 0; attempt < REREAD_ATTEMPTS; attempt++) {
       const writes = slot.localWrites;
       // Two writes of one item in quick succession start two reads, which may answer out of order (an
