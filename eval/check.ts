@@ -30,8 +30,8 @@ async function decide(server: EvalServer, ws: PreparedWorkspace, c: Case, args: 
 
 async function main(): Promise<void> {
   const which = (process.env.EVAL_SET ?? "all").trim().toLowerCase();
-  if (!["shared", "team", "all"].includes(which)) throw new HarnessError(`EVAL_SET must be shared, team or all (got ${which})`);
-  const names: SetName[] = which === "all" ? ["shared", "team"] : [which as SetName];
+  if (!["shared", "sample-b", "team", "all"].includes(which)) throw new HarnessError(`EVAL_SET must be shared, sample-b, team or all (got ${which})`);
+  const names: SetName[] = which === "all" ? ["shared", "sample-b", "team"] : [which as SetName];
   const sets = names.map(loadSet);
   const findings: Finding[] = [];
   for (const set of sets) {

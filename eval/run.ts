@@ -29,10 +29,10 @@ interface Options {
 
 function options(): Options {
   const which = (process.env.EVAL_SET ?? "all").trim().toLowerCase();
-  if (!["shared", "team", "all"].includes(which)) throw new HarnessError(`EVAL_SET must be shared, team or all (got ${which})`);
+  if (!["shared", "sample-b", "team", "all"].includes(which)) throw new HarnessError(`EVAL_SET must be shared, sample-b, team or all (got ${which})`);
   const only = process.env.EVAL_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
   return {
-    sets: which === "all" ? ["shared", "team"] : [which as SetName],
+    sets: which === "all" ? ["shared", "sample-b", "team"] : [which as SetName],
     only: only && only.length > 0 ? new Set(only) : undefined,
     verbose: ["1", "true", "yes"].includes((process.env.EVAL_VERBOSE ?? "").toLowerCase()),
   };
@@ -167,6 +167,8 @@ async function main(): Promise<void> {
     const fixtureCount = workspaces.size;
     const policyCount = [...workspaces.values()].reduce((n, w) => n + w.policyIds.size, 0);
     console.log(`set up ${fixtureCount} fixture workspace(s) with ${policyCount} confirmed policies on ${server.url}\n`);
+    const refused = [...workspaces.entries()].flatMap(([name, w]) => w.refusedPolicies.map((r) => `${name} ${r}`));
+    if (refused.length > 0) console.log(`policies the service refused (${refused.length}; the workspaces run without them):\n${refused.map((r) => `  ${r}`).join("\n")}\n`);
 
     for (const set of sets) {
       const list: CaseResult[] = [];
@@ -185,7 +187,7 @@ async function main(): Promise<void> {
   }
 
   const summaries: SetSummary[] = [];
-  const titles: Record<SetName, string> = { shared: "shared sample (../shared/eval)", team: "team set (eval/)" };
+  const titles: Record<SetName, string> = { shared: "shared sample (../shared/eval)", "sample-b": "sample B (../shared/eval/sample-b)", team: "team set (eval/)" };
   for (const set of sets) {
     const list = results.get(set.name)!;
     if (list.length === 0) continue;

@@ -104,6 +104,8 @@ export interface PreparedWorkspace {
   policyNames: Map<string, string>;
   /** Tool name → its description as the service generated it. */
   tools: Map<string, string>;
+  /** Rules the service refused at creation (the workspace runs without them). */
+  refusedPolicies: string[];
 }
 
 export async function setUpFixture(server: EvalServer, fixture: Fixture): Promise<PreparedWorkspace> {
@@ -133,8 +135,14 @@ export async function setUpFixture(server: EvalServer, fixture: Fixture): Promis
 
   const policyIds = new Map<string, string>();
   const policyNames = new Map<string, string>();
+  const refusedPolicies: string[] = [];
   for (const policy of fixture.policies) {
-    const created = await must(server, `${label}: create policy ${policy.name}`, "POST", "/api/v1/svc/policies", key, { name: policy.name, rule: policy.rule }, 201);
+    const reply = await request(server.url, "POST", "/api/v1/svc/policies", key, { name: policy.name, rule: policy.rule });
+    if (reply.status !== 201) {
+      refusedPolicies.push(`${policy.name}: ${reply.networkError ?? `HTTP ${reply.status} ${reply.text.slice(0, 300)}`}`);
+      continue;
+    }
+    const created = reply.body;
     const id = field(created, "id");
     const version = field(created, "version");
     if (typeof id !== "string" || typeof version !== "number") throw new HarnessError(`${label}: policy ${policy.name}: the answer has no id or version`);
@@ -152,5 +160,5 @@ export async function setUpFixture(server: EvalServer, fixture: Fixture): Promis
     const name = field(fn, "name");
     if (typeof name === "string") tools.set(name, String(field(fn, "description") ?? ""));
   }
-  return { fixture, workspaceId, key, policyIds, policyNames, tools };
+  return { fixture, workspaceId, key, policyIds, policyNames, tools, refusedPolicies };
 }
