@@ -35,3 +35,16 @@ export function fixedSample(entries: CorpusEntry[], n: number): CorpusEntry[] {
   if (n >= entries.length) return entries;
   return [...entries].sort((a, b) => hashOf(`sample:${a.id}`) - hashOf(`sample:${b.id}`)).slice(0, n);
 }
+
+/** A fixed sample that keeps paraphrases together: `perMeaning` sentences of each of `count` meanings. */
+export function sampleByMeaning(entries: CorpusEntry[], count: number, perMeaning: number): CorpusEntry[] {
+  const ids = [...new Set(entries.map((e) => e.meaningId))].sort((a, b) => hashOf(`meaning-sample:${a}`) - hashOf(`meaning-sample:${b}`)).slice(0, count);
+  const chosen = new Set(ids);
+  const taken = new Map<string, number>();
+  return entries.filter((e) => {
+    if (!chosen.has(e.meaningId)) return false;
+    const n = taken.get(e.meaningId) ?? 0;
+    taken.set(e.meaningId, n + 1);
+    return n < perMeaning;
+  });
+}

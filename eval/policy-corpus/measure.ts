@@ -72,6 +72,8 @@ export interface Summary {
   /** Meanings with two or more sentences, and how many of them got the same decisions from every sentence. */
   paraphrase: { meanings: number; consistent: number; compiledMeanings: number; compiledConsistent: number };
   roundTrip: { tried: number; compiled: number; probes: number; alike: number };
+  /** Compiled sentences that never gave their effect, though some probe expects it: rules that silently never fire. */
+  silent: number;
 }
 
 const bump = (table: Record<string, { total: number; right: number }>, key: string, ok: boolean) => {
@@ -95,10 +97,13 @@ export function summarise(results: EntryResult[]): Summary {
     byForm: {},
     paraphrase: { meanings: 0, consistent: 0, compiledMeanings: 0, compiledConsistent: 0 },
     roundTrip: { tried: 0, compiled: 0, probes: 0, alike: 0 },
+    silent: 0,
   };
   for (const r of results) {
     const rights = r.right.filter(Boolean).length;
     if (r.compiled) {
+      const fires = r.entry.probes.some((p) => (p.expect_last ?? p.expect) !== "approved");
+      if (fires && r.got.every((g) => g.every((d) => d === "approved"))) s.silent++;
       s.compiled++;
       s.compiledProbes += r.right.length;
       s.compiledRight += rights;
@@ -145,11 +150,18 @@ export function failureClasses(results: EntryResult[]): { cls: string; count: nu
   const add = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
   for (const r of results) {
     if (!r.compiled) {
-      const expected = r.refusal?.match(/expected ([^(.;]+)/)?.[1]?.trim() ?? r.refusal?.match(/could not read/)?.[0] ?? r.refusal?.split(":")[0] ?? "?";
-      const kinds = [...new Set(r.entry.meaning.conditions.map((c) => c.kind))].join("+") || "no condition";
-      add(`refused [${kinds}]: ${expected}`);
+      // The service's own reason, reduced to a class: the token it could not read (digits as 9), or the
+      // first word it could not place and what it expected there.
+      const refusal = r.refusal ?? "";
+      const unread = refusal.match(/could not read "([^"]+)"/);
+      const unplaced = refusal.match(/could not place "([^"]+)"[^:]*: expected ([^(.;]+)/);
+      if (unread) add(`refused: could not read "${unread[1]!.toLowerCase().replace(/\d+/g, "9")}"`);
+      else if (unplaced) add(`refused: could not place "${unplaced[1]!.split(" ")[0]!.toLowerCase().replace(/\d+/g, "9")}…", expected ${unplaced[2]!.trim()}`);
+      else add(`refused: ${refusal.split(":")[0]}`);
       continue;
     }
+    const fires = r.entry.probes.some((p) => (p.expect_last ?? p.expect) !== "approved");
+    if (fires && r.got.every((g) => g.every((d) => d === "approved"))) add(`compiled but never fires [${[...new Set(r.entry.meaning.conditions.map((c) => c.kind))].join("+") || "no condition"}]`);
     r.entry.probes.forEach((p, i) => {
       if (r.right[i]) return;
       add(`wrong [${p.about}/${p.kind}]: expected ${p.expect_last ?? p.expect}, got ${r.got[i]!.at(-1)}`);

@@ -87,6 +87,8 @@ function percentText(r: R, n: number): string {
 }
 
 const fill = (template: string, v: string) => template.replace("{v}", v);
+/** After a noun ("with a value ..."): "of" before a bare number ("with a value of $500 or more"). */
+const afterNoun = (template: string, v: string) => (template.startsWith("{v}") ? `of ${fill(template, v)}` : fill(template, v));
 
 const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
@@ -118,7 +120,7 @@ function phrases(r: R, c: Condition): Phrases {
       const t = pick(r, THRESHOLD_POST[c.cmp]);
       const lead = t.startsWith("{v}") ? pick(r, ["of ", "worth ", "for "]) : pick(r, ["", "", "of ", "worth ", "for ", "with an amount "]);
       return {
-        post: [`${lead}${fill(t, v)}`, `for amounts ${fill(t, v)}`, `with a value ${fill(t, v)}`],
+        post: [`${lead}${fill(t, v)}`, `for amounts ${fill(t, v)}`, `with a value ${afterNoun(t, v)}`],
         clause: [`the amount ${fill(pick(r, THRESHOLD_CLAUSE[c.cmp]), v)}`, `the ${pick(r, ["value", "total", "sum"])} ${fill(pick(r, THRESHOLD_CLAUSE[c.cmp]), v)}`],
       };
     }
@@ -159,7 +161,8 @@ function phrases(r: R, c: Condition): Phrases {
       };
       const adj = adjective[c.dimension];
       const strict = c.cmp === ">" || c.cmp === "<";
-      const post = [`of ${fill(t, v)}`, `with a ${c.noun} ${fill(pick(r, THRESHOLD_POST[c.cmp]), v)}`];
+      const lead = c.dimension === "speed" ? "at" : c.dimension === "temperature" ? "to" : "of";
+      const post = [`${lead} ${fill(t, v)}`, `with a ${c.noun} ${afterNoun(pick(r, THRESHOLD_POST[c.cmp]), v)}`];
       if (adj && strict) post.push(`${c.cmp === ">" ? adj[0] : adj[1]} ${v}`);
       return { post, clause: [`the ${c.noun} ${fill(pick(r, THRESHOLD_CLAUSE[c.cmp]), v)}`] };
     }

@@ -49,6 +49,7 @@ function headline(split: string, s: Summary): string {
     `  probes right             ${s.right}/${s.probes} (${pct(s.right, s.probes)})`,
     `  probes right (compiled)  ${s.compiledRight}/${s.compiledProbes} (${pct(s.compiledRight, s.compiledProbes)})`,
     `  paraphrases decide alike ${s.paraphrase.consistent}/${s.paraphrase.meanings} meanings (${pct(s.paraphrase.consistent, s.paraphrase.meanings)}); among compiled sentences ${s.paraphrase.compiledConsistent}/${s.paraphrase.compiledMeanings} (${pct(s.paraphrase.compiledConsistent, s.paraphrase.compiledMeanings)})`,
+    `  compiled but never fire  ${s.silent}/${s.compiled} compiled sentences gave no probe its effect`,
     `  round trip (restatement) compiled ${s.roundTrip.compiled}/${s.roundTrip.tried}, decides alike on ${s.roundTrip.alike}/${s.roundTrip.probes} probes (${pct(s.roundTrip.alike, s.roundTrip.probes)})`,
   ].join("\n");
 }
