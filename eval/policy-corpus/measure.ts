@@ -157,7 +157,8 @@ export function failureClasses(results: EntryResult[]): { cls: string; count: nu
       const unplaced = refusal.match(/could not place "([^"]+)"[^:]*: expected ([^(.;]+)/);
       if (unread) add(`refused: could not read "${unread[1]!.toLowerCase().replace(/\d+/g, "9")}"`);
       else if (unplaced) add(`refused: could not place "${unplaced[1]!.split(" ")[0]!.toLowerCase().replace(/\d+/g, "9")}…", expected ${unplaced[2]!.trim()}`);
-      else add(`refused: ${refusal.split(":")[0]}`);
+      else if (/ends too early/.test(refusal)) add(`refused: ends too early, expected ${refusal.match(/ends too early[^:]*: expected ([^(.;]+)/)?.[1]?.trim() ?? "more"}`);
+      else add(`refused: ${refusal.replace(/\("[^"]*"\)|"[^"]*"/g, "…").slice(0, 120)}`);
       continue;
     }
     const fires = r.entry.probes.some((p) => (p.expect_last ?? p.expect) !== "approved");
