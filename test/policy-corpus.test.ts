@@ -124,6 +124,8 @@ describe("policy corpus over HTTP (tune split sample)", () => {
         probes_right: ratio(s.right, s.probes),
         probes_right_compiled: ratio(s.compiledRight, s.compiledProbes),
         paraphrase_alike: ratio(s.paraphrase.consistent, s.paraphrase.meanings),
+        paraphrase_alike_compiled: ratio(s.paraphrase.compiledConsistent, s.paraphrase.compiledMeanings),
+        compiled_never_fire: s.silent,
         round_trip_alike: ratio(s.roundTrip.alike, s.roundTrip.probes),
       };
       console.log(`policy corpus (tune sample): ${JSON.stringify(figures)}`);
