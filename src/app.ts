@@ -123,7 +123,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const memory = createMemoryService({ database, ids, clock, audit });
   const policies = createPolicyService({ database, ids, clock, audit });
   const escalations = createEscalationService({ database, ids, clock, audit });
-  const governance = createGovernance({ db: database.db, clock, policies, escalations, log: app.log });
+  const governance = createGovernance({
+    db: database.db,
+    clock,
+    ports: {
+      ruleSet: (workspaceId) => policies.ruleSet(workspaceId),
+      escalate: (caller, request) => escalations.create(caller, { category: "policy", severity: "medium", ...request }),
+    },
+    log: app.log,
+  });
   const outbound = createOutbound({
     allowHosts: config.outboundAllowHosts,
     caFile: config.outboundCaFile,

@@ -4,6 +4,7 @@
 // come back as `tool_calls`; approved server calls run here (tools.run, as executions do) and are reported
 // in words; a call needing approval becomes a yes/no question kept with the conversation; a blocked call is
 // never returned or run.
+import { governedAction } from "../../engine/governance/action.ts";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { countTokens, decode, encode } from "gpt-tokenizer/encoding/o200k_base";
@@ -28,7 +29,7 @@ import { getConversation, saveConversation } from "../intent/store.ts";
 import type { MemoryService } from "../memory/service.ts";
 import { maskSecrets } from "../memory/secrets.ts";
 import type { PolicyService } from "../policies/service.ts";
-import type { GovernanceVerdict } from "../policies/governance-types.ts";
+import type { GovernanceVerdict } from "../../engine/governance/action.ts";
 import type { ToolService } from "../tools/service.ts";
 import type { JsonSchema, Tool } from "../tools/tool.ts";
 import { functionDefinition, MAX_MEMORY_ITEMS, memoryBlock } from "../../engine/planner/openai.ts";
@@ -334,7 +335,7 @@ export function createChatService(deps: {
         return tools.validate(tool, args);
       };
       const review = async (tool: Tool, args: Record<string, unknown>, certainOnly = false) => {
-        const verdict = await governance.review({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor }, { certainOnly, escalate: false });
+        const verdict = await governance.review(governedAction(tool, args, { caller: actor, domain }), { certainOnly, escalate: false });
         // A partial review (arguments still missing) decides only when it blocks.
         if (!certainOnly || verdict.decision === "blocked") {
           verdicts.push({ tool: tool.name, verdict });
@@ -404,6 +405,8 @@ export function createChatService(deps: {
       /** An approved (or user-confirmed) call: the client's comes back as a tool call, the server's runs here. */
       const proceed = async (tool: Tool, args: Record<string, unknown>, confirmed?: GovernanceVerdict) => {
         if (isClient(tool)) {
+          // An approved client call runs on the client: it is recorded here, so rate rules count it.
+          if (!options.dryRun) await governance.record(governedAction(tool, args, { caller: actor, domain }));
           proceeded++;
           toolCalls.push(callFor(tool, args));
           decision = confirmed ? "conditional" : "approved";
@@ -412,7 +415,9 @@ export function createChatService(deps: {
         }
         // The gate right before the call: `govern` records the approval (rate rules); a confirmed call was
         // reviewed again just before (a block added since still wins) and the user's yes is its approval.
-        const verdict = confirmed ?? (options.dryRun ? await review(tool, args) : await governance.govern({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor }));
+        const verdict = confirmed ?? (options.dryRun ? await review(tool, args) : await governance.govern(governedAction(tool, args, { caller: actor, domain })));
+        // The user's yes is the approval of a confirmed call: recorded like one for rate rules.
+        if (confirmed && !options.dryRun) await governance.record(governedAction(tool, args, { caller: actor, domain }));
         if (!confirmed && !options.dryRun) {
           verdicts.push({ tool: tool.name, verdict });
           stages.mark("governance_eval", verdict.decision === "approved" ? "passed" : "blocked", `${tool.name}: ${verdict.decision} (at the call)`);

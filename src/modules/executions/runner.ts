@@ -11,7 +11,7 @@ import { explainDecision, type Governance } from "../../engine/governance/chokep
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Vault } from "../credentials/vault.ts";
 import type { EscalationService } from "../escalations/service.ts";
-import type { GovernanceVerdict, GovernedAction } from "../policies/governance-types.ts";
+import { governedAction, type GovernanceVerdict } from "../../engine/governance/action.ts";
 import type { PolicyService } from "../policies/service.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { ToolRun, ToolService } from "../tools/service.ts";
@@ -89,13 +89,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   const iso = () => clock.now().toISOString();
 
   async function decide(actor: Actor, tool: Tool, args: Record<string, unknown>, domain: string | null, step: StoredStep): Promise<Decided> {
-    const action: GovernedAction = {
-      tool: tool.name,
-      arguments: tool.attributes ? tool.attributes(args) : args,
-      ...(domain !== null ? { domain } : {}),
-      description: tool.description,
-      caller: actor,
-    };
+    const action = governedAction(tool, args, { caller: actor, domain });
     if (step.approved && step.escalation_id) {
       // Approved by a person: a `conditional` decision passes once without opening another escalation;
       // a block (a policy confirmed since) still wins, and an approval is then recorded as usual.
@@ -104,6 +98,8 @@ export function createRunner(deps: RunnerDeps): Runner {
         if (decision.decision === "conditional") {
           const fired = decision.fired?.ref;
           const policy = fired && { id: fired.policyId, name: fired.policyName, version: fired.version, clause: fired.rule.source };
+          // The person's approval stands in for the rules': recorded, so rate rules count the call.
+          await governance.record(action);
           return { verdict: { decision: "conditional", reason: explainDecision(decision), ...(policy ? { policy } : {}) }, approvedThrough: step.escalation_id };
         }
       } catch (error) {

@@ -2,6 +2,7 @@
 // ports (tools, catalog, memory, governance) for the caller's workspace only, creates the execution an
 // approved or approval-pending action needs, and writes the intelligence record in the request, so
 // GET /intelligence/{id} reads it at once.
+import { governedAction } from "../../engine/governance/action.ts";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/index.ts";
 import type { Governance } from "../../engine/governance/chokepoint.ts";
@@ -118,16 +119,7 @@ export function createIntentService(deps: {
           searchMemory: (query) => memory.related(workspaceId, questionWords(query), 5),
           preferences: () => memory.preferences(workspaceId),
           review: (action, reviewOptions) =>
-            governance.review(
-              {
-                tool: action.tool.name,
-                arguments: action.tool.attributes?.(action.arguments) ?? action.arguments,
-                domain,
-                description: action.tool.description,
-                caller: actor,
-              },
-              reviewOptions,
-            ),
+            governance.review(governedAction(action.tool, action.arguments, { caller: actor, domain }), reviewOptions),
           policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
           planner: deps.planner,
           plannerFallback: deps.plannerFallback,

@@ -5,6 +5,7 @@
 // task: the intent engine's lexical ranking of its tools, the catalog integrations the task names or
 // needs, the governance outlook of the best tool, and the policies a risky tool lacks. Neither writes
 // anything beyond what setup is asked to apply.
+import { governedAction } from "../../engine/governance/action.ts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { Governance } from "../../engine/governance/chokepoint.ts";
@@ -515,7 +516,7 @@ export function createSetupService(deps: {
     let unknowns: string[] = [];
     if (best) {
       const verdict = await governance.review(
-        { tool: best.name, arguments: best.attributes?.(args) ?? args, domain, description: best.description, caller: actor },
+        governedAction(best, args, { caller: actor, domain }),
         { certainOnly: true, escalate: false },
       );
       const detail = verdict.decision_detail;

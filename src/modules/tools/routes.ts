@@ -3,7 +3,7 @@
 // in src/modules/connections/routes.ts).
 import { AppError } from "../../errors/app-error.ts";
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
-import type { Govern } from "../policies/governance-types.ts";
+import type { Govern } from "../../engine/governance/action.ts";
 import { InvokeBody, InvokeResponse, McpBody, McpRegistered, OpenApiBody, OpenApiRegistered, ToolList, ToolParams } from "./schemas.ts";
 import type { ToolService } from "./service.ts";
 

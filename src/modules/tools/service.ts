@@ -2,6 +2,7 @@
 // into runtime tools and kept in memory per workspace (loaded on first use, dropped when a connection of the
 // workspace is created or deleted, in every process through NOTIFY). Invoking one always goes through
 // governance: `invoke` takes the chokepoint as an argument and runs the tool only on `approved`.
+import { governedAction } from "../../engine/governance/action.ts";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { Clock } from "../../clock.ts";
@@ -14,7 +15,7 @@ import type { Ids } from "../../ids.ts";
 import type { Connection, ConnectionService } from "../connections/service.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { Vault } from "../credentials/vault.ts";
-import type { Govern, GovernanceVerdict } from "../policies/governance-types.ts";
+import type { Govern, GovernanceVerdict } from "../../engine/governance/action.ts";
 import { createMcpSessions, listMcpTools, mcpFailureMessage, mcpTool, type McpConfig, type McpEndpoint, type McpSessions, type McpTransport } from "./mcp.ts";
 import { checkDocument, generateTools, openApiTool, readDocument, serverUrlOf, type OpenApiConfig } from "./openapi.ts";
 import { GenerationError } from "./openapi-schema.ts";
@@ -433,13 +434,7 @@ export function createToolService(deps: {
       }
       let verdict: GovernanceVerdict;
       try {
-        verdict = await govern({
-          tool: tool.name,
-          arguments: tool.attributes ? tool.attributes(request.arguments) : request.arguments,
-          ...(request.domain !== undefined ? { domain: request.domain } : {}),
-          description: tool.description,
-          caller: actor,
-        });
+        verdict = await govern(governedAction(tool, request.arguments, { caller: actor, domain: request.domain }));
       } catch (error) {
         // Fail closed: without a verdict nothing runs.
         throw new AppError("governance_unavailable", { message: "Governance could not evaluate the action; it was not run.", cause: error });
