@@ -6,7 +6,7 @@ import type { Actor } from "../../events/audit.ts";
 import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { SearchResult } from "../../modules/memory/service.ts";
 import type { GovernanceVerdict } from "../../modules/policies/governance-types.ts";
-import type { Tool } from "../../modules/tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
 import { classifyTurn, type TurnKind } from "./classify.ts";

@@ -30,7 +30,7 @@ import { maskSecrets } from "../memory/secrets.ts";
 import type { PolicyService } from "../policies/service.ts";
 import type { GovernanceVerdict } from "../policies/governance-types.ts";
 import type { ToolService } from "../tools/service.ts";
-import type { JsonSchema, Tool } from "../tools/tool.ts";
+import type { JsonSchema, Tool } from "../../tools/tool.ts";
 import { functionDefinition, MAX_MEMORY_ITEMS, memoryBlock } from "../../engine/planner/openai.ts";
 import type { Upstream, UpstreamToolCall } from "./upstream.ts";
 import { chatTrace } from "./trace.ts";

@@ -13,7 +13,7 @@ import type { Vault } from "../credentials/vault.ts";
 import type { EscalationService } from "../escalations/service.ts";
 import type { GovernanceVerdict, GovernedAction } from "../policies/governance-types.ts";
 import type { PolicyService } from "../policies/service.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type { ToolRun, ToolService } from "../tools/service.ts";
 import { classifyCall, diagnose, type Failure } from "./diagnosis.ts";
 import { isTerminalEvent, stepEvent, stepsCompleteEvent, terminalEvent, type ExecutionBus } from "./events.ts";

@@ -24,7 +24,7 @@ import { checkMemory, type MemoryService } from "../memory/service.ts";
 import { checkPolicy, restatementOf, type PolicyService } from "../policies/service.ts";
 import type { PolicyView } from "../policies/service.ts";
 import type { ToolService } from "../tools/service.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type {
   Assessment,
   AssessBody,

@@ -15,10 +15,10 @@ import type { Connection, ConnectionService } from "../connections/service.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { Vault } from "../credentials/vault.ts";
 import type { Govern, GovernanceVerdict } from "../policies/governance-types.ts";
-import { createMcpSessions, listMcpTools, mcpFailureMessage, mcpTool, type McpConfig, type McpEndpoint, type McpSessions, type McpTransport } from "./mcp.ts";
-import { checkDocument, generateTools, openApiTool, readDocument, serverUrlOf, type OpenApiConfig } from "./openapi.ts";
-import { GenerationError } from "./openapi-schema.ts";
-import type { JsonSchema, Tool, ToolResult } from "./tool.ts";
+import { createMcpSessions, listMcpTools, mcpFailureMessage, mcpTool, type McpConfig, type McpEndpoint, type McpSessions, type McpTransport } from "../../tools/mcp.ts";
+import { checkDocument, generateTools, openApiTool, readDocument, serverUrlOf, type OpenApiConfig } from "../../tools/openapi.ts";
+import { GenerationError } from "../../tools/openapi-schema.ts";
+import type { JsonSchema, Tool, ToolResult } from "../../tools/tool.ts";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;

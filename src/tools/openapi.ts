@@ -4,8 +4,8 @@
 // a tool makes the real request to the document's server through the guarded outbound client, with the
 // connection's credential applied as the operation's security scheme says.
 import { parse as parseYaml } from "yaml";
-import { AppError } from "../../errors/app-error.ts";
-import { outboundFailureOf, type Outbound } from "../../http/outbound.ts";
+import { AppError } from "../errors/app-error.ts";
+import { outboundFailureOf, type Outbound } from "../http/outbound.ts";
 import { deref, GenerationError, toJsonSchema } from "./openapi-schema.ts";
 import { toFunctionName, uniqueName, type JsonSchema, type Tool, type ToolResult } from "./tool.ts";
 
