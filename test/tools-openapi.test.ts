@@ -230,6 +230,8 @@ describe("outbound address rules (no allow-list)", () => {
       "https://169.254.169.254/latest/meta-data/",
       `https://[::1]:${port}/openapi.json`,
       `https://[::ffff:127.0.0.1]:${port}/openapi.json`,
+      `https://[::ffff:0:7f00:1]:${port}/openapi.json`,
+      `https://[64:ff9b::7f00:1]:${port}/openapi.json`,
       "https://192.168.1.1/openapi.json",
       "https://100.64.0.1/openapi.json",
       "https://[fd00::1]/openapi.json",

@@ -44,6 +44,11 @@ export interface OutboundRequest {
    * returned as the answer, so credentials sent to one origin never travel to another.
    */
   redirects?: "follow" | "same-origin";
+  /**
+   * Headers that carry a credential besides authorization, cookie and proxy-authorization (always treated
+   * so): when a followed redirect leaves the first origin, they are dropped, never sent to the new origin.
+   */
+  credentialHeaders?: string[];
   /** Refuse http: for the request and every redirect. */
   httpsOnly?: boolean;
   signal?: AbortSignal;
@@ -179,7 +184,9 @@ export function createOutbound(options: OutboundOptions): Outbound {
       let current = url;
       let method = (init.method ?? "GET").toUpperCase();
       let body = init.body;
-      const headers: Record<string, string> = { "user-agent": "svc-outbound", ...init.headers };
+      const headers: Record<string, string> = { "user-agent": "svc-outbound" };
+      for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
+      const credentialHeaders = new Set(["authorization", "cookie", "proxy-authorization", ...(init.credentialHeaders ?? []).map((h) => h.toLowerCase())]);
       for (let hop = 0; ; hop++) {
         checkScheme(current, init.httpsOnly);
         let response: Dispatcher.ResponseData;
@@ -215,6 +222,8 @@ export function createOutbound(options: OutboundOptions): Outbound {
               body = undefined;
               delete headers["content-type"];
             }
+            // A credential is for the origin it was given to: it does not travel on to another.
+            if (next.origin !== url.origin) for (const name of credentialHeaders) delete headers[name];
             current = next;
             continue;
           }
