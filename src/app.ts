@@ -27,6 +27,7 @@ import { registerCredentialRoutes } from "./modules/credentials/routes.ts";
 import { createCredentialService, type CredentialService } from "./modules/credentials/service.ts";
 import { createVault, resolveMasterKey } from "./modules/credentials/vault.ts";
 import { registerMemoryRoutes } from "./modules/memory/routes.ts";
+import { providerHosts } from "./modules/connections/catalog.ts";
 import { registerConnectionRoutes } from "./modules/connections/routes.ts";
 import { createConnectionService, type ConnectionService } from "./modules/connections/service.ts";
 import { createMemoryService, type MemoryService } from "./modules/memory/service.ts";
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     clock,
     vault,
     audit,
+    providerHosts,
     onChange: (workspaceId) => void late.connections?.refresh(workspaceId).catch((error) => app.log.warn({ err: error }, "connection summary refresh failed")),
   });
   const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials });

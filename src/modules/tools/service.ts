@@ -85,6 +85,8 @@ export interface ToolRun {
   error?: string;
   /** The service asked to wait this long before another call (Retry-After). */
   retryAfterMs?: number;
+  /** Refused before anything was sent (403 connection_forbidden: a credential not meant for the host). */
+  refused?: AppError;
 }
 
 export interface ToolService {
@@ -174,7 +176,7 @@ export function createToolService(deps: {
           workspaceId,
           connectionId: row.id,
           config,
-          credential: async () => (credentialId ? credentials.reveal(workspaceId, credentialId) : undefined),
+          credential: async (url) => (credentialId ? credentials.reveal(workspaceId, credentialId, { connectionId: row.id, url }) : undefined),
           health,
         }),
       );
@@ -302,6 +304,10 @@ export function createToolService(deps: {
         });
       }
       checkSchemas(generated.tools, "openapi_generation_failed");
+      const id = ids.make("con");
+      // The credential goes to the document's server only if that host is one of the credential's (binding
+      // a credential that has none yet to it): refused before anything is stored or sent.
+      if (input.credentialId !== undefined) await credentials.attach(actor, input.credentialId, { connectionId: id, url: serverUrl });
       const info = document.info as Record<string, unknown>;
       const config: OpenApiConfig = {
         source: "openapi",
@@ -314,7 +320,7 @@ export function createToolService(deps: {
         skipped: generated.skipped,
       };
       const connection = await connections.register(actor, {
-        id: ids.make("con"),
+        id,
         kind: "openapi",
         name,
         provider: `openapi:${name.toLowerCase().slice(0, 100)}`,
@@ -455,6 +461,7 @@ export function createToolService(deps: {
         return verdict.decision === "blocked" ? { decision: "blocked", verdict, tool } : { decision: "conditional", verdict, tool };
       }
       const run = await service.run(actor, tool, request.arguments, { details: facts });
+      if (run.refused) throw run.refused;
       return { decision: "approved", verdict, tool, status: run.status, result: run.result, durationMs: run.durationMs };
     },
 
@@ -487,6 +494,7 @@ export function createToolService(deps: {
         unhealthy: outcome.unhealthy,
         ...(outcome.error !== undefined ? { error: outcome.error } : {}),
         ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
+        ...(outcome.refused ? { refused: outcome.refused } : {}),
       };
     },
 
