@@ -4,8 +4,16 @@ import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
 import { hostAllowed, parseAllowedHosts, type CredentialHosts } from "./hosts.ts";
+import { createKnownSecrets, secretValuesOf, type KnownSecrets } from "./known-secrets.ts";
 import { bindCredentialHost, deleteCredential, findCredential, insertCredential, listCredentials, liveProviders, type CredentialRow } from "./store.ts";
 import type { Vault } from "./vault.ts";
+
+/**
+ * How long a workspace's secret fingerprints are reused. Changes made in this process drop them at once;
+ * another process (several nodes on one PostgreSQL) sees a new credential's value masked within this time.
+ */
+export const KNOWN_SECRETS_TTL_MS = 30_000;
+const MAX_KNOWN_SECRETS_WORKSPACES = 1_000;
 
 export const CREDENTIAL_TYPES = ["api_key", "bearer", "basic", "oauth2", "session"] as const;
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
@@ -43,6 +51,8 @@ export interface CredentialService {
   reveal(workspaceId: string, id: string, use: CredentialUse): Promise<Record<string, unknown>>;
   /** Providers that have at least one credential (connections use it to leave pending_auth). */
   providers(workspaceId: string): Promise<Set<string>>;
+  /** The workspace's secret values as fingerprints, to mask them in stored records (known-secrets.ts). */
+  knownSecrets(workspaceId: string): Promise<KnownSecrets>;
 }
 
 /** The kind of secret, from the fields present when the caller does not say. */
@@ -148,8 +158,33 @@ export function createCredentialService(deps: {
     return row;
   }
 
+  // Per workspace: fingerprints, never the values; rebuilt after KNOWN_SECRETS_TTL_MS or a change here.
+  const known = new Map<string, { at: number; secrets: Promise<KnownSecrets> }>();
+  const forgetSecrets = (workspaceId: string) => known.delete(workspaceId);
+
+  async function buildKnownSecrets(workspaceId: string): Promise<KnownSecrets> {
+    const values: string[] = [];
+    for (const row of await listCredentials(db, workspaceId)) {
+      const data = JSON.parse((await vault.open(workspaceId, row.id, row.secret)).toString("utf8")) as Record<string, unknown>;
+      values.push(...secretValuesOf(data));
+    }
+    return createKnownSecrets(values);
+  }
+
   return {
     hostsOf,
+
+    knownSecrets: (workspaceId) => {
+      const now = clock.now().getTime();
+      const cached = known.get(workspaceId);
+      if (cached && now - cached.at < KNOWN_SECRETS_TTL_MS) return cached.secrets;
+      // Expired entries go on any rebuild, so idle workspaces' fingerprints are not kept either.
+      for (const [id, entry] of known) if (now - entry.at >= KNOWN_SECRETS_TTL_MS || known.size >= MAX_KNOWN_SECRETS_WORKSPACES) known.delete(id);
+      const secrets = buildKnownSecrets(workspaceId);
+      known.set(workspaceId, { at: now, secrets });
+      secrets.catch(() => known.delete(workspaceId));
+      return secrets;
+    },
 
     attach: async (actor, id, use) => {
       await checkedUse(actor, actor.workspaceId, id, use);
@@ -178,6 +213,7 @@ export function createCredentialService(deps: {
         });
         return row;
       });
+      forgetSecrets(actor.workspaceId);
       onChange?.(actor.workspaceId);
       return created;
     },
@@ -191,6 +227,7 @@ export function createCredentialService(deps: {
         }
         await audit.record(tx, actor, { action: "credential.delete", resourceType: "credential", resourceId: id });
       });
+      forgetSecrets(actor.workspaceId);
       onChange?.(actor.workspaceId);
     },
 
