@@ -108,6 +108,19 @@ describe("guarded outbound client", () => {
     await outbound.close();
   });
 
+  it("fetch (the MCP transport) follows redirects within its origin only: its headers never reach another", async () => {
+    const outbound = client({ allowHosts: ["127.0.0.1", "tools.test"] });
+    const headers = { "x-api-key": "mcp-secret-1", "content-type": "application/json" };
+    const before = seen.length;
+    const away = await outbound.fetch(`https://127.0.0.1:${port}/to-name`, { method: "POST", headers, body: "{}" });
+    expect(away.status).toBe(307);
+    expect(seen.slice(before).map((s) => s.path)).toEqual(["/to-name"]);
+    const within = await outbound.fetch(`https://127.0.0.1:${port}/see-other`, { method: "POST", headers, body: "{}" });
+    expect(await within.text()).toBe("ok GET /done");
+    expect(seen.at(-1)).toMatchObject({ path: "/done", headers: { "x-api-key": "mcp-secret-1" } });
+    await outbound.close();
+  });
+
   it("refuses every IPv6 form of a denied IPv4 address, and nothing is sent", async () => {
     const outbound = client({ allowHosts: [] });
     const before = seen.length;
