@@ -27,6 +27,7 @@ import { registerCredentialRoutes } from "./modules/credentials/routes.ts";
 import { createCredentialService, type CredentialService } from "./modules/credentials/service.ts";
 import { createVault, resolveMasterKey } from "./modules/credentials/vault.ts";
 import { registerMemoryRoutes } from "./modules/memory/routes.ts";
+import { providerHosts } from "./modules/connections/catalog.ts";
 import { registerConnectionRoutes } from "./modules/connections/routes.ts";
 import { createConnectionService, type ConnectionService } from "./modules/connections/service.ts";
 import { createMemoryService, type MemoryService } from "./modules/memory/service.ts";
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     clock,
     vault,
     audit,
+    providerHosts,
     onChange: (workspaceId) => void late.connections?.refresh(workspaceId).catch((error) => app.log.warn({ err: error }, "connection summary refresh failed")),
   });
   const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials });
@@ -167,10 +169,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, knownSecrets: credentials.knownSecrets });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
-  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records });
+  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
 

@@ -108,6 +108,10 @@ export const credentials = pgTable(
     type: text("type", { enum: ["api_key", "bearer", "basic", "oauth2", "session"] }).notNull(),
     /** base64(iv ‖ tag ‖ ciphertext) of the JSON key_data, under the workspace's data key. */
     secret: text("secret").notNull(),
+    /** Host patterns named at creation (credentials/hosts.ts); null when none were named. */
+    allowedHosts: jsonb("allowed_hosts").$type<string[]>(),
+    /** Without named or catalog hosts: the host of the first connection that used it, fixed from then on. */
+    boundHost: text("bound_host"),
     createdAt: createdAt(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
   },

@@ -6,7 +6,7 @@ import type { Actor } from "../../events/audit.ts";
 import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { SearchResult } from "../../modules/memory/service.ts";
 import type { GovernanceVerdict } from "../governance/action.ts";
-import type { Tool } from "../../modules/tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
 import { classifyTurn, type TurnKind } from "./classify.ts";
@@ -265,7 +265,7 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
     if (!alternative) {
       gaps.push({ kind: "degraded_capability", capability: tool.name, reason: `${tool.name} is failing (its connection is degraded).`, blocking: true, severity: "blocking" });
       clock.mark("gap_analysis", "degraded", `${tool.name} is degraded`);
-      return finish({ type: "connect_required", integration: { id: tool.connectionId ?? tool.name, name: tool.name, description: tool.description, category: "other", capabilities: [], auth_type: "api_key", provider: "", tags: [], install_time: "", popularity: 0, featured: false }, reason: `${tool.name} is degraded: its recent calls failed.`, installed: true, tool, degraded: true }, governance);
+      return finish({ type: "connect_required", integration: { id: tool.connectionId ?? tool.name, name: tool.name, description: tool.description, category: "other", capabilities: [], auth_type: "api_key", provider: "", hosts: [], tags: [], install_time: "", popularity: 0, featured: false }, reason: `${tool.name} is degraded: its recent calls failed.`, installed: true, tool, degraded: true }, governance);
     }
   }
 

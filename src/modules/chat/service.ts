@@ -27,11 +27,11 @@ import { intentToWire } from "../intent/schemas.ts";
 import type { RecordWriter } from "../intent/records.ts";
 import { getConversation, saveConversation } from "../intent/store.ts";
 import type { MemoryService } from "../memory/service.ts";
-import { maskSecrets } from "../memory/secrets.ts";
+import { maskSecrets, maskStrings, type SecretValues } from "../memory/secrets.ts";
 import type { PolicyService } from "../policies/service.ts";
 import type { GovernanceVerdict } from "../../engine/governance/action.ts";
 import type { ToolService } from "../tools/service.ts";
-import type { JsonSchema, Tool } from "../tools/tool.ts";
+import type { JsonSchema, Tool } from "../../tools/tool.ts";
 import { functionDefinition, MAX_MEMORY_ITEMS, memoryBlock } from "../../engine/planner/openai.ts";
 import type { Upstream, UpstreamToolCall } from "./upstream.ts";
 import { chatTrace } from "./trace.ts";
@@ -224,6 +224,8 @@ export function createChatService(deps: {
   upstream?: Upstream;
   /** Where the turn's intelligence record goes (written behind the answer: see records.ts). */
   records: RecordWriter;
+  /** The workspace's stored secret values, masked wherever a turn is recorded. */
+  knownSecrets?: (workspaceId: string) => Promise<SecretValues>;
 }): ChatService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
@@ -289,6 +291,9 @@ export function createChatService(deps: {
     upstream: deps.upstream !== undefined,
     complete: async (actor, request, options) => {
       const workspaceId = actor.workspaceId;
+      // Fetched beside the turn's work (a cache hit but every KNOWN_SECRETS_TTL_MS); awaited only to record.
+      const knownSecrets = options.dryRun ? undefined : deps.knownSecrets?.(workspaceId);
+      knownSecrets?.catch(() => {});
       const created = Math.floor(clock.now().getTime() / 1000);
       const id = ids.make("int");
       const conversationId = request.conversation_id ?? ids.make("conv");
@@ -764,10 +769,11 @@ export function createChatService(deps: {
       }
 
       const at = clock.now();
+      const known = await knownSecrets;
       // Kept when it can be resumed: the caller named it, or a confirmation waits on it.
       if (!options.dryRun && (request.conversation_id !== undefined || pending)) {
         const history = [...turns, { role: "assistant" as const, content: content || (toolCalls.length ? `Called ${toolCalls.map((c) => c.function.name).join(", ")}.` : "") }].slice(-MAX_TURNS);
-        const next: ChatState = { kind: "chat", messages: history.map((m) => ({ role: m.role, content: maskSecrets(m.content) })), ...(pending ? { pending } : {}) };
+        const next: ChatState = { kind: "chat", messages: history.map((m) => ({ role: m.role, content: maskSecrets(m.content, known) })), ...(pending ? { pending } : {}) };
         await saveConversation(db, workspaceId, conversationId, next as unknown as Record<string, unknown>, at);
       }
       const answer: ChatAnswer = { id, created, model: request.model ?? "svc", conversationId, traceId: options.traceId, content, toolCalls, finishReason, gate, pendingActions, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, intelligence };
@@ -788,7 +794,7 @@ export function createChatService(deps: {
         durationMs,
         request: {
           path: "/api/v1/svc/chat/completions",
-          messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content) })),
+          messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content, known) })),
           memory: memoryOn,
           conversation_id: conversationId,
           tools: [...client.keys()],
@@ -796,16 +802,25 @@ export function createChatService(deps: {
           // What a replay needs to decide the turn again: the messages as sent (tool results included), the
           // client's function definitions and the tool choice.
           chat: {
-            messages: request.messages.map(maskedMessage),
+            messages: request.messages.map((m) => maskedMessage(m, known)),
             tools: request.tools ?? [],
             ...(request.tool_choice !== undefined ? { tool_choice: request.tool_choice } : {}),
             ...(domain ? { context: { domain } } : {}),
             // The confirmation open when the turn came, which a yes or no answered or a tool-results turn asked
             // again, so that a replay decides the same (secrets masked: by field name and by value).
-            ...(state?.pending && (confirmation || last.role === "tool") ? { open_confirmation: { ...state.pending, arguments: maskedValue(redactAction(state.pending.arguments)) } } : {}),
+            ...(state?.pending && (confirmation || last.role === "tool") ? { open_confirmation: { ...state.pending, arguments: maskStrings(redactAction(state.pending.arguments), known) } } : {}),
           },
         },
-        response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool), intelligence },
+        response: {
+          object: "chat.completion",
+          content: maskSecrets(content, known),
+          tool_calls: toolCalls.map((c) => c.function.name),
+          finish_reason: finishReason,
+          gate,
+          pending_actions: pendingActions.map((p) => p.tool),
+          // Arguments taken from the messages carry the same values.
+          intelligence: known && known.size > 0 ? (maskStrings(intelligence, known) as typeof intelligence) : intelligence,
+        },
         executionId: null,
         createdAt: at,
       }));
@@ -819,21 +834,13 @@ function shownArguments(args: Record<string, unknown>): string {
   return Object.keys(args).length > 0 ? ` with ${summarise(redactAction(args), 300)}` : "";
 }
 
-/** A value as it is kept in a record: every string in it with secrets masked. */
-function maskedValue(value: unknown): unknown {
-  if (typeof value === "string") return maskSecrets(value);
-  if (Array.isArray(value)) return value.map(maskedValue);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskedValue(v)]));
-  return value;
-}
-
 /**
  * A message as it is kept in a record: its text with secrets masked; other parts (images, audio, files: not
  * read, and possibly megabytes of base64) kept as their type only.
  */
-function maskedMessage(m: ChatMessage): ChatMessage {
-  const content = typeof m.content === "string" ? maskSecrets(m.content) : Array.isArray(m.content) ? m.content.map((part) => (part && part.type === "text" && typeof part.text === "string" ? { type: "text", text: maskSecrets(part.text) } : { type: String(part?.type ?? "unknown") })) : m.content;
-  const toolCalls = m.tool_calls?.map((c) => ({ ...c, ...(c.function ? { function: { ...c.function, ...(typeof c.function.arguments === "string" ? { arguments: maskSecrets(c.function.arguments) } : {}) } } : {}) }));
+function maskedMessage(m: ChatMessage, known: SecretValues | undefined): ChatMessage {
+  const content = typeof m.content === "string" ? maskSecrets(m.content, known) : Array.isArray(m.content) ? m.content.map((part) => (part && part.type === "text" && typeof part.text === "string" ? { type: "text", text: maskSecrets(part.text, known) } : { type: String(part?.type ?? "unknown") })) : m.content;
+  const toolCalls = m.tool_calls?.map((c) => ({ ...c, ...(c.function ? { function: { ...c.function, ...(typeof c.function.arguments === "string" ? { arguments: maskSecrets(c.function.arguments, known) } : {}) } } : {}) }));
   return { ...m, content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
 }
 

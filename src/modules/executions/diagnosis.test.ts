@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retryAfterOf } from "../tools/openapi.ts";
+import { retryAfterOf } from "../../tools/openapi.ts";
 import { classifyCall, diagnose } from "./diagnosis.ts";
 
 const http = (status: number) => ({ result: { status_code: status, body: {} }, unhealthy: status >= 500, error: `HTTP ${status}` });

@@ -13,7 +13,7 @@ import type { Vault } from "../credentials/vault.ts";
 import type { EscalationService } from "../escalations/service.ts";
 import { governedAction, type GovernanceVerdict } from "../../engine/governance/action.ts";
 import type { PolicyService } from "../policies/service.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type { ToolRun, ToolService } from "../tools/service.ts";
 import { classifyCall, diagnose, type Failure } from "./diagnosis.ts";
 import { isTerminalEvent, stepEvent, stepsCompleteEvent, terminalEvent, type ExecutionBus } from "./events.ts";

@@ -17,7 +17,7 @@ export const SetupBody = Type.Object(
     examples: texts(),
     constraints: texts(),
     connections: list(Type.Object({ capability: loose() })),
-    credentials: list(Type.Object({ provider: loose(), name: loose(), key_data: loose(), type: loose() })),
+    credentials: list(Type.Object({ provider: loose(), name: loose(), key_data: loose(), type: loose(), allowed_hosts: loose() })),
     memory: list(Type.Object({ type: loose(), content: loose(), domain: loose(), tags: loose(), authority: loose(), scope: loose() })),
     policies: list(
       Type.Object({ name: loose(), description: loose(), rule: loose(), rules: loose(), severity: loose(), domain: loose(), priority: loose() }),
