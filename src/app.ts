@@ -51,6 +51,9 @@ import { createPolicyService, type PolicyService } from "./modules/policies/serv
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { registerSetupRoutes } from "./modules/setup/routes.ts";
 import { createSetupService } from "./modules/setup/service.ts";
+import { createMetrics, type Metrics } from "./observability/metrics.ts";
+import { registerObservability } from "./observability/http.ts";
+import { createTracing } from "./observability/tracing.ts";
 import { VERSION } from "./version.ts";
 
 export interface AppDeps {
@@ -75,6 +78,8 @@ export interface Services {
   governance: Governance;
   executions: ExecutionService;
   intents: IntentService;
+  /** The app's metrics: services outside buildApp (the webhook worker) increment theirs here. */
+  metrics: Metrics;
 }
 
 export interface BuiltApp {
@@ -92,15 +97,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logger: deps.logger === undefined ? { level: config.logLevel, redact: ["req.headers.authorization"] } : undefined,
     genReqId: genTraceId,
     requestIdHeader: false,
-    logController: new LogController({
-      requestIdLogLabel: "trace_id",
-      disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace",
-    }),
+    // Fastify's own request lines (the URL with its query, at every level) are replaced by one line per
+    // request from src/observability/http.ts.
+    logController: new LogController({ requestIdLogLabel: "trace_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  const metrics = createMetrics({ database });
+  const tracing = createTracing({ endpoint: config.otelEndpoint, tracesEndpoint: config.otelTracesEndpoint, serviceName: config.otelServiceName, serviceVersion: VERSION });
   const workspaces = createWorkspaceService({ database, ids, clock });
   const apiKeys = createApiKeyService({ database, ids, clock });
   const health = createHealthService(database);
@@ -123,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const memory = createMemoryService({ database, ids, clock, audit });
   const policies = createPolicyService({ database, ids, clock, audit });
   const escalations = createEscalationService({ database, ids, clock, audit });
-  const governance = createGovernance({ db: database.db, clock, policies, escalations, log: app.log });
+  const governance = createGovernance({ db: database.db, clock, policies, escalations, log: app.log, onVerdict: (decision, gate) => metrics.governance.inc({ decision, gate }) });
   const outbound = createOutbound({
     allowHosts: config.outboundAllowHosts,
     caFile: config.outboundCaFile,
@@ -156,13 +162,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     vault,
     retry: { retries: config.executionRetries, baseDelayMs: config.executionRetryBaseMs, retryAfterCapMs: config.executionRetryAfterCapMs },
     log: app.log,
+    onFinished: (status) => metrics.executions.inc({ status }),
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations,
+    observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
-  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records });
+  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records,
+    onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
 
@@ -171,6 +180,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     reply.header(TRACE_HEADER, request.id);
     done();
   });
+  // Before auth and rate limits, so a refused request is counted, logged and traced too.
+  registerObservability(app, { metrics, tracing });
   registerBodyHandling(app, config.bodyLimitBytes);
   // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
   let publicUrl = config.publicUrl;
@@ -185,7 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
   const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, log: app.log });
 
-  registerInfraRoutes(app, health, limits.store);
+  registerInfraRoutes(app, { health, rateLimitStore: limits.store, metrics, metricsToken: config.metricsToken });
   registerDocsRoutes(app);
   registerHealthRoutes(app, { health, version: VERSION });
   registerWorkspaceRoutes(app, workspaces);
@@ -228,7 +239,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await escalations.stop();
     await apiKeys.stop();
     await limits.close();
+    await tracing.shutdown();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, metrics } };
 }

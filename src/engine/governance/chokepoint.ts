@@ -44,7 +44,15 @@ export function explainDecision(decision: Decision): string {
   return text;
 }
 
-export function createGovernance(deps: { db: Db; clock: Clock; policies: PolicyService; escalations: EscalationService; log: FastifyBaseLogger }): Governance {
+export function createGovernance(deps: {
+  db: Db;
+  clock: Clock;
+  policies: PolicyService;
+  escalations: EscalationService;
+  log: FastifyBaseLogger;
+  /** Told each verdict of the gates (metrics): `run` before a tool runs, `plan` when the intent engine plans one. */
+  onVerdict?: (decision: GovernanceVerdict["decision"], gate: "run" | "plan") => void;
+}): Governance {
   const { db, clock, policies, escalations, log } = deps;
   let approvals = 0;
 
@@ -95,8 +103,14 @@ export function createGovernance(deps: { db: Db; clock: Clock; policies: PolicyS
     dryRun: (set, action) => decide(set, action.workspaceId, action),
     govern: async (action) => {
       const { decision_detail: _detail, ...verdict } = await gate(action, { record: true, certainOnly: false, escalate: true });
+      deps.onVerdict?.(verdict.decision, "run");
       return verdict;
     },
-    review: (action, options = {}) => gate(action, { record: false, certainOnly: options.certainOnly ?? false, escalate: options.escalate ?? true }),
+    review: async (action, options = {}) => {
+      const verdict = await gate(action, { record: false, certainOnly: options.certainOnly ?? false, escalate: options.escalate ?? true });
+      // A review that opens no escalation is a reading (assessment, chat's trial decisions), not a verdict given.
+      if (options.escalate !== false) deps.onVerdict?.(verdict.decision, "plan");
+      return verdict;
+    },
   };
 }
