@@ -51,6 +51,7 @@ import { createPolicyService, type PolicyService } from "./modules/policies/serv
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { registerSetupRoutes } from "./modules/setup/routes.ts";
 import { createSetupService } from "./modules/setup/service.ts";
+import { createSetupSessionService } from "./modules/setup/sessions.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import { registerObservability } from "./observability/http.ts";
 import { createTracing } from "./observability/tracing.ts";
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records,
     onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
+  const setupSessions = createSetupSessionService({ db: database.db, ids, clock, vault, audit, setup });
   const limits = await createRateLimits(config, database);
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
@@ -210,7 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerExecutionRoutes(app, { executions, pingMs: config.ssePingMs });
   registerIntentRoutes(app, intents);
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
-  registerSetupRoutes(app, setup);
+  registerSetupRoutes(app, { setup, sessions: setupSessions });
   registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
 
   await apiKeys.start();
