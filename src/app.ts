@@ -106,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
-  const metrics = createMetrics({ database });
+  const metrics = createMetrics({ database, enabled: config.metricsEnabled });
   const tracing = createTracing({ endpoint: config.otelEndpoint, tracesEndpoint: config.otelTracesEndpoint, serviceName: config.otelServiceName, serviceVersion: VERSION });
   const workspaces = createWorkspaceService({ database, ids, clock });
   const apiKeys = createApiKeyService({ database, ids, clock });
@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     done();
   });
   // Before auth and rate limits, so a refused request is counted, logged and traced too.
-  registerObservability(app, { metrics, tracing });
+  registerObservability(app, { metrics: config.metricsEnabled ? metrics : undefined, tracing });
   registerBodyHandling(app, config.bodyLimitBytes);
   // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
   let publicUrl = config.publicUrl;
@@ -198,7 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
   const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, log: app.log });
 
-  registerInfraRoutes(app, { health, rateLimitStore: limits.store, metrics, metricsToken: config.metricsToken });
+  registerInfraRoutes(app, { health, rateLimitStore: limits.store, metrics: config.metricsEnabled ? metrics : undefined, metricsToken: config.metricsToken });
   registerDocsRoutes(app);
   registerHealthRoutes(app, { health, version: VERSION });
   registerWorkspaceRoutes(app, workspaces);

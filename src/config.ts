@@ -64,6 +64,8 @@ export interface Config {
   modelTimeoutMs: number;
   /** When the provider cannot be reached: `none` answers 503 routing_unavailable, `embedded` decides without it. */
   modelFallback: "none" | "embedded";
+  /** Off: no request is counted or timed and /infra/metrics does not exist (SVC_METRICS=false). */
+  metricsEnabled: boolean;
   /** When set, GET /infra/metrics needs `Authorization: Bearer <this>`; unset, the scrape is open. */
   metricsToken: string | undefined;
   /** OTLP/HTTP base URL (OTEL_EXPORTER_OTLP_ENDPOINT); traces are exported only when this or the next is set. */
@@ -248,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
     modelName,
     modelTimeoutMs: integer(env, "SVC_MODEL_TIMEOUT_MS", 15_000, 100, 600_000),
     modelFallback: modelFallback as Config["modelFallback"],
+    metricsEnabled: boolean(env, "SVC_METRICS", true),
     metricsToken: metricsToken(env),
     otelEndpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", ["http:", "https:"]),
     otelTracesEndpoint: url(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", ["http:", "https:"]),

@@ -14,7 +14,7 @@ const UNMATCHED = "unmatched";
 
 const routeOf = (request: FastifyRequest): string | undefined => request.routeOptions.url;
 
-export function registerObservability(app: App, deps: { metrics: Metrics; tracing: Tracing }): void {
+export function registerObservability(app: App, deps: { metrics: Metrics | undefined; tracing: Tracing }): void {
   const { metrics, tracing } = deps;
   const spans = new WeakMap<FastifyRequest, { end(status: number): void }>();
 
@@ -31,8 +31,8 @@ export function registerObservability(app: App, deps: { metrics: Metrics; tracin
     const status = reply.statusCode;
     const labels = { method: request.method, route: route ?? UNMATCHED, status: String(status) };
     const durationMs = reply.elapsedTime;
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, durationMs / 1000);
+    metrics?.httpRequests.inc(labels);
+    metrics?.httpDuration.observe(labels, durationMs / 1000);
     spans.get(request)?.end(status);
     const line = {
       method: request.method,

@@ -29,9 +29,10 @@ export interface Metrics {
 // Buckets (seconds) from the sub-millisecond answers of a cached read to a slow tool call.
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export function createMetrics(deps: { database: Pick<Database, "pool" | "queued"> }): Metrics {
+export function createMetrics(deps: { database: Pick<Database, "pool" | "queued">; enabled: boolean }): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // Node's own metrics sample the event loop and the heap on timers of their own: only when scraped.
+  if (deps.enabled) collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
   const httpRequests = new Counter({ name: "svc_http_requests_total", help: "HTTP requests answered, by method, route pattern and status code", labelNames: ["method", "route", "status"] as const, registers });

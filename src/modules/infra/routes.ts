@@ -16,7 +16,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return given !== undefined && timingSafeEqual(digest(given), digest(token));
 }
 
-export function registerInfraRoutes(app: App, deps: { health: HealthService; rateLimitStore: string; metrics: Metrics; metricsToken: string | undefined }): void {
+export function registerInfraRoutes(app: App, deps: { health: HealthService; rateLimitStore: string; metrics: Metrics | undefined; metricsToken: string | undefined }): void {
   const { health, rateLimitStore, metrics, metricsToken } = deps;
   app.get(
     "/infra/livez",
@@ -54,6 +54,7 @@ export function registerInfraRoutes(app: App, deps: { health: HealthService; rat
     },
   );
 
+  if (!metrics) return;
   app.get(
     "/infra/metrics",
     {
