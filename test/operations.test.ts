@@ -4,6 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../src/events/audit.ts";
 import { PAYMENTS_SPEC } from "./helpers/payments-spec.ts";
 import { call, capturedLogger, expectError, newWorkspace, startServer, useServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
 
@@ -53,6 +54,12 @@ describe("GET /infra/metrics", () => {
     expect((await call(server(), "GET", "/api/v1/svc/no-such-route", { key: ws.key })).status).toBe(404);
     const blocked = await call(server(), "POST", "/api/v1/svc/intent", { key: ws.key, body: { messages: [{ role: "user", content: "Refund $2,400 to order ORD-66019." }] } });
     expect(blocked.body.type).toBe("blocked");
+    const chat = await call(server(), "POST", "/api/v1/svc/chat/completions", { key: ws.key, body: { messages: [{ role: "user", content: "hello" }] } });
+    expect(chat.status, chat.text).toBe(200);
+    // An execution cancelled through its route reaches its final status in this process.
+    const actor: Actor = { workspaceId: ws.id, type: "key", id: ws.keyId };
+    const execution = await server().services.executions.create(actor, { steps: [{ tool: "get_order", arguments: { order_id: "ORD-1001" } }], status: "ready" });
+    expect((await call(server(), "POST", `/api/v1/svc/executions/${execution.id}/cancel`, { key: ws.key })).status).toBe(200);
     const after = await scrape(server());
 
     const route = "/api/v1/svc/memory/:id";
@@ -62,6 +69,8 @@ describe("GET /infra/metrics", () => {
     expect(sample(after, "svc_http_request_duration_seconds_count", { method: "GET", route, status: "200" }) - sample(before, "svc_http_request_duration_seconds_count", { method: "GET", route, status: "200" })).toBe(3);
     expect(sample(after, "svc_decisions_total", { source: "intent", type: "blocked" }) - sample(before, "svc_decisions_total", { source: "intent", type: "blocked" })).toBe(1);
     expect(sample(after, "svc_governance_verdicts_total", { decision: "blocked", gate: "plan" }) - sample(before, "svc_governance_verdicts_total", { decision: "blocked", gate: "plan" })).toBe(1);
+    expect(sample(after, "svc_decisions_total", { source: "chat", type: "answered" }) - sample(before, "svc_decisions_total", { source: "chat", type: "answered" })).toBe(1);
+    expect(sample(after, "svc_executions_finished_total", { status: "cancelled" }) - sample(before, "svc_executions_finished_total", { status: "cancelled" })).toBe(1);
     // Names the webhook worker increments, the database gauges and Node's own metrics are all there.
     expect(after).toContain("# TYPE svc_webhook_deliveries_total counter");
     expect(after).toContain("# TYPE svc_executions_finished_total counter");
@@ -69,7 +78,16 @@ describe("GET /infra/metrics", () => {
     expect(after).toContain("process_cpu_user_seconds_total");
     expect(after).toContain("nodejs_eventloop_lag_seconds");
     // No raw URL, id or tenant anywhere in the scrape.
-    for (const forbidden of [ws.id, ws.key, memory.body.id, "no-such-route", "ORD-66019"]) expect(after).not.toContain(forbidden);
+    for (const forbidden of [ws.id, ws.key, memory.body.id, execution.id, "no-such-route", "ORD-66019"]) expect(after).not.toContain(forbidden);
+  });
+
+  it("does not exist with SVC_METRICS=false", async () => {
+    const off = await startServer({ SVC_METRICS: "false" });
+    try {
+      expectError(await call(off, "GET", "/infra/metrics"), 404, "not_found");
+    } finally {
+      await off.close();
+    }
   });
 
   it("needs the metrics token when SVC_METRICS_TOKEN is set", async () => {
