@@ -167,12 +167,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations,
-    observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
-  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records,
-    onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
+  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const setupSessions = createSetupSessionService({ db: database.db, ids, clock, vault, audit, setup });
   const limits = await createRateLimits(config, database);
