@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   const metrics = createMetrics({ database, enabled: config.metricsEnabled });
-  const tracing = createTracing({ endpoint: config.otelEndpoint, tracesEndpoint: config.otelTracesEndpoint, serviceName: config.otelServiceName, serviceVersion: VERSION });
+  const tracing = await createTracing({ endpoint: config.otelEndpoint, tracesEndpoint: config.otelTracesEndpoint, serviceName: config.otelServiceName, serviceVersion: VERSION });
   const workspaces = createWorkspaceService({ database, ids, clock });
   const apiKeys = createApiKeyService({ database, ids, clock });
   const health = createHealthService(database);
