@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../src/events/audit.ts";
 import { PAYMENTS_SPEC } from "./helpers/payments-spec.ts";
+import { spawnServe } from "./helpers/process.ts";
 import { call, capturedLogger, expectError, newWorkspace, startServer, useServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
 
 const server = useServer();
@@ -214,5 +215,25 @@ describe("OpenTelemetry traces", () => {
     // Spans carry no URL, key or body.
     const text = JSON.stringify(batches);
     for (const forbidden of [ws!.key, "ORD-20417", "00000000-0000-4000-8000-000000000000"]) expect(text).not.toContain(forbidden);
+  });
+
+  it("svc serve exports spans when configured and flushes them on SIGTERM; its stdout has one line per request", { timeout: 180_000 }, async () => {
+    const traceId = "1f2e3d4c5b6a79880716253443526170";
+    const serve = await spawnServe({ SVC_DATA_DIR: ":memory:", DATABASE_URL: "", SVC_LOG_LEVEL: "info", OTEL_EXPORTER_OTLP_ENDPOINT: `${endpoint}/`, OTEL_SERVICE_NAME: "svc-serve" }, 150_000);
+    let code: number | null;
+    try {
+      const reply = await fetch(`${serve.url}/api/v1/svc/health`, { headers: { traceparent: `00-${traceId}-1111111111111111-01`, authorization: "Bearer sk_svc_not_a_key" } });
+      expect(reply.status).toBe(401);
+    } finally {
+      // The batch waits 5 s by default: only the shutdown's flush can have sent it this soon.
+      code = await serve.stop("SIGTERM");
+    }
+    expect(code).toBe(0);
+    const span = spans().find((s) => s.traceId === traceId);
+    expect(span).toMatchObject({ name: "GET /api/v1/svc/health", parentSpanId: "1111111111111111", service: "svc-serve" });
+    expect(attribute(span, "http.response.status_code")).toBe(401);
+    const lines = serve.output().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.msg === "request")).toEqual([expect.objectContaining({ trace_id: traceId, method: "GET", route: "/api/v1/svc/health", status: 401 })]);
+    expect(serve.output()).not.toContain("sk_svc_not_a_key");
   });
 });
