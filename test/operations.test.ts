@@ -115,13 +115,24 @@ describe("request log", () => {
       const read = await call(logged, "GET", `/api/v1/svc/memory/${created.body.id}`, { key: ws.key, headers: { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" } });
       expect(read.status).toBe(200);
       expect((await call(logged, "GET", `/api/v1/svc/memory/${created.body.id}`, { key: "sk_svc_wrongwrongwrong" })).status).toBe(401);
+      // A stream its client closes before the end is still one line (status 499, aborted), and counted.
+      const execution = await logged.services.executions.create({ workspaceId: ws.id, type: "key", id: ws.keyId }, { steps: [{ tool: "get_order", arguments: {} }], status: "ready" });
+      const abort = new AbortController();
+      const stream = await fetch(`${logged.url}/api/v1/svc/executions/${execution.id}/stream`, { headers: { authorization: `Bearer ${ws.key}`, accept: "text/event-stream" }, signal: abort.signal });
+      expect(stream.status).toBe(200);
+      abort.abort();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const scraped = await scrape(logged);
+      expect(sample(scraped, "svc_http_requests_total", { method: "GET", route: "/api/v1/svc/executions/:id/stream", status: "499" })).toBe(1);
 
       const lines = captured.text().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
-      const requests = lines.filter((l) => l.msg === "request");
-      // Two admin calls to make the workspace, then the three above: one line each, no other request line.
-      expect(requests).toHaveLength(5);
+      const requests = lines.filter((l) => l.msg === "request" && l.level === 30);
+      // Two admin calls to make the workspace, then the four above: one line each. The scrape's is at debug.
+      expect(requests).toHaveLength(6);
+      expect(lines.filter((l) => l.msg === "request" && l.level === 20)).toEqual([expect.objectContaining({ route: "/infra/metrics", status: 200 })]);
       expect(lines.filter((l) => l.msg === "incoming request" || l.msg === "request completed")).toHaveLength(0);
-      const [, , post, get, refused] = requests;
+      const [, , post, get, refused, closed] = requests;
+      expect(closed).toMatchObject({ method: "GET", route: "/api/v1/svc/executions/:id/stream", status: 499, aborted: true, workspace_id: ws.id });
       expect(post).toMatchObject({ level: 30, method: "POST", route: "/api/v1/svc/memory", status: 201, workspace_id: ws.id, trace_id: created.headers.get("x-svc-trace-id") });
       expect(typeof post!.duration_ms).toBe("number");
       expect(get).toMatchObject({ method: "GET", route: "/api/v1/svc/memory/:id", status: 200, workspace_id: ws.id, trace_id: "4bf92f3577b34da6a3ce929d0e0e4736" });

@@ -53,8 +53,11 @@ export function createOtelTracing(config: { url: string; serviceName: string; se
       // Two requests may share a trace id (a caller's traceparent reused): stages go to the first one open.
       const owned = !open.has(traceId);
       if (owned) open.set(traceId, span);
+      let ended = false;
       return {
         end: (status) => {
+          if (ended) return;
+          ended = true;
           span.setAttribute("http.response.status_code", status);
           if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
           span.end();
