@@ -52,6 +52,10 @@ import { createPolicyService, type PolicyService } from "./modules/policies/serv
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { registerSetupRoutes } from "./modules/setup/routes.ts";
 import { createSetupService } from "./modules/setup/service.ts";
+import { createSetupSessionService } from "./modules/setup/sessions.ts";
+import { createMetrics, type Metrics } from "./observability/metrics.ts";
+import { registerObservability } from "./observability/http.ts";
+import { createTracing } from "./observability/tracing.ts";
 import { VERSION } from "./version.ts";
 
 export interface AppDeps {
@@ -76,6 +80,8 @@ export interface Services {
   governance: Governance;
   executions: ExecutionService;
   intents: IntentService;
+  /** The app's metrics: services outside buildApp (the webhook worker) increment theirs here. */
+  metrics: Metrics;
 }
 
 export interface BuiltApp {
@@ -93,15 +99,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logger: deps.logger === undefined ? { level: config.logLevel, redact: ["req.headers.authorization"] } : undefined,
     genReqId: genTraceId,
     requestIdHeader: false,
-    logController: new LogController({
-      requestIdLogLabel: "trace_id",
-      disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace",
-    }),
+    // Fastify's own request lines (the URL with its query, at every level) are replaced by one line per
+    // request from src/observability/http.ts.
+    logController: new LogController({ requestIdLogLabel: "trace_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  const metrics = createMetrics({ database, enabled: config.metricsEnabled });
+  const tracing = await createTracing({ endpoint: config.otelEndpoint, tracesEndpoint: config.otelTracesEndpoint, serviceName: config.otelServiceName, serviceVersion: VERSION });
   const workspaces = createWorkspaceService({ database, ids, clock });
   const apiKeys = createApiKeyService({ database, ids, clock });
   const health = createHealthService(database);
@@ -133,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       escalate: (caller, request) => escalations.create(caller, { category: "policy", severity: "medium", ...request }),
     },
     log: app.log,
+    onVerdict: (decision, gate) => metrics.governance.inc({ decision, gate }),
   });
   const outbound = createOutbound({
     allowHosts: config.outboundAllowHosts,
@@ -166,14 +174,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     vault,
     retry: { retries: config.executionRetries, baseDelayMs: config.executionRetryBaseMs, retryAfterCapMs: config.executionRetryAfterCapMs },
     log: app.log,
+    onFinished: (status) => metrics.executions.inc({ status }),
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, knownSecrets: credentials.knownSecrets });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, knownSecrets: credentials.knownSecrets, observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
-  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets });
+  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets, onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
+  const setupSessions = createSetupSessionService({ db: database.db, ids, clock, vault, audit, setup });
   const limits = await createRateLimits(config, database);
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
@@ -181,6 +191,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     reply.header(TRACE_HEADER, request.id);
     done();
   });
+  // Before auth and rate limits, so a refused request is counted, logged and traced too.
+  registerObservability(app, { metrics: config.metricsEnabled ? metrics : undefined, tracing });
   registerBodyHandling(app, config.bodyLimitBytes);
   // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
   let publicUrl = config.publicUrl;
@@ -195,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
   const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, log: app.log });
 
-  registerInfraRoutes(app, health, limits.store);
+  registerInfraRoutes(app, { health, rateLimitStore: limits.store, metrics: config.metricsEnabled ? metrics : undefined, metricsToken: config.metricsToken });
   registerDocsRoutes(app);
   registerHealthRoutes(app, { health, version: VERSION });
   registerWorkspaceRoutes(app, workspaces);
@@ -209,7 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerExecutionRoutes(app, { executions, pingMs: config.ssePingMs });
   registerIntentRoutes(app, intents);
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
-  registerSetupRoutes(app, setup);
+  registerSetupRoutes(app, { setup, sessions: setupSessions });
   registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
 
   await apiKeys.start();
@@ -238,7 +250,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await escalations.stop();
     await apiKeys.stop();
     await limits.close();
+    await tracing.shutdown();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, metrics } };
 }

@@ -371,3 +371,28 @@ export const executions = pgTable(
   },
   (t) => [index("executions_workspace_idx").on(t.workspaceId, t.createdAt), index("executions_escalation_idx").on(t.workspaceId, t.escalationId)],
 );
+
+// Setup sessions: a setup assembled over several requests, then applied once through the same code as
+// POST /setup. Items are kept as sent, except credentials' key data, sealed with the workspace's vault
+// key (`sealed`) so that no secret sits in the clear in a draft. `result` is the SetupResult of the apply,
+// answered again to a repeated apply.
+export const setupSessions = pgTable(
+  "setup_sessions",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["draft", "applying", "applied", "failed"] }).notNull(),
+    purpose: text("purpose"),
+    constraints: jsonb("constraints").$type<string[]>().notNull().default([]),
+    items: jsonb("items").$type<Record<string, unknown[]>>().notNull().default({}),
+    appliedCount: integer("applied_count").notNull().default(0),
+    failedCount: integer("failed_count").notNull().default(0),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+    appliedAt: at("applied_at"),
+  },
+  (t) => [index("setup_sessions_workspace_idx").on(t.workspaceId, t.createdAt)],
+);

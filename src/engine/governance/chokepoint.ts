@@ -56,7 +56,14 @@ export function explainDecision(decision: Decision): string {
   return text;
 }
 
-export function createGovernance(deps: { db: Db; clock: Clock; ports: GovernancePorts; log: FastifyBaseLogger }): Governance {
+export function createGovernance(deps: {
+  db: Db;
+  clock: Clock;
+  ports: GovernancePorts;
+  log: FastifyBaseLogger;
+  /** Told each verdict of the gates (metrics): `run` before a tool runs, `plan` when the intent engine plans one. */
+  onVerdict?: (decision: GovernanceVerdict["decision"], gate: "run" | "plan") => void;
+}): Governance {
   const { db, clock, ports, log } = deps;
   let approvals = 0;
 
@@ -116,8 +123,14 @@ export function createGovernance(deps: { db: Db; clock: Clock; ports: Governance
     },
     govern: async (action) => {
       const { decision_detail: _detail, ...verdict } = await gate(action, { record: true, certainOnly: false, escalate: true });
+      deps.onVerdict?.(verdict.decision, "run");
       return verdict;
     },
-    review: (action, options = {}) => gate(action, { record: false, certainOnly: options.certainOnly ?? false, escalate: options.escalate ?? true }),
+    review: async (action, options = {}) => {
+      const verdict = await gate(action, { record: false, certainOnly: options.certainOnly ?? false, escalate: options.escalate ?? true });
+      // A review that opens no escalation is a reading (assessment, chat's trial decisions), not a verdict given.
+      if (options.escalate !== false) deps.onVerdict?.(verdict.decision, "plan");
+      return verdict;
+    },
   };
 }

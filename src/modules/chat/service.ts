@@ -226,6 +226,8 @@ export function createChatService(deps: {
   records: RecordWriter;
   /** The workspace's stored secret values, masked wherever a turn is recorded. */
   knownSecrets?: (workspaceId: string) => Promise<SecretValues>;
+  /** Told each turn's decision (metrics): the status its record gets (answered, tool_calls, blocked_by_policy, …). */
+  onDecision?: (type: string) => void;
 }): ChatService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
@@ -777,6 +779,8 @@ export function createChatService(deps: {
         await saveConversation(db, workspaceId, conversationId, next as unknown as Record<string, unknown>, at);
       }
       const answer: ChatAnswer = { id, created, model: request.model ?? "svc", conversationId, traceId: options.traceId, content, toolCalls, finishReason, gate, pendingActions, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, intelligence };
+      const status = gate === "ok" ? (toolCalls.length ? "tool_calls" : "answered") : gate === "escalate" ? "needs_confirmation" : gate === "blocked" ? "blocked_by_policy" : "needs_input";
+      deps.onDecision?.(status);
       if (options.dryRun) return answer;
       // Made at the flush, after the answer went out (masking and shaping are not the caller's wait).
       const recordedDecision = decision === "none" ? (engine?.governance.decision ?? "none") : decision;
@@ -786,7 +790,7 @@ export function createChatService(deps: {
         traceId: options.traceId,
         conversationId,
         type: "chat",
-        status: gate === "ok" ? (toolCalls.length ? "tool_calls" : "answered") : gate === "escalate" ? "needs_confirmation" : gate === "blocked" ? "blocked_by_policy" : "needs_input",
+        status,
         domain: domain ?? null,
         decision: recordedDecision,
         confidence: engine?.governance.confidence ?? 1,

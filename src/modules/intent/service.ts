@@ -72,6 +72,8 @@ export function createIntentService(deps: {
   escalations?: EscalationService;
   /** The workspace's stored secret values, masked wherever a request is recorded. */
   knownSecrets?: (workspaceId: string) => Promise<SecretValues>;
+  /** Observers (metrics, tracing): each decision's wire type, and the engine's stages of a request. */
+  observe?: { decision?(type: string): void; stages?(traceId: string, stages: readonly Stage[], durationMs: number): void };
 }): IntentService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   let unsubscribe: (() => void) | undefined;
@@ -133,6 +135,7 @@ export function createIntentService(deps: {
         () => clock.now(),
       );
       for (const stage of result.stages) options.onStage?.(stage);
+      deps.observe?.stages?.(options.traceId, result.stages, result.durationMs);
 
       const intentId = ids.make("int");
       let execution: { id: string; status: string } | undefined;
@@ -150,6 +153,7 @@ export function createIntentService(deps: {
       }
 
       const wire = intentToWire(result, { intentId, traceId: options.traceId, conversationId, domain, execution, dryRun });
+      deps.observe?.decision?.(String(wire.body.type));
       const at = clock.now();
       // A conversation is kept when it can be resumed: the caller named it, or the answer waits on the
       // caller (a question, a block to argue with, a connection to make). A finished one costs no write.
