@@ -42,7 +42,12 @@ import { registerChatRoutes } from "./modules/chat/routes.ts";
 import { createChatService } from "./modules/chat/service.ts";
 import { createUpstream } from "./modules/chat/upstream.ts";
 import { createRecordWriter } from "./modules/intent/records.ts";
-import { registerIntelligenceRoutes } from "./modules/intelligence/routes.ts";
+import { registerIntelligenceRoutes, registerPromoteRoute } from "./modules/intelligence/routes.ts";
+import { createPromotionService } from "./modules/intelligence/promotion.ts";
+import { registerHealingRoutes } from "./modules/healing/routes.ts";
+import { createHealingService, type HealingService } from "./modules/healing/service.ts";
+import { registerLearningRoutes } from "./modules/learning/routes.ts";
+import { createLearningService } from "./modules/learning/service.ts";
 import { createIntentService, type IntentService } from "./modules/intent/service.ts";
 import { createExecutionService, type ExecutionService } from "./modules/executions/service.ts";
 import { createEscalationService, type EscalationService } from "./modules/escalations/service.ts";
@@ -75,6 +80,7 @@ export interface Services {
   governance: Governance;
   executions: ExecutionService;
   intents: IntentService;
+  healing: HealingService;
 }
 
 export interface BuiltApp {
@@ -144,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     log: app.log,
   });
   connections.onDeleted((workspaceId, row) => tools.forget(workspaceId, row.id));
+  const healing = createHealingService({ db: database.db, ids, clock, baseDelayMs: config.executionRetryBaseMs });
   const executions = createExecutionService({
     database,
     ids,
@@ -155,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     escalations,
     vault,
     retry: { retries: config.executionRetries, baseDelayMs: config.executionRetryBaseMs, retryAfterCapMs: config.executionRetryAfterCapMs },
+    precedents: healing,
     log: app.log,
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
@@ -201,6 +209,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
   registerSetupRoutes(app, setup);
   registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
+  registerPromoteRoute(app, createPromotionService({ db: database.db, clock, audit, records, memory, healing, executions }));
+  registerLearningRoutes(app, createLearningService({ db: database.db, clock }));
+  registerHealingRoutes(app, healing);
 
   await apiKeys.start();
   await connections.start();
@@ -230,5 +241,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await limits.close();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, healing } };
 }
