@@ -286,9 +286,10 @@ export function failureOfReport(report: FailureReport): Failure {
     return { kind: "invalid_arguments", problems: [] };
   }
   if (/rate.?limit|too many requests/i.test(text)) return call({ result: { status_code: 429 }, unhealthy: true, error: text, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
-  if (/unauthori[sz]ed|forbidden|credential|api key|invalid token|authentication/i.test(text)) return call({ result: null, unhealthy: true, error: `credential: ${text}` });
+  if (/unauthori[sz]ed|forbidden|credential|api key|invalid token|authentication/i.test(text)) return call({ result: null, unhealthy: true, error: /credential/i.test(text) ? text : `credential rejected: ${text}` });
   if (TIMEOUT.test(text) || /ETIMEDOUT/.test(text)) return call({ result: null, unhealthy: true, error: text });
-  if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up|could not be (?:called|reached)|network|fetch failed/i.test(text)) return call({ result: null, unhealthy: true, error: text });
+  // The outbound client's own wording (src/http/outbound.ts) and the system's error codes.
+  if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up|refused the connection|could not be (?:called|reached|resolved)|TLS certificate|network|fetch failed/i.test(text)) return call({ result: null, unhealthy: true, error: text });
   // The caller's category, when the text does not say: made into the failure the runner would have seen.
   switch (KNOWN_CATEGORIES.has(report.errorCategory ?? "") ? report.errorCategory : undefined) {
     case "timeout":
@@ -296,7 +297,7 @@ export function failureOfReport(report: FailureReport): Failure {
     case "rate_limit":
       return call({ result: { status_code: 429 }, unhealthy: true, error: text });
     case "auth":
-      return call({ result: null, unhealthy: true, error: `credential: ${text}` });
+      return call({ result: null, unhealthy: true, error: `credential rejected: ${text}` });
     case "validation":
       return { kind: "invalid_arguments", problems: [] };
     case "resource":
