@@ -80,35 +80,27 @@ export interface PrecedentMatch {
  * same tool's precedents are preferred; without any, those of the category for any tool.
  */
 export async function matchPrecedents(db: Db, workspaceId: string, category: string, tool: string | undefined): Promise<PrecedentMatch & { sameTool: boolean }> {
+  // One statement: the counts, the most frequent strategy among recoveries (mode() picks the first in sort
+  // order on a tie) and the newest recoveries.
   const of = async (byTool: boolean): Promise<PrecedentMatch> => {
-    const where = and(
-      eq(healingPrecedents.workspaceId, workspaceId),
-      eq(healingPrecedents.errorCategory, category),
-      byTool && tool ? eq(healingPrecedents.toolName, tool) : undefined,
-    );
-    const [totals] = await db
-      .select({ matched: sql<number>`count(*)::int`, successful: sql<number>`count(*) filter (where ${healingPrecedents.success})::int` })
-      .from(healingPrecedents)
-      .where(where);
-    const strategies = await db
-      .select({ strategy: healingPrecedents.recoveryStrategy, n: sql<number>`count(*)::int` })
-      .from(healingPrecedents)
-      .where(and(where, eq(healingPrecedents.success, true)))
-      .groupBy(healingPrecedents.recoveryStrategy)
-      .orderBy(desc(sql`count(*)`), healingPrecedents.recoveryStrategy)
-      .limit(1);
-    const examples = await db
-      .select({ id: healingPrecedents.id, whatWorked: healingPrecedents.whatWorked })
-      .from(healingPrecedents)
-      .where(and(where, eq(healingPrecedents.success, true)))
-      .orderBy(desc(healingPrecedents.createdAt), desc(healingPrecedents.id))
-      .limit(3);
+    const p = healingPrecedents;
+    const [row] = await db
+      .select({
+        matched: sql<number>`count(*)::int`,
+        successful: sql<number>`count(*) filter (where ${p.success})::int`,
+        strategy: sql<string | null>`mode() within group (order by ${p.recoveryStrategy}) filter (where ${p.success})`,
+        examples: sql<string[] | null>`(array_agg(${p.id} order by ${p.createdAt} desc, ${p.id} desc) filter (where ${p.success}))[1:3]`,
+        whatWorked: sql<(string | null)[] | null>`(array_agg(${p.whatWorked} order by ${p.createdAt} desc, ${p.id} desc) filter (where ${p.success}))[1:1]`,
+      })
+      .from(p)
+      .where(and(eq(p.workspaceId, workspaceId), eq(p.errorCategory, category), byTool && tool ? eq(p.toolName, tool) : undefined));
+    const whatWorked = row?.whatWorked?.[0];
     return {
-      matched: Number(totals?.matched ?? 0),
-      successful: Number(totals?.successful ?? 0),
-      ...(strategies[0] ? { strategy: strategies[0].strategy } : {}),
-      ...(examples[0]?.whatWorked ? { whatWorked: examples[0].whatWorked } : {}),
-      exampleIds: examples.map((e) => e.id),
+      matched: Number(row?.matched ?? 0),
+      successful: Number(row?.successful ?? 0),
+      ...(row?.strategy ? { strategy: row.strategy } : {}),
+      ...(whatWorked ? { whatWorked } : {}),
+      exampleIds: row?.examples ?? [],
     };
   };
   if (tool) {
