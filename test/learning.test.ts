@@ -1,7 +1,8 @@
 // Learning, healing and promote over real HTTP, from real history made through the API: intent requests on a
 // workspace with an OpenAPI connection to a local HTTPS shop, executions run against it, policies that block.
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, expectError, invokeTool, newWorkspace, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
+import { call, expectError, invokeTool, newWorkspace, query, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
 import { SHOP_API_KEY, useShopApi } from "./helpers/shop-api.ts";
 import { makeCertificate } from "./helpers/tls.ts";
 
@@ -327,9 +328,24 @@ describe("promote", () => {
     const promoted = await promote(ws, reply.id, { kind: "healing" });
     expect(promoted.status, promoted.text).toBe(201);
     expect(promoted.body).toMatchObject({ kind: "healing", status: "promoted", tool_name: "shop_status", target: { type: "precedent" } });
+    // The runner recorded the failure when the execution ended: that precedent, not a second one.
     const precedents = (await get(ws, "/healing/precedents?tool_name=shop_status")).body.precedents;
-    expect(precedents.find((p: any) => p.id === promoted.body.id)).toMatchObject({ source: "promoted", success: false, error_category: "external", trace_id: reply.trace_id });
+    expect(precedents).toHaveLength(1);
+    expect(precedents[0]).toMatchObject({ id: promoted.body.id, source: "execution", success: false, error_category: "external", execution_id: execution.id });
     expect((await promote(ws, reply.id, { kind: "healing" })).body).toMatchObject({ id: promoted.body.id, status: "already_promoted" });
+  });
+
+  it("healing: an execution without a recorded precedent (older than precedents) gets one made from it", async () => {
+    const ws = await shopWorkspace();
+    shop().broken = true;
+    const { reply, execution } = await run(ws, "Check the shop status");
+    await query(server, sql`delete from healing_precedents where workspace_id = ${ws.id}`);
+    const promoted = await promote(ws, reply.id, { kind: "healing" });
+    expect(promoted.status, promoted.text).toBe(201);
+    const precedents = (await get(ws, "/healing/precedents")).body.precedents;
+    expect(precedents).toHaveLength(1);
+    expect(precedents[0]).toMatchObject({ id: promoted.body.id, source: "promoted", success: false, error_category: "external", trace_id: reply.trace_id, execution_id: execution.id, tool_name: "shop_status" });
+    expect(precedents[0].what_failed).toContain("HTTP 503");
   });
 
   it("errors: unknown record 404, bad kind 400, nothing to heal or no procedure 400, another workspace's record 404", async () => {

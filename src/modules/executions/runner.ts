@@ -152,6 +152,17 @@ export function createRunner(deps: RunnerDeps): Runner {
     const publish = bus.publish;
     // The first transient failure of each step that was retried, for healing's precedents.
     const firstFailures = new Map<number, { failure: Failure; error: string }>();
+    // In a savepoint of the transaction that ends the execution: a precedent that cannot be written is
+    // logged and lost, never the end of the execution.
+    const recordPrecedents = async (tx: Db, facts: FinishedExecution): Promise<void> => {
+      const precedents = deps.precedents;
+      if (!precedents) return;
+      try {
+        await tx.transaction((savepoint) => precedents.executionFinished(savepoint, workspaceId, facts));
+      } catch (error) {
+        log.error({ err: error, execution_id: id }, "healing precedents of a finished execution could not be recorded");
+      }
+    };
     const finished = (failed?: FinishedExecution["failed"]): FinishedExecution => ({
       executionId: id,
       ...(actor.traceId ? { traceId: actor.traceId } : {}),
@@ -227,7 +238,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         });
         if (moved) {
           const fault = failure.kind === "policy" || failure.kind === "internal" ? undefined : { step: index, tool: step.tool, attempts: step.attempts, diagnosis, error: step.error ?? message };
-          await deps.precedents?.executionFinished(tx, workspaceId, finished(fault));
+          await recordPrecedents(tx, finished(fault));
           await audit.record(tx, actor, {
             action: "execution.fail",
             resourceType: "execution",
@@ -282,7 +293,7 @@ export function createRunner(deps: RunnerDeps): Runner {
           updatedAt: now,
         });
         if (moved) {
-          await deps.precedents?.executionFinished(tx, workspaceId, finished());
+          await recordPrecedents(tx, finished());
           await audit.record(tx, actor, { action: "execution.complete", resourceType: "execution", resourceId: id, details: { steps: steps.length } });
         }
         return moved;

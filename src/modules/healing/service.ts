@@ -30,9 +30,10 @@ export interface HealingService extends PrecedentRecorder {
   precedents(workspaceId: string, filter: PrecedentFilter): Promise<{ rows: PrecedentRow[]; total: number }>;
   stats(workspaceId: string): Promise<HealingStats>;
   /**
-   * A precedent made from an execution an intelligence record planned: its failure (success false unless
-   * a later run recovered it) or a step that recovered on retry. Written in the caller's transaction;
-   * undefined when the execution has nothing to learn from (it neither failed nor retried).
+   * The precedent of an execution an intelligence record planned: the one the runner recorded when it
+   * ended (its failure, or a step that recovered on retry), else one made now from the execution (for
+   * executions older than precedents). Written in the caller's transaction; undefined when the execution
+   * has nothing to learn from (it neither failed nor retried).
    */
   precedentOf(tx: Db, workspaceId: string, source: { intentId: string; traceId: string; execution: ExecutionRow }): Promise<PrecedentRow | undefined>;
 }
@@ -168,6 +169,9 @@ export function createHealingService(deps: { db: Db; ids: Ids; clock: Clock; bas
       const base = { source: "promoted" as const, sourceKey: `promoted:${source.intentId}`, executionId: execution.id, traceId: source.traceId, domain: execution.domain, createdAt: clock.now() };
       const diagnosis = execution.status === "failed" ? (execution.diagnosis as { error_category?: string; semantic_reason?: string; root_cause?: string; recovery_strategy?: string; confidence?: number; step?: number } | null) : null;
       if (diagnosis?.error_category) {
+        // The runner recorded this failure when the execution ended: that precedent is the one.
+        const recordedFailure = await precedentBySource(tx, workspaceId, `execution:${execution.id}:${diagnosis.step ?? 0}`);
+        if (recordedFailure) return recordedFailure;
         const step = steps[diagnosis.step ?? 0];
         const { row } = await insertPrecedent(tx, workspaceId, {
           ...base,
@@ -190,15 +194,16 @@ export function createHealingService(deps: { db: Db; ids: Ids; clock: Clock; bas
       const step = steps[index]!;
       // The runner recorded the first failure's diagnosis when the step recovered.
       const recorded = await precedentBySource(tx, workspaceId, `execution:${execution.id}:${index}`);
+      if (recorded) return recorded;
       const { row } = await insertPrecedent(tx, workspaceId, {
         ...base,
         id: ids.make("hp"),
         toolName: step.tool,
-        errorCategory: recorded?.errorCategory ?? "unknown",
-        errorType: recorded?.errorType ?? "transient_failure",
-        rootCause: recorded?.rootCause ?? `${step.tool} failed ${step.attempts - 1} time(s) before succeeding.`,
+        errorCategory: "unknown",
+        errorType: "transient_failure",
+        rootCause: `${step.tool} failed ${step.attempts - 1} time(s) before succeeding.`,
         recoveryStrategy: "retry",
-        whatFailed: recorded?.whatFailed ?? `${step.attempts - 1} failed attempt(s) of ${step.tool}`,
+        whatFailed: `${step.attempts - 1} failed attempt(s) of ${step.tool}`,
         whatWorked: `retried with backoff; succeeded on attempt ${step.attempts}`,
         success: true,
         attempts: step.attempts,
