@@ -210,7 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerSetupRoutes(app, setup);
   registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
   registerPromoteRoute(app, createPromotionService({ db: database.db, clock, audit, records, memory, healing, executions }));
-  registerLearningRoutes(app, createLearningService({ db: database.db, clock }));
+  registerLearningRoutes(app, createLearningService({ db: database.db, clock, records }));
   registerHealingRoutes(app, healing);
 
   await apiKeys.start();

@@ -94,6 +94,19 @@ describe("learning suggestions", () => {
     expect(listed.body).toMatchObject({ count: listed.body.suggestions.length, window_days: 30, pagination: { limit: 50, offset: 0, has_more: false } });
   });
 
+  it("chat turns count with intent requests (a chat record is written behind its answer, read all the same)", async () => {
+    const ws = await shopWorkspace({ memory: ["Refund policy: customers can get a full refund within 30 days of delivery."] });
+    const question = "Which courier handles our overnight shipments to Iceland?";
+    for (let i = 0; i < 2; i++) expect((await ask(ws, question)).body.type).toBe("direct");
+    const chat = await call(server, "POST", "/api/v1/svc/chat/completions", { key: ws.key, body: { messages: [{ role: "user", content: question }] } });
+    expect(chat.status, chat.text).toBe(200);
+    expect(chat.body.intelligence.humility.gaps.map((g: any) => g.kind)).toContain("no_knowledge");
+    const knowledge = (await get(ws, "/learning/suggestions")).body.suggestions.filter((s: any) => s.type === "add_knowledge");
+    expect(knowledge).toHaveLength(1);
+    expect(knowledge[0].evidence.count).toBe(3);
+    expect(knowledge[0].evidence.example_trace_ids).toContain(chat.body.trace_id);
+  });
+
   it("an integration asked for while missing: three times is an install suggestion, gone once installed", async () => {
     const ws = await shopWorkspace();
     for (let i = 0; i < 2; i++) expect((await ask(ws, "Can you ping the team on Slack?")).body.type).toBe("connect_required");

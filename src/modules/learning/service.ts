@@ -12,6 +12,7 @@ import { canonicalJson } from "../../canonical-json.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { ErrorCode } from "../../errors/catalog.ts";
+import type { RecordWriter } from "../intent/records.ts";
 import type { Episode, Pattern, Suggestion } from "./schemas.ts";
 import {
   blockingPolicies,
@@ -99,8 +100,10 @@ function page<T>(items: T[], query: LearningQuery): Page<T> {
   return { items: items.slice(query.offset, query.offset + query.limit), total: items.length };
 }
 
-export function createLearningService(deps: { db: Db; clock: Clock }): LearningService {
+export function createLearningService(deps: { db: Db; clock: Clock; records?: Pick<RecordWriter, "flush"> }): LearningService {
   const { db, clock } = deps;
+  // Chat records are written behind the answer: this process's queued ones are written before reading.
+  const flushed = async () => deps.records?.flush();
   const windowOf = (query: LearningQuery) => {
     const days = Math.min(Math.max(query.days ?? DEFAULT_WINDOW_DAYS, 1), MAX_WINDOW_DAYS);
     return { days, since: new Date(clock.nowMs() - days * 86_400_000) };
@@ -194,6 +197,7 @@ export function createLearningService(deps: { db: Db; clock: Clock }): LearningS
     suggestions: (workspaceId, query) =>
       guarded("learning_suggestion_failed", async () => {
         const { days, since } = windowOf(query);
+        await flushed();
         const [questions, integrations, policies] = await Promise.all([
           unansweredQuestions(db, workspaceId, since),
           missingIntegrations(db, workspaceId, since, MIN_OCCURRENCES),
