@@ -9,6 +9,7 @@ import { intentBench } from "./intent.bench.ts";
 import { toolsBench } from "./tools.bench.ts";
 import { chatBench } from "./chat.bench.ts";
 import { observabilityBench } from "./observability.bench.ts";
+import { learningBench } from "./learning.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
   health: healthBench,
@@ -18,6 +19,7 @@ const benches: Record<string, (duration: number, rounds: number) => Promise<stri
   tools: toolsBench,
   chat: chatBench,
   observability: observabilityBench,
+  learning: learningBench,
 };
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);

@@ -43,7 +43,12 @@ import { registerChatRoutes } from "./modules/chat/routes.ts";
 import { createChatService } from "./modules/chat/service.ts";
 import { createUpstream } from "./modules/chat/upstream.ts";
 import { createRecordWriter } from "./modules/intent/records.ts";
-import { registerIntelligenceRoutes } from "./modules/intelligence/routes.ts";
+import { registerIntelligenceRoutes, registerPromoteRoute } from "./modules/intelligence/routes.ts";
+import { createPromotionService } from "./modules/intelligence/promotion.ts";
+import { registerHealingRoutes } from "./modules/healing/routes.ts";
+import { createHealingService, type HealingService } from "./modules/healing/service.ts";
+import { registerLearningRoutes } from "./modules/learning/routes.ts";
+import { createLearningService } from "./modules/learning/service.ts";
 import { createIntentService, type IntentService } from "./modules/intent/service.ts";
 import { createExecutionService, type ExecutionService } from "./modules/executions/service.ts";
 import { createEscalationService, type EscalationService } from "./modules/escalations/service.ts";
@@ -82,6 +87,7 @@ export interface Services {
   intents: IntentService;
   /** The app's metrics: services outside buildApp (the webhook worker) increment theirs here. */
   metrics: Metrics;
+  healing: HealingService;
 }
 
 export interface BuiltApp {
@@ -162,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     log: app.log,
   });
   connections.onDeleted((workspaceId, row) => tools.forget(workspaceId, row.id));
+  const healing = createHealingService({ db: database.db, ids, clock, baseDelayMs: config.executionRetryBaseMs });
   const executions = createExecutionService({
     database,
     ids,
@@ -173,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     escalations,
     vault,
     retry: { retries: config.executionRetries, baseDelayMs: config.executionRetryBaseMs, retryAfterCapMs: config.executionRetryAfterCapMs },
+    precedents: healing,
     log: app.log,
     onFinished: (status) => metrics.executions.inc({ status }),
   });
@@ -223,6 +231,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
   registerSetupRoutes(app, { setup, sessions: setupSessions });
   registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
+  registerPromoteRoute(app, createPromotionService({ db: database.db, clock, audit, records, memory, healing, executions }));
+  registerLearningRoutes(app, createLearningService({ db: database.db, clock, records }));
+  registerHealingRoutes(app, healing);
 
   await apiKeys.start();
   await connections.start();
@@ -253,5 +264,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await tracing.shutdown();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, metrics } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, metrics, healing } };
 }

@@ -1,7 +1,7 @@
 // The one Drizzle schema, shared by the embedded database and PostgreSQL. Migrations under ./migrations are
 // generated from it (`npm run db:generate`) and committed; they are applied at start.
 import { sql } from "drizzle-orm";
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -395,4 +395,57 @@ export const setupSessions = pgTable(
     appliedAt: at("applied_at"),
   },
   (t) => [index("setup_sessions_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+// Healing precedents: a failure and what became of it. Written by the execution runner when a step failed
+// and then succeeded on retry (success), when an execution ends failed (success false until a later run
+// of the same tool completes: then marked recovered with what worked), and by promoting a record. One row
+// per source (`source_key`: the execution step, or the promoted record), so writing again changes nothing.
+export const healingPrecedents = pgTable(
+  "healing_precedents",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    sourceKey: text("source_key").notNull(),
+    source: text("source", { enum: ["execution", "promoted"] }).notNull(),
+    executionId: text("execution_id"),
+    traceId: text("trace_id"),
+    toolName: text("tool_name"),
+    errorCategory: text("error_category").notNull(),
+    errorType: text("error_type").notNull(),
+    rootCause: text("root_cause").notNull(),
+    recoveryStrategy: text("recovery_strategy").notNull(),
+    whatFailed: text("what_failed").notNull(),
+    whatWorked: text("what_worked"),
+    success: boolean("success").notNull(),
+    attempts: integer("attempts").notNull(),
+    durationMs: integer("duration_ms"),
+    confidence: real("confidence").notNull(),
+    domain: text("domain"),
+    recoveredBy: text("recovered_by"),
+    createdAt: createdAt(),
+    recoveredAt: at("recovered_at"),
+  },
+  (t) => [
+    uniqueIndex("healing_precedents_source_idx").on(t.workspaceId, t.sourceKey),
+    index("healing_precedents_match_idx").on(t.workspaceId, t.toolName, t.errorCategory),
+    index("healing_precedents_workspace_idx").on(t.workspaceId, t.createdAt),
+  ],
+);
+
+// What an intelligence record was promoted to (POST /intelligence/{id}/promote), once per record and kind.
+export const promotions = pgTable(
+  "promotions",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    intentId: text("intent_id").notNull(),
+    kind: text("kind", { enum: ["memory", "healing", "procedure"] }).notNull(),
+    targetId: text("target_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.intentId, t.kind] })],
 );

@@ -15,7 +15,7 @@ import type { EscalationRow } from "../escalations/store.ts";
 import type { PolicyService } from "../policies/service.ts";
 import type { ToolService } from "../tools/service.ts";
 import { createExecutionBus, isTerminalEvent, terminalEvent, type ExecutionBus, type ExecutionListener } from "./events.ts";
-import { createRunner, sealedArgumentsId, skipPending, stepArguments, type RetryPolicy } from "./runner.ts";
+import { createRunner, sealedArgumentsId, skipPending, stepArguments, type PrecedentRecorder, type RetryPolicy } from "./runner.ts";
 import { executionsAwaiting, getExecution, insertExecution, isTerminal, stepsOf, transitionExecution, type ExecutionRow, type StoredStep } from "./store.ts";
 
 export type { ExecutionRow } from "./store.ts";
@@ -95,6 +95,8 @@ export function createExecutionService(deps: {
    * resolving process applies it at once; this covers it dying in between). 5 s by default.
    */
   takeoverMs?: number;
+  /** Healing's precedents, written when an execution ends. */
+  precedents?: PrecedentRecorder;
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
   /** Told the final status of each execution this process ends (metrics). */
   onFinished?: (status: string) => void;
@@ -120,6 +122,7 @@ export function createExecutionService(deps: {
     bus,
     retry: deps.retry,
     log,
+    ...(deps.precedents ? { precedents: deps.precedents } : {}),
     recheckEscalation: async (workspaceId, escalationId) => {
       const row = await escalations.get(workspaceId, escalationId).catch(() => undefined);
       if (row && row.status !== "pending") await settle(row);
