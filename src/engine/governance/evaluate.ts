@@ -158,6 +158,8 @@ export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
       own++;
       matched++;
     } else if (hasConcept(valueConceptsOf(action), o)) matched++;
+    // A name-like word ("shared-staging", "db_prod_2") is a particular thing: it must be there.
+    else if (/[-_\d]/.test(o)) return false;
   }
   if (term.verbs.length > 0) return matched * 2 >= term.objects.length && (own > 0 || matched === term.objects.length);
   return own > 0 && matched * 2 >= term.objects.length;
