@@ -293,6 +293,8 @@ function subjectOf(words: W[]): Subject {
 
 /** A word's lemma for matching: wink's, else the word. Nouns of action keep their noun form; matching adds the verb. */
 function baseOf(w: W): string {
+  // A joined word ("shared-staging") is kept whole: the tagger's lemma is of its last part only.
+  if (/[-_]/.test(w.norm)) return w.norm;
   return (w.lemma || w.norm).replace(/[^a-z0-9_#@.-]/g, "");
 }
 
