@@ -1,9 +1,12 @@
 // Hostile input at the edge (issue 12, items 3, 4 and the logging half of 6): each case below answered a
 // 500, the framework's own body, or logged a secret before its fix.
 import { connect } from "node:net";
+import { Writable } from "node:stream";
+import pino from "pino";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../src/canonical-json.ts";
+import { errSerializer } from "../src/db/log.ts";
 import { stringsIn } from "../src/modules/memory/secrets.ts";
 import { ADMIN_TOKEN, call, capturedLogger, expectError, newWorkspace, sharedDatabase, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
 
@@ -166,6 +169,10 @@ describe("item 4: errors raised before the route have the canonical body and the
     expectRawError(reply, 431, "request_header_too_large");
   });
 
+  it("a request line over 16 KiB: 431 as well", async () => {
+    expectRawError(await raw(`GET /api/v1/svc/health?x=${"a".repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`), 431, "request_header_too_large");
+  });
+
   it("a malformed request line and a malformed header", async () => {
     expectRawError(await raw("GARBAGE\r\n\r\n"), 400, "invalid_request");
     expectRawError(await raw("GET /api/v1/svc/health HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n"), 400, "invalid_request");
@@ -175,6 +182,21 @@ describe("item 4: errors raised before the route have the canonical body and the
 });
 
 describe("item 6: a failed query is logged without its parameters", () => {
+  it("the service's own loggers serialise any failed query without its parameters (background jobs log errors too)", async () => {
+    const database = await sharedDatabase();
+    const failure = await database.db.execute(sql`select ${SECRET}::integer as n`).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(String((failure as Error).message)).toContain(SECRET); // what drizzle's error carries
+    let out = "";
+    const sink = new Writable({ write: (chunk, _e, done) => ((out += chunk.toString()), done()) });
+    pino({ serializers: { err: errSerializer } }, sink).error({ err: new Error("wrapped", { cause: failure }) }, "job failed");
+    expect(out).toContain("Failed query: select $1::integer as n");
+    expect(out).toContain("22P02");
+    expect(out).not.toContain("leakedParameter");
+  });
+
   it("keeps the SQL text and the PostgreSQL code; the bound value appears nowhere in the log", async () => {
     const reply = await call(server, "GET", "/test/failing-query");
     expectError(reply, 500, "internal_error");

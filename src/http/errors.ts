@@ -140,7 +140,9 @@ export function clientErrorHandler(publicUrl: () => string) {
           : new AppError("invalid_request", { message: "Invalid request: the HTTP request is malformed.", details: [{ field: "request", message: "is not a well-formed HTTP/1.1 request" }] });
     const traceId = randomHex(16);
     this.log.debug({ err: error, trace_id: traceId }, "client error");
-    if (socket.writable) {
+    // As Node's own handler: never write into a response already under way on this socket (pipelining).
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !inFlight?.headersSent) {
       const body = JSON.stringify(errorBody(appError, traceId, publicUrl()));
       socket.write(
         `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status] ?? "Error"}\r\n` +
