@@ -177,6 +177,51 @@ function plausibleFor(schema: JsonSchema, depth: number): fc.Arbitrary<string> {
   }
 }
 
+/** A well-formed JSON text for the schema (no hostile value), so a single spoiled field reaches deep code. */
+function cleanFor(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<string> {
+  if (!schema || depth > 4) return fc.constantFrom('"text"', '{"text":"hello world"}', "1");
+  if (Array.isArray(schema.enum) && schema.enum.length) return fc.constantFrom(...schema.enum).map((v) => JSON.stringify(v));
+  if ("const" in schema) return fc.constant(JSON.stringify(schema.const));
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(variants) && variants.length) return fc.oneof(...variants.map((v: JsonSchema) => cleanFor(v, depth + 1)));
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case "string":
+      if (schema.format === "date-time") return fc.constant(JSON.stringify(new Date(Date.UTC(2026, 0, 1)).toISOString()));
+      if (schema.format === "uuid") return fc.uuid().map((u) => JSON.stringify(u));
+      return fc.string({ unit: "grapheme-ascii", minLength: Math.max(1, schema.minLength ?? 1), maxLength: Math.min(20, schema.maxLength ?? 20) }).map((v) => JSON.stringify(v));
+    case "integer":
+    case "number":
+      return fc.integer({ min: Math.max(schema.minimum ?? 0, 0), max: Math.min(schema.maximum ?? 100, 100) }).map(String);
+    case "boolean":
+      return fc.boolean().map(String);
+    case "array":
+      return fc.array(cleanFor(schema.items, depth + 1), { minLength: Math.min(schema.minItems ?? 1, 3), maxLength: 3 }).map((items) => `[${items.join(",")}]`);
+    case "object": {
+      const props = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
+      const required = new Set<string>(schema.required ?? []);
+      const fields = props.map(([name, sub]) =>
+        fc.tuple(cleanFor(sub, depth + 1), fc.boolean()).map(([v, include]) => (include || required.has(name) ? `${JSON.stringify(name)}:${v}` : "")),
+      );
+      return fc.tuple(...fields).map((parts) => `{${parts.filter(Boolean).join(",")}}`);
+    }
+    default:
+      return fc.constantFrom('"text"', '{"text":"hello world"}');
+  }
+}
+
+/** A clean body with exactly one top-level field spoiled (NUL, surrogate, depth, size …). */
+function oneSpoiled(schema: JsonSchema): fc.Arbitrary<string> {
+  const props = Object.keys((schema.properties ?? {}) as Record<string, JsonSchema>);
+  if (schema.type !== "object" || props.length === 0) return cleanFor(schema);
+  return fc.tuple(cleanFor(schema), fc.constantFrom(...props), fc.oneof(hostileJson, hostileString.map((v) => JSON.stringify(v)))).map(([clean, name, bad]) => {
+    // Replace (or add) the field in the clean text: parse, set, re-serialise, then splice the raw hostile text in.
+    const value = JSON.parse(clean) as Record<string, unknown>;
+    value[name] = "\u0001SPOIL\u0001";
+    return JSON.stringify(value).replace('"\\u0001SPOIL\\u0001"', () => bad);
+  });
+}
+
 const badJson = fc.constantFrom("{", '{"a":}', "[1,2", "nul", "\u0000", '{"a":"\u0000"}', "\ufeff{}", '{"a":1}{"b":2}', "'single'", "{\"a\":\"\\x41\"}", "1e999999");
 
 // ---- requests ----
@@ -207,7 +252,9 @@ function requestFor(op: Operation): fc.Arbitrary<HostileRequest> {
   const query = fc.tuple(...queryEntries.map(() => fc.option(queryValue, { freq: 2 })), sometimes(fc.tuple(hostileString, queryValue), 3));
   const body = op.body
     ? fc.oneof(
-        { weight: 6, arbitrary: valueFor(op.body).map((text) => ({ text, type: "application/json" })) },
+        { weight: 4, arbitrary: valueFor(op.body).map((text) => ({ text, type: "application/json" })) },
+        { weight: 4, arbitrary: oneSpoiled(op.body).map((text) => ({ text, type: "application/json" })) },
+        { weight: 1, arbitrary: cleanFor(op.body).map((text) => ({ text, type: "application/json" })) },
         { weight: 1, arbitrary: badJson.map((text) => ({ text, type: "application/json" })) },
         { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", "application/jsonx").map((type) => ({ text: "a=1", type })) },
       )
