@@ -6,10 +6,11 @@ import type { FastifyBaseLogger } from "fastify";
 import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/index.ts";
+import { errSerializer } from "./db/log.ts";
 import { randomIds, type Ids } from "./ids.ts";
 import { registerAuth } from "./http/auth.ts";
 import { registerBodyHandling } from "./http/body.ts";
-import { registerErrorHandling } from "./http/errors.ts";
+import { clientErrorHandler, frameworkErrorHandler, MAX_PARAM_LENGTH, registerErrorHandling } from "./http/errors.ts";
 import { registerIdempotency } from "./http/idempotency.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { createRateLimits } from "./http/rate-limit.ts";
@@ -99,10 +100,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
+  // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
+  let publicUrl = config.publicUrl;
 
   const app = Fastify({
     loggerInstance: deps.logger === false || deps.logger === undefined ? undefined : deps.logger,
-    logger: deps.logger === undefined ? { level: config.logLevel, redact: ["req.headers.authorization"] } : undefined,
+    logger: deps.logger === undefined ? { level: config.logLevel, redact: ["req.headers.authorization"], serializers: { err: errSerializer } } : undefined,
     genReqId: genTraceId,
     requestIdHeader: false,
     // Fastify's own request lines (the URL with its query, at every level) are replaced by one line per
@@ -110,7 +113,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logController: new LogController({ requestIdLogLabel: "trace_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before any route (bad percent-encoding, long parameter, unparsable HTTP) still answer
+    // with the canonical body and a trace id.
+    frameworkErrors: frameworkErrorHandler(() => publicUrl),
+    clientErrorHandler: clientErrorHandler(() => publicUrl),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   const metrics = createMetrics({ database, enabled: config.metricsEnabled });
@@ -202,8 +209,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // Before auth and rate limits, so a refused request is counted, logged and traced too.
   registerObservability(app, { metrics: config.metricsEnabled ? metrics : undefined, tracing });
   registerBodyHandling(app, config.bodyLimitBytes);
-  // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
-  let publicUrl = config.publicUrl;
   app.addHook("onListen", async () => {
     const address = app.server.address();
     if (!config.publicUrlFromEnv && typeof address === "object" && address) {

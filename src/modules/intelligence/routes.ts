@@ -1,5 +1,6 @@
 // /api/v1/svc/intelligence: the record of every intent request (its full answer and trace), listed and
 // counted, and replayed against today's tools, memory and policies. Literal paths (stats) before {id}.
+import { Offset } from "../../http/wire.ts";
 import { Type } from "typebox";
 import { canonicalJson } from "../../canonical-json.ts";
 import { AppError } from "../../errors/app-error.ts";
@@ -86,7 +87,7 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
           from: Type.Optional(Type.String({ format: "date-time" })),
           to: Type.Optional(Type.String({ format: "date-time" })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-          offset: Type.Optional(Type.Integer({ minimum: 0 })),
+          offset: Type.Optional(Offset),
         }),
         response: { 200: Type.Object({ traces: Type.Array(TraceEntry), count: Type.Integer(), total: Type.Integer(), pagination: Pagination }) },
       },

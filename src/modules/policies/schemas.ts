@@ -1,3 +1,4 @@
+import { Offset } from "../../http/wire.ts";
 import { Type, type Static } from "typebox";
 import type { CompiledRule } from "../../engine/governance/compiled.ts";
 import { restate } from "../../engine/governance/explain.ts";
@@ -25,7 +26,7 @@ export const ConfirmBody = Type.Object(
 export const PolicyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 export const PolicyListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
 });
 
 const Clause = Type.Object({
