@@ -246,7 +246,7 @@ function numericFields(action: PreparedAction, subject: Subject, value: Value): 
   }
   // The only number the action carries is the one the rule means ("more than twenty users" → count).
   const candidates = all.filter((f) => !action.claimed.has(f.path));
-  if (candidates.length === 1 && subject.words.length <= 1) return candidates;
+  if (candidates.length === 1 && (subject.words.length === 0 || subject.count === true)) return candidates;
   return [];
 }
 
@@ -521,7 +521,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
           const currency = value.currency ? currencyOf(a, f) : undefined;
           const x = comparable(f, value, subject);
           if (currency && value.currency && currency !== value.currency) {
-            a.unknowns.add(`${subject.text || "amount"} in ${value.currency}`);
+            a.unknowns.add(`${subject.text ? `the ${subject.text}` : "the amount"} in ${value.currency}`);
             v = UNKNOWN;
           } else if (x === undefined) v = UNKNOWN;
           else v = compareNumbers(op, x, value.value, high?.value) ? TRUE : FALSE;

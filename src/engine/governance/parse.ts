@@ -258,6 +258,8 @@ const COMPARATORS: [string[], Comparator][] = [
   [["at", "least"], "gte"], [["at", "most"], "lte"], [["up", "to"], "lte"], [["a", "maximum", "of"], "lte"], [["a", "minimum", "of"], "gte"], [["not", "below"], "gte"],
   [["less", "than"], "lt"], [["fewer", "than"], "lt"], [["lower", "than"], "lt"], [["smaller", "than"], "lt"], [["cheaper", "than"], "lt"], [["south", "of"], "lt"],
   [["equal", "to"], "eq"], [["exactly"], "eq"],
+  [["does", "not", "exceed"], "lte"], [["doesn't", "exceed"], "lte"], [["do", "not", "exceed"], "lte"], [["don't", "exceed"], "lte"],
+  [["reaches"], "gte"], [["reach"], "gte"], [["reaching"], "gte"], [["hits"], "gte"], [["hit"], "gte"], [["meets", "or", "exceeds"], "gte"], [["meet", "or", "exceed"], "gte"],
   [["over"], "gt"], [["above"], "gt"], [["exceeding"], "gt"], [["exceeds"], "gt"], [["exceed"], "gt"], [["beyond"], "gt"], [["past"], "gt"], [["topping"], "gt"], [["tops"], "gt"],
   [["under"], "lt"], [["below"], "lt"], [["beneath"], "lt"], [["within"], "lte"],
 ];
@@ -1034,7 +1036,15 @@ export function readClause(sentence: string): Reading | ParseFailure {
   }
   // The chosen cue, and cues of the same or a weaker restrictive kind before it ("never … without approval"):
   // a negation after it is the sentence's own ("when tests have not passed").
-  for (const c of cues) if (c === cue || (c.at < cue.at && (c.effect === cue.effect || (cue.effect === "require_approval" && c.effect === "block")))) for (const k of c.span) ws[k]!.used = true;
+  // Every cue is effect wording ("No X is permitted", "only allowed with approval"), never action or
+  // condition words, except a negation after the chosen cue ("when tests have not passed") or one inside a
+  // leading condition ("If the value does not exceed …, require approval").
+  const leadEnd = wordIs(ws[0], "if", "when", "whenever", "where", "while") ? ws.findIndex((w) => w.t.kind === "punct" && w.t.text === ",") : -1;
+  for (const c of cues) {
+    const negation = c.effect === "block" && c.span.some((k) => NEGATORS.has(ws[k]!.norm)) && c !== cue;
+    if (negation && (c.at > cue.at || (leadEnd > 0 && c.at < leadEnd))) continue;
+    for (const k of c.span) ws[k]!.used = true;
+  }
 
   // The actor of a sentence with a subject ("AI agents must not …", "Users may never …") is who acts, not
   // what is done: its words are set aside.
@@ -1224,7 +1234,7 @@ export function parseRule(sentence: string): ParseResult {
   const text = sentence.trim().replace(/[.!;]+$/, "");
   if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
-  const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in)$/i.exec(text);
+  const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   const reading = readClause(text);

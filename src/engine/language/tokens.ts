@@ -192,6 +192,19 @@ function join(tokens: Token[]): Token[] {
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : ""));
   for (let i = 0; i < tokens.length; i++) {
     let t = tokens[i]!;
+    // "a quarter of a million", "half a million", "a third of a thousand": a fraction of a scale.
+    if (t.kind === "word") {
+      const at = t.norm === "a" || t.norm === "one" ? i + 1 : i;
+      const fraction = { quarter: 0.25, half: 0.5, third: 1 / 3 }[words[at] ?? ""];
+      const ofA = words[at + 1] === "of" && words[at + 2] === "a" ? 3 : words[at + 1] === "a" ? 2 : 0;
+      const scale = ofA ? MULTIPLIERS[words[at + ofA] ?? ""] : undefined;
+      if (fraction !== undefined && scale !== undefined && (words[at + ofA] ?? "").length > 2) {
+        const last = at + ofA;
+        tokens[last] = { kind: "number", text: tokens.slice(i, last + 1).map((x) => x.text).join(" "), value: fraction * scale };
+        i = last - 1;
+        continue;
+      }
+    }
     // Numbers in words become numbers first.
     if (t.kind === "word") {
       const spelled = readNumberWords(words, i);
