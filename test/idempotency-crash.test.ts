@@ -55,7 +55,8 @@ describe("Idempotency-Key after a kill -9", () => {
     }
     for (const answer of answers) expect(answer.status, answer.text).toBe(201);
 
-    const second = await spawnServe(env, 120_000);
+    // At info level: the restart says how many answers it took from the journal (embedded database).
+    const second = await spawnServe({ ...env, SVC_LOG_LEVEL: "info" }, 120_000);
     let retries: Reply[];
     try {
       retries = await Promise.all(Array.from({ length: BURST }, (_, i) => post(second, ws.key, i)));
@@ -66,7 +67,10 @@ describe("Idempotency-Key after a kill -9", () => {
     const ranAgain = retries.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") !== "true").length;
     const inProgress = retries.filter((r) => r.status === 409).length;
     const created = await countItems({ databaseUrl: onPostgres ? process.env.DATABASE_URL : undefined, dataDir }, ws.id);
-    console.log(`crash replay (${onPostgres ? "postgres" : "pglite"}): ${replayed}/${BURST} replayed, ${ranAgain} ran twice, ${inProgress} answered 409 in progress; ${created} items for ${BURST} requests`);
+    const journaled = /"answers":(\d+),"msg":"idempotency answers replayed from the journal"/.exec(second.output())?.[1] ?? "0";
+    console.log(
+      `crash replay (${onPostgres ? "postgres" : "pglite"}): ${replayed}/${BURST} replayed, ${ranAgain} ran twice, ${inProgress} answered 409 in progress; ${created} items for ${BURST} requests; ${journaled} answers taken from the journal at the restart`,
+    );
     expect({ replayed, ranAgain, inProgress, created }).toEqual({ replayed: BURST, ranAgain: 0, inProgress: 0, created: BURST });
   });
 });

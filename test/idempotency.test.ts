@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
+import { openDb } from "../src/db/index.ts";
 import { describe, expect, it } from "vitest";
 import { afterAll, beforeAll } from "vitest";
 import { AppError } from "../src/errors/app-error.ts";
@@ -367,5 +371,56 @@ describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded datab
     const fixed = await call(server, "POST", keys, { key: ws.key, body: { name: "five" }, headers });
     expect(fixed.status).toBe(201);
     expect(fixed.headers.get("idempotent-replayed")).toBeNull();
+  });
+});
+
+describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded database in a directory: the journal", () => {
+  it("the answer is journaled before it is sent, and a journaled answer the database never got is replayed after a restart", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "svc-journal-"));
+    const database = await openDb({ databaseUrl: undefined, dataDir: dir });
+    let runs = 0;
+    let release: () => void = () => {};
+    let held: Promise<unknown> = Promise.resolve();
+    const routes = (app: TestServer["app"]) => {
+      app.post("/api/v1/svc/test/journaled", async () => {
+        // The database is held: the answer can leave only through the journal.
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        held = database.db.transaction(async () => gate);
+        return { run: ++runs };
+      });
+    };
+    const journal = path.join(dir, "idempotency.journal");
+    try {
+      const first = await startServer({}, { database, extend: routes });
+      const ws = await newWorkspace(first);
+      const headers = { "idempotency-key": "journaled-1" };
+      const answer = await call(first, "POST", "/api/v1/svc/test/journaled", { key: ws.key, body: {}, headers });
+      expect(answer.body).toEqual({ run: 1 });
+      const line = JSON.parse(readFileSync(journal, "utf8").trim());
+      expect(line).toMatchObject({ scope: ws.id, key: "journaled-1", state: "completed", responseStatus: 200, responseBody: answer.text });
+      release();
+      await held;
+      await first.close();
+      // Committed and the journal emptied; now as if the process had died before the commit.
+      expect(readFileSync(journal, "utf8")).toBe("");
+      await database.db.execute(sql`delete from idempotency_keys where key = 'journaled-1'`);
+      writeFileSync(journal, `${JSON.stringify(line)}\n{"cut short`);
+
+      const second = await startServer({}, { database, extend: routes });
+      try {
+        const replay = await call(second, "POST", "/api/v1/svc/test/journaled", { key: ws.key, body: {}, headers });
+        expect(replay.headers.get("idempotent-replayed")).toBe("true");
+        expect(replay.text).toBe(answer.text);
+        expect(runs).toBe(1);
+        expect(readFileSync(journal, "utf8")).toBe("");
+      } finally {
+        await second.close();
+      }
+    } finally {
+      release();
+      await held;
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,16 +4,20 @@
 // with the same key 422, a repeat while the first still runs 409 with Retry-After: 1. Answers that say the
 // request was never processed (validation, auth, limits, conflicts) and 5xx are not stored: the key is
 // freed so a corrected or later retry can run.
-// An answer that was sent is replayed after any crash: its row is committed before it leaves, on both
-// databases (settle, in onSend, returns only then). On PostgreSQL (several processes) the claim is written
-// before the request runs as well. On the embedded database one process owns the data (a lock file sees to
-// it), so a fresh key is claimed in memory, when a filter of the keys seen in the last 24 hours (loaded at
-// start, then fed by every claim) says it was never seen, and its row is written once, with the answer;
-// answers that come while a statement runs are committed together in the next (group commit). A key the
+// An answer that was sent is replayed after any crash: it is made durable before it leaves (settle, in
+// onSend, returns only then). On PostgreSQL (several processes) the claim is written before the request runs
+// and the answer committed before it is sent. On the embedded database one process owns the data (a lock
+// file sees to it), so a fresh key is claimed in memory, when a filter of the keys seen in the last 24 hours
+// (loaded at start, then fed by every claim) says it was never seen; its answer is appended to a journal in
+// the data directory (one write(): in the page cache, it outlives a killed process) and committed right
+// behind, answers that come while a statement runs together in the next (group commit); the journal is
+// replayed at start. Without a journal (database in memory) the answer waits for its commit. A key the
 // filter may have seen is claimed in the database first, as on PostgreSQL. What this leaves, only if the
 // process dies mid-request: a claim in memory is lost with it, and the retry runs the request again (on
 // PostgreSQL too, after the claim counts as abandoned). docs/api-decisions.md, "Idempotency".
 import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { canonicalJson } from "../canonical-json.ts";
 import type { Clock } from "../clock.ts";
@@ -59,12 +63,39 @@ interface Held {
   written: boolean;
   /** The last write of this entry queued, until it is done. */
   lastWrite: Promise<void> | undefined;
+  /** What the answer waits for before it may leave (its commit, when there is no journal); then undefined. */
+  durable: Promise<void> | undefined;
 }
 
 // Rows written in one statement at most: a burst's answers are committed together, not one after another.
 const BATCH = 100;
 
-export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writeBehind: boolean; log: FastifyBaseLogger }): { close(): Promise<void> } {
+/** A journal line: an answer's row, dates as ISO text. */
+type JournalLine = Omit<IdempotencyRow, "createdAt" | "expiresAt"> & { createdAt: string; expiresAt: string };
+
+/** Rows in order, cut into statements of at most BATCH rows with one row per key each (an upsert touches a row once). */
+function batches<T>(items: T[], idOf: (item: T) => string): T[][] {
+  const out: T[][] = [];
+  let batch: T[] = [];
+  let keys = new Set<string>();
+  for (const item of items) {
+    const id = idOf(item);
+    if (batch.length >= BATCH || keys.has(id)) {
+      out.push(batch);
+      batch = [];
+      keys = new Set();
+    }
+    batch.push(item);
+    keys.add(id);
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}
+
+export function registerIdempotency(
+  app: App,
+  deps: { db: Db; clock: Clock; writeBehind: boolean; dataDir?: string; log: FastifyBaseLogger },
+): { close(): Promise<void> } {
   const { db, clock } = deps;
   app.decorateRequest("idempotency", undefined);
   const replayed = new WeakSet<FastifyRequest>();
@@ -76,6 +107,13 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
   const seen = new KeyFilter(TTL_MS);
   const queue: { entry: Held; done: () => void }[] = [];
   let draining: Promise<void> | undefined;
+  // Embedded database on a directory: each answer is appended to a journal there (one write(), in the page
+  // cache once it returns, so it outlives a killed process) before it is sent, and committed right behind.
+  // Emptied whenever every answer in it is committed; replayed into the table at start.
+  const journalPath = deps.writeBehind && deps.dataDir ? path.join(deps.dataDir, "idempotency.journal") : undefined;
+  let journal: number | undefined;
+  // A journaled answer whose row could not be written: the journal is kept for the next start to replay.
+  let journalKept = false;
   const slot = (scope: string, key: string) => `${scope}\n${key}`;
 
   function replay(request: FastifyRequest, reply: FastifyReply, answer: { status: number | null; traceId: string; contentType: string | null; body: string | null }) {
@@ -111,6 +149,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
           return written;
         }
         if (attempt >= 3) {
+          journalKept = true;
           deps.log.error({ err: error, scope: rows[0]!.scope, trace_id: rows[0]!.traceId }, "an idempotency key held in memory could not be stored; it replays from memory until the process stops");
           return undefined;
         }
@@ -153,7 +192,59 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       });
       for (const done of waiting) done();
     }
+    // Nothing queued: every answer journaled so far is committed (they are queued as they are journaled).
+    if (journal !== undefined && !journalKept) truncateJournal();
     draining = undefined;
+  }
+
+  function truncateJournal(): void {
+    try {
+      fs.ftruncateSync(journal!, 0);
+    } catch (error) {
+      deps.log.error({ err: error }, "the idempotency journal could not be emptied; it is replayed at the next start");
+    }
+  }
+
+  /** Appends the answer's row to the journal; false when it could not be (the answer then waits for its commit). */
+  function journalAnswer(entry: Held): boolean {
+    if (journal === undefined) return false;
+    const row = rowOf(entry);
+    const line: JournalLine = { ...row, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
+    try {
+      fs.writeSync(journal, `${JSON.stringify(line)}\n`);
+      return true;
+    } catch (error) {
+      deps.log.error({ err: error }, "an idempotency answer could not be journaled; it is committed before it is sent");
+      return false;
+    }
+  }
+
+  /** At start: the answers journaled by a process that stopped before committing them, into the table. */
+  async function replayJournal(): Promise<void> {
+    if (!journalPath) return;
+    let text = "";
+    try {
+      text = fs.readFileSync(journalPath, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    const rows: IdempotencyRow[] = [];
+    for (const line of text.split("\n")) {
+      if (!line) continue;
+      try {
+        const row = JSON.parse(line) as JournalLine;
+        rows.push({ ...row, createdAt: new Date(row.createdAt), expiresAt: new Date(row.expiresAt) });
+      } catch {
+        // A line cut short by the end of the process: its answer was never sent.
+      }
+    }
+    // The same statement as behind an answer: a row already committed is written again as it was.
+    for (const batch of batches(rows, (row) => slot(row.scope, row.key))) await writeRows(batch);
+    if (rows.length > 0) deps.log.info({ answers: rows.length }, "idempotency answers replayed from the journal");
+    // What it holds is what the database holds: the same bodies as the table, so the same care (owner only).
+    journal = fs.openSync(journalPath, "a", 0o600);
+    // Kept when a row could not be written (logged): the next start tries again.
+    if (!journalKept) fs.ftruncateSync(journal, 0);
   }
 
   /** Queues the entry's row as it will stand when its turn comes; resolves once it is committed (or failed, logged). */
@@ -170,7 +261,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
    * claim in progress, so that the key stays taken for the abandoned-claim rule, as on PostgreSQL.
    */
   function hold(request: FastifyRequest, reply: FastifyReply, scope: string, key: string, hash: string, createdAt: number, written: boolean): Held {
-    const entry: Held = { scope, key, requestHash: hash, traceId: request.id, createdAt, answer: null, settled: false, written, lastWrite: undefined };
+    const entry: Held = { scope, key, requestHash: hash, traceId: request.id, createdAt, answer: null, settled: false, written, lastWrite: undefined, durable: undefined };
     const id = slot(scope, key);
     held.set(id, entry);
     claimedBy.set(request, entry);
@@ -223,8 +314,8 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       if (entry && standing(entry, now)) {
         if (entry.requestHash !== hash) throw new AppError("idempotency_key_reused");
         if (entry.answer) {
-          // Not before the first answer is committed: a replay is a promise too.
-          await entry.lastWrite;
+          // Not before the first answer is durable: a replay is a promise too.
+          await entry.durable;
           return replay(request, reply, { ...entry.answer, traceId: entry.traceId });
         }
         throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
@@ -282,11 +373,18 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       if (held.get(id) === entry) held.delete(id);
       return payload;
     }
-    // Committed before the answer leaves (the reply is sent when this hook returns), so a retry after a crash
-    // finds it. Answers that come while a statement runs are committed together in the next one. Only this
-    // very claim's row is completed: a newer claim of the key (this one abandoned) is left as it is.
+    // Durable before the answer leaves (the reply is sent when this hook returns), so a retry after a crash
+    // finds it: journaled, or else committed. Answers that come while a statement runs are committed
+    // together in the next one. Only this very claim's row is completed: a newer claim of the key (this one
+    // abandoned) is left as it is.
     entry.answer = answer;
-    await store(entry);
+    if (journalAnswer(entry)) {
+      void store(entry);
+    } else {
+      entry.durable = store(entry);
+      await entry.durable;
+      entry.durable = undefined;
+    }
     return payload;
   }
 
@@ -308,6 +406,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
   purge.unref();
   app.addHook("onClose", async () => clearInterval(purge));
   app.addHook("onReady", async () => {
+    await replayJournal();
     await purgeExpiredKeys(db, clock.now());
     if (!deps.writeBehind) return;
     // Every key still live, into the filter, a page at a time (before the server takes requests).
@@ -323,6 +422,8 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
   return {
     close: async () => {
       while (draining) await draining;
+      if (journal !== undefined) fs.closeSync(journal);
+      journal = undefined;
     },
   };
 }
