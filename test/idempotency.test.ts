@@ -375,7 +375,8 @@ describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded datab
 });
 
 describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded database in a directory: the journal", () => {
-  it("the answer is journaled before it is sent, and a journaled answer the database never got is replayed after a restart", async () => {
+  // A database of its own in a directory (initdb: seconds on a busy machine).
+  it("the answer is journaled before it is sent, and a journaled answer the database never got is replayed after a restart", { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "svc-journal-"));
     const database = await openDb({ databaseUrl: undefined, dataDir: dir });
     let runs = 0;
