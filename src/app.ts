@@ -218,7 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerErrorHandling(app, () => publicUrl);
   await registerOpenApi(app, { version: VERSION, publicUrl: config.publicUrl });
   registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
-  const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, log: app.log });
+  const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, dataDir: database.dataDir, log: app.log });
 
   registerInfraRoutes(app, { health, rateLimitStore: limits.store, metrics: config.metricsEnabled ? metrics : undefined, metricsToken: config.metricsToken });
   registerDocsRoutes(app);
