@@ -50,6 +50,9 @@ import { registerPolicyRoutes } from "./modules/policies/routes.ts";
 import { createPolicyService, type PolicyService } from "./modules/policies/service.ts";
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { registerSetupRoutes } from "./modules/setup/routes.ts";
+import { registerAuditRoutes } from "./modules/audit/routes.ts";
+import { createAuditService } from "./modules/audit/service.ts";
+import { findIntent } from "./modules/intent/store.ts";
 import { createSetupService } from "./modules/setup/service.ts";
 import { VERSION } from "./version.ts";
 
@@ -163,6 +166,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
   const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records });
+  // The audit read API joins a request's record, execution and escalations; records written behind are
+  // flushed first so a request's own record is always there.
+  const auditReads = createAuditService({
+    db: database.db,
+    executions,
+    escalations,
+    findRecord: async (workspaceId, idOrTrace) => {
+      await records.flush();
+      return findIntent(database.db, workspaceId, idOrTrace);
+    },
+  });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
 
@@ -200,7 +214,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIntentRoutes(app, intents);
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
   registerSetupRoutes(app, setup);
-  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
+  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat, audit: auditReads });
+  registerAuditRoutes(app, auditReads);
 
   await apiKeys.start();
   await connections.start();
