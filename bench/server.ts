@@ -13,8 +13,12 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
+/**
+ * `seeded`: a data directory prepared beforehand (the bench owns and removes it) and a key of its workspace:
+ * the server does not bootstrap a key on a database that already has a workspace.
+ */
+export async function startBenchServer(env: Record<string, string> = {}, seeded?: { dataDir: string; key: string }): Promise<BenchServer> {
+  const dir = seeded?.dataDir ?? mkdtempSync(path.join(tmpdir(), "svc-bench-"));
   const adminToken = "bench-operator-token-0123456789";
   const child = spawn(process.execPath, [path.resolve("bin/svc.js"), "serve"], {
     env: {
@@ -37,7 +41,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     child.stdout.on("data", (chunk) => {
       output += chunk;
       const url = /svc listening on (http:\/\/\S+)/.exec(output)?.[1];
-      const key = /API key \(shown once, store it now\): (sk_svc_\w+)/.exec(output)?.[1];
+      const key = seeded?.key ?? /API key \(shown once, store it now\): (sk_svc_\w+)/.exec(output)?.[1];
       if (url && key) {
         clearTimeout(timer);
         resolve({ url, key });
@@ -52,7 +56,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
-      rmSync(dir, { recursive: true, force: true });
+      if (!seeded) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -137,12 +137,14 @@ describe("audit entries: filters and pagination", () => {
     expect(first.body).toMatchObject({ count: 3, total: 7, pagination: { limit: 3, offset: 0, has_more: true, next_cursor: "5" } });
     const byOffset = await get(ws, `${AUDIT}?limit=3&offset=3`);
     expect(byOffset.body.entries.map((e: any) => e.seq)).toEqual([4, 3, 2]);
+    expect((await get(ws, `${AUDIT}?limit=3&offset=100`)).body).toMatchObject({ count: 0, total: 7, pagination: { has_more: false } });
     // An entry appended between pages does not shift the cursor's next page.
     expect((await remember(ws, "Appended meanwhile.")).status).toBe(201);
     const second = await get(ws, `${AUDIT}?limit=3&cursor=${first.body.pagination.next_cursor}`);
     expect(second.body.entries.map((e: any) => e.seq)).toEqual([4, 3, 2]);
+    expect(second.body.total).toBe(8);
     const third = await get(ws, `${AUDIT}?limit=3&cursor=${second.body.pagination.next_cursor}`);
-    expect(third.body).toMatchObject({ count: 1, pagination: { has_more: false, next_cursor: null } });
+    expect(third.body).toMatchObject({ count: 1, total: 8, pagination: { has_more: false, next_cursor: null } });
     expect(third.body.entries[0].seq).toBe(1);
     const ascending = await get(ws, `${AUDIT}?limit=5&order=asc&cursor=6`);
     expect(ascending.body.entries.map((e: any) => e.seq)).toEqual([7, 8]);

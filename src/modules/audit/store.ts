@@ -44,6 +44,8 @@ function whereOf(workspaceId: string, f: AuditFilter): SQL | undefined {
   );
 }
 
+// The number matching is a second query (countEntries): a window count(*) over () in the same query was
+// measured slower on broad filters (it reads and sorts every matching row before the LIMIT).
 export async function listEntries(db: Db, workspaceId: string, filter: AuditFilter, page: AuditPage): Promise<AuditEntry[]> {
   const t = auditEntries;
   const keyset = page.cursor === undefined ? undefined : page.order === "asc" ? gt(t.seq, page.cursor) : lt(t.seq, page.cursor);
@@ -86,15 +88,20 @@ export async function entryStats(db: Db, workspaceId: string, filter: AuditFilte
   return { totals, byAction, byResourceType, byActorType, byActor, perDay };
 }
 
-/** One page of the chain in order, from just after `afterSeq` (0 for the start). */
+/**
+ * One page of the chain in order, from just after `afterSeq` (0 for the start). The page comes back as one
+ * JSON text: the embedded database hands rows over column by column at about 0.1 ms a row, one aggregated
+ * value at a third of that (verification reads every entry, so this is most of its time).
+ */
 export async function chainPage(db: Db, workspaceId: string, afterSeq: number, limit: number): Promise<AuditEntry[]> {
-  const t = auditEntries;
-  return db
-    .select()
-    .from(t)
-    .where(and(eq(t.workspaceId, workspaceId), gt(t.seq, afterSeq)))
-    .orderBy(asc(t.seq))
-    .limit(limit);
+  const result = (await db.execute(sql`
+    select coalesce(json_agg(json_build_object(
+      'id', a.id, 'workspaceId', a.workspace_id, 'seq', a.seq, 'actorType', a.actor_type, 'actorId', a.actor_id,
+      'action', a.action, 'resourceType', a.resource_type, 'resourceId', a.resource_id, 'traceId', a.trace_id,
+      'details', a.details, 'createdAt', a.created_at, 'prevHash', a.prev_hash, 'hash', a.hash) order by a.seq), '[]')::text as page
+    from (select * from ${auditEntries} where workspace_id = ${workspaceId} and seq > ${afterSeq} order by seq limit ${limit}) a`)) as unknown as { rows: { page: string }[] };
+  const rows = JSON.parse(result.rows[0]?.page ?? "[]") as (Omit<AuditEntry, "createdAt"> & { createdAt: string })[];
+  return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
 }
 
 /** Entries written in the given requests or about the given resources, in chain order. */
