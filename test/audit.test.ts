@@ -326,6 +326,21 @@ describe("audit chain verification and export", () => {
   });
 });
 
+describe("audit secrets", () => {
+  it("a credential's entry names its fields, never their values, in the list, the export and the timeline", async () => {
+    const ws = await newWorkspace(server);
+    const secret = "sk-live-audit-secret-91f3c7";
+    const created = await call(server, "POST", "/api/v1/svc/credentials", { key: ws.key, body: { provider: "stripe", name: "live", key_data: { api_key: secret } } });
+    expect(created.status, created.text).toBe(201);
+    const listed = await get(ws, `${AUDIT}?action=credential.create`);
+    expect(listed.body.entries[0].detail).toMatchObject({ provider: "stripe", fields: ["api_key"] });
+    const exported = await (await fetch(`${server.url}${AUDIT}/export`, { headers: { authorization: `Bearer ${ws.key}` } })).text();
+    const timeline = await get(ws, `${AUDIT}/timeline?trace_id=${created.headers.get("x-svc-trace-id")}`);
+    expect(timeline.body.count).toBe(1);
+    for (const text of [listed.text, exported, timeline.text]) expect(text).not.toContain(secret);
+  });
+});
+
 describe("audit tenant isolation", () => {
   it("each workspace sees, counts, verifies, exports and joins only its own entries", async () => {
     const a = await shopWorkspace();
