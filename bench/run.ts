@@ -10,6 +10,7 @@ import { toolsBench } from "./tools.bench.ts";
 import { chatBench } from "./chat.bench.ts";
 import { observabilityBench } from "./observability.bench.ts";
 import { learningBench } from "./learning.bench.ts";
+import { auditBench } from "./audit.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
   health: healthBench,
@@ -20,6 +21,7 @@ const benches: Record<string, (duration: number, rounds: number) => Promise<stri
   chat: chatBench,
   observability: observabilityBench,
   learning: learningBench,
+  audit: auditBench,
 };
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);

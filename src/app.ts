@@ -57,6 +57,9 @@ import { registerPolicyRoutes } from "./modules/policies/routes.ts";
 import { createPolicyService, type PolicyService } from "./modules/policies/service.ts";
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { registerSetupRoutes } from "./modules/setup/routes.ts";
+import { registerAuditRoutes } from "./modules/audit/routes.ts";
+import { createAuditService } from "./modules/audit/service.ts";
+import { findIntent } from "./modules/intent/store.ts";
 import { createSetupService } from "./modules/setup/service.ts";
 import { createSetupSessionService } from "./modules/setup/sessions.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
@@ -197,6 +200,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
   const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets, onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
+  // The audit read API joins a request's record, execution and escalations; records written behind are
+  // flushed first so a request's own record is always there.
+  const auditReads = createAuditService({
+    db: database.db,
+    executions,
+    escalations,
+    findRecord: async (workspaceId, idOrTrace) => {
+      await records.flush();
+      return findIntent(database.db, workspaceId, idOrTrace);
+    },
+  });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const setupSessions = createSetupSessionService({ db: database.db, ids, clock, vault, audit, setup });
   const limits = await createRateLimits(config, database);
@@ -235,7 +249,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIntentRoutes(app, intents);
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
   registerSetupRoutes(app, { setup, sessions: setupSessions });
-  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
+  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat, audit: auditReads });
+  registerAuditRoutes(app, auditReads);
   registerPromoteRoute(app, createPromotionService({ db: database.db, clock, audit, records, memory, healing, executions }));
   registerLearningRoutes(app, createLearningService({ db: database.db, clock, records }));
   registerHealingRoutes(app, healing);
