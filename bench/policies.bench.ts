@@ -101,7 +101,7 @@ export async function policiesBench(duration: number, rounds: number): Promise<s
   const set = new RuleSet(refs);
   // The hand-written twin: the same precedence (block before approval), first match decides.
   const ordered = [...hand.filter((h) => h.effect === "block"), ...hand.filter((h) => h.effect === "require_approval")];
-  const handDecide = (a: Action) => {
+  const handDecide = (a: Action): "approved" | "conditional" | "blocked" => {
     for (const h of ordered) if (h.test(a)) return h.effect === "block" ? "blocked" : "conditional";
     return "approved";
   };
