@@ -24,41 +24,50 @@ type Effect = "block" | "require_approval";
 // in the engine (restrictive rules fail closed): in Cedar that is `!(context has x) || …`, since a Cedar
 // policy whose condition errors is skipped. The tool is matched by its name containing the noun (`like`).
 // Cedar has no clock: the request carries the action's UTC weekday and minute of day.
+//
+// The parser reads a plural that is also a verb of a verb class as that operation ("emails", "messages" →
+// send), so such a rule governs every tool whose operation is in the class (`send_invoice`), not only tools
+// named after the noun. The twins say the same, for the benchmark's verbs (create, send, delete, update,
+// issue, run): only the send class meets a noun here.
+const READ_AS_OPERATION: Record<string, string> = { email: "send", message: "send" };
+const covers = (noun: string, tool: string) => tool.includes(noun) || (READ_AS_OPERATION[noun] !== undefined && tool.startsWith(`${READ_AS_OPERATION[noun]}_`));
+const cedarCovers = (noun: string) => (READ_AS_OPERATION[noun] ? `(context.tool like "*${noun}*" || context.tool like "${READ_AS_OPERATION[noun]}_*")` : `context.tool like "*${noun}*"`);
+
 const TEMPLATES: ((noun: string, i: number) => [string, Effect, Predicate, string])[] = [
   (noun, i) => [
     `Block ${noun}s over $${100 * (i + 1)}`,
     "block",
-    (a) => a.tool.includes(noun) && (typeof a.args.amount !== "number" || a.args.amount > 100 * (i + 1)),
-    `context.tool like "*${noun}*" && (!(context has amount) || context.amount > ${100 * (i + 1)})`,
+    (a) => covers(noun, a.tool) && (typeof a.args.amount !== "number" || a.args.amount > 100 * (i + 1)),
+    `${cedarCovers(noun)} && (!(context has amount) || context.amount > ${100 * (i + 1)})`,
   ],
   (noun) => [
     `Require approval for ${noun}s in production`,
     "require_approval",
-    (a) => a.tool.includes(noun) && (a.args.environment === undefined || a.args.environment === "production"),
-    `context.tool like "*${noun}*" && (!(context has environment) || context.environment == "production")`,
+    (a) => covers(noun, a.tool) && (a.args.environment === undefined || a.args.environment === "production"),
+    `${cedarCovers(noun)} && (!(context has environment) || context.environment == "production")`,
   ],
   (noun) => [
     `Block ${noun}s to recipients outside acme.com`,
     "block",
-    (a) => a.tool.includes(noun) && (typeof a.args.to !== "string" || !a.args.to.endsWith("@acme.com")),
-    `context.tool like "*${noun}*" && (!(context has to) || !(context.to like "*@acme.com"))`,
+    (a) => covers(noun, a.tool) && (typeof a.args.to !== "string" || !a.args.to.endsWith("@acme.com")),
+    `${cedarCovers(noun)} && (!(context has to) || !(context.to like "*@acme.com"))`,
   ],
   (noun) => [
     `Only allow ${noun}s on weekdays between 09:00 and 17:00`,
     "block",
     (a) => {
-      if (!a.tool.includes(noun)) return false;
+      if (!covers(noun, a.tool)) return false;
       const day = a.now.getUTCDay();
       const minutes = a.now.getUTCHours() * 60 + a.now.getUTCMinutes();
       return !(day >= 1 && day <= 5 && minutes >= 540 && minutes < 1020);
     },
-    `context.tool like "*${noun}*" && !(context.weekday >= 1 && context.weekday <= 5 && context.minute >= 540 && context.minute < 1020)`,
+    `${cedarCovers(noun)} && !(context.weekday >= 1 && context.weekday <= 5 && context.minute >= 540 && context.minute < 1020)`,
   ],
   (noun) => [
     `Block ${noun}s when battery is below 20%`,
     "block",
-    (a) => a.tool.includes(noun) && (typeof a.args.battery !== "number" || a.args.battery < 20),
-    `context.tool like "*${noun}*" && (!(context has battery) || context.battery < 20)`,
+    (a) => covers(noun, a.tool) && (typeof a.args.battery !== "number" || a.args.battery < 20),
+    `${cedarCovers(noun)} && (!(context has battery) || context.battery < 20)`,
   ],
 ];
 
@@ -133,11 +142,18 @@ export async function policiesBench(duration: number, rounds: number): Promise<s
     return decision;
   };
 
+  // Every attribute drawn independently (a seeded generator), so that each verb meets each environment,
+  // recipient, amount and hour: strides of one counter would pair them and leave readings untested.
+  let seed = 13;
+  const pick = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
   const actions: Action[] = [];
   for (let i = 0; i < 500; i++) {
-    const noun = i % 5 === 0 ? "weather" : NOUNS[(i * 11) % NOUNS.length]!;
-    const args: Record<string, unknown> = { amount: (i * 37) % 3000, environment: i % 3 === 0 ? "production" : "staging", to: i % 4 === 0 ? "ops@acme.com" : "x@example.org", battery: (i * 13) % 100, note: "routine" };
-    actions.push({ tool: `${VERBS[i % VERBS.length]}_${noun}`, args, now: new Date(Date.UTC(2026, 10, 16 + (i % 7), i % 24, 30)) });
+    const noun = pick(5) === 0 ? "weather" : NOUNS[pick(NOUNS.length)]!;
+    const args: Record<string, unknown> = { amount: pick(3000), environment: pick(3) === 0 ? "production" : "staging", to: pick(4) === 0 ? "ops@acme.com" : "x@example.org", battery: pick(100), note: "routine" };
+    actions.push({ tool: `${VERBS[pick(VERBS.length)]}_${noun}`, args, now: new Date(Date.UTC(2026, 10, 16 + pick(7), pick(24), 30)) });
   }
   // All three must agree on every action, or the comparison means nothing.
   const disagreements: string[] = [];
@@ -148,7 +164,7 @@ export async function policiesBench(duration: number, rounds: number): Promise<s
     if (ours !== js || ced !== js) disagreements.push(`${a.tool} ${JSON.stringify(a.args)} ${a.now.toISOString()}: ours ${ours}, js ${js}, cedar ${ced}`);
   }
   if (cedarErrors > 0) throw new Error(`Cedar policies errored ${cedarErrors} times on the action set`);
-  if (disagreements.length > 0) throw new Error(`engines disagree on ${disagreements.length} of ${actions.length} actions:\n${disagreements.slice(0, 20).join("\n")}`);
+  if (disagreements.length > 0) throw new Error(`engines disagree on ${disagreements.length} of ${actions.length} actions:\n${disagreements.slice(0, 40).join("\n")}`);
 
   const samples = Math.max(50_000, Math.round(duration * 40_000));
   const engine: { p50: number; p99: number; mean: number }[] = [];
