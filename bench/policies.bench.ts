@@ -97,8 +97,9 @@ export async function policiesBench(duration: number, rounds: number): Promise<s
   const cedarPolicies: Record<string, string> = {};
   const cedarEffect = new Map<string, Effect>();
   for (let i = 0; i < 100; i++) {
-    const noun = NOUNS[(i * 7) % NOUNS.length]!;
-    const [sentence, effect, test, when] = TEMPLATES[i % TEMPLATES.length]!(noun, i);
+    // 100 distinct rules: each noun under four of the five templates.
+    const noun = NOUNS[i % NOUNS.length]!;
+    const [sentence, effect, test, when] = TEMPLATES[(i + Math.floor(i / NOUNS.length)) % TEMPLATES.length]!(noun, i);
     cedarPolicies[`pol_${i}`] = `forbid (principal, action, resource) when { ${when} };`;
     cedarEffect.set(`pol_${i}`, effect);
     const parsed = parseRule(sentence);

@@ -167,6 +167,10 @@ export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
 
 const matchesTerms = (terms: ActionTerm[]) => (action: PreparedAction) => terms.some((t) => termMatches(t, action));
 
+// Rules often name the same actions ("refunds over $500", "refunds at night"): one decision asks each
+// distinct selector once. The key is the selector's meaning, so equal selectors share one answer.
+const selectorKey = (actions: ActionSelector) => JSON.stringify([actions.any, actions.domain?.toLowerCase() ?? null, actions.any ? [] : actions.terms.map((t) => [t.verbs, t.objects, t.exact ?? false])]);
+
 // ---------------------------------------------------------------------------------------------------
 // Finding a condition's argument
 
@@ -316,10 +320,39 @@ function currencyOf(action: PreparedAction, field: Field): string | undefined {
 const ENVIRONMENT_VALUES = new Set(["production", "prod", "staging", "stage", "development", "dev", "test", "testing", "qa", "sandbox", "live", "preview", "uat", "preprod"]);
 const ENVIRONMENT_KEYS = ["environment", "env", "stage", "tier", "target", "cluster", "namespace", "deployment"];
 
-const norm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, " ").replace(/^#/, "").trim();
+// A decision compares each short argument with each rule value: the normal forms and the answers are
+// kept (bounded), since the same few values recur across rules and actions.
+// Only short texts are kept: a long argument (a message body) would make the cache a copy of the traffic.
+const normCache = new Map<string, string>();
+const sameCache = new Map<string, boolean>();
+const CACHED_TEXT_LENGTH = 128;
+
+const normalise = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, " ").replace(/^#/, "").trim();
+const norm = (s: string) => {
+  if (s.length > CACHED_TEXT_LENGTH) return normalise(s);
+  let hit = normCache.get(s);
+  if (hit === undefined) {
+    hit = normalise(s);
+    if (normCache.size >= CACHE_LIMIT) normCache.clear();
+    normCache.set(s, hit);
+  }
+  return hit;
+};
 
 /** Two values are equal when their text is, ignoring case, separators, plural/inflection, or one abbreviates the other ("prod"/"production"). */
 function sameValue(a: string, b: string): boolean {
+  if (a.length + b.length > CACHED_TEXT_LENGTH) return compareValues(a, b);
+  const key = `${a}\u0000${b}`;
+  let hit = sameCache.get(key);
+  if (hit === undefined) {
+    hit = compareValues(a, b);
+    if (sameCache.size >= CACHE_LIMIT) sameCache.clear();
+    sameCache.set(key, hit);
+  }
+  return hit;
+}
+
+function compareValues(a: string, b: string): boolean {
   const x = norm(a);
   const y = norm(b);
   if (x === y) return true;
@@ -333,11 +366,24 @@ function sameValue(a: string, b: string): boolean {
 const isShort = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= 40 && !/\s{2}/.test(v);
 const shapeOf = (s: string) => `${s.trim().split(/\s+/).length}|${/\d/.test(s) ? "d" : "a"}`;
 
+// The words a rule's values offer, per values list (a compiled rule's list lives as long as the rule).
+const valueWordsCache = new WeakMap<string[], { wanted: string[]; phraseWords: string[] }>();
+function valueWords(values: string[]): { wanted: string[]; phraseWords: string[] } {
+  let hit = valueWordsCache.get(values);
+  if (!hit) {
+    hit = {
+      // "business class", "zone restricted": each word may be the value, the others its attribute.
+      wanted: [...values, ...values.flatMap((v) => (norm(v).includes(" ") ? norm(v).split(" ") : []))],
+      // Membership written as a yes/no argument: "outside the care team" and `requester_in_care_team`.
+      phraseWords: values.flatMap((v) => norm(v).split(" ")),
+    };
+    valueWordsCache.set(values, hit);
+  }
+  return hit;
+}
+
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false): Truth {
-  // "business class", "zone restricted": each word may be the value, the others its attribute.
-  const wanted = [...values, ...values.flatMap((v) => (norm(v).includes(" ") ? norm(v).split(" ") : []))];
-  // Membership written as a yes/no argument: "outside the care team" and `requester_in_care_team`.
-  const phraseWords = values.flatMap((v) => norm(v).split(" "));
+  const { wanted, phraseWords } = valueWords(values);
   const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
   if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
   const scalar = (f: Field) => typeof f.value === "string" || typeof f.value === "number" || typeof f.value === "boolean" || (Array.isArray(f.value) && f.value.every((x) => typeof x === "string"));
@@ -652,6 +698,8 @@ interface LoadedRule {
   ref: RuleRef;
   order: number;
   applies: (a: PreparedAction) => boolean;
+  /** Index of the rule's selector among the set's distinct selectors. */
+  selector: number;
   condition: Check;
   restrictive: boolean;
 }
@@ -676,6 +724,7 @@ export interface Decision {
 /** The active rules of a workspace, in precedence order. */
 export class RuleSet {
   private readonly rules: LoadedRule[] = [];
+  private readonly selectors: number;
   readonly size: number;
   readonly hasRates: boolean;
   readonly maxWindowSeconds: number;
@@ -684,6 +733,7 @@ export class RuleSet {
     // Precedence: higher priority first, then the stricter effect, then the order given.
     const sorted = [...refs].sort((x, y) => y.priority - x.priority || SEVERITY[y.rule.effect] - SEVERITY[x.rule.effect]);
     let maxWindow = 0;
+    const selectorIds = new Map<string, number>();
     sorted.forEach((ref, order) => {
       const rule = ref.rule;
       const selectorMatch = rule.actions.any ? () => true : matchesTerms(rule.actions.terms);
@@ -698,9 +748,12 @@ export class RuleSet {
         const u = (2 - unless(a)) as Truth;
         return w < u ? w : u;
       };
-      this.rules.push({ ref, order, applies, condition, restrictive: rule.effect !== "allow" });
+      const key = selectorKey(rule.actions);
+      if (!selectorIds.has(key)) selectorIds.set(key, selectorIds.size);
+      this.rules.push({ ref, order, applies, selector: selectorIds.get(key)!, condition, restrictive: rule.effect !== "allow" });
       maxWindow = Math.max(maxWindow, windowOf(rule.when), windowOf(rule.unless));
     });
+    this.selectors = selectorIds.size;
     this.size = refs.length;
     this.hasRates = maxWindow > 0;
     this.maxWindowSeconds = maxWindow;
@@ -708,8 +761,11 @@ export class RuleSet {
 
   decide(action: PreparedAction): Decision {
     const matched: RuleOutcome[] = [];
+    // 0: not asked yet, 1: applies, 2: does not.
+    const applies = new Uint8Array(this.selectors);
     for (const r of this.rules) {
-      if (!r.applies(action)) continue;
+      if (applies[r.selector] === 0) applies[r.selector] = r.applies(action) ? 1 : 2;
+      if (applies[r.selector] !== 1) continue;
       const v = r.condition(action);
       if (v === TRUE || (v === UNKNOWN && r.restrictive)) matched.push({ ref: r.ref, certain: v === TRUE });
     }
