@@ -32,7 +32,7 @@ interface Field {
   /** Concepts of every word of the key path ("order.total_usd" → order, total, usd…). */
   concepts: Set<string>;
   /** The last key's words, which name what the value is ("refund_amount" → [refund, amount]). */
-  words: string[];
+  words: readonly string[];
   value: unknown;
 }
 
@@ -73,9 +73,21 @@ function conceptSet(text: string): Set<string> {
   return hit;
 }
 
+// Tool names and argument keys recur on every call: their words are split once (read-only arrays).
+const nameWords = new Map<string, readonly string[]>();
+function wordsOfName(text: string): readonly string[] {
+  let hit = nameWords.get(text);
+  if (!hit) {
+    hit = wordsOf(text);
+    if (nameWords.size >= CACHE_LIMIT) nameWords.clear();
+    nameWords.set(text, hit);
+  }
+  return hit;
+}
+
 export function prepareAction(input: ActionInput): PreparedAction {
   const name = lexical(conceptSet(input.tool));
-  const operation = conceptSet(wordsOf(input.tool)[0] ?? "");
+  const operation = conceptSet(wordsOfName(input.tool)[0] ?? "");
   let concepts = name;
   if (input.description) {
     concepts = new Set(name);
@@ -91,7 +103,7 @@ export function prepareAction(input: ActionInput): PreparedAction {
         if (depth < 6) walk(inner, fullPath, depth + 1);
         continue;
       }
-      fields.push({ path: fullPath, concepts: conceptSet(fullPath.replace(/\./g, " ")), words: wordsOf(key), value: inner });
+      fields.push({ path: fullPath, concepts: conceptSet(fullPath.replace(/\./g, " ")), words: wordsOfName(key), value: inner });
     }
   };
   if (input.args && typeof input.args === "object") walk(input.args, "", 0);
