@@ -158,26 +158,47 @@ const hasConcept = (set: Set<string>, word: string) => {
  * `share_customer_phone`; "robots enter the loading dock" matches `move_robot {destination: "loading dock"}`.
  */
 export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
-  // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
-  // word of the tool ("payouts" and `create_payout`).
-  for (const v of term.verbs) if (!hasConcept(action.operation, v) && !hasConcept(action.concepts, v)) return false;
-  if (term.objects.length === 0) return term.verbs.length > 0;
-  if (term.exact) return term.objects.every((o) => hasConcept(action.concepts, o));
-  let own = 0;
-  let matched = 0;
-  for (const o of term.objects) {
-    if (hasConcept(action.concepts, o)) {
-      own++;
-      matched++;
-    } else if (hasConcept(valueConceptsOf(action), o)) matched++;
-    // A name-like word ("shared-staging", "db_prod_2") is a particular thing: it must be there.
-    else if (/[-_\d]/.test(o)) return false;
-  }
-  if (term.verbs.length > 0) return matched * 2 >= term.objects.length && (own > 0 || matched === term.objects.length);
-  return own > 0 && matched * 2 >= term.objects.length;
+  return compileTerm(term)(action);
 }
 
-const matchesTerms = (terms: ActionTerm[]) => (action: PreparedAction) => terms.some((t) => termMatches(t, action));
+const meets = (set: Set<string>, concepts: ReadonlySet<string>) => {
+  for (const c of concepts) if (set.has(c)) return true;
+  return false;
+};
+
+// The term's words are resolved to concepts once, when the rule loads, not on every decision.
+function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
+  const verbs = term.verbs.map((v) => conceptsOf(v));
+  const objects = term.objects.map((o) => ({ concepts: conceptsOf(o), nameLike: /[-_\d]/.test(o) }));
+  const verbsOnly = term.verbs.length > 0;
+  return (action) => {
+    // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
+    // word of the tool ("payouts" and `create_payout`).
+    for (const v of verbs) if (!meets(action.operation, v) && !meets(action.concepts, v)) return false;
+    if (objects.length === 0) return verbsOnly;
+    if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
+    let own = 0;
+    let matched = 0;
+    for (const o of objects) {
+      if (meets(action.concepts, o.concepts)) {
+        own++;
+        matched++;
+      } else if (meets(valueConceptsOf(action), o.concepts)) matched++;
+      // A name-like word ("shared-staging", "db_prod_2") is a particular thing: it must be there.
+      else if (o.nameLike) return false;
+    }
+    if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
+    return own > 0 && matched * 2 >= objects.length;
+  };
+}
+
+const matchesTerms = (terms: ActionTerm[]) => {
+  const compiled = terms.map(compileTerm);
+  return (action: PreparedAction) => {
+    for (const match of compiled) if (match(action)) return true;
+    return false;
+  };
+};
 
 // Rules often name the same actions ("refunds over $500", "refunds at night"): one decision asks each
 // distinct selector once. The key is the selector's meaning, so equal selectors share one answer.
@@ -675,7 +696,8 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
     }
     case "rate": {
       const { op, count, window_seconds } = c;
-      const counts = selector.any ? () => true : (tool: string) => matchesTerms(selector.terms)(prepareAction({ tool, args: {}, now: new Date(0) }));
+      const match = selector.any ? undefined : matchesTerms(selector.terms);
+      const counts = (tool: string) => match === undefined || match(prepareAction({ tool, args: {}, now: new Date(0) }));
       return (a) => {
         const history = a.input.history;
         if (!history) {
