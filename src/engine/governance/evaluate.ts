@@ -357,7 +357,8 @@ const ENVIRONMENT_KEYS = ["environment", "env", "stage", "tier", "target", "clus
 // kept (bounded), since the same few values recur across rules and actions.
 // Only short texts are kept: a long argument (a message body) would make the cache a copy of the traffic.
 const normCache = new Map<string, string>();
-const sameCache = new Map<string, boolean>();
+const sameCache = new Map<string, Map<string, boolean>>();
+let sameEntries = 0;
 const CACHED_TEXT_LENGTH = 128;
 
 const normalise = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, " ").replace(/^#/, "").trim();
@@ -375,14 +376,23 @@ const norm = (s: string) => {
 /** Two values are equal when their text is, ignoring case, separators, plural/inflection, or one abbreviates the other ("prod"/"production"). */
 function sameValue(a: string, b: string): boolean {
   if (a.length + b.length > CACHED_TEXT_LENGTH) return compareValues(a, b);
-  const key = `${a}\u0000${b}`;
-  let hit = sameCache.get(key);
-  if (hit === undefined) {
-    hit = compareValues(a, b);
-    if (sameCache.size >= CACHE_LIMIT) sameCache.clear();
-    sameCache.set(key, hit);
+  // Keyed by the rule's value, then the argument's: no key string is built on the hot path.
+  let byArgument = sameCache.get(b);
+  const hit = byArgument?.get(a);
+  if (hit !== undefined) return hit;
+  const same = compareValues(a, b);
+  if (sameEntries >= CACHE_LIMIT) {
+    sameCache.clear();
+    sameEntries = 0;
+    byArgument = undefined;
   }
-  return hit;
+  if (!byArgument) {
+    byArgument = new Map();
+    sameCache.set(b, byArgument);
+  }
+  byArgument.set(a, same);
+  sameEntries++;
+  return same;
 }
 
 function compareValues(a: string, b: string): boolean {
@@ -415,15 +425,23 @@ function valueWords(values: string[]): { wanted: string[]; phraseWords: string[]
   return hit;
 }
 
+const scalar = (f: Field) => typeof f.value === "string" || typeof f.value === "number" || typeof f.value === "boolean" || (Array.isArray(f.value) && f.value.every((x) => typeof x === "string"));
+
+function fieldEquals(f: Field, wanted: readonly string[]): boolean {
+  if (!Array.isArray(f.value)) {
+    const v = String(f.value);
+    for (const w of wanted) if (sameValue(v, w)) return true;
+    return false;
+  }
+  for (const v of f.value as string[]) for (const w of wanted) if (sameValue(v, w)) return true;
+  return false;
+}
+
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false): Truth {
   const { wanted, phraseWords } = valueWords(values);
   const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
   if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
-  const scalar = (f: Field) => typeof f.value === "string" || typeof f.value === "number" || typeof f.value === "boolean" || (Array.isArray(f.value) && f.value.every((x) => typeof x === "string"));
-  const matchesField = (f: Field) => {
-    const list = Array.isArray(f.value) ? (f.value as string[]) : [String(f.value)];
-    return list.some((v) => wanted.some((w) => sameValue(v, w)));
-  };
+  const matchesField = (f: Field) => fieldEquals(f, wanted);
   // 1. A named attribute: "tier bronze", "channel #general", "the HR folder".
   if (subject.words.length > 0) {
     const named = bySubject(a, subject, scalar);
@@ -444,7 +462,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   }
   // 2. Any short argument equal to a value.
   for (const f of a.fields) {
-    if (scalar(f) && matchesField(f)) {
+    if (scalar(f) && fieldEquals(f, wanted)) {
       a.claimed.add(f.path);
       return TRUE;
     }
