@@ -132,7 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const vault = createVault({ db: database.db, masterKey: resolveMasterKey(config, app.log) });
   // Connections read credentials (which providers are authorised); credentials tell connections when that
   // changes. The late binding keeps both services plain.
-  const late: { connections?: ConnectionService } = {};
+  const late: { connections?: ConnectionService; tools?: ToolService } = {};
   const credentials = createCredentialService({
     db: database.db,
     ids,
@@ -146,7 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   late.connections = connections;
   health.contribute(connections);
   const memory = createMemoryService({ database, ids, clock, audit });
-  const policies = createPolicyService({ database, ids, clock, audit });
+  // Bindings need the tools, and the tools service is made later: reached through `late`.
+  const policies = createPolicyService({ database, ids, clock, audit, tools: (workspaceId) => late.tools?.list(workspaceId) ?? Promise.resolve([]) });
   const escalations = createEscalationService({ database, ids, clock, audit });
   const governance = createGovernance({
     db: database.db,
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ports: {
       ruleSet: (workspaceId) => policies.ruleSet(workspaceId),
       escalate: (caller, request) => escalations.create(caller, { category: "policy", severity: "medium", ...request }),
+      audit: (caller, entry) => database.db.transaction((tx) => audit.record(tx, caller, entry)),
     },
     log: app.log,
     onVerdict: (decision, gate) => metrics.governance.inc({ decision, gate }),
@@ -177,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     mcpIdleMs: config.mcpIdleMs,
     log: app.log,
   });
+  late.tools = tools;
   connections.onDeleted((workspaceId, row) => tools.forget(workspaceId, row.id));
   const healing = createHealingService({ db: database.db, ids, clock, baseDelayMs: config.executionRetryBaseMs });
   const executions = createExecutionService({

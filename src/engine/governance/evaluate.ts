@@ -161,8 +161,10 @@ export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
     // A name-like word ("shared-staging", "db_prod_2") is a particular thing: it must be there.
     else if (/[-_\d]/.test(o)) return false;
   }
+  // With a verb, half of the other words must name the tool or its values; without one, the words are all
+  // the rule says about the action: every one must.
   if (term.verbs.length > 0) return matched * 2 >= term.objects.length && (own > 0 || matched === term.objects.length);
-  return own > 0 && matched * 2 >= term.objects.length;
+  return own > 0 && matched === term.objects.length;
 }
 
 const matchesTerms = (terms: ActionTerm[]) => (action: PreparedAction) => terms.some((t) => termMatches(t, action));
@@ -459,9 +461,11 @@ type Check = (action: PreparedAction) => Truth;
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
  * argument ("windows that start on a Saturday" → `start_time`).
  */
-function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | undefined {
+function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | null | undefined {
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
+    // A tool that has no such time ("cancel" has no start) is not what the rule is about.
+    if (a.params && !toolCanCarry(a, subject)) return null;
     for (const f of bySubject(a, subject, (x) => typeof x.value === "string" || typeof x.value === "number")) {
       const at = new Date(f.value as string);
       if (Number.isNaN(at.getTime())) continue;
@@ -599,6 +603,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
       const when = timeSource(c.subject);
       return (a) => {
         const at = when(a);
+        if (at === null) return FALSE;
         if (!at) return UNKNOWN;
         return days.has(at(tz).day) ? TRUE : FALSE;
       };
@@ -609,6 +614,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
       const when = timeSource(c.subject);
       return (a) => {
         const at = when(a);
+        if (at === null) return FALSE;
         if (!at) return UNKNOWN;
         const m = at(tz).minutes;
         const within = from <= to ? m >= from && m < to : m >= from || m < to;

@@ -539,7 +539,21 @@ class ConditionReader {
   }
 
   /** "between 09:00 and 17:00 UTC", "9am-6pm", "before 8am", "after 6pm", "outside business hours", "at night". */
-  private readClock(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+  private readClock(ws: W[], at: number): { condition: Condition; next: number } | undefined {
+    // "appointments that start between 19:00 and 07:00": the window of the action's own time ("start").
+    const subject: W[] = [];
+    let i = at;
+    while (i < ws.length && i < at + 4 && ws[i]!.t.kind === "word" && (wordIs(ws[i], "that", "which", "who", "when") || (ws[i]!.pos === "VERB" && !wordIs(ws[i], "between", "before", "after", "outside", "during")))) {
+      if (ws[i]!.pos === "VERB") subject.push(ws[i]!);
+      i++;
+    }
+    if (i === at) subject.length = 0;
+    const withSubject = (c: Condition): Condition => (subject.length === 0 ? c : c.kind === "time" ? { ...c, subject: subjectOf(subject) } : c.kind === "not" && c.of.kind === "time" ? { kind: "not", of: { ...c.of, subject: subjectOf(subject) } } : c);
+    const read = this.readClockAt(ws, i);
+    return read ? { condition: withSubject(read.condition), next: read.next } : undefined;
+  }
+
+  private readClockAt(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let j = i;
     let negated = false;
     if (wordIs(ws[j], "outside", "beyond")) {
@@ -809,7 +823,7 @@ class ConditionReader {
     let j = i;
     let negated = false;
     const preposition = ws[j]?.t.kind === "word" ? ws[j]!.norm : "";
-    if (wordIs(ws[j], "in", "to", "on", "for", "at", "into", "onto", "marked", "flagged", "tagged", "labelled", "labeled", "set", "from", "via", "through", "as", "outside", "not", "except")) {
+    if (wordIs(ws[j], "in", "to", "on", "for", "at", "into", "onto", "with", "marked", "flagged", "tagged", "labelled", "labeled", "set", "from", "via", "through", "as", "outside", "not", "except")) {
       if (wordIs(ws[j], "outside", "not")) negated = true;
       j++;
       if (wordIs(ws[j], "as", "to", "in", "on")) j++;

@@ -27,7 +27,7 @@ const VERB_CLASSES: readonly (readonly string[])[] = [
   ["stop", "halt", "shutdown", "kill", "pause"],
   ["disable", "deactivate", "suspend", "lock", "freeze", "block_account"],
   ["enable", "activate", "unlock", "unfreeze", "reactivate", "restore"],
-  ["approve", "accept", "authorize", "authorise", "sign", "grant"],
+  ["approve", "accept", "authorize", "authorise", "sign"],
   ["reject", "decline", "deny", "refuse"],
   ["close", "resolve", "archive", "finish", "complete"],
   ["scale", "resize", "autoscale"],
