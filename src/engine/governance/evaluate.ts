@@ -161,10 +161,10 @@ export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
     // A name-like word ("shared-staging", "db_prod_2") is a particular thing: it must be there.
     else if (/[-_\d]/.test(o)) return false;
   }
-  // With a verb, half of the other words must name the tool or its values; without one, the words are all
-  // the rule says about the action: every one must.
+  // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
+  // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
   if (term.verbs.length > 0) return matched * 2 >= term.objects.length && (own > 0 || matched === term.objects.length);
-  return own > 0 && matched === term.objects.length;
+  return own > 0 && matched * 2 >= term.objects.length;
 }
 
 const matchesTerms = (terms: ActionTerm[]) => (action: PreparedAction) => terms.some((t) => termMatches(t, action));
@@ -373,7 +373,8 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     }
   }
   // 3. The tool is about the value itself ("publish to social media" and `publish_social_post`).
-  if (values.some((v) => norm(v).split(" ").every((w) => hasConcept(a.concepts, w)))) return TRUE;
+  // Its name only: a description saying "production needs approval" is not an action in production.
+  if (values.some((v) => norm(v).split(" ").every((w) => hasConcept(a.name, w)))) return TRUE;
   if (category) {
     a.unknowns.add(values.join(" or "));
     return UNKNOWN;
@@ -383,6 +384,11 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     const env = byWords(a, ENVIRONMENT_KEYS, (f) => typeof f.value === "string");
     if (env.length > 0) return FALSE;
     if (a.input.domain && values.some((v) => sameValue(v, a.input.domain!))) return TRUE;
+    // An environment the call does not name is unknown, whatever else it carries.
+    if (!a.params || [...a.params].some((p) => ENVIRONMENT_KEYS.some((k) => wordsOf(p).includes(k)))) {
+      a.unknowns.add("environment");
+      return UNKNOWN;
+    }
   }
   // 5. The tool cannot carry such a value at all (schema known, no string parameter left).
   if (a.params && ![...a.params].some((p) => !a.claimed.has(p))) return FALSE;
