@@ -846,10 +846,13 @@ class ConditionReader {
       if (wordIs(ws[m], "to")) m++;
       if (wordIs(ws[m], "one")) m += wordIs(ws[m + 1], "of") ? 2 : 1;
       const values: string[] = [];
+      // In a list ("RU, BY or KP") an item after a separator is a value whatever its tag: "by" is a code there.
+      const LIST_ENDS = new Set(["when", "whenever", "if", "unless", "except", "while", "where", "and", "or", "but"]);
       while (m < ws.length) {
         const v = ws[m]!;
         const text = valueText(v);
-        if (text === undefined || (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || ["ADP", "AUX", "VERB", "PART"].includes(v.pos)) && !["in"].includes(v.norm))) break;
+        const afterSeparator = values.length > 0 && v.t.kind === "word" && !LIST_ENDS.has(v.norm);
+        if (text === undefined || (!afterSeparator && v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || ["ADP", "AUX", "VERB", "PART"].includes(v.pos)) && !["in"].includes(v.norm))) break;
         if (v.t.kind === "word" && DETERMINERS.has(v.norm)) {
           m++;
           continue;
@@ -857,8 +860,11 @@ class ConditionReader {
         values.push(text);
         m++;
         if (wordIs(ws[m], "or", "and") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) {
-          if (ws[m + 1] && valueText(ws[m + 1]!) !== undefined && !CONDITION_MARKERS.has(ws[m + 1]!.norm)) {
-            m++;
+          // "A, B or C": a comma then "or" is one separator.
+          const skip = ws[m]!.t.kind === "punct" && wordIs(ws[m + 1], "or", "and") ? 2 : 1;
+          const nextValue = ws[m + skip];
+          if (nextValue && valueText(nextValue) !== undefined && !LIST_ENDS.has(nextValue.norm) && !(nextValue.t.kind === "word" && ["VERB", "AUX"].includes(nextValue.pos) && !/^[a-z]{2,3}$/.test(nextValue.norm))) {
+            m += skip;
             continue;
           }
         }
