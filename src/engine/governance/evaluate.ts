@@ -45,6 +45,8 @@ export interface PreparedAction {
   operation: Set<string>;
   /** Concepts of the tool's name and description words. */
   concepts: Set<string>;
+  /** Concepts of the tool's declared parameter names: what it acts on ("controlled_schedule"). */
+  paramConcepts: Set<string>;
   /** Concepts of short string argument values ("shared-staging", "loading dock"). */
   valueConcepts: Set<string> | undefined;
   fields: Field[];
@@ -95,10 +97,13 @@ export function prepareAction(input: ActionInput): PreparedAction {
     }
   };
   if (input.args && typeof input.args === "object") walk(input.args, "", 0);
+  const paramConcepts = new Set<string>();
+  for (const p of input.params ?? []) for (const c of lexical(conceptSet(p.replace(/[._]/g, " ")))) paramConcepts.add(c);
   return {
     input,
     name,
     operation,
+    paramConcepts,
     concepts,
     valueConcepts: undefined,
     fields,
@@ -154,7 +159,7 @@ export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
   let own = 0;
   let matched = 0;
   for (const o of term.objects) {
-    if (hasConcept(action.concepts, o)) {
+    if (hasConcept(action.concepts, o) || hasConcept(action.paramConcepts, o)) {
       own++;
       matched++;
     } else if (hasConcept(valueConceptsOf(action), o)) matched++;
@@ -212,9 +217,17 @@ function byWords(action: PreparedAction, words: string[], fits: (f: Field) => bo
 }
 
 /** Whether the tool declares a parameter the subject could name (when its schema is known). */
-function toolCanCarry(action: PreparedAction, subject: Subject): boolean {
+function toolCanCarry(action: PreparedAction, subject: Subject, value?: Value): boolean {
   if (!action.params) return true;
-  if (subject.words.length === 0) return action.params.size > 0;
+  if (subject.words.length === 0) {
+    // No subject: a parameter of the value's kind (money, a percentage, a quantity of that dimension, a count).
+    const names = [...action.params].map((p) => wordsOf(p));
+    if (value?.unit && value.kind) return names.some((w) => unitOfName(w)?.kind === value.kind || w.some((x) => ["duration", "length", "size", "weight", "speed", "temperature", "time", "minutes", "hours"].includes(x)));
+    if (value?.currency || subject.implied === "amount") return names.some((w) => w.some((x) => AMOUNT_WORDS.includes(x) || currencyOfWord(x) !== undefined || x === "cents"));
+    if (value?.percent || subject.implied === "percent") return names.some((w) => w.some((x) => PERCENT_WORDS.includes(x)));
+    if (subject.count) return names.some((w) => w.some((x) => COUNT_WORDS.includes(x)));
+    return action.params.size > 0;
+  }
   for (const p of action.params) {
     const concepts = conceptSet(p.replace(/\./g, " "));
     if (subject.words.some((w) => hasConcept(concepts, w))) return true;
@@ -520,7 +533,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
       return (a) => {
         const fields = numericFields(a, subject, value);
         if (fields.length === 0) {
-          if (a.params && !toolCanCarry(a, subject)) return FALSE;
+          if (a.params && !toolCanCarry(a, subject, value)) return FALSE;
           a.unknowns.add(subject.text || subject.implied || "amount");
           return UNKNOWN;
         }

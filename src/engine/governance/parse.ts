@@ -995,6 +995,14 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     const verbs: string[] = [];
     const objects: string[] = [];
     let exact = false;
+    // "refills of controlled substances": with no word of operation, the noun before "of" names it.
+    const ofAt = g.findIndex((w) => wordIs(w, "of"));
+    const operationWord = words.find((w) => w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ"));
+    const headBeforeOf = ofAt > 0 ? g.slice(0, ofAt).filter((w) => words.includes(w)).at(-1) : undefined;
+    if (headBeforeOf && (!operationWord || g.indexOf(operationWord) > ofAt)) {
+      verbs.push(baseOf(headBeforeOf));
+      words.splice(words.indexOf(headBeforeOf), 1);
+    }
     for (const w of words) {
       if (LIGHT_VERBS.has(w.lemma) && words.some((x) => x !== w && verbClassOf(x.norm) !== undefined)) continue;
       if (w.t.kind === "word" && /[_]/.test(w.norm)) {

@@ -16,7 +16,7 @@ const VERB_CLASSES: readonly (readonly string[])[] = [
   ["refund", "reimburse", "repay", "chargeback"],
   ["transfer", "wire", "move_money"],
   ["create", "add", "make", "new", "register", "generate", "provision", "spawn", "onboard", "hire"],
-  ["update", "change", "modify", "edit", "alter", "set", "adjust", "amend", "patch", "reconfigure", "tweak"],
+  ["update", "change", "modify", "edit", "alter", "set", "adjust", "amend", "patch", "reconfigure", "tweak", "mark"],
   ["move", "motion", "movement", "drive", "navigate", "travel", "go", "enter", "fly", "dispatch", "route", "steer"],
   ["run", "execute", "invoke", "launch", "trigger", "perform"],
   ["deploy", "release", "ship", "rollout", "promote"],
