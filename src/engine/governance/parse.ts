@@ -1005,8 +1005,9 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     }
     for (const w of words) {
       if (LIGHT_VERBS.has(w.lemma) && words.some((x) => x !== w && verbClassOf(x.norm) !== undefined)) continue;
-      if (w.t.kind === "word" && /[_]/.test(w.norm)) {
-        // A tool's own name (`delete_user`): its words, all of them.
+      if (w.t.kind === "word" && /[_]/.test(w.norm) && words.filter((x) => x.t.kind === "word" && !ACTORS.has(x.norm)).length === 1) {
+        // A tool's own name alone (`delete_user`): its words, all of them. Beside other words an identifier
+        // is a value ("marking an opportunity closed_won"), kept whole.
         for (const q of w.norm.split(/_+/).filter(Boolean)) objects.push(q);
         exact = true;
         continue;
