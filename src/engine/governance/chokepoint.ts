@@ -119,7 +119,7 @@ export function createGovernance(deps: {
       if (decision.decision === "approved") {
         // History is kept only while a rate rule is active: a write per action is not paid for nothing.
         if (mode.record && set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
-        if (mode.record && ++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - HISTORY_RETENTION_MS));
+        if (mode.record && ++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - Math.max(HISTORY_RETENTION_MS, (set.maxWindowSeconds + 86_400) * 1000)));
         return { decision: "approved", reason, ...(policy ? { policy } : {}), decision_detail: decision };
       }
       if (decision.decision === "blocked" || !mode.escalate) return { decision: decision.decision, reason, policy, decision_detail: decision };

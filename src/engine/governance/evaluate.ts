@@ -159,12 +159,20 @@ export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
   let own = 0;
   let matched = 0;
   for (const o of term.objects) {
+    // A name-like word ("analytics-prod", "db_2") is one particular thing: it matches as a whole or not at all.
+    if (/[-_\d]/.test(o)) {
+      const whole = norm(o);
+      if (norm(action.input.tool).includes(whole) || action.fields.some((f) => typeof f.value === "string" && norm(f.value) === whole)) {
+        matched++;
+        if (norm(action.input.tool).includes(whole)) own++;
+        continue;
+      }
+      return false;
+    }
     if (hasConcept(action.concepts, o) || hasConcept(action.paramConcepts, o)) {
       own++;
       matched++;
     } else if (hasConcept(valueConceptsOf(action), o)) matched++;
-    // A name-like word ("shared-staging", "db_prod_2") is a particular thing: it must be there.
-    else if (/[-_\d]/.test(o)) return false;
   }
   // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
   // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.

@@ -286,6 +286,8 @@ export interface Reading {
   unless: Condition[];
   /** Words no step placed (shown back, never silently dropped from the explanation). */
   loose: string[];
+  /** The conditions among `when` written with the action itself. */
+  scope: Condition[];
 }
 
 function subjectOf(words: W[]): Subject {
@@ -480,7 +482,7 @@ class ConditionReader {
         j++;
         continue;
       }
-      if (w.pos !== "VERB") return undefined;
+      if (w.pos !== "VERB" && !TIME_VERBS.has(w.lemma)) return undefined;
       subject.push(w);
       j++;
     }
@@ -501,7 +503,7 @@ class ConditionReader {
       else if (["weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm) && !(w.norm === "business" && !wordIs(ws[k + 1], "day", "days"))) {
         WEEKDAYS.forEach((d) => days.add(d));
         if (w.norm === "business") k++;
-      } else if (wordIs(w, "or", "and", "through", "to", "thru") && days.size > 0) {
+      } else if (wordIs(w, "or", "and", "through", "to", "thru") && days.size > 0 && isDayWord(ws[k + 1])) {
         if (wordIs(w, "through", "to", "thru") && DAYS[ws[k + 1]?.norm ?? ""] !== undefined) {
           const from = Math.max(...days);
           const to = DAYS[ws[k + 1]!.norm]!;
@@ -543,8 +545,8 @@ class ConditionReader {
     // "appointments that start between 19:00 and 07:00": the window of the action's own time ("start").
     const subject: W[] = [];
     let i = at;
-    while (i < ws.length && i < at + 4 && ws[i]!.t.kind === "word" && (wordIs(ws[i], "that", "which", "who", "when") || (ws[i]!.pos === "VERB" && !wordIs(ws[i], "between", "before", "after", "outside", "during")))) {
-      if (ws[i]!.pos === "VERB") subject.push(ws[i]!);
+    while (i < ws.length && i < at + 4 && ws[i]!.t.kind === "word" && (wordIs(ws[i], "that", "which", "who", "when") || ((ws[i]!.pos === "VERB" || TIME_VERBS.has(ws[i]!.lemma)) && !wordIs(ws[i], "between", "before", "after", "outside", "during")))) {
+      if (!wordIs(ws[i], "that", "which", "who", "when")) subject.push(ws[i]!);
       i++;
     }
     if (i === at) subject.length = 0;
@@ -657,7 +659,7 @@ class ConditionReader {
     let negated = false;
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && ws[j]!.t.kind === "word") {
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
-      else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "amount", "totals", "total", "comes", "come", "cost", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
+      else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
       j++;
     }
     let op: Comparator;
@@ -746,6 +748,8 @@ class ConditionReader {
     if (!verb || verb.t.kind !== "word") return undefined;
     const mode = ["start", "starts", "starting", "begin", "begins", "beginning"].includes(verb.norm) ? "starts" : ["end", "ends", "ending"].includes(verb.norm) ? "ends" : ["contain", "contains", "containing", "include", "includes", "including", "mention", "mentions", "mentioning"].includes(verb.norm) ? "contains" : undefined;
     if (!mode) return undefined;
+    // "starts with", "ends with": a text; "starts between 20:00 and 06:00" is a time.
+    if (mode !== "contains" && !wordIs(ws[j + 1], "with", "in")) return undefined;
     if (verb.norm.startsWith("end") && wordIs(ws[j + 1], "in") && !ws[j + 2]?.t.kind.startsWith("quoted")) return undefined; // "ending in a different country"
     let k = j + 1;
     if (wordIs(ws[k], "with", "in")) k++;
@@ -807,7 +811,8 @@ class ConditionReader {
       return { condition: { kind: "flag", subject: subjectOf([...subject, ...words]), expect: !negated }, next: m };
     }
     const state = ws[k];
-    if (!state || state.t.kind !== "word" || !["ADJ", "VERB", "ADV"].includes(state.pos) || CONDITION_MARKERS.has(state.norm)) return undefined;
+    const closes = !ws[k + 1] || ws[k + 1]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k + 1]!.norm) || wordIs(ws[k + 1], "and", "or");
+    if (!state || state.t.kind !== "word" || !["ADJ", "VERB", "ADV"].includes(state.pos) || (CONDITION_MARKERS.has(state.norm) && !(["marked", "flagged", "tagged"].includes(state.norm) && closes))) return undefined;
     if (subject.length === 0) return undefined;
     if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
     // A state that is one of an argument's values ("after they are paid" → status paid) is an equality too:
@@ -863,6 +868,8 @@ class ConditionReader {
           // "A, B or C": a comma then "or" is one separator.
           const skip = ws[m]!.t.kind === "punct" && wordIs(ws[m + 1], "or", "and") ? 2 : 1;
           const nextValue = ws[m + skip];
+          // "… is eu or the customer is new": a new subject and its verb, not another value.
+          if (ws.slice(m + skip, m + skip + 4).some((x) => wordIs(x, "is", "are", "equals", "was"))) break;
           if (nextValue && valueText(nextValue) !== undefined && !LIST_ENDS.has(nextValue.norm) && !(nextValue.t.kind === "word" && ["VERB", "AUX"].includes(nextValue.pos) && !/^[a-z]{2,3}$/.test(nextValue.norm))) {
             m += skip;
             continue;
@@ -946,6 +953,21 @@ function valueText(w: W): string | undefined {
   }
 }
 
+/** One zone per rule: a zone written after a clock ("after 08:00 Asia/Tokyo") applies to its days too. */
+function spreadZone(conditions: Condition[]): void {
+  const zones: string[] = [];
+  const visit = (c: Condition, f: (c: Condition) => void) => {
+    f(c);
+    if (c.kind === "and" || c.kind === "or") c.of.forEach((x) => visit(x, f));
+    if (c.kind === "not") visit(c.of, f);
+  };
+  for (const c of conditions) visit(c, (x) => (x.kind === "time" || x.kind === "weekday") && x.tz && zones.push(x.tz));
+  if (zones.length === 0) return;
+  for (const c of conditions) visit(c, (x) => {
+    if ((x.kind === "time" || x.kind === "weekday") && !x.tz) x.tz = zones[0]!;
+  });
+}
+
 function negate(c: Condition): Condition {
   if (c.kind === "not") return c.of;
   if (c.kind === "equals") return { ...c, negate: !c.negate };
@@ -966,6 +988,11 @@ function negate(c: Condition): Condition {
 /** Action terms from the words left for the action: verbs and objects as lemmas; "any action" or a list. */
 // Who acts, in a rule with a subject ("AI agents must not …", "Users may not …"): not part of the action.
 const ACTORS = new Set(["agent", "agents", "ai", "bot", "bots", "assistant", "assistants", "automation", "automations", "automated", "user", "users", "employee", "employees", "staff", "anyone", "anybody", "nobody", "someone", "somebody", "everyone", "we", "you", "they", "it", "llm", "llms", "model", "models", "copilot", "system", "systems", "service", "services", "app", "apps", "application", "applications", "script", "scripts", "people", "person"]);
+// Verbs that say when an action's own time is: "windows that start on a Saturday".
+const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", "occur", "open", "close", "expire", "fall", "land", "depart", "arrive", "leave"]);
+
+const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));
+
 const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger"]);
 
 function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
@@ -1136,7 +1163,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // The action's own nouns (the words before any marker), so "refunds larger than $750" knows that
   // "refunds" names the action, not the argument compared.
   const remaining = main.filter((w) => !w.used);
-  const firstMarker = remaining.findIndex((w, i) => i > 0 && (CONDITION_MARKERS.has(w.norm) || isValue(w.t) || comparatorAt(remaining, i) !== undefined));
+  const firstMarker = remaining.findIndex((w, i) => (i > 0 || wordIs(w, "when", "whenever", "if", "where", "while")) && (CONDITION_MARKERS.has(w.norm) || wordIs(w, "when", "whenever", "if", "where", "while") || isValue(w.t) || comparatorAt(remaining, i) !== undefined));
   const head = firstMarker < 0 ? remaining : remaining.slice(0, firstMarker);
   const provisional = readAction(head.filter((w) => w.pos === "NOUN" || w.pos === "VERB" || w.pos === "PROPN"));
   const actionNouns = provisional.terms.flatMap((t) => [...t.verbs, ...t.objects]);
@@ -1196,13 +1223,17 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // An environment named as a modifier of the action ("prod deployments", "production database drops").
   const environments = actionWords.filter((w) => w.t.kind === "word" && ENVIRONMENTS.has(w.norm) && actionWords.some((x) => x !== w && x.t.kind === "word" && !ENVIRONMENTS.has(x.norm)));
   for (const w of environments) actionWords.splice(actionWords.indexOf(w), 1);
-  const isManner = (w: W) => w.pos === "ADV" && w.norm.endsWith("ly") && w.norm.length > 5 && !MANNER_EXCLUDED.has(w.norm);
+  const isManner = (w: W) => w.pos === "ADV" && w.norm.endsWith("ly") && !w.norm.endsWith("only") && w.norm.length > 5 && !MANNER_EXCLUDED.has(w.norm);
   const adverbs = [...actionWords.filter(isManner), ...conditionWords.filter(isManner)];
   const manner: Condition[] = adverbs.map((w) => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm.endsWith("ically") ? w.norm.slice(0, -4) : w.norm.slice(0, -2)], negate: false }));
   for (const w of adverbs) (actionWords.includes(w) ? actionWords : conditionWords).splice((actionWords.includes(w) ? actionWords : conditionWords).indexOf(w), 1);
   const read = reader.read(conditionWords);
   const spareNouns = read.spare;
-  const conditions = [...read.conditions, ...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
+  // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
+  // others are its conditions (for "only allow X when C", the gate).
+  const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
+  const conditions = [...read.conditions, ...scope];
+  spreadZone(conditions);
   const loose = read.loose;
   const exception = rest.length > 0 ? reader.read(rest.filter((w) => !w.used)) : { conditions: [], loose: [], spare: new Set<W>() };
   let unlessConditions = exception.conditions;
@@ -1223,7 +1254,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
     any: action.any || (action.terms.length === 0 && (conditions.length > 0 || domain !== null)),
     when: conditions,
     unless: unlessConditions,
-    loose: [...loose, ...exception.loose].filter((w) => w.t.kind === "word" && !["and", "or", "the", "a", "an"].includes(w.norm)).map((w) => w.norm),
+    // Only content words a reader could not place: the rate's counted noun joined the action, the
+    // exception's tool became its action.
+    loose: [...loose.filter((w) => !spareNouns.has(w)), ...(unlessAction.length > 0 ? [] : exception.loose)].filter((w) => w.t.kind === "word" && ["NOUN", "PROPN", "ADJ", "VERB", "X", "NUM"].includes(w.pos) && !DETERMINERS.has(w.norm)).map((w) => w.norm),
+    scope,
   };
   if (!reading.any && reading.terms.length === 0) {
     return {
@@ -1276,7 +1310,7 @@ export function parseRule(sentence: string): ParseResult {
   if (reading.effect === "only_allow") {
     // "Only allow X when C": X outside C is blocked; the scope conditions written with X stay as "when".
     effect = "block";
-    const scope = reading.when.filter((c) => c.kind === "equals" && !c.negate);
+    const scope = reading.scope;
     const gates = reading.when.filter((c) => !scope.includes(c));
     when = all([...scope, ...reading.unless.map(negate)]);
     unless = gates.length === 0 ? null : all(gates);
