@@ -167,7 +167,12 @@ export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
         if (norm(action.input.tool).includes(whole)) own++;
         continue;
       }
-      return false;
+      // Another name where it would be: not this action. No name at all: it may be (fail closed).
+      const unclaimedNames = action.fields.some((f) => typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH && /[-_\d]/.test(f.value));
+      const declaredButMissing = action.params ? [...action.params].some((p) => !action.fields.some((f) => f.path === p)) : action.fields.length === 0;
+      if (unclaimedNames && !declaredButMissing) return false;
+      matched++;
+      continue;
     }
     if (hasConcept(action.concepts, o) || hasConcept(action.paramConcepts, o)) {
       own++;
