@@ -52,6 +52,10 @@ import { createWorkspaceService, type WorkspaceService } from "./modules/workspa
 import { registerSetupRoutes } from "./modules/setup/routes.ts";
 import { createSetupService } from "./modules/setup/service.ts";
 import { VERSION } from "./version.ts";
+import { createOutbox } from "./events/outbox.ts";
+import { createDeliveryWorker } from "./events/webhook-delivery.ts";
+import { registerWebhookRoutes } from "./modules/webhooks/routes.ts";
+import { createWebhookService, type WebhookService } from "./modules/webhooks/service.ts";
 
 export interface AppDeps {
   config: Config;
@@ -75,6 +79,7 @@ export interface Services {
   governance: Governance;
   executions: ExecutionService;
   intents: IntentService;
+  webhooks: WebhookService;
 }
 
 export interface BuiltApp {
@@ -106,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const health = createHealthService(database);
   const audit = createAuditLog({ db: database.db, ids, clock });
   const vault = createVault({ db: database.db, masterKey: resolveMasterKey(config, app.log) });
+  // Services announce what happened through the outbox, in the transaction of the change (docs/webhooks.md).
+  const outbox = createOutbox({ ids, clock });
   // Connections read credentials (which providers are authorised); credentials tell connections when that
   // changes. The late binding keeps both services plain.
   const late: { connections?: ConnectionService } = {};
@@ -117,12 +124,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     audit,
     onChange: (workspaceId) => void late.connections?.refresh(workspaceId).catch((error) => app.log.warn({ err: error }, "connection summary refresh failed")),
   });
-  const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials });
+  const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials, outbox, log: app.log });
   late.connections = connections;
   health.contribute(connections);
   const memory = createMemoryService({ database, ids, clock, audit });
-  const policies = createPolicyService({ database, ids, clock, audit });
-  const escalations = createEscalationService({ database, ids, clock, audit });
+  const policies = createPolicyService({ database, ids, clock, audit, outbox });
+  const escalations = createEscalationService({ database, ids, clock, audit, outbox });
   const governance = createGovernance({ db: database.db, clock, policies, escalations, log: app.log });
   const outbound = createOutbound({
     allowHosts: config.outboundAllowHosts,
@@ -149,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ids,
     clock,
     audit,
+    outbox,
     tools,
     governance,
     policies,
@@ -159,12 +167,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, outbox });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
   const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const limits = await createRateLimits(config, database);
+  // Deliveries have an outbound client of their own: their time limit, and a small answer (only its status matters).
+  const webhookOutbound = createOutbound({ allowHosts: config.outboundAllowHosts, caFile: config.outboundCaFile, timeoutMs: config.webhookTimeoutMs, maxBytes: 64 * 1024 });
+  const webhookPolicy = { maxAttempts: config.webhookMaxAttempts, retryBaseMs: config.webhookRetryBaseMs, retryCapMs: config.webhookRetryCapMs, leaseMs: config.webhookLeaseMs, pollMs: config.webhookPollMs };
+  const deliveries = createDeliveryWorker({ database, clock, vault, outbound: webhookOutbound, policy: webhookPolicy, log: app.log });
+  const webhooks = createWebhookService({ db: database.db, ids, clock, vault, audit, worker: deliveries });
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
   app.addHook("onRequest", (request, reply, done) => {
@@ -201,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
   registerSetupRoutes(app, setup);
   registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
+  registerWebhookRoutes(app, { webhooks, maxAttempts: config.webhookMaxAttempts });
 
   await apiKeys.start();
   await connections.start();
@@ -210,10 +224,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await escalations.start();
   await executions.startService();
   intents.start();
+  if (config.webhookWorker) await deliveries.start();
   // Probing starts once the server is ready: before that the event loop is busy compiling the routes'
   // schemas, and a probe's answer from the database thread would wait behind that and read as a slow database.
   app.addHook("onReady", async () => health.start());
   app.addHook("onClose", async () => {
+    await deliveries.stop();
+    await webhookOutbound.close();
     await idempotency.close();
     await records.close();
     await upstream?.close();
@@ -230,5 +247,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await limits.close();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, webhooks } };
 }

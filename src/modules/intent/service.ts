@@ -4,6 +4,7 @@
 // GET /intelligence/{id} reads it at once.
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/index.ts";
+import type { Outbox } from "../../events/outbox.ts";
 import type { Governance } from "../../engine/governance/chokepoint.ts";
 import { runEngine, type EngineResult, type Message } from "../../engine/intent/engine.ts";
 import { missingArguments } from "../../engine/intent/plan.ts";
@@ -69,6 +70,7 @@ export function createIntentService(deps: {
   planner?: Planner;
   plannerFallback?: boolean;
   escalations?: EscalationService;
+  outbox?: Outbox;
 }): IntentService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   let unsubscribe: (() => void) | undefined;
@@ -163,7 +165,7 @@ export function createIntentService(deps: {
         await saveConversation(db, workspaceId, conversationId, { messages: history.map((m): Message => ({ role: m.role, content: maskSecrets(m.content) })), last_intent_id: intentId, pending: outcome.type === "clarify" }, at);
       }
       const governanceDecision = result.governance.decision ?? "none";
-      if (options.record !== false) await insertIntent(db, workspaceId, {
+      const record = (tx: Db) => insertIntent(tx, workspaceId, {
         id: intentId,
         traceId: options.traceId,
         conversationId,
@@ -187,6 +189,24 @@ export function createIntentService(deps: {
         executionId: execution?.id ?? null,
         createdAt: at,
       });
+      // The record and its event in one transaction; a dry run decides nothing, so it announces nothing.
+      if (options.record !== false) {
+        await db.transaction(async (tx) => {
+          await record(tx);
+          if (dryRun) return;
+          const blocked = wire.body.status === "blocked_by_policy";
+          await deps.outbox?.emit(tx, workspaceId, blocked ? "intent.blocked" : "intent.decided", {
+            intent_id: intentId,
+            trace_id: options.traceId,
+            type: wire.body.type,
+            status: wire.body.status,
+            domain: domain ?? null,
+            decision: governanceDecision,
+            execution_id: execution?.id ?? null,
+            conversation_id: conversationId,
+          });
+        });
+      }
       return { body: wire.body, gate: wire.gate, result };
     },
   };
