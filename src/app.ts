@@ -175,7 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const limits = await createRateLimits(config, database);
   // Deliveries have an outbound client of their own: their time limit, and a small answer (only its status matters).
   const webhookOutbound = createOutbound({ allowHosts: config.outboundAllowHosts, caFile: config.outboundCaFile, timeoutMs: config.webhookTimeoutMs, maxBytes: 64 * 1024 });
-  const webhookPolicy = { maxAttempts: config.webhookMaxAttempts, retryBaseMs: config.webhookRetryBaseMs, retryCapMs: config.webhookRetryCapMs, leaseMs: config.webhookLeaseMs, pollMs: config.webhookPollMs };
+  const webhookPolicy = { timeoutMs: config.webhookTimeoutMs, maxAttempts: config.webhookMaxAttempts, retryBaseMs: config.webhookRetryBaseMs, retryCapMs: config.webhookRetryCapMs, leaseMs: config.webhookLeaseMs, pollMs: config.webhookPollMs };
   const deliveries = createDeliveryWorker({ database, clock, vault, outbound: webhookOutbound, policy: webhookPolicy, log: app.log });
   const webhooks = createWebhookService({ db: database.db, ids, clock, vault, audit, worker: deliveries });
 

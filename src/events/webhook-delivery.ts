@@ -7,8 +7,9 @@
 // - record: the result is written only while the lease token still matches.
 // A receiver that answered 2xx is never sent the event again, with one window: a process that dies after the
 // answer and before recording it leaves a lease that expires, and the event is sent again with the same
-// `webhook-id` (receivers dedupe on it). The lease outlasts an attempt (config check), so no second worker
-// sends while the first still waits for an answer.
+// `webhook-id` (receivers dedupe on it). The lease outlasts an attempt (config check), and an attempt starts
+// only while the lease has an attempt's time limit and a margin left (a claim that waited behind a busy
+// event loop is handed back instead), so no second worker sends while the first still waits for an answer.
 // Claiming scans every workspace (it is the system's queue); everything else filters by the row's workspace.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -23,6 +24,8 @@ import { signDelivery } from "./webhook-signer.ts";
 import { WEBHOOK_CHANNEL } from "./outbox.ts";
 
 export interface DeliveryPolicy {
+  /** Time limit of one attempt (the outbound client's). */
+  timeoutMs: number;
   maxAttempts: number;
   retryBaseMs: number;
   retryCapMs: number;
@@ -46,6 +49,8 @@ interface Claimed {
   event_id: string;
   attempts: number;
   lease_token: string;
+  /** When the lease ends, in ms (this process's clock, as the claim set it). */
+  leaseUntilMs: number;
   url: string;
   secret: string;
   type: string;
@@ -117,10 +122,18 @@ export function createDeliveryWorker(deps: {
       ) due, webhooks w, webhook_events e
       where d.id = due.id and w.id = d.webhook_id and w.workspace_id = d.workspace_id and e.id = d.event_id and e.workspace_id = d.workspace_id
       returning d.id, d.workspace_id, d.webhook_id, d.event_id, d.attempts, d.lease_token, w.url, w.secret, e.type, e.data, e.created_at as event_created_at`)) as unknown as { rows: Claimed[] };
-    return result.rows;
+    return result.rows.map((row) => ({ ...row, leaseUntilMs: until.getTime() }));
   }
 
-  async function send(row: Claimed): Promise<Outcome> {
+  /** Gives a claimed delivery back untried (its attempt not counted), for any worker to take at once. */
+  async function release(row: Claimed): Promise<void> {
+    await db.execute(sql`
+      update webhook_deliveries
+      set status = 'pending', attempts = attempts - 1, lease_token = null, lease_until = null, next_attempt_at = ${clock.now().toISOString()}::timestamptz
+      where workspace_id = ${row.workspace_id} and id = ${row.id} and lease_token = ${row.lease_token}`);
+  }
+
+  async function send(row: Claimed): Promise<Outcome | "released"> {
     const createdAt = new Date(row.event_created_at).toISOString();
     const body = JSON.stringify({ id: row.event_id, type: row.type, created_at: createdAt, data: row.data });
     let secret: string;
@@ -130,6 +143,12 @@ export function createDeliveryWorker(deps: {
       return { ok: false, statusCode: null, error: "The subscription secret could not be opened (was the master key changed?).", retryAfterMs: null };
     }
     const headers = { "content-type": "application/json", "user-agent": USER_AGENT, ...signDelivery(secret, row.event_id, clock.now(), body) };
+    // Too little of the lease left to finish within it (and record the result): another worker could take the
+    // delivery over mid-request and send it a second time.
+    if (clock.nowMs() + policy.timeoutMs + (policy.leaseMs - policy.timeoutMs) / 2 > row.leaseUntilMs) {
+      await release(row);
+      return "released";
+    }
     try {
       const response = await outbound.request(new URL(row.url), { method: "POST", headers, body, httpsOnly: true, redirects: "same-origin" });
       if (response.status >= 200 && response.status < 300) return { ok: true, statusCode: response.status, error: null, retryAfterMs: null };
@@ -146,6 +165,10 @@ export function createDeliveryWorker(deps: {
 
   async function attempt(row: Claimed): Promise<void> {
     const outcome = await send(row);
+    if (outcome === "released") {
+      schedule(clock.nowMs());
+      return;
+    }
     const now = clock.now();
     let status: "delivered" | "pending" | "failed";
     let next = now;
