@@ -8,6 +8,7 @@ import { policiesBench } from "./policies.bench.ts";
 import { intentBench } from "./intent.bench.ts";
 import { toolsBench } from "./tools.bench.ts";
 import { chatBench } from "./chat.bench.ts";
+import { webhooksBench } from "./webhooks.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
   health: healthBench,
@@ -16,6 +17,7 @@ const benches: Record<string, (duration: number, rounds: number) => Promise<stri
   intent: intentBench,
   tools: toolsBench,
   chat: chatBench,
+  webhooks: webhooksBench,
 };
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
