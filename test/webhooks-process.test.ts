@@ -28,17 +28,18 @@ afterAll(async () => {
 
 /** A `svc serve` child on this run's database: PostgreSQL when DATABASE_URL is set, else a data directory. */
 async function serve(env: Record<string, string> = {}): Promise<ServeProcess> {
+  // A minute to start: the whole suite may be running beside it on two cores.
   const child = await spawnServe({
     ...(onPostgres ? { DATABASE_URL: process.env.DATABASE_URL! } : { SVC_DATA_DIR: dataDir }),
     SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
     SVC_OUTBOUND_CA_FILE: tls.certFile,
     SVC_WEBHOOK_WORKER: "true",
-    SVC_WEBHOOK_TIMEOUT_MS: "1000",
-    SVC_WEBHOOK_LEASE_MS: "2500",
+    SVC_WEBHOOK_TIMEOUT_MS: "2000",
+    SVC_WEBHOOK_LEASE_MS: "5000",
     SVC_WEBHOOK_RETRY_BASE_MS: "100",
     SVC_WEBHOOK_POLL_MS: "200",
     ...env,
-  });
+  }, 60_000);
   children.push(child);
   return child;
 }
@@ -58,7 +59,7 @@ async function subscribe(server: { url: string }, ws: TestWorkspace, name: strin
 }
 
 describe("webhook delivery survives a killed process", () => {
-  it("an event committed by a process killed before delivering it is delivered by the next one, once", { timeout: 60_000 }, async () => {
+  it("an event committed by a process killed before delivering it is delivered by the next one, once", { timeout: 150_000 }, async () => {
     // The first process commits events but does not deliver (its worker is off), then dies without warning.
     const first = await serve({ SVC_WEBHOOK_WORKER: "false" });
     const ws = await newWorkspace(first);
@@ -69,7 +70,7 @@ describe("webhook delivery survives a killed process", () => {
     expect(receiver.received(name)).toHaveLength(0);
 
     const second = await serve();
-    const [got] = await receiver.waitFor(name, 1, 15_000);
+    const [got] = await receiver.waitFor(name, 1, 30_000);
     expect(JSON.parse(got!.body)).toMatchObject({ type: "policy.confirmed", data: { policy_id: policyId } });
     await new Promise((r) => setTimeout(r, 800));
     expect(receiver.received(name)).toHaveLength(1);
@@ -78,8 +79,9 @@ describe("webhook delivery survives a killed process", () => {
     await second.stop();
   });
 
-  it("a delivery in flight when its process is killed is sent again after its lease, and then only once", { timeout: 60_000 }, async () => {
-    const first = await serve();
+  it("a delivery in flight when its process is killed is sent again after its lease, and then only once", { timeout: 150_000 }, async () => {
+    // A time limit long enough that the first process is killed while still waiting (not after giving up).
+    const first = await serve({ SVC_WEBHOOK_TIMEOUT_MS: "6000", SVC_WEBHOOK_LEASE_MS: "8000" });
     const ws = await newWorkspace(first);
     const name = `inflight-${process.pid}`;
     // The receiver holds the first request without answering: the process dies waiting for it.
@@ -90,10 +92,10 @@ describe("webhook delivery survives a killed process", () => {
     await first.stop("SIGKILL");
 
     const second = await serve();
-    const seen = await receiver.waitFor(name, 2, 15_000);
+    const seen = await receiver.waitFor(name, 2, 30_000);
     // The same event (receivers dedupe on webhook-id), sent again only once the dead process's lease had passed.
     expect(seen[1]!.headers["webhook-id"]).toBe(seen[0]!.headers["webhook-id"]);
-    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(2_000);
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(7_000);
     await new Promise((r) => setTimeout(r, 800));
     expect(receiver.received(name)).toHaveLength(2);
     const log = await call(second, "GET", `/api/v1/svc/webhooks/${hookId}/deliveries`, { key: ws.key });
@@ -103,7 +105,7 @@ describe("webhook delivery survives a killed process", () => {
 });
 
 describe.skipIf(!onPostgres)("several processes on one PostgreSQL", () => {
-  it("share the deliveries: every event delivered exactly once", { timeout: 90_000 }, async () => {
+  it("share the deliveries: every event delivered exactly once", { timeout: 150_000 }, async () => {
     const [a, b] = await Promise.all([serve(), serve()]);
     const ws = await newWorkspace(a);
     const name = `shared-${process.pid}`;
@@ -116,7 +118,7 @@ describe.skipIf(!onPostgres)("several processes on one PostgreSQL", () => {
         policies.push(await confirmPolicy(i % 2 === 0 ? a : b, ws));
       }),
     );
-    const seen = await receiver.waitFor(name, count, 30_000);
+    const seen = await receiver.waitFor(name, count, 60_000);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(receiver.received(name)).toHaveLength(count);
     const ids = new Set(seen.map((r) => r.headers["webhook-id"]));

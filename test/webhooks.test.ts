@@ -16,8 +16,9 @@ export const WEBHOOK_TEST_ENV = {
   SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
   SVC_OUTBOUND_CA_FILE: tls.certFile,
   SVC_WEBHOOK_WORKER: "true",
-  SVC_WEBHOOK_TIMEOUT_MS: "700",
-  SVC_WEBHOOK_LEASE_MS: "3000",
+  // Generous for a loaded machine (the whole suite runs files in parallel on two cores).
+  SVC_WEBHOOK_TIMEOUT_MS: "2500",
+  SVC_WEBHOOK_LEASE_MS: "8000",
   SVC_WEBHOOK_RETRY_BASE_MS: "100",
   SVC_WEBHOOK_RETRY_CAP_MS: "3000",
   SVC_WEBHOOK_POLL_MS: "250",
@@ -65,7 +66,7 @@ function verifyStandard(received: Received, secret: string): unknown {
 
 const deliveries = async (ws: TestWorkspace, id: string) => (await call(server(), "GET", `${BASE}/${id}/deliveries`, { key: ws.key })).body.deliveries as any[];
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, withinMs = 10_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, withinMs = 30_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await read();
@@ -213,7 +214,7 @@ describe("webhook delivery", () => {
   it("a receiver slower than the time limit is tried again", async () => {
     const ws = await newWorkspace(server());
     const name = fresh("slow");
-    receiver.behave(name, (n) => (n === 0 ? { delayMs: 2_000 } : {}));
+    receiver.behave(name, (n) => (n === 0 ? { delayMs: 4_000 } : {}));
     const hook = await subscribe(ws, name, ["policy.confirmed"]);
     await confirmPolicy(ws);
     const [log] = await until(() => deliveries(ws, hook.id), (rows) => rows[0]?.status === "delivered");

@@ -55,7 +55,7 @@ export async function startReceiver(tls: TestCertificate): Promise<Receiver> {
     url: (name) => `${origin}/r/${name}`,
     behave: (name, behaviour) => void behaviours.set(name, behaviour),
     received: (name) => seen.get(name) ?? [],
-    waitFor: async (name, count, withinMs = 10_000) => {
+    waitFor: async (name, count, withinMs = 30_000) => {
       const started = Date.now();
       while ((seen.get(name)?.length ?? 0) < count) {
         if (Date.now() - started > withinMs) throw new Error(`receiver ${name} got ${seen.get(name)?.length ?? 0} of ${count} requests within ${withinMs} ms`);
