@@ -66,7 +66,7 @@ async function eventOf(name: string, type: string, match: (data: Record<string, 
 }
 
 describe("events from the services that cause them", () => {
-  it("intent, execution, escalation, policy and connection events each arrive once", async () => {
+  it("intent, execution, escalation, policy and connection events each arrive once", { timeout: 120_000 }, async () => {
     const ws = await shopWorkspace();
     const name = `all-${process.pid}`;
     const hook = await call(server, "POST", "/api/v1/svc/webhooks", { key: ws.key, body: { url: receiver.url(name), events: ["*"], secret: SECRET } });

@@ -38,6 +38,10 @@ async function serve(env: Record<string, string> = {}): Promise<ServeProcess> {
     SVC_WEBHOOK_LEASE_MS: "5000",
     SVC_WEBHOOK_RETRY_BASE_MS: "100",
     SVC_WEBHOOK_POLL_MS: "200",
+    // Rate limits live in the shared PostgreSQL: other test files' failed authentications must not count here.
+    SVC_RATE_LIMIT_PER_KEY: "1000000",
+    SVC_RATE_LIMIT_PER_WORKSPACE: "1000000",
+    SVC_AUTH_FAILURE_LIMIT: "1000000",
     ...env,
   }, 60_000);
   children.push(child);
