@@ -1,4 +1,5 @@
-// The intent endpoint on the embedded database with 50 tools, 1,000 memory items and 20 active policies:
+// The intent endpoint on the embedded database with 50 tools, 1,000 memory items, 20 active policies and 5
+// credentials (10 secret values every record is masked against):
 // server-side time per decision (the trace's process.duration_ms, and the client's round trip beside it),
 // then throughput under load next to the authenticated health route of the same server, same run.
 // Target: p50 <= 3 ms and p99 <= 15 ms server-side.
@@ -79,6 +80,8 @@ export async function intentBench(duration: number, rounds: number): Promise<str
       const noun = NOUNS[i % NOUNS.length]!;
       await post("/api/v1/svc/memory", { type: "reference", content: { text: `Note ${i}: every ${noun} above ${i * 3} EUR is reviewed by the ${NOUNS[(i * 7) % NOUNS.length]} desk on ${["Monday", "Tuesday", "Friday"][i % 3]}.` }, tags: [noun] });
     }
+    // Stored secrets, so that masking records by value (credentials/known-secrets.ts) is in the figures.
+    for (let i = 0; i < 5; i++) await post("/api/v1/svc/credentials", { provider: `bench${i}`, name: `c${i}`, key_data: { api_key: `bench-secret-${i}-0123456789abcdef`, password: `pw-${i}-Zq8rT5pL2vB9` } });
     for (let i = 0; i < 20; i++) {
       const noun = NOUNS[i]!;
       const rule = i % 2 === 0 ? `Block ${noun}s over $1,000 in production` : `Require approval for cancelling ${noun}s above $2,000`;

@@ -8,6 +8,8 @@ import { policiesBench } from "./policies.bench.ts";
 import { intentBench } from "./intent.bench.ts";
 import { toolsBench } from "./tools.bench.ts";
 import { chatBench } from "./chat.bench.ts";
+import { observabilityBench } from "./observability.bench.ts";
+import { learningBench } from "./learning.bench.ts";
 import { webhooksBench } from "./webhooks.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
@@ -17,6 +19,8 @@ const benches: Record<string, (duration: number, rounds: number) => Promise<stri
   intent: intentBench,
   tools: toolsBench,
   chat: chatBench,
+  observability: observabilityBench,
+  learning: learningBench,
   webhooks: webhooksBench,
 };
 

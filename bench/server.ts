@@ -1,7 +1,7 @@
 // Starts `svc serve` in its own process (as users run it) on a throw-away embedded database, so the load
 // generator and the server do not share an event loop.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -13,9 +13,12 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startBenchServer(env: Record<string, string> = {}, options: { logToFile?: boolean } = {}): Promise<BenchServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
   const adminToken = "bench-operator-token-0123456789";
+  // Logs to a file, as a deployment does: read from a pipe, the load generator's own process would pay for them.
+  const logFile = options.logToFile ? path.join(dir, "stdout.log") : undefined;
+  const fd = logFile ? openSync(logFile, "w") : undefined;
   const child = spawn(process.execPath, [path.resolve("bin/svc.js"), "serve"], {
     env: {
       PATH: process.env.PATH,
@@ -28,22 +31,35 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
       SVC_RATE_LIMIT_PER_WORKSPACE: "10000000",
       ...env,
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", fd ?? "pipe", "inherit"],
   });
+  if (fd !== undefined) closeSync(fd);
   let output = "";
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const ready = await new Promise<{ url: string; key: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
+    const look = () => {
       const url = /svc listening on (http:\/\/\S+)/.exec(output)?.[1];
       const key = /API key \(shown once, store it now\): (sk_svc_\w+)/.exec(output)?.[1];
       if (url && key) {
         clearTimeout(timer);
+        clearInterval(poll);
         resolve({ url, key });
       }
+    };
+    const poll = setInterval(() => {
+      if (!logFile) return;
+      output = readFileSync(logFile, "utf8");
+      look();
+    }, 100);
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+      look();
     });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+    child.on("exit", (code) => {
+      clearInterval(poll);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
   });
   return {
     ...ready,

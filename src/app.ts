@@ -27,6 +27,7 @@ import { registerCredentialRoutes } from "./modules/credentials/routes.ts";
 import { createCredentialService, type CredentialService } from "./modules/credentials/service.ts";
 import { createVault, resolveMasterKey } from "./modules/credentials/vault.ts";
 import { registerMemoryRoutes } from "./modules/memory/routes.ts";
+import { providerHosts } from "./modules/connections/catalog.ts";
 import { registerConnectionRoutes } from "./modules/connections/routes.ts";
 import { createConnectionService, type ConnectionService } from "./modules/connections/service.ts";
 import { createMemoryService, type MemoryService } from "./modules/memory/service.ts";
@@ -42,7 +43,12 @@ import { registerChatRoutes } from "./modules/chat/routes.ts";
 import { createChatService } from "./modules/chat/service.ts";
 import { createUpstream } from "./modules/chat/upstream.ts";
 import { createRecordWriter } from "./modules/intent/records.ts";
-import { registerIntelligenceRoutes } from "./modules/intelligence/routes.ts";
+import { registerIntelligenceRoutes, registerPromoteRoute } from "./modules/intelligence/routes.ts";
+import { createPromotionService } from "./modules/intelligence/promotion.ts";
+import { registerHealingRoutes } from "./modules/healing/routes.ts";
+import { createHealingService, type HealingService } from "./modules/healing/service.ts";
+import { registerLearningRoutes } from "./modules/learning/routes.ts";
+import { createLearningService } from "./modules/learning/service.ts";
 import { createIntentService, type IntentService } from "./modules/intent/service.ts";
 import { createExecutionService, type ExecutionService } from "./modules/executions/service.ts";
 import { createEscalationService, type EscalationService } from "./modules/escalations/service.ts";
@@ -51,6 +57,10 @@ import { createPolicyService, type PolicyService } from "./modules/policies/serv
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { registerSetupRoutes } from "./modules/setup/routes.ts";
 import { createSetupService } from "./modules/setup/service.ts";
+import { createSetupSessionService } from "./modules/setup/sessions.ts";
+import { createMetrics, type Metrics } from "./observability/metrics.ts";
+import { registerObservability } from "./observability/http.ts";
+import { createTracing } from "./observability/tracing.ts";
 import { VERSION } from "./version.ts";
 import { createOutbox } from "./events/outbox.ts";
 import { createDeliveryWorker } from "./events/webhook-delivery.ts";
@@ -79,6 +89,9 @@ export interface Services {
   governance: Governance;
   executions: ExecutionService;
   intents: IntentService;
+  /** The app's metrics: services outside buildApp (the webhook worker) increment theirs here. */
+  metrics: Metrics;
+  healing: HealingService;
   webhooks: WebhookService;
 }
 
@@ -97,15 +110,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logger: deps.logger === undefined ? { level: config.logLevel, redact: ["req.headers.authorization"] } : undefined,
     genReqId: genTraceId,
     requestIdHeader: false,
-    logController: new LogController({
-      requestIdLogLabel: "trace_id",
-      disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace",
-    }),
+    // Fastify's own request lines (the URL with its query, at every level) are replaced by one line per
+    // request from src/observability/http.ts.
+    logController: new LogController({ requestIdLogLabel: "trace_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  const metrics = createMetrics({ database, enabled: config.metricsEnabled });
+  const tracing = await createTracing({ endpoint: config.otelEndpoint, tracesEndpoint: config.otelTracesEndpoint, serviceName: config.otelServiceName, serviceVersion: VERSION });
   const workspaces = createWorkspaceService({ database, ids, clock });
   const apiKeys = createApiKeyService({ database, ids, clock });
   const health = createHealthService(database);
@@ -122,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     clock,
     vault,
     audit,
+    providerHosts,
     onChange: (workspaceId) => void late.connections?.refresh(workspaceId).catch((error) => app.log.warn({ err: error }, "connection summary refresh failed")),
   });
   const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials, outbox, log: app.log });
@@ -130,7 +145,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const memory = createMemoryService({ database, ids, clock, audit });
   const policies = createPolicyService({ database, ids, clock, audit, outbox });
   const escalations = createEscalationService({ database, ids, clock, audit, outbox });
-  const governance = createGovernance({ db: database.db, clock, policies, escalations, log: app.log });
+  const governance = createGovernance({
+    db: database.db,
+    clock,
+    ports: {
+      ruleSet: (workspaceId) => policies.ruleSet(workspaceId),
+      escalate: (caller, request) => escalations.create(caller, { category: "policy", severity: "medium", ...request }),
+    },
+    log: app.log,
+    onVerdict: (decision, gate) => metrics.governance.inc({ decision, gate }),
+  });
   const outbound = createOutbound({
     allowHosts: config.outboundAllowHosts,
     caFile: config.outboundCaFile,
@@ -151,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     log: app.log,
   });
   connections.onDeleted((workspaceId, row) => tools.forget(workspaceId, row.id));
+  const healing = createHealingService({ db: database.db, ids, clock, baseDelayMs: config.executionRetryBaseMs });
   const executions = createExecutionService({
     database,
     ids,
@@ -163,20 +188,23 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     escalations,
     vault,
     retry: { retries: config.executionRetries, baseDelayMs: config.executionRetryBaseMs, retryAfterCapMs: config.executionRetryAfterCapMs },
+    precedents: healing,
     log: app.log,
+    onFinished: (status) => metrics.executions.inc({ status }),
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, outbox });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, outbox, knownSecrets: credentials.knownSecrets, observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
-  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records });
+  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets, onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
+  const setupSessions = createSetupSessionService({ db: database.db, ids, clock, vault, audit, setup });
   const limits = await createRateLimits(config, database);
   // Deliveries have an outbound client of their own: their time limit, and a small answer (only its status matters).
   const webhookOutbound = createOutbound({ allowHosts: config.outboundAllowHosts, caFile: config.outboundCaFile, timeoutMs: config.webhookTimeoutMs, maxBytes: 64 * 1024 });
   const webhookPolicy = { timeoutMs: config.webhookTimeoutMs, maxAttempts: config.webhookMaxAttempts, retryBaseMs: config.webhookRetryBaseMs, retryCapMs: config.webhookRetryCapMs, leaseMs: config.webhookLeaseMs, pollMs: config.webhookPollMs };
-  const deliveries = createDeliveryWorker({ database, clock, vault, outbound: webhookOutbound, policy: webhookPolicy, log: app.log });
+  const deliveries = createDeliveryWorker({ database, clock, vault, outbound: webhookOutbound, policy: webhookPolicy, log: app.log, onAttempt: (event, outcome) => metrics.webhookDeliveries.inc({ event, outcome }) });
   const webhooks = createWebhookService({ db: database.db, ids, clock, vault, audit, worker: deliveries });
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
@@ -184,6 +212,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     reply.header(TRACE_HEADER, request.id);
     done();
   });
+  // Before auth and rate limits, so a refused request is counted, logged and traced too.
+  registerObservability(app, { metrics: config.metricsEnabled ? metrics : undefined, tracing });
   registerBodyHandling(app, config.bodyLimitBytes);
   // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
   let publicUrl = config.publicUrl;
@@ -198,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
   const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, log: app.log });
 
-  registerInfraRoutes(app, health, limits.store);
+  registerInfraRoutes(app, { health, rateLimitStore: limits.store, metrics: config.metricsEnabled ? metrics : undefined, metricsToken: config.metricsToken });
   registerDocsRoutes(app);
   registerHealthRoutes(app, { health, version: VERSION });
   registerWorkspaceRoutes(app, workspaces);
@@ -212,8 +242,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerExecutionRoutes(app, { executions, pingMs: config.ssePingMs });
   registerIntentRoutes(app, intents);
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
-  registerSetupRoutes(app, setup);
+  registerSetupRoutes(app, { setup, sessions: setupSessions });
   registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
+  registerPromoteRoute(app, createPromotionService({ db: database.db, clock, audit, records, memory, healing, executions }));
+  registerLearningRoutes(app, createLearningService({ db: database.db, clock, records }));
+  registerHealingRoutes(app, healing);
   registerWebhookRoutes(app, { webhooks, maxAttempts: config.webhookMaxAttempts });
 
   await apiKeys.start();
@@ -245,7 +278,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await escalations.stop();
     await apiKeys.stop();
     await limits.close();
+    await tracing.shutdown();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, webhooks } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, metrics, healing, webhooks } };
 }

@@ -64,6 +64,16 @@ export interface Config {
   modelTimeoutMs: number;
   /** When the provider cannot be reached: `none` answers 503 routing_unavailable, `embedded` decides without it. */
   modelFallback: "none" | "embedded";
+  /** Off: no request is counted or timed and /infra/metrics does not exist (SVC_METRICS=false). */
+  metricsEnabled: boolean;
+  /** When set, GET /infra/metrics needs `Authorization: Bearer <this>`; unset, the scrape is open. */
+  metricsToken: string | undefined;
+  /** OTLP/HTTP base URL (OTEL_EXPORTER_OTLP_ENDPOINT); traces are exported only when this or the next is set. */
+  otelEndpoint: string | undefined;
+  /** The full OTLP/HTTP traces URL (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); wins over otelEndpoint. */
+  otelTracesEndpoint: string | undefined;
+  /** The `service.name` of the spans (OTEL_SERVICE_NAME). */
+  otelServiceName: string;
   /** Time limit of one webhook delivery attempt (connection, request and answer). */
   webhookTimeoutMs: number;
   /** Attempts of one delivery before it is marked `failed` (a redelivery starts a new count). */
@@ -191,6 +201,12 @@ function modelBaseUrl(env: Env): string | undefined {
   return value.replace(/\/+$/, "");
 }
 
+function metricsToken(env: Env): string | undefined {
+  const token = read(env, "SVC_METRICS_TOKEN");
+  if (token !== undefined && token.length < 16) throw new ConfigError("SVC_METRICS_TOKEN", "must be at least 16 characters long");
+  return token;
+}
+
 const MODEL_FALLBACKS = ["none", "embedded"] as const;
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -248,6 +264,11 @@ export function loadConfig(env: Env = process.env): Config {
     modelName,
     modelTimeoutMs: integer(env, "SVC_MODEL_TIMEOUT_MS", 15_000, 100, 600_000),
     modelFallback: modelFallback as Config["modelFallback"],
+    metricsEnabled: boolean(env, "SVC_METRICS", true),
+    metricsToken: metricsToken(env),
+    otelEndpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", ["http:", "https:"]),
+    otelTracesEndpoint: url(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", ["http:", "https:"]),
+    otelServiceName: read(env, "OTEL_SERVICE_NAME") ?? "svc",
     ...webhookConfig(env),
   };
 }

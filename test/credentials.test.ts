@@ -71,11 +71,11 @@ describe("credentials", () => {
     expect(Buffer.from(rows[0].secret, "base64").length).toBeGreaterThan(28);
     const keys = await query(server, sql`select * from workspace_data_keys where workspace_id = ${ws.id}`);
     expect(keys).toHaveLength(1);
-    expect(await server.services.credentials.reveal(ws.id, created.body.id)).toEqual({ api_key: secret });
+    expect(await server.services.credentials.reveal(ws.id, created.body.id, { url: new URL("https://api.stripe.com/v1") })).toEqual({ api_key: secret });
     // A sealed value moved to another record does not open.
     const other = await call(server, "POST", path, { key: ws.key, body: { provider: "stripe", name: "other", key_data: { api_key: "x-123456789" } } });
     await query(server, sql`update credentials set secret = ${rows[0].secret} where id = ${other.body.id}`);
-    await expect(server.services.credentials.reveal(ws.id, other.body.id)).rejects.toThrow();
+    await expect(server.services.credentials.reveal(ws.id, other.body.id, { url: new URL("https://api.stripe.com/v1") })).rejects.toThrow();
   });
 
   it("secrets never appear in responses, logs, traces or audit entries", async () => {

@@ -9,15 +9,16 @@ import { makeCertificate } from "./helpers/tls.ts";
 const tls = makeCertificate();
 let server: Server;
 let port = 0;
-const seen: { host?: string; servername?: string; method?: string; path?: string }[] = [];
+const seen: { host?: string; servername?: string; method?: string; path?: string; headers?: import("node:http").IncomingHttpHeaders }[] = [];
 
 beforeAll(async () => {
   server = createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    seen.push({ host: req.headers.host, servername: (req.socket as import("node:tls").TLSSocket).servername || undefined, method: req.method, path: req.url });
+    seen.push({ host: req.headers.host, servername: (req.socket as import("node:tls").TLSSocket).servername || undefined, method: req.method, path: req.url, headers: req.headers });
     const url = new URL(req.url ?? "/", "https://x");
     if (url.pathname === "/big") return res.end("x".repeat(2_000));
     if (url.pathname === "/loop") return res.writeHead(302, { location: "/loop" }).end();
     if (url.pathname === "/elsewhere") return res.writeHead(302, { location: "https://example.com/" }).end();
+    if (url.pathname === "/to-name") return res.writeHead(307, { location: `https://tools.test:${port}/landed` }).end();
     if (url.pathname === "/see-other") return res.writeHead(303, { location: "/done" }).end();
     if (url.pathname === "/slow") return void setTimeout(() => res.end("late"), 1_000).unref();
     res.end(`ok ${req.method} ${url.pathname}`);
@@ -90,6 +91,44 @@ describe("guarded outbound client", () => {
     const posted = await outbound.request(new URL(`${base}/see-other`), { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
     expect(posted.body.toString()).toBe("ok GET /done");
     expect((await failure(outbound.request(new URL(`http://127.0.0.1:${port}/`), { httpsOnly: true }))).reason).toBe("scheme_not_allowed");
+    await outbound.close();
+  });
+
+  it("a followed redirect to another origin carries no credential header", async () => {
+    const outbound = client({ allowHosts: ["127.0.0.1", "tools.test"] });
+    const headers = { authorization: "Bearer secret-1", cookie: "sid=secret-2", "X-Api-Key": "secret-3", "x-trace": "kept" };
+    const reply = await outbound.request(new URL(`https://127.0.0.1:${port}/to-name`), { headers, credentialHeaders: ["x-api-key"] });
+    expect(reply.body.toString()).toBe("ok GET /landed");
+    const [first, second] = seen.slice(-2);
+    expect(first).toMatchObject({ path: "/to-name", headers: { authorization: "Bearer secret-1", cookie: "sid=secret-2", "x-api-key": "secret-3" } });
+    expect(second).toMatchObject({ host: `tools.test:${port}`, path: "/landed", headers: { "x-trace": "kept" } });
+    expect(second!.headers).not.toHaveProperty("authorization");
+    expect(second!.headers).not.toHaveProperty("cookie");
+    expect(second!.headers).not.toHaveProperty("x-api-key");
+    await outbound.close();
+  });
+
+  it("fetch (the MCP transport) follows redirects within its origin only: its headers never reach another", async () => {
+    const outbound = client({ allowHosts: ["127.0.0.1", "tools.test"] });
+    const headers = { "x-api-key": "mcp-secret-1", "content-type": "application/json" };
+    const before = seen.length;
+    const away = await outbound.fetch(`https://127.0.0.1:${port}/to-name`, { method: "POST", headers, body: "{}" });
+    expect(away.status).toBe(307);
+    expect(seen.slice(before).map((s) => s.path)).toEqual(["/to-name"]);
+    const within = await outbound.fetch(`https://127.0.0.1:${port}/see-other`, { method: "POST", headers, body: "{}" });
+    expect(await within.text()).toBe("ok GET /done");
+    expect(seen.at(-1)).toMatchObject({ path: "/done", headers: { "x-api-key": "mcp-secret-1" } });
+    await outbound.close();
+  });
+
+  it("refuses every IPv6 form of a denied IPv4 address, and nothing is sent", async () => {
+    const outbound = client({ allowHosts: [] });
+    const before = seen.length;
+    for (const literal of ["::ffff:0:7f00:1", "::ffff:0:127.0.0.1", "::ffff:7f00:1", "::7f00:1", "64:ff9b::7f00:1", "2002:7f00:1::1", "2001:0:4136:e378:8000:63bf:80ff:fffe", "2001:db9::5efe:7f00:1"]) {
+      const error = await failure(outbound.request(new URL(`https://[${literal}]:${port}/`)));
+      expect(error.reason, literal).toBe("address_not_allowed");
+    }
+    expect(seen.length).toBe(before);
     await outbound.close();
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { createOpenAiPlanner, MAX_TOOLS, readAnswer, readCompletion, requestBody, SYSTEM_PROMPT } from "../src/engine/planner/openai.ts";
 import { PlannerUnavailable } from "../src/engine/planner/planner.ts";
-import type { Tool } from "../src/modules/tools/tool.ts";
+import type { Tool } from "../src/tools/tool.ts";
 import { deadPort, startFakeOpenAi, type FakeOpenAi } from "./helpers/fake-openai.ts";
 import { PAYMENTS_SPEC } from "./helpers/payments-spec.ts";
 import { call, capturedLogger, expectError, newWorkspace, query, startServer, type Reply, type TestServer, type TestWorkspace } from "./helpers/server.ts";

@@ -230,6 +230,8 @@ describe("outbound address rules (no allow-list)", () => {
       "https://169.254.169.254/latest/meta-data/",
       `https://[::1]:${port}/openapi.json`,
       `https://[::ffff:127.0.0.1]:${port}/openapi.json`,
+      `https://[::ffff:0:7f00:1]:${port}/openapi.json`,
+      `https://[64:ff9b::7f00:1]:${port}/openapi.json`,
       "https://192.168.1.1/openapi.json",
       "https://100.64.0.1/openapi.json",
       "https://[fd00::1]/openapi.json",
@@ -286,7 +288,7 @@ describe("OpenAPI connections", () => {
     expect((await call(server, "GET", "/api/v1/svc/tools", { key: a.key })).body.data).toEqual([]);
     expectError(await invoke(a, "get_order", { order_id: "A-1" }), 404, "tool_not_found");
     const audit = await server.services.audit.list(a.id, 10);
-    expect(audit.map((e) => e.action)).toEqual(["connection.delete", "tool.invoke", "connection.register", "credential.create"]);
+    expect(audit.map((e) => e.action)).toEqual(["connection.delete", "tool.invoke", "connection.register", "credential.bind", "credential.create"]);
     expect(audit[1]!.details).toMatchObject({ tool: "get_order", connection_id: id, decision: "approved", status: "succeeded", argument_names: ["order_id"] });
   });
 

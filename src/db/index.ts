@@ -24,6 +24,8 @@ export interface Database {
   readonly db: Db;
   /** The pg pool, for libraries that need a raw client (rate limits); absent on the embedded database. */
   readonly pool: pg.Pool | undefined;
+  /** Statements sent to the embedded database's thread and not answered yet (metrics); absent on PostgreSQL. */
+  readonly queued?: () => number;
   notify(channel: string, payload: string): Promise<void>;
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
   ping(): Promise<void>;
@@ -72,6 +74,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: "pglite",
     db,
     pool: undefined,
+    queued: () => client.queued,
     notify: async (channel, payload) => {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },

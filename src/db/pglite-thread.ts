@@ -97,6 +97,11 @@ export class PgliteThread implements Queryable {
     return thread;
   }
 
+  /** Calls sent to the thread and not answered yet. */
+  get queued(): number {
+    return this.pending.size;
+  }
+
   private call<T>(op: string, message: Record<string, unknown> = {}): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;

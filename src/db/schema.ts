@@ -108,6 +108,10 @@ export const credentials = pgTable(
     type: text("type", { enum: ["api_key", "bearer", "basic", "oauth2", "session"] }).notNull(),
     /** base64(iv ‖ tag ‖ ciphertext) of the JSON key_data, under the workspace's data key. */
     secret: text("secret").notNull(),
+    /** Host patterns named at creation (credentials/hosts.ts); null when none were named. */
+    allowedHosts: jsonb("allowed_hosts").$type<string[]>(),
+    /** Without named or catalog hosts: the host of the first connection that used it, fixed from then on. */
+    boundHost: text("bound_host"),
     createdAt: createdAt(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
   },
@@ -366,6 +370,84 @@ export const executions = pgTable(
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
   (t) => [index("executions_workspace_idx").on(t.workspaceId, t.createdAt), index("executions_escalation_idx").on(t.workspaceId, t.escalationId)],
+);
+
+// Setup sessions: a setup assembled over several requests, then applied once through the same code as
+// POST /setup. Items are kept as sent, except credentials' key data, sealed with the workspace's vault
+// key (`sealed`) so that no secret sits in the clear in a draft. `result` is the SetupResult of the apply,
+// answered again to a repeated apply.
+export const setupSessions = pgTable(
+  "setup_sessions",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["draft", "applying", "applied", "failed"] }).notNull(),
+    purpose: text("purpose"),
+    constraints: jsonb("constraints").$type<string[]>().notNull().default([]),
+    items: jsonb("items").$type<Record<string, unknown[]>>().notNull().default({}),
+    appliedCount: integer("applied_count").notNull().default(0),
+    failedCount: integer("failed_count").notNull().default(0),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+    appliedAt: at("applied_at"),
+  },
+  (t) => [index("setup_sessions_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+// Healing precedents: a failure and what became of it. Written by the execution runner when a step failed
+// and then succeeded on retry (success), when an execution ends failed (success false until a later run
+// of the same tool completes: then marked recovered with what worked), and by promoting a record. One row
+// per source (`source_key`: the execution step, or the promoted record), so writing again changes nothing.
+export const healingPrecedents = pgTable(
+  "healing_precedents",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    sourceKey: text("source_key").notNull(),
+    source: text("source", { enum: ["execution", "promoted"] }).notNull(),
+    executionId: text("execution_id"),
+    traceId: text("trace_id"),
+    toolName: text("tool_name"),
+    errorCategory: text("error_category").notNull(),
+    errorType: text("error_type").notNull(),
+    rootCause: text("root_cause").notNull(),
+    recoveryStrategy: text("recovery_strategy").notNull(),
+    whatFailed: text("what_failed").notNull(),
+    whatWorked: text("what_worked"),
+    success: boolean("success").notNull(),
+    attempts: integer("attempts").notNull(),
+    durationMs: integer("duration_ms"),
+    confidence: real("confidence").notNull(),
+    domain: text("domain"),
+    recoveredBy: text("recovered_by"),
+    createdAt: createdAt(),
+    recoveredAt: at("recovered_at"),
+  },
+  (t) => [
+    uniqueIndex("healing_precedents_source_idx").on(t.workspaceId, t.sourceKey),
+    index("healing_precedents_match_idx").on(t.workspaceId, t.toolName, t.errorCategory),
+    index("healing_precedents_workspace_idx").on(t.workspaceId, t.createdAt),
+  ],
+);
+
+// What an intelligence record was promoted to (POST /intelligence/{id}/promote), once per record and kind.
+export const promotions = pgTable(
+  "promotions",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    intentId: text("intent_id").notNull(),
+    kind: text("kind", { enum: ["memory", "healing", "procedure"] }).notNull(),
+    targetId: text("target_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.intentId, t.kind] })],
 );
 
 // Webhook subscriptions (src/modules/webhooks). `events` holds event names or "*"; `secret` is sealed by the

@@ -164,6 +164,9 @@ export const CATALOG = {
   execution_not_found: { status: 404, added: true, message: "The execution was not found.", hint: "Use the execution id from the intent's answer; executions of other workspaces are not visible.", next: "fix_request" },
   execution_not_ready: { status: 409, added: true, message: "Only a ready execution can be confirmed.", hint: "Read it with GET /api/v1/svc/executions/{id}: it already runs or ended, or it waits for its escalation to be resolved.", next: "none" },
   execution_finished: { status: 409, added: true, message: "The execution already ended.", hint: "Read its outcome with GET /api/v1/svc/executions/{id}; an ended execution cannot be cancelled.", next: "none" },
+  setup_session_not_found: { status: 404, added: true, message: "The setup session was not found.", hint: "List the workspace's sessions with GET /api/v1/svc/setup/sessions; sessions of other workspaces are not visible.", next: "fix_request" },
+  setup_session_not_draft: { status: 409, added: true, message: "The setup session was already applied; resources can be added only to a draft.", hint: "Read it with GET /api/v1/svc/setup/sessions/{id}; start a new session for more resources.", next: "none" },
+  setup_session_applying: { status: 409, added: true, message: "The setup session is being applied.", hint: "Wait a moment, then read the outcome with GET /api/v1/svc/setup/sessions/{id}.", next: "retry" },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof CATALOG;

@@ -92,6 +92,8 @@ export function createDeliveryWorker(deps: {
   policy: DeliveryPolicy;
   log: FastifyBaseLogger;
   random?: () => number;
+  /** Told of every recorded attempt (metrics): the event type and whether it was delivered, failed for good or will be retried. */
+  onAttempt?: (eventType: string, outcome: "delivered" | "failed" | "retrying") => void;
 }): DeliveryWorker {
   const { database, clock, vault, outbound, policy, log } = deps;
   const db = database.db;
@@ -108,14 +110,17 @@ export function createDeliveryWorker(deps: {
     const now = clock.now();
     const until = new Date(now.getTime() + policy.leaseMs);
     const token = randomUUID();
-    const filter = only ? sql`and workspace_id = ${only.workspaceId} and id = ${only.id}` : sql``;
+    // One named delivery is taken whenever it is pending (the test ping holds its row back from the pump).
+    const due = only
+      ? sql`status = 'pending' and workspace_id = ${only.workspaceId} and id = ${only.id}`
+      : sql`status in ('pending', 'delivering') and next_attempt_at <= ${now.toISOString()}::timestamptz`;
     const result = (await db.execute(sql`
       update webhook_deliveries d
       set status = 'delivering', attempts = d.attempts + 1, lease_token = ${token}, lease_until = ${until.toISOString()}::timestamptz,
           next_attempt_at = ${until.toISOString()}::timestamptz, last_attempt_at = ${now.toISOString()}::timestamptz
       from (
         select id from webhook_deliveries
-        where status in ('pending', 'delivering') and next_attempt_at <= ${now.toISOString()}::timestamptz ${filter}
+        where ${due}
         order by next_attempt_at
         limit ${limit}
         for update skip locked
@@ -187,6 +192,7 @@ export function createDeliveryWorker(deps: {
       where workspace_id = ${row.workspace_id} and id = ${row.id} and lease_token = ${row.lease_token}
       returning id`)) as unknown as { rows: unknown[] };
     if (recorded.rows.length === 0) log.warn({ delivery_id: row.id }, "webhook delivery lease lost before its result was recorded");
+    deps.onAttempt?.(row.type, status === "pending" ? "retrying" : status);
     if (status === "pending") schedule(next.getTime());
   }
 

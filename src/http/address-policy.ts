@@ -1,7 +1,8 @@
 // Which network addresses outbound requests may reach. A URL given by a caller (an OpenAPI spec, an MCP
 // server, later webhooks) must not become a way into the service's own network: loopback, private,
 // link-local, carrier-grade NAT, unique-local IPv6 and cloud metadata addresses are refused, including
-// when written as IPv4 inside IPv6 (mapped, NAT64, 6to4). The outbound client asks this policy for every
+// when written as IPv4 inside IPv6 (mapped, translated, compatible, NAT64, 6to4, Teredo, ISATAP). Teredo
+// (2001::/32) and local-use NAT64 (64:ff9b:1::/48) are refused whole, whatever they carry. The outbound client asks this policy for every
 // address it is about to connect to; SVC_OUTBOUND_ALLOW_HOSTS opens named exceptions (local development,
 // tests, a sanctioned internal service).
 import { BlockList, isIP } from "node:net";
@@ -59,15 +60,24 @@ function ipv6Groups(address: string): number[] {
   return [...left, ...middle, ...right].map((group) => parseInt(group, 16));
 }
 
-/** The IPv4 address an IPv6 address carries and is routed to, if it is of a kind that does. */
-function embeddedIpv4(address: string): string | undefined {
+/**
+ * The IPv4 address an IPv6 address carries and can be routed to, if it is of a kind that does: every form
+ * that reaches an IPv4 host through a translator, a tunnel or the dual stack itself. The embedded address is
+ * then judged by the IPv4 rules, so `::ffff:0:7f00:1` is loopback like 127.0.0.1.
+ */
+export function embeddedIpv4(address: string): string | undefined {
   const g = ipv6Groups(address);
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zero(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!); // ::ffff:a.b.c.d (mapped)
+  if (zero(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!); // ::ffff:a.b.c.d (mapped, RFC 4291)
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!); // ::ffff:0:a.b.c.d (translated, RFC 2765)
   if (zero(0, 6)) return v4(g[6]!, g[7]!); // ::a.b.c.d (compatible, deprecated)
-  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6]!, g[7]!); // 64:ff9b::/96 (NAT64)
-  if (g[0] === 0x2002) return v4(g[1]!, g[2]!); // 2002::/16 (6to4)
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6]!, g[7]!); // 64:ff9b::/96 (NAT64, RFC 6052)
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!); // 2002::/16 (6to4, RFC 3056)
+  // 2001::/32 (Teredo, RFC 4380): the client's address, inverted bit by bit (the whole range is refused anyway).
+  if (g[0] === 0x2001 && g[1] === 0) return v4(~g[6]! & 0xffff, ~g[7]! & 0xffff);
+  // ISATAP (RFC 5214): the interface identifier [02]00:5efe:a.b.c.d under any prefix.
+  if ((g[4]! & 0xfcff) === 0 && g[5] === 0x5efe) return v4(g[6]!, g[7]!);
   return undefined;
 }
 
@@ -107,7 +117,9 @@ export function createAddressPolicy(allow: string[]): AddressPolicy {
     const family = isIP(address);
     if (family === 0) return false;
     if (ranges.check(address, family === 4 ? "ipv4" : "ipv6")) return true;
-    const inner = family === 6 ? embeddedIpv4(address) : undefined;
+    // Only the mapped form is the IPv4 host itself (the dual stack connects to it); the other embedded forms
+    // travel through translators and tunnels, and an exception named for an IPv4 address does not open them.
+    const inner = family === 6 && /^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(new URL(`http://[${address}]/`).hostname.slice(1, -1)) ? embeddedIpv4(address) : undefined;
     return inner !== undefined && ranges.check(inner, "ipv4");
   };
   return {

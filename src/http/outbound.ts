@@ -44,6 +44,11 @@ export interface OutboundRequest {
    * returned as the answer, so credentials sent to one origin never travel to another.
    */
   redirects?: "follow" | "same-origin";
+  /**
+   * Headers that carry a credential besides authorization, cookie and proxy-authorization (always treated
+   * so): when a followed redirect leaves the first origin, they are dropped, never sent to the new origin.
+   */
+  credentialHeaders?: string[];
   /** Refuse http: for the request and every redirect. */
   httpsOnly?: boolean;
   signal?: AbortSignal;
@@ -62,7 +67,10 @@ export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Respo
 export interface Outbound {
   /** One request: redirects followed (each hop re-checked), body read up to the size limit, all within the time limit. */
   request(url: URL, init?: OutboundRequest): Promise<OutboundResponse>;
-  /** fetch over the same guarded connections, for libraries that speak fetch (the MCP SDK); no overall deadline (streams). */
+  /**
+   * fetch over the same guarded connections, for libraries that speak fetch (the MCP SDK); no overall
+   * deadline (streams). Redirects within the first origin are followed; one to another origin is the answer.
+   */
   fetch: FetchLike;
   /** Whether a host is on SVC_OUTBOUND_ALLOW_HOSTS. */
   allowListed(hostname: string): boolean;
@@ -179,7 +187,9 @@ export function createOutbound(options: OutboundOptions): Outbound {
       let current = url;
       let method = (init.method ?? "GET").toUpperCase();
       let body = init.body;
-      const headers: Record<string, string> = { "user-agent": "svc-outbound", ...init.headers };
+      const headers: Record<string, string> = { "user-agent": "svc-outbound" };
+      for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
+      const credentialHeaders = new Set(["authorization", "cookie", "proxy-authorization", ...(init.credentialHeaders ?? []).map((h) => h.toLowerCase())]);
       for (let hop = 0; ; hop++) {
         checkScheme(current, init.httpsOnly);
         let response: Dispatcher.ResponseData;
@@ -215,6 +225,8 @@ export function createOutbound(options: OutboundOptions): Outbound {
               body = undefined;
               delete headers["content-type"];
             }
+            // A credential is for the origin it was given to: it does not travel on to another.
+            if (next.origin !== url.origin) for (const name of credentialHeaders) delete headers[name];
             current = next;
             continue;
           }
@@ -228,8 +240,32 @@ export function createOutbound(options: OutboundOptions): Outbound {
       }
     },
 
-    fetch: ((url: string | URL, init?: RequestInit) =>
-      undiciFetch(url, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as FetchLike,
+    // Redirects are followed here, within the first origin only: the caller's headers (an MCP server's sealed
+    // ones carry its tokens) never go to another origin; a redirect elsewhere is handed back as the answer.
+    fetch: (async (url: string | URL, init?: RequestInit) => {
+      const first = new URL(String(url));
+      let current = first;
+      let method = (init?.method ?? "GET").toUpperCase();
+      let body = init?.body;
+      for (let hop = 0; ; hop++) {
+        const response = (await undiciFetch(current, { ...(init as object), method, body, redirect: "manual", dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+        const location = response.headers.get("location");
+        if (response.status < 300 || response.status >= 400 || location === null || hop >= MAX_REDIRECTS) return response;
+        let next: URL;
+        try {
+          next = new URL(location, current);
+        } catch {
+          return response;
+        }
+        if (next.origin !== first.origin) return response;
+        await response.body?.cancel().catch(() => {});
+        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+          method = "GET";
+          body = undefined;
+        }
+        current = next;
+      }
+    }) as FetchLike,
 
     allowListed: (hostname) => policy.allowListed(hostname),
 

@@ -88,6 +88,8 @@ export interface ShopApi {
   requests: RecordedRequest[];
   /** While true, /api/status answers 503. */
   broken: boolean;
+  /** The next this many calls of /api/status answer 503 (then `broken` decides again). */
+  failuresLeft: number;
 }
 
 function json(res: import("node:http").ServerResponse, status: number, body: unknown): void {
@@ -96,7 +98,7 @@ function json(res: import("node:http").ServerResponse, status: number, body: unk
 }
 
 export function useShopApi(tls: TestCertificate): () => ShopApi {
-  const state: ShopApi = { url: "", url2: "", requests: [], broken: true };
+  const state: ShopApi = { url: "", url2: "", requests: [], broken: true, failuresLeft: 0 };
   const servers: Server[] = [];
   const handler = (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -152,6 +154,10 @@ export function useShopApi(tls: TestCertificate): () => ShopApi {
         return json(res, req.headers.authorization === expected ? 200 : 401, { user: req.headers.authorization === expected ? SHOP_USER.username : null });
       }
       if (path === "/api/whoami/query") return json(res, url.searchParams.get("api_key") === SHOP_API_KEY ? 200 : 401, { ok: url.searchParams.get("api_key") === SHOP_API_KEY });
+      if (path === "/api/status" && state.failuresLeft > 0) {
+        state.failuresLeft--;
+        return json(res, 503, { error: "maintenance" });
+      }
       if (path === "/api/status") return state.broken ? json(res, 503, { error: "maintenance" }) : json(res, 200, { status: "ok" });
       json(res, 404, { error: "not found" });
     });

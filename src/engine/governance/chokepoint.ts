@@ -5,12 +5,19 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/index.ts";
-import type { EscalationService } from "../../modules/escalations/service.ts";
-import type { GovernedAction, GovernanceVerdict } from "../../modules/policies/governance-types.ts";
-import type { PolicyService } from "../../modules/policies/service.ts";
+import type { Actor } from "../../events/audit.ts";
+import type { GovernedAction, GovernanceVerdict } from "./action.ts";
 import { prepareAction, type Decision, type RuleSet } from "./evaluate.ts";
 import { describeCondition, restate } from "./explain.ts";
-import { pruneGovernedActions, recentGovernedActions, recordGovernedAction } from "../../modules/policies/store.ts";
+import { pruneGovernedActions, recentGovernedActions, recordGovernedAction } from "./history.ts";
+
+/** What governance needs from the rest of the service, wired by buildApp (the engine imports no module). */
+export interface GovernancePorts {
+  /** The compiled rules in force in a workspace. */
+  ruleSet(workspaceId: string): Promise<RuleSet>;
+  /** Opens a human approval for a conditional action; answers its id. */
+  escalate(caller: Actor, request: { toolName: string; action: { tool: string; arguments: Record<string, unknown>; domain: string | null }; policy?: { id: string; name: string; version: number; clause: string }; reason: string; humanPrompt: string }): Promise<{ id: string }>;
+}
 
 // Rate rules look at most this many earlier actions; more than that in a window is already over any limit
 // a person would write.
@@ -28,8 +35,13 @@ export interface Governance {
    * still missing (the caller will ask for it, and the action is governed again with it).
    */
   review(action: GovernedAction, options?: { certainOnly?: boolean; escalate?: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
+  /**
+   * Records an action that runs without a fresh approval from the rules: one a human approved (an
+   * escalation resolved), or a client tool call approved in chat. Rate rules count it like any other.
+   */
+  record(action: GovernedAction): Promise<void>;
   /** Decides without side effects (no escalation, no history): the evaluate endpoint and replays. */
-  dryRun(set: RuleSet, action: Omit<GovernedAction, "caller"> & { workspaceId: string }): Promise<Decision>;
+  dryRun(set: RuleSet, action: Omit<GovernedAction, "caller"> & { workspaceId: string }, options?: { record?: boolean }): Promise<Decision>;
 }
 
 /** Plain words for a decision: what fired, and what was missing when the rule fired on a missing value. */
@@ -44,20 +56,27 @@ export function explainDecision(decision: Decision): string {
   return text;
 }
 
-export function createGovernance(deps: { db: Db; clock: Clock; policies: PolicyService; escalations: EscalationService; log: FastifyBaseLogger }): Governance {
-  const { db, clock, policies, escalations, log } = deps;
+export function createGovernance(deps: {
+  db: Db;
+  clock: Clock;
+  ports: GovernancePorts;
+  log: FastifyBaseLogger;
+  /** Told each verdict of the gates (metrics): `run` before a tool runs, `plan` when the intent engine plans one. */
+  onVerdict?: (decision: GovernanceVerdict["decision"], gate: "run" | "plan") => void;
+}): Governance {
+  const { db, clock, ports, log } = deps;
   let approvals = 0;
 
   async function decide(set: RuleSet, workspaceId: string, action: Omit<GovernedAction, "caller">): Promise<Decision> {
     const now = action.now ?? clock.now();
     const history = set.hasRates ? await recentGovernedActions(db, workspaceId, new Date(now.getTime() - set.maxWindowSeconds * 1000), HISTORY_LIMIT) : undefined;
-    return set.decide(prepareAction({ tool: action.tool, description: action.description, domain: action.domain, args: action.arguments ?? {}, now, history }));
+    return set.decide(prepareAction({ tool: action.tool, description: action.description, domain: action.domain, args: action.arguments ?? {}, ...(action.parameters ? { params: action.parameters } : {}), now, history }));
   }
 
   async function gate(action: GovernedAction, mode: { record: boolean; certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }> {
     const workspaceId = action.caller.workspaceId;
     try {
-      const set = await policies.ruleSet(workspaceId);
+      const set = await ports.ruleSet(workspaceId);
       let decision = await decide(set, workspaceId, action);
       if (mode.certainOnly && decision.fired && !decision.fired.certain) {
         const certain = decision.matched.filter((m) => m.certain);
@@ -75,9 +94,7 @@ export function createGovernance(deps: { db: Db; clock: Clock; policies: PolicyS
         return { decision: "approved", reason, ...(policy ? { policy } : {}), decision_detail: decision };
       }
       if (decision.decision === "blocked" || !mode.escalate) return { decision: decision.decision, reason, policy, decision_detail: decision };
-      const escalation = await escalations.create(action.caller, {
-        category: "policy",
-        severity: "medium",
+      const escalation = await ports.escalate(action.caller, {
         toolName: action.tool,
         action: { tool: action.tool, arguments: action.arguments, domain: action.domain ?? null },
         policy,
@@ -92,11 +109,28 @@ export function createGovernance(deps: { db: Db; clock: Clock; policies: PolicyS
   }
 
   return {
-    dryRun: (set, action) => decide(set, action.workspaceId, action),
+    record: async (action) => {
+      const workspaceId = action.caller.workspaceId;
+      const set = await ports.ruleSet(workspaceId);
+      if (set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
+    },
+    dryRun: async (set, action, options = {}) => {
+      const decision = await decide(set, action.workspaceId, action);
+      // An evaluation counts toward rate rules when asked to (the evaluate endpoint, by default): a client
+      // that asks before each call is governed by "no more than 3 refunds per hour" as one that calls.
+      if (options.record && decision.decision === "approved" && set.hasRates) await recordGovernedAction(db, action.workspaceId, action.tool, action.now ?? clock.now());
+      return decision;
+    },
     govern: async (action) => {
       const { decision_detail: _detail, ...verdict } = await gate(action, { record: true, certainOnly: false, escalate: true });
+      deps.onVerdict?.(verdict.decision, "run");
       return verdict;
     },
-    review: (action, options = {}) => gate(action, { record: false, certainOnly: options.certainOnly ?? false, escalate: options.escalate ?? true }),
+    review: async (action, options = {}) => {
+      const verdict = await gate(action, { record: false, certainOnly: options.certainOnly ?? false, escalate: options.escalate ?? true });
+      // A review that opens no escalation is a reading (assessment, chat's trial decisions), not a verdict given.
+      if (options.escalate !== false) deps.onVerdict?.(verdict.decision, "plan");
+      return verdict;
+    },
   };
 }

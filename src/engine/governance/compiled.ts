@@ -1,34 +1,53 @@
 // The compiled form of a policy sentence: plain JSON, stored with the policy version and shown to its
 // author. The evaluator turns it into closures once per load; nothing here is interpreted per word at
-// decision time.
+// decision time. Format 2 (docs/policies.md): actions and subjects are lemmas and verb classes from the
+// language layer (src/engine/language), values are typed (money, percent, quantities with units).
 
 export type Effect = "block" | "require_approval" | "allow";
+
+/** One way the sentence names actions: "refunds", "delete customer records", "robot motion". */
+export interface ActionTerm {
+  /** The words as written, for restatements. */
+  text: string;
+  /** Verbs (or nouns of action) of the phrase, as lemmas: "refunds" → refund, "publishing" → publish. */
+  verbs: string[];
+  /** Other content words (objects and their modifiers) as lemmas: "customer phone numbers" → customer, phone, number. */
+  objects: string[];
+  /** A quoted phrase: every word must name the tool. */
+  exact?: boolean;
+}
 
 /** Which actions a rule is about. */
 export interface ActionSelector {
   /** "any action", "anything": every action (of the domain, when one is given). */
   any: boolean;
-  /** Phrases such as "refunds" or "device movement": every stem must occur in the action's words. */
-  terms: { text: string; stems: string[] }[];
+  terms: ActionTerm[];
   /** The actions' domain, from "in the finance domain" or the policy's `domain`. */
   domain: string | null;
 }
 
-/** What a condition is about: argument words ("battery", "the recipient") or an implied attribute. */
+/** What a condition is about: words naming an argument ("battery", "the interest rate") or nothing. */
 export interface Subject {
   text: string;
-  stems: string[];
+  /** Lemmas of the subject's content words, head (the noun that names it) last. */
+  words: string[];
   /** Set when the sentence named no subject: the kind of value decides where to look. */
-  implied?: "amount" | "percent" | "environment" | "recipient" | "duration";
+  implied?: "amount" | "percent" | "count" | "quantity";
+  /** A count of things ("more than 100 recipients"): a number or the length of a list argument. */
+  count?: boolean;
+  /** The size of a change ("price changes greater than 20%"): compared as an absolute value. */
+  magnitude?: boolean;
 }
 
-export interface Quantity {
+export interface Value {
   value: number;
-  /** ISO 4217 code for amounts ("$500" → USD). */
+  /** ISO 4217 code for money ("$500" → USD). */
   currency?: string;
+  /** A percentage as written (15 for "15%"); compared with fractions (0.15) when the argument is one. */
   percent?: boolean;
-  /** Durations ("240 minutes", "4 hours") are held in minutes. */
-  minutes?: boolean;
+  /** A quantity's unit (js-quantities name) and kind (mass, speed, time…). */
+  unit?: string;
+  kind?: string;
   /** The words the author wrote, for restatements. */
   text: string;
 }
@@ -39,8 +58,19 @@ export type Condition =
   | { kind: "and"; of: Condition[] }
   | { kind: "or"; of: Condition[] }
   | { kind: "not"; of: Condition }
-  | { kind: "compare"; subject: Subject; op: Comparator; value: Quantity; high?: Quantity }
-  | { kind: "equals"; subject: Subject; values: string[]; negate: boolean }
+  | { kind: "compare"; subject: Subject; op: Comparator; value: Value; high?: Value }
+  /**
+   * An argument equals one of the values ("in production", "tier bronze", "to #general", "marked urgent").
+   * With a subject, that argument; without one, any short argument, the tool's own words, or an argument
+   * whose name says what the value is (an environment).
+   */
+  | { kind: "equals"; subject: Subject; values: string[]; negate: boolean; category?: boolean }
+  /** A yes/no argument named by words ("a forklift is active", "tests have not passed"). */
+  | { kind: "flag"; subject: Subject; expect: boolean }
+  /** Text containing, starting or ending with a value ("whose subject contains the word confidential"). */
+  | { kind: "text"; subject: Subject; mode: "contains" | "starts" | "ends"; value: string; negate: boolean }
+  /** Two arguments of one kind that differ ("a card … in a different country than the order"). */
+  | { kind: "differ"; head: string; negate: boolean }
   /** Any recipient address outside the domains (subdomains are inside); with `inside`, any address in them. */
   | { kind: "outside_domain"; subject: Subject; domains: string[]; inside?: boolean }
   /**
@@ -53,7 +83,7 @@ export type Condition =
   /** True when this action would make the count of matching actions in the window exceed the limit. */
   | { kind: "rate"; op: "gt" | "gte"; count: number; window_seconds: number }
   /** True when the action itself matches: "except get_status", "unless it is a refund". */
-  | { kind: "action"; terms: { text: string; stems: string[] }[] };
+  | { kind: "action"; terms: ActionTerm[] };
 
 export interface CompiledRule {
   /** The sentence as written. */
@@ -62,6 +92,11 @@ export interface CompiledRule {
   actions: ActionSelector;
   when: Condition | null;
   unless: Condition | null;
+  /** Readings the parser also found and set aside (why), for the author. */
+  alternatives?: string[];
+  /** Words no step of the parser placed: shown back to the author as not understood. */
+  ignored?: string[];
+  format?: 2;
 }
 
 export interface ParseFailure {
@@ -71,6 +106,8 @@ export interface ParseFailure {
   /** Zero-based index of the first unplaced word among the sentence's words. */
   position: number;
   suggestion: string;
+  /** Readings that disagree in effect, action or field, when that is why the sentence is refused. */
+  candidates?: string[];
 }
 
 export type ParseResult = { ok: true; rule: CompiledRule } | { ok: false; error: ParseFailure };

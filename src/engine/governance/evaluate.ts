@@ -1,9 +1,13 @@
 // Evaluation: compiled rules become closures once (per policy load), and one decision is a few set lookups
-// and comparisons. Three-valued logic: a condition whose value the action does not carry (no amount, no
-// environment, no clock for a rate) is UNKNOWN, and a restrictive rule (block, require approval) fires on
-// UNKNOWN, so leaving an argument out can never slip past a rule. A permissive rule (allow) needs TRUE.
-import type { ActionSelector, CompiledRule, Condition, Effect, Quantity, Subject } from "./compiled.ts";
-import { stem, stemSet, words as splitWords } from "../text/stem.ts";
+// and comparisons. Three-valued logic: a condition whose value the action does not carry is UNKNOWN, and a
+// restrictive rule (block, require approval) fires on UNKNOWN, so leaving an argument out can never slip
+// past a rule. A permissive rule (allow) needs TRUE. When the tool's parameters are known (its JSON Schema),
+// a condition on a field the tool cannot carry does not apply (FALSE): it is UNKNOWN only when the tool has
+// such a field and the caller left it out.
+import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Subject, Value } from "./compiled.ts";
+import { conceptsOf, wordsOf } from "../language/lemmas.ts";
+import { convert, unitOfName } from "../language/units.ts";
+import { currencyOfWord } from "../language/tokens.ts";
 
 const FALSE = 0;
 const UNKNOWN = 1;
@@ -16,6 +20,8 @@ export interface ActionInput {
   description?: string;
   domain?: string;
   args: Record<string, unknown>;
+  /** The tool's parameters (names, flattened with dots), when its schema is known: binds conditions. */
+  params?: readonly string[];
   now: Date;
   /** Earlier approved actions in the workspace, for rate rules: tool name and time, newest last. */
   history?: { tool: string; at: Date }[];
@@ -23,136 +29,247 @@ export interface ActionInput {
 
 interface Field {
   path: string;
-  stems: Set<string>;
-  /** The last key's stems, which name what the value is ("refund amount" → amount). */
-  head: string;
+  /** Concepts of every word of the key path ("order.total_usd" → order, total, usd…). */
+  concepts: Set<string>;
+  /** The last key's words, which name what the value is ("refund_amount" → [refund, amount]). */
+  words: string[];
   value: unknown;
 }
 
-/** An action made ready for many rules: its words stemmed and its arguments flattened once. */
-/** An action made ready for many rules: its words stemmed and its arguments flattened once. */
+/** An action made ready for many rules: its words as concepts and its arguments flattened once. */
 export interface PreparedAction {
   input: ActionInput;
-  stems: Set<string>;
-  /**
-   * Stems of short string arguments (names, ids, enum values): "delete the shared-staging environment".
-   * Computed on first need: most decisions never ask.
-   */
-  valueStems: Set<string> | undefined;
+  /** Concepts of the tool's name words. */
+  name: Set<string>;
+  /** Concepts of the name's first word, the operation (`share` in `share_customer_phone`), verb classes included. */
+  operation: Set<string>;
+  /** Concepts of the tool's name and description words. */
+  concepts: Set<string>;
+  /** Concepts of short string argument values ("shared-staging", "loading dock"). */
+  valueConcepts: Set<string> | undefined;
   fields: Field[];
-  /** What the rules could not find, for the explanation (e.g. "amount"). */
+  /** Parameter paths the tool declares (schema), when known. */
+  params: Set<string> | undefined;
   unknowns: Set<string>;
   zoned: Map<string, { day: number; minutes: number }>;
-  /** Subject → fields, so twenty rules about "the amount" look it up once. */
-  subjects: Map<string, Field[]>;
+  /** Fields some condition already read, so a leftover short string can say "another value". */
+  claimed: Set<string>;
 }
 
 const MAX_FIELDS = 200;
 // Longer strings are free text (a message body), whose words must not make an action match a rule.
 const MAX_VALUE_WORDS_LENGTH = 64;
-// Tool names and argument keys repeat from one decision to the next: their stems are computed once.
 const CACHE_LIMIT = 10_000;
-const toolStems = new Map<string, Set<string>>();
-const keyStems = new Map<string, string[]>();
+const phraseConcepts = new Map<string, Set<string>>();
 
-function cached<V>(cache: Map<string, V>, key: string, make: () => V): V {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = make();
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, value);
+function conceptSet(text: string): Set<string> {
+  let hit = phraseConcepts.get(text);
+  if (!hit) {
+    hit = new Set<string>();
+    for (const w of wordsOf(text)) for (const c of conceptsOf(w)) hit.add(c);
+    if (phraseConcepts.size >= CACHE_LIMIT) phraseConcepts.clear();
+    phraseConcepts.set(text, hit);
   }
-  return value;
+  return hit;
 }
 
 export function prepareAction(input: ActionInput): PreparedAction {
-  let stems = cached(toolStems, input.tool, () => stemSet(input.tool));
+  const name = lexical(conceptSet(input.tool));
+  const operation = conceptSet(wordsOf(input.tool)[0] ?? "");
+  let concepts = name;
   if (input.description) {
-    stems = new Set(stems);
-    for (const s of cached(toolStems, input.description, () => stemSet(input.description!))) stems.add(s);
+    concepts = new Set(name);
+    for (const c of lexical(conceptSet(input.description.slice(0, 500)))) concepts.add(c);
   }
   const fields: Field[] = [];
-  const walk = (value: unknown, path: string, pathStems: string[], depth: number) => {
+  const walk = (value: unknown, path: string, depth: number) => {
     for (const key in value as Record<string, unknown>) {
       if (fields.length >= MAX_FIELDS) return;
       const inner = (value as Record<string, unknown>)[key];
-      const own = cached(keyStems, key, () => splitWords(key).map(stem));
-      const all = pathStems.length === 0 ? own : [...pathStems, ...own];
       const fullPath = path === "" ? key : `${path}.${key}`;
       if (inner !== null && typeof inner === "object" && !Array.isArray(inner)) {
-        if (depth < 6) walk(inner, fullPath, all, depth + 1);
+        if (depth < 6) walk(inner, fullPath, depth + 1);
         continue;
       }
-      fields.push({ path: fullPath, stems: new Set(all), head: own.at(-1) ?? "", value: inner });
+      fields.push({ path: fullPath, concepts: conceptSet(fullPath.replace(/\./g, " ")), words: wordsOf(key), value: inner });
     }
   };
-  if (input.args && typeof input.args === "object") walk(input.args, "", [], 0);
-  return { input, stems, valueStems: undefined, fields, unknowns: new Set(), zoned: new Map(), subjects: new Map() };
+  if (input.args && typeof input.args === "object") walk(input.args, "", 0);
+  return {
+    input,
+    name,
+    operation,
+    concepts,
+    valueConcepts: undefined,
+    fields,
+    params: input.params ? new Set(input.params) : undefined,
+    unknowns: new Set(),
+    zoned: new Map(),
+    claimed: new Set(),
+  };
 }
 
-function valueStemsOf(action: PreparedAction): Set<string> {
-  if (action.valueStems) return action.valueStems;
+// Word forms without verb classes: a class is matched only against the tool's operation word, so "publish"
+// does not match the noun "post" in `draft_social_post`.
+const lexicalCache = new WeakMap<Set<string>, Set<string>>();
+function lexical(set: Set<string>): Set<string> {
+  let hit = lexicalCache.get(set);
+  if (!hit) {
+    hit = new Set([...set].filter((c) => !c.startsWith(":")));
+    lexicalCache.set(set, hit);
+  }
+  return hit;
+}
+
+function valueConceptsOf(action: PreparedAction): Set<string> {
+  if (action.valueConcepts) return action.valueConcepts;
   const set = new Set<string>();
   for (const f of action.fields) {
-    if (typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH) for (const s of cached(toolStems, f.value, () => stemSet(f.value as string))) set.add(s);
+    if (typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH) for (const c of lexical(conceptSet(f.value))) set.add(c);
   }
-  action.valueStems = set;
+  action.valueConcepts = set;
   return set;
 }
 
-// Where a value is looked for when the sentence names no subject ("over $500", "in production"), as stems.
-const stems = (list: string[]) => new Set(list.map(stem));
-const AMOUNT_KEYS = stems(["amount", "total", "value", "price", "sum", "cost", "fee", "charge", "payment", "refund", "spend"]);
-const PERCENT_KEYS = stems(["percent", "percentage", "pct", "ratio", "level"]);
-const ENVIRONMENT_KEYS = stems(["environment", "env", "stage", "tier", "target", "cluster", "namespace"]);
-const RECIPIENT_KEYS = stems(["to", "recipient", "recipients", "email", "cc", "bcc", "address", "attendees", "participants", "invitees", "destination"]);
-const CURRENCY_KEYS = stems(["currency", "cur", "ccy"]);
-const DURATION_KEYS = stems(["duration", "length", "minutes", "mins", "hours", "seconds", "days", "timeout", "ttl"]);
-// A duration argument's unit, from its key's last word; minutes when it says none.
-const MINUTES_PER: Record<string, number> = { [stem("hours")]: 60, [stem("seconds")]: 1 / 60, [stem("days")]: 1440, [stem("ms")]: 1 / 60_000 };
+// ---------------------------------------------------------------------------------------------------
+// Actions
 
-function numeric(value: unknown): number | undefined {
+const hasConcept = (set: Set<string>, word: string) => {
+  for (const c of conceptsOf(word)) if (set.has(c)) return true;
+  return false;
+};
+
+/**
+ * A term matches an action when its verbs name the tool's operation (by lemma or verb class) and at least
+ * half of its other words name the tool or one of its short argument values, one at least the tool itself:
+ * "delete customer records" matches `delete_customer`; "send customer phone numbers" matches
+ * `share_customer_phone`; "robots enter the loading dock" matches `move_robot {destination: "loading dock"}`.
+ */
+export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
+  // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
+  // word of the tool ("payouts" and `create_payout`).
+  for (const v of term.verbs) if (!hasConcept(action.operation, v) && !hasConcept(action.concepts, v)) return false;
+  if (term.objects.length === 0) return term.verbs.length > 0;
+  if (term.exact) return term.objects.every((o) => hasConcept(action.concepts, o));
+  let own = 0;
+  let matched = 0;
+  for (const o of term.objects) {
+    if (hasConcept(action.concepts, o)) {
+      own++;
+      matched++;
+    } else if (hasConcept(valueConceptsOf(action), o)) matched++;
+  }
+  if (term.verbs.length > 0) return matched * 2 >= term.objects.length && (own > 0 || matched === term.objects.length);
+  return own > 0 && matched * 2 >= term.objects.length;
+}
+
+const matchesTerms = (terms: ActionTerm[]) => (action: PreparedAction) => terms.some((t) => termMatches(t, action));
+
+// ---------------------------------------------------------------------------------------------------
+// Finding a condition's argument
+
+// Names of arguments that hold an amount of money, a count, a percentage: where a value with no subject
+// ("over $500", "more than 20 users") is looked for.
+const AMOUNT_WORDS = ["amount", "total", "value", "price", "sum", "cost", "fee", "charge", "payment", "spend", "fare", "rate", "salary", "budget", "limit", "balance", "worth"];
+const COUNT_WORDS = ["count", "number", "num", "quantity", "qty", "total", "size", "length", "n"];
+const PERCENT_WORDS = ["percent", "percentage", "pct", "ratio", "fraction", "share", "rate", "level"];
+
+const numeric = (value: unknown): number | undefined => {
   if (typeof value === "number" && Number.isFinite(value)) return value;
-  if (typeof value === "string") {
+  if (typeof value === "string" && value.length < 40) {
     const cleaned = value.replace(/[$€£¥₹,%\s]|usd|eur|gbp/gi, "");
     if (cleaned !== "" && /^-?\d+(\.\d+)?$/.test(cleaned)) return Number(cleaned);
   }
   return undefined;
-}
+};
 
-const subjectKey = (subject: Subject, wantNumber: boolean) => `${wantNumber ? "n" : "s"}|${subject.implied ?? ""}|${subject.stems.join(" ")}`;
-
-function findSubject(action: PreparedAction, subject: Subject, wantNumber: boolean, key: string): Field[] {
-  const hit = action.subjects.get(key);
-  if (hit) return hit;
-  const found = lookUp(action, subject, wantNumber);
-  action.subjects.set(key, found);
-  return found;
-}
-
-function lookUp(action: PreparedAction, subject: Subject, wantNumber: boolean): Field[] {
-  const fits = (f: Field) => (wantNumber ? numeric(f.value) !== undefined : f.value !== null && f.value !== undefined);
-  if (subject.stems.length > 0) {
-    const head = subject.stems.at(-1)!;
-    let best: Field[] = [];
-    let bestScore = 0;
-    for (const f of action.fields) {
-      if (!f.stems.has(head) || !fits(f)) continue;
-      let score = 0;
-      for (const s of subject.stems) if (f.stems.has(s)) score++;
-      if (f.head === head) score += 0.5;
-      if (score > bestScore) {
-        best = [f];
-        bestScore = score;
-      } else if (score === bestScore) best.push(f);
-    }
-    return best;
+/** Fields whose key shares the most of the subject's words (the head counting double). */
+function bySubject(action: PreparedAction, subject: Subject, fits: (f: Field) => boolean): Field[] {
+  if (subject.words.length === 0) return [];
+  let best: Field[] = [];
+  let bestScore = 0;
+  const head = subject.words.at(-1)!;
+  for (const f of action.fields) {
+    if (!fits(f)) continue;
+    let score = 0;
+    for (const w of subject.words) if (hasConcept(f.concepts, w)) score += w === head ? 2 : 1;
+    if (score > bestScore) {
+      best = [f];
+      bestScore = score;
+    } else if (score === bestScore && score > 0) best.push(f);
   }
-  const keys =
-    subject.implied === "percent" ? PERCENT_KEYS : subject.implied === "environment" ? ENVIRONMENT_KEYS : subject.implied === "recipient" ? RECIPIENT_KEYS : subject.implied === "duration" ? DURATION_KEYS : AMOUNT_KEYS;
-  const byHead = action.fields.filter((f) => keys.has(f.head) && fits(f));
-  if (byHead.length > 0) return byHead;
-  return action.fields.filter((f) => [...f.stems].some((s) => keys.has(s)) && fits(f));
+  return best;
+}
+
+function byWords(action: PreparedAction, words: string[], fits: (f: Field) => boolean): Field[] {
+  const byLast = action.fields.filter((f) => fits(f) && words.includes(f.words.at(-1) ?? ""));
+  if (byLast.length > 0) return byLast;
+  return action.fields.filter((f) => fits(f) && f.words.some((w) => words.includes(w)));
+}
+
+/** Whether the tool declares a parameter the subject could name (when its schema is known). */
+function toolCanCarry(action: PreparedAction, subject: Subject): boolean {
+  if (!action.params) return true;
+  if (subject.words.length === 0) return action.params.size > 0;
+  for (const p of action.params) {
+    const concepts = conceptSet(p.replace(/\./g, " "));
+    if (subject.words.some((w) => hasConcept(concepts, w))) return true;
+  }
+  return false;
+}
+
+function numericFields(action: PreparedAction, subject: Subject, value: Value): Field[] {
+  const fits = (f: Field) => numeric(f.value) !== undefined || (subject.count === true && Array.isArray(f.value));
+  const named = bySubject(action, subject, fits);
+  if (named.length > 0) return named;
+  const all = action.fields.filter(fits);
+  if (value.currency || subject.implied === "amount") {
+    const money = all.filter((f) => unitOfName(f.words) === undefined || f.words.some((w) => currencyOfWord(w)));
+    const hit = byWords({ ...action, fields: money }, AMOUNT_WORDS, () => true);
+    if (hit.length > 0) return hit;
+    const currencyNamed = money.filter((f) => f.words.some((w) => currencyOfWord(w)));
+    if (currencyNamed.length > 0) return currencyNamed;
+  }
+  if (value.percent || subject.implied === "percent") {
+    const hit = byWords(action, PERCENT_WORDS, fits);
+    if (hit.length > 0) return hit;
+  }
+  if (value.unit && value.kind) {
+    const sameKind = all.filter((f) => unitOfName(f.words)?.kind === value.kind);
+    if (sameKind.length > 0) return sameKind;
+  }
+  if (subject.count) {
+    const hit = byWords(action, COUNT_WORDS, fits);
+    if (hit.length > 0) return hit;
+  }
+  // The only number the action carries is the one the rule means ("more than twenty users" → count).
+  const candidates = all.filter((f) => !action.claimed.has(f.path));
+  if (candidates.length === 1 && subject.words.length <= 1) return candidates;
+  return [];
+}
+
+/** A field's number in the rule value's terms: currency minor units, units of one kind, fractions. */
+function comparable(f: Field, value: Value, subject: Subject): number | undefined {
+  let x = Array.isArray(f.value) ? f.value.length : numeric(f.value);
+  if (x === undefined) return undefined;
+  const unit = unitOfName(f.words);
+  if (value.currency) {
+    if (f.words.includes("cents") || f.words.includes("cent") || f.words.includes("pence")) x = x / 100;
+  } else if (value.unit && value.kind) {
+    if (unit && unit.kind === value.kind) {
+      const converted = convert(x, unit.unit, value.unit);
+      if (converted === undefined) return undefined;
+      x = converted;
+    }
+  } else if (value.percent) {
+    // A fraction (0–1) against a percentage: the argument's name says fraction/ratio, or its value is at
+    // most 1 and its name does not say percent.
+    const saysPercent = f.words.some((w) => ["percent", "percentage", "pct"].includes(w));
+    const saysFraction = f.words.some((w) => ["fraction", "ratio", "share"].includes(w));
+    if (saysFraction || (!saysPercent && Math.abs(x) <= 1)) x = x * 100;
+  }
+  if (subject.magnitude) x = Math.abs(x);
+  return x;
 }
 
 function compareNumbers(op: string, x: number, a: number, b?: number): boolean {
@@ -175,9 +292,13 @@ function compareNumbers(op: string, x: number, a: number, b?: number): boolean {
 }
 
 function currencyOf(action: PreparedAction, field: Field): string | undefined {
+  for (const w of field.words) {
+    const c = currencyOfWord(w);
+    if (c && w !== "cents") return c;
+  }
   const parentPath = field.path.includes(".") ? field.path.slice(0, field.path.lastIndexOf(".") + 1) : "";
   for (const f of action.fields) {
-    if (CURRENCY_KEYS.has(f.head) && typeof f.value === "string" && f.path.startsWith(parentPath)) return f.value.toUpperCase();
+    if (f.words.at(-1) === "currency" && typeof f.value === "string" && f.path.startsWith(parentPath)) return f.value.toUpperCase();
   }
   if (typeof field.value === "string") {
     if (/\$|usd/i.test(field.value)) return "USD";
@@ -186,6 +307,110 @@ function currencyOf(action: PreparedAction, field: Field): string | undefined {
   }
   return undefined;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Equality of words and values
+
+const ENVIRONMENT_VALUES = new Set(["production", "prod", "staging", "stage", "development", "dev", "test", "testing", "qa", "sandbox", "live", "preview", "uat", "preprod"]);
+const ENVIRONMENT_KEYS = ["environment", "env", "stage", "tier", "target", "cluster", "namespace", "deployment"];
+
+const norm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, " ").replace(/^#/, "").trim();
+
+/** Two values are equal when their text is, ignoring case, separators, plural/inflection, or one abbreviates the other ("prod"/"production"). */
+function sameValue(a: string, b: string): boolean {
+  const x = norm(a);
+  const y = norm(b);
+  if (x === y) return true;
+  if (x.length >= 3 && y.length >= 3 && (x.startsWith(y) || y.startsWith(x)) && Math.min(x.length, y.length) >= 4) return true;
+  const xs = x.split(" ");
+  const ys = y.split(" ");
+  if (xs.length !== ys.length) return false;
+  return xs.every((w, i) => w === ys[i] || conceptsOf(w).has(ys[i]!) || conceptsOf(ys[i]!).has(w));
+}
+
+const isShort = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= 40 && !/\s{2}/.test(v);
+const shapeOf = (s: string) => `${s.trim().split(/\s+/).length}|${/\d/.test(s) ? "d" : "a"}`;
+
+function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false): Truth {
+  // "business class", "zone restricted": each word may be the value, the others its attribute.
+  const wanted = [...values, ...values.flatMap((v) => (norm(v).includes(" ") ? norm(v).split(" ") : []))];
+  // Membership written as a yes/no argument: "outside the care team" and `requester_in_care_team`.
+  const phraseWords = values.flatMap((v) => norm(v).split(" "));
+  const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
+  if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
+  const scalar = (f: Field) => typeof f.value === "string" || typeof f.value === "number" || typeof f.value === "boolean" || (Array.isArray(f.value) && f.value.every((x) => typeof x === "string"));
+  const matchesField = (f: Field) => {
+    const list = Array.isArray(f.value) ? (f.value as string[]) : [String(f.value)];
+    return list.some((v) => wanted.some((w) => sameValue(v, w)));
+  };
+  // 1. A named attribute: "tier bronze", "channel #general", "the HR folder".
+  if (subject.words.length > 0) {
+    const named = bySubject(a, subject, scalar);
+    if (named.length > 0) {
+      for (const f of named) a.claimed.add(f.path);
+      if (named.some(matchesField)) return TRUE;
+      // "zone restricted" read as one phrase: one word is the attribute, the rest its value.
+      if (values.length === 1 && subject.words.length > 1) {
+        const parts = norm(values[0]!).split(" ");
+        for (const f of named) for (const p of parts) if (!hasConcept(f.concepts, p) && typeof f.value === "string" && sameValue(f.value, p)) return TRUE;
+        for (const f of named) {
+          const rest = parts.filter((p) => !hasConcept(f.concepts, p)).join(" ");
+          if (rest && typeof f.value === "string" && sameValue(f.value, rest)) return TRUE;
+        }
+      }
+      return FALSE;
+    }
+  }
+  // 2. Any short argument equal to a value.
+  for (const f of a.fields) {
+    if (scalar(f) && matchesField(f)) {
+      a.claimed.add(f.path);
+      return TRUE;
+    }
+  }
+  // 3. The tool is about the value itself ("publish to social media" and `publish_social_post`).
+  if (values.some((v) => norm(v).split(" ").every((w) => hasConcept(a.concepts, w)))) return TRUE;
+  if (category) {
+    a.unknowns.add(values.join(" or "));
+    return UNKNOWN;
+  }
+  // 4. An environment value and an environment-like argument with another value.
+  if (values.some((v) => ENVIRONMENT_VALUES.has(norm(v)))) {
+    const env = byWords(a, ENVIRONMENT_KEYS, (f) => typeof f.value === "string");
+    if (env.length > 0) return FALSE;
+    if (a.input.domain && values.some((v) => sameValue(v, a.input.domain!))) return TRUE;
+  }
+  // 5. The tool cannot carry such a value at all (schema known, no string parameter left).
+  if (a.params && ![...a.params].some((p) => !a.claimed.has(p))) return FALSE;
+  // 6. Another value of the same shape where such a value would be ("economy" where "business" was named).
+  const shapes = new Set(wanted.map(shapeOf));
+  const other = a.fields.filter((f) => isShort(f.value) && !a.claimed.has(f.path) && shapes.has(shapeOf(f.value as string)));
+  if (other.length > 0 && subject.words.length > 0 && toolCanCarry(a, subject)) return FALSE;
+  if (other.length > 0 && subject.words.length === 0) return FALSE;
+  a.unknowns.add(subject.text || values.join(" or "));
+  return UNKNOWN;
+}
+
+function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Truth {
+  const booleans = bySubject(a, subject, (f) => typeof f.value === "boolean" || f.value === "true" || f.value === "false");
+  if (booleans.length > 0) {
+    const v = booleans[0]!.value === true || booleans[0]!.value === "true";
+    a.claimed.add(booleans[0]!.path);
+    return v === expect ? TRUE : FALSE;
+  }
+  // A state that is a value: "after they are paid" → status "paid"; "marked urgent" → priority "urgent".
+  const state = subject.words.at(-1);
+  if (state) {
+    const t = evaluateEquals(a, { text: "", words: [] }, [state, subject.text.split(" ").at(-1) ?? state]);
+    if (t !== UNKNOWN) return expect ? t : ((2 - t) as Truth);
+  }
+  if (a.params && !toolCanCarry(a, subject)) return FALSE;
+  a.unknowns.add(subject.text);
+  return UNKNOWN;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Clocks
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 const zoneOffsets = new Map<string, number>();
@@ -213,12 +438,15 @@ function offsetMinutes(tz: string, at: Date): number {
   return offset;
 }
 
+const wallClock = (at: Date, tz: string) => {
+  const wall = tz === "UTC" || tz === "" ? at : new Date(at.getTime() + offsetMinutes(tz, at) * 60_000);
+  return { day: wall.getUTCDay(), minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes() };
+};
+
 function zonedNow(action: PreparedAction, tz: string): { day: number; minutes: number } {
   const hit = action.zoned.get(tz);
   if (hit) return hit;
-  const now = action.input.now;
-  const wall = tz === "UTC" ? now : new Date(now.getTime() + offsetMinutes(tz, now) * 60_000);
-  const result = { day: wall.getUTCDay(), minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes() };
+  const result = wallClock(action.input.now, tz);
   action.zoned.set(tz, result);
   return result;
 }
@@ -227,41 +455,23 @@ type Check = (action: PreparedAction) => Truth;
 
 /**
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
- * argument ("windows that start on a Saturday" → `start_time`). Undefined when that argument is absent or
- * not a time.
+ * argument ("windows that start on a Saturday" → `start_time`).
  */
 function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | undefined {
-  if (!subject) return (a) => (tz) => zonedNow(a, tz);
-  const key = subjectKey(subject, false);
+  if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
-    for (const f of findSubject(a, subject, false, key)) {
-      if (typeof f.value !== "string" && typeof f.value !== "number") continue;
-      const at = new Date(f.value);
+    for (const f of bySubject(a, subject, (x) => typeof x.value === "string" || typeof x.value === "number")) {
+      const at = new Date(f.value as string);
       if (Number.isNaN(at.getTime())) continue;
-      return (tz) => {
-        const wall = tz === "UTC" ? at : new Date(at.getTime() + offsetMinutes(tz, at) * 60_000);
-        return { day: wall.getUTCDay(), minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes() };
-      };
+      return (tz) => wallClock(at, tz);
     }
     a.unknowns.add(subject.text);
     return undefined;
   };
 }
 
-/**
- * A term matches when each of its stems names the action (tool name, description) or one of its short
- * argument values, and at least one names the action itself: "delete the shared-staging environment"
- * matches `delete_environment {environment_id: "shared-staging"}`; "refunds" never matches by value alone.
- */
-const matchesTerms = (terms: { stems: string[] }[]) => (action: PreparedAction) =>
-  terms.some((t) => {
-    let own = false;
-    for (const s of t.stems) {
-      if (action.stems.has(s)) own = true;
-      else if (!valueStemsOf(action).has(s)) return false;
-    }
-    return own;
-  });
+// ---------------------------------------------------------------------------------------------------
+// Conditions
 
 function compileCondition(c: Condition, selector: ActionSelector): Check {
   switch (c.kind) {
@@ -295,44 +505,68 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
     }
     case "compare": {
       const { subject, op, value, high } = c;
-      const key = subjectKey(subject, true);
       return (a) => {
-        const fields = findSubject(a, subject, true, key);
+        const fields = numericFields(a, subject, value);
         if (fields.length === 0) {
-          a.unknowns.add(subject.text || "amount");
+          if (a.params && !toolCanCarry(a, subject)) return FALSE;
+          a.unknowns.add(subject.text || subject.implied || "amount");
           return UNKNOWN;
         }
         let result: Truth = FALSE;
         for (const f of fields) {
+          a.claimed.add(f.path);
           let v: Truth;
           const currency = value.currency ? currencyOf(a, f) : undefined;
+          const x = comparable(f, value, subject);
           if (currency && value.currency && currency !== value.currency) {
             a.unknowns.add(`${subject.text || "amount"} in ${value.currency}`);
             v = UNKNOWN;
-          } else {
-            const x = value.minutes ? numeric(f.value)! * (MINUTES_PER[f.head] ?? 1) : numeric(f.value)!;
-            v = compareNumbers(op, x, value.value, high?.value) ? TRUE : FALSE;
-          }
+          } else if (x === undefined) v = UNKNOWN;
+          else v = compareNumbers(op, x, value.value, high?.value) ? TRUE : FALSE;
           if (v > result) result = v;
         }
         return result;
       };
     }
     case "equals": {
-      const wanted = new Set(c.values.map((v) => v.toLowerCase()));
-      const { subject, negate } = c;
-      const key = subjectKey(subject, false);
+      const { subject, values, negate } = c;
+      const category = c.category === true;
       return (a) => {
-        const fields = findSubject(a, subject, false, key).filter((f) => typeof f.value === "string" || typeof f.value === "number" || typeof f.value === "boolean");
-        let result: Truth;
-        if (fields.length > 0) result = fields.some((f) => wanted.has(String(f.value).toLowerCase())) ? TRUE : FALSE;
-        else if (subject.implied === "environment" && a.fields.some((f) => typeof f.value === "string" && wanted.has(f.value.toLowerCase()))) result = TRUE;
-        else if (subject.implied === "environment" && a.input.domain && wanted.has(a.input.domain.toLowerCase())) result = TRUE;
-        else {
-          a.unknowns.add(subject.text);
-          result = UNKNOWN;
+        const t = evaluateEquals(a, subject, values, category);
+        return negate ? ((2 - t) as Truth) : t;
+      };
+    }
+    case "flag":
+      return (a) => evaluateFlag(a, c.subject, c.expect);
+    case "text": {
+      const { subject, mode, value, negate } = c;
+      const wanted = value.toLowerCase();
+      return (a) => {
+        const fields = subject.words.length > 0 ? bySubject(a, subject, (f) => typeof f.value === "string") : a.fields.filter((f) => typeof f.value === "string");
+        if (fields.length === 0) {
+          if (a.params && !toolCanCarry(a, subject)) return FALSE;
+          a.unknowns.add(subject.text || "text");
+          return UNKNOWN;
         }
-        return negate ? ((2 - result) as Truth) : result;
+        const hit = fields.some((f) => {
+          const text = (f.value as string).toLowerCase();
+          return mode === "starts" ? text.startsWith(wanted) : mode === "ends" ? text.endsWith(wanted) : text.includes(wanted);
+        });
+        const t: Truth = hit ? TRUE : FALSE;
+        return negate ? ((2 - t) as Truth) : t;
+      };
+    }
+    case "differ": {
+      const { head, negate } = c;
+      return (a) => {
+        const fields = a.fields.filter((f) => hasConcept(f.concepts, head) && (typeof f.value === "string" || typeof f.value === "number"));
+        if (fields.length < 2) {
+          a.unknowns.add(`${head} of both`);
+          return UNKNOWN;
+        }
+        const distinct = new Set(fields.map((f) => norm(String(f.value))));
+        const t: Truth = distinct.size > 1 ? TRUE : FALSE;
+        return negate ? ((2 - t) as Truth) : t;
       };
     }
     case "outside_domain": {
@@ -343,9 +577,8 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
         return domains.some((d) => host === d || host.endsWith(`.${d}`));
       };
       const { subject } = c;
-      const key = subjectKey(subject, false);
       return (a) => {
-        const candidates = subject.stems.length > 0 ? findSubject(a, subject, false, key) : a.fields;
+        const candidates = subject.words.length > 0 ? bySubject(a, subject, () => true) : a.fields;
         const addresses: string[] = [];
         for (const f of candidates.length > 0 ? candidates : a.fields) {
           const texts = typeof f.value === "string" ? [f.value] : Array.isArray(f.value) ? f.value.filter((v): v is string => typeof v === "string") : [];
@@ -382,7 +615,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
     }
     case "rate": {
       const { op, count, window_seconds } = c;
-      const counts = selector.any ? () => true : (tool: string) => matchesTerms(selector.terms)({ stems: stemSet(tool), valueStems: new Set(), fields: [] } as unknown as PreparedAction);
+      const counts = selector.any ? () => true : (tool: string) => matchesTerms(selector.terms)(prepareAction({ tool, args: {}, now: new Date(0) }));
       return (a) => {
         const history = a.input.history;
         if (!history) {
@@ -416,8 +649,6 @@ export interface RuleRef {
 interface LoadedRule {
   ref: RuleRef;
   order: number;
-  /** The decision that last collected this rule as a candidate (dedupe without a Set per decision). */
-  seen: number;
   applies: (a: PreparedAction) => boolean;
   condition: Check;
   restrictive: boolean;
@@ -440,14 +671,9 @@ export interface Decision {
   unknowns: string[];
 }
 
-/**
- * The active rules of a workspace. Rules are indexed by a stem of each of their terms, so a decision only
- * looks at rules that could concern the action (plus the "any action" ones).
- */
+/** The active rules of a workspace, in precedence order. */
 export class RuleSet {
-  private readonly byStem = new Map<string, LoadedRule[]>();
-  private readonly wildcards: LoadedRule[] = [];
-  private decisions = 0;
+  private readonly rules: LoadedRule[] = [];
   readonly size: number;
   readonly hasRates: boolean;
   readonly maxWindowSeconds: number;
@@ -464,18 +690,13 @@ export class RuleSet {
       const when = rule.when ? compileCondition(rule.when, rule.actions) : () => TRUE as Truth;
       const unless = rule.unless ? compileCondition(rule.unless, rule.actions) : () => FALSE as Truth;
       const condition: Check = (a) => {
+        a.claimed.clear();
         const w = when(a);
         if (w === FALSE) return FALSE;
         const u = (2 - unless(a)) as Truth;
         return w < u ? w : u;
       };
-      const loaded: LoadedRule = { ref, order, seen: 0, applies, condition, restrictive: rule.effect !== "allow" };
-      if (rule.actions.any) this.wildcards.push(loaded);
-      else for (const stemKey of new Set(rule.actions.terms.map((t) => t.stems[0] ?? ""))) {
-        const list = this.byStem.get(stemKey) ?? [];
-        list.push(loaded);
-        this.byStem.set(stemKey, list);
-      }
+      this.rules.push({ ref, order, applies, condition, restrictive: rule.effect !== "allow" });
       maxWindow = Math.max(maxWindow, windowOf(rule.when), windowOf(rule.unless));
     });
     this.size = refs.length;
@@ -484,20 +705,8 @@ export class RuleSet {
   }
 
   decide(action: PreparedAction): Decision {
-    const stamp = ++this.decisions;
-    const candidates: LoadedRule[] = [...this.wildcards];
-    for (const s of action.stems) {
-      const list = this.byStem.get(s);
-      if (!list) continue;
-      for (const r of list) {
-        if (r.seen === stamp) continue;
-        r.seen = stamp;
-        candidates.push(r);
-      }
-    }
-    if (candidates.length > 1) candidates.sort((x, y) => x.order - y.order);
     const matched: RuleOutcome[] = [];
-    for (const r of candidates) {
+    for (const r of this.rules) {
       if (!r.applies(action)) continue;
       const v = r.condition(action);
       if (v === TRUE || (v === UNKNOWN && r.restrictive)) matched.push({ ref: r.ref, certain: v === TRUE });
@@ -507,6 +716,11 @@ export class RuleSet {
     if (!fired) return { decision: "approved", matched, unknowns };
     const effect = fired.ref.rule.effect;
     return { decision: effect === "block" ? "blocked" : effect === "require_approval" ? "conditional" : "approved", fired, matched, unknowns };
+  }
+
+  /** Which of these rules concern an action at all (their action part matches), for bindings. */
+  covering(action: PreparedAction): RuleRef[] {
+    return this.rules.filter((r) => r.applies(action)).map((r) => r.ref);
   }
 }
 
@@ -524,5 +738,3 @@ function windowOf(c: Condition | null): number {
       return 0;
   }
 }
-
-export type { Quantity };

@@ -1,27 +1,25 @@
 // Plain words for compiled rules: the restatement shown to a policy's author before confirming, and the
 // reason given with every decision. Generated from the compiled form, so it says what the rule will do,
 // not what the author meant.
-import type { CompiledRule, Condition, Quantity, Subject } from "./compiled.ts";
+import type { CompiledRule, Condition, Subject, Value } from "./compiled.ts";
 
 const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const OPS: Record<string, string> = { gt: "more than", gte: "at least", lt: "less than", lte: "at most", eq: "exactly", neq: "other than" };
 
 const clock = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
 
-function quantity(q: Quantity): string {
+function quantity(q: Value): string {
   if (q.currency) return `${q.value.toLocaleString("en-US")} ${q.currency}`;
   if (q.percent) return `${q.value}%`;
-  if (q.minutes) return `${q.value} minutes`;
+  if (q.unit) return `${q.value.toLocaleString("en-US")} ${q.unit.replace(/^temp/, "°")}`;
   return q.value.toLocaleString("en-US");
 }
 
 function subjectText(s: Subject): string {
-  if (s.implied === "amount") return "the amount";
-  if (s.implied === "percent") return "the percentage";
-  if (s.implied === "environment") return "the environment";
-  if (s.implied === "recipient") return "a recipient";
-  if (s.implied === "duration") return "the duration";
-  return `"${s.text}"`;
+  const base = s.words.length === 0 ? (s.implied === "percent" ? "the percentage" : s.implied === "quantity" ? "the quantity" : s.implied === "count" ? "the count" : "the amount") : `"${s.text}"`;
+  if (s.count) return `the number of ${s.text || "items"}`;
+  if (s.magnitude) return `the size of ${base}`;
+  return base;
 }
 
 function days(list: number[]): string {
@@ -43,9 +41,15 @@ export function describeCondition(c: Condition): string {
       if (c.op === "between") return `${subjectText(c.subject)} is between ${quantity(c.value)} and ${quantity(c.high!)}`;
       return `${subjectText(c.subject)} is ${OPS[c.op]} ${quantity(c.value)}`;
     case "equals":
-      return `${subjectText(c.subject)} is ${c.negate ? "not " : ""}${c.values.map((v) => `"${v}"`).join(" or ")}`;
+      return `${c.subject.words.length > 0 ? subjectText(c.subject) : "a value of the action"} is ${c.negate ? "not " : ""}${c.values.map((v) => `"${v}"`).join(" or ")}`;
+    case "flag":
+      return `"${c.subject.text}" is ${c.expect ? "true" : "false"}`;
+    case "text":
+      return `${c.subject.words.length > 0 ? subjectText(c.subject) : "the text"} ${c.negate ? "does not " : ""}${c.mode === "starts" ? "start with" : c.mode === "ends" ? "end with" : "contain"} "${c.value}"`;
+    case "differ":
+      return `two "${c.head}" values of the action ${c.negate ? "are the same" : "differ"}`;
     case "outside_domain":
-      return `${c.subject.implied ? "a recipient" : subjectText(c.subject)} is ${c.inside ? "at" : "outside"} ${c.domains.join(c.inside ? " or " : " and ")}`;
+      return `${c.subject.words.length === 0 ? "a recipient" : subjectText(c.subject)} is ${c.inside ? "at" : "outside"} ${c.domains.join(c.inside ? " or " : " and ")}`;
     case "weekday":
       return c.subject ? `${subjectText(c.subject)} falls when ${days(c.days)} (${c.tz})` : `${days(c.days)} (${c.tz})`;
     case "time":

@@ -141,15 +141,12 @@ describe("the policy language: a table of sentences", () => {
 
 describe("the policy language: refusals name what they could not place", () => {
   const refusals: [string, string[]][] = [
-    ["Block refunds over $500 whenever the moon is wobbly purple sideways", ["purple", "sideways"]],
-    ["Block the flux capacitor on wobbly", ["on", "wobbly"]],
     ["refunds are sometimes nice", ["sometimes"]],
     ["Block refunds when", []],
     ["Block", []],
     ["Please be careful", ["please"]],
     ["Block refunds over $500 unless", []],
     ["Only allow deployments", []],
-    ["Block refunds § 12", ["§"]],
   ];
   for (const [sentence, unplaced] of refusals) {
     it(sentence, () => {
@@ -194,11 +191,15 @@ describe("the policy language: properties", () => {
     );
   });
 
-  it("a rule that fails to parse adds nothing: the rules in force decide alone", () => {
+  it("words it does not understand never make a restrictive rule approve a value it names", () => {
+    // Unknown words are not refused any more (docs/policies.md, "What is refused"): they stay with the
+    // action or become conditions the action cannot satisfy, which fail closed.
     fc.assert(
-      fc.property(fc.string({ maxLength: 80 }), (garbage) => {
-        const parsed = parseRule(`Block refunds ${garbage} §`);
-        expect(parsed.ok).toBe(false);
+      fc.property(fc.array(fc.constantFrom("wobbly", "purple", "moon", "sideways", "flux", "capacitor", "whenever", "is", "the"), { maxLength: 6 }), (garbage) => {
+        const parsed = parseRule(`Block refund_payment when amount > 500 ${garbage.join(" ")} .`);
+        if (!parsed.ok) return;
+        const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+        expect(set.decide(prepareAction({ tool: "refund_payment", args: { amount: 900 }, now: new Date() })).decision).toBe("blocked");
       }),
       { numRuns: 500 },
     );

@@ -1,1010 +1,1217 @@
-// The policy language's parser: one sentence → one CompiledRule, or a failure naming the words it could
-// not place. Recursive descent over tokens; every token must be placed, so nothing an author wrote is
-// silently ignored. docs/policies.md is the grammar with examples.
-import type { ActionSelector, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Quantity, Subject } from "./compiled.ts";
-import { stem, words as splitWords } from "../text/stem.ts";
-import { LexError, tokenize, type Token } from "./tokens.ts";
+// The policy language's parser: one sentence → one CompiledRule, by finding the sentence's meaning rather
+// than matching a phrase. Steps, each over the language layer's tokens (src/engine/language):
+//   1. effect: a cue anywhere ("block", "never", "must not", "is forbidden", "needs a human to sign off",
+//      "must be approved", "only allow", "are allowed only"), the strongest kind winning (approval over
+//      block over allow) so "never … without approval" asks for approval;
+//   2. scope: "in the finance domain";
+//   3. exceptions: what follows "unless", "except", "other than";
+//   4. conditions: chunks that start at a marker (when, if, while, whose, with, over, between, on, in, to,
+//      per, outside…) read by one reader per kind of meaning (rate, day, clock, e-mail domain, comparison,
+//      text, flag, differing fields, equality);
+//   5. action: the content words left, as lemmas (verbs, objects), or "any action".
+// A chunk no reader understands stays with the action words (a soft description the binder checks against
+// the tools), so a rule is never refused for an unknown word; it is refused only when it has no effect or
+// nothing to act on, and the answer names the words and suggests a phrasing.
+import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Subject, Value } from "./compiled.ts";
+import { tag } from "../language/nlp.ts";
+import { conceptsOf, verbClassOf } from "../language/lemmas.ts";
+import { tokenize, isValue, type Token } from "../language/tokens.ts";
+import { isTimeZone, zoneOf } from "../language/zones.ts";
 
-class Unplaced extends Error {
-  constructor(
-    readonly at: number,
-    readonly why: string,
-  ) {
-    super(why);
-  }
+export { isTimeZone };
+export const MAX_RULE_LENGTH = 500;
+
+/** A token with its tag and whether a step has placed it. */
+interface W {
+  t: Token;
+  /** Lower-case text for words, "" for values. */
+  norm: string;
+  lemma: string;
+  pos: string;
+  used: boolean;
 }
 
-type Seq = readonly string[];
+const wordIs = (w: W | undefined, ...norms: string[]) => !!w && w.t.kind === "word" && norms.includes(w.norm);
 
-const DETERMINERS = new Set(["the", "a", "an", "any", "all", "every", "each", "some", "its", "their", "our"]);
-const WILDCARD_NOUNS = new Set(["action", "actions", "operation", "operations", "tool", "tools", "request", "requests", "thing", "things", "call", "calls", "tool-call", "tool-calls"]);
-const WILDCARD_WORDS = new Set(["anything", "everything", "something"]);
-// Nouns that name no particular thing ("customer records" is about customers): dropped from action terms.
-const GENERIC_NOUNS = new Set(["record", "records", "item", "items", "entry", "entries", "data", "object", "objects", "resource", "resources", "details"]);
-const CONDITION_INTROS = new Set(["when", "if", "where", "while", "whenever", "whose", "which", "that", "with", "for", "once", "of"]);
-const COMPARE_PHRASES: [Seq, Comparator][] = [
-  [["greater", "than", "or", "equal", "to"], "gte"],
-  [["less", "than", "or", "equal", "to"], "lte"],
-  [["no", "more", "than"], "lte"],
-  [["no", "less", "than"], "gte"],
-  [["not", "more", "than"], "lte"],
-  [["more", "than"], "gt"],
-  [["greater", "than"], "gt"],
-  [["higher", "than"], "gt"],
-  [["larger", "than"], "gt"],
-  [["bigger", "than"], "gt"],
-  [["in", "excess", "of"], "gt"],
-  [["longer", "than"], "gt"],
-  [["shorter", "than"], "lt"],
-  [["at", "least"], "gte"],
-  [["at", "most"], "lte"],
-  [["up", "to"], "lte"],
-  [["less", "than"], "lt"],
-  [["fewer", "than"], "lt"],
-  [["lower", "than"], "lt"],
-  [["smaller", "than"], "lt"],
-  [["over"], "gt"],
-  [["above"], "gt"],
-  [["exceeding"], "gt"],
-  [["exceeds"], "gt"],
-  [["exceed"], "gt"],
-  [["under"], "lt"],
-  [["below"], "lt"],
-];
-const COPULAS: Seq[] = [["is", "equal", "to"], ["equals"], ["equal", "to"], ["is"], ["are"], ["was"], ["be"]];
-const NEGATED_COPULAS: Seq[] = [["is", "not"], ["isn't"], ["are", "not"], ["aren't"], ["does", "not", "equal"], ["doesn't", "equal"], ["not"]];
+function analyze(text: string): W[] {
+  // "sign-off", "sign off", "signoff": one approval noun for the cues below.
+  const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
+  const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
+  const tags = tag(words);
+  return tokens.map((t, i) => ({
+    t,
+    norm: t.kind === "word" ? t.norm : "",
+    lemma: t.kind === "word" ? (tags[i]?.lemma ?? t.norm) : "",
+    pos: t.kind === "word" ? (tags[i]?.pos ?? "X") : t.kind === "punct" ? "PUNCT" : "NUM",
+    used: false,
+  }));
+}
 
-const BLOCK_PREFIXES: Seq[] = [
-  ["do", "not", "allow"], ["don't", "allow"], ["do", "not", "permit"], ["don't", "permit"], ["never", "allow"], ["never", "permit"],
-  ["must", "never"], ["do", "not"], ["don't"], ["never"], ["block"], ["deny"], ["forbid"], ["prohibit"], ["disallow"],
-  ["reject"], ["prevent"], ["stop"], ["refuse"],
-];
-const APPROVAL_NOUNS: Seq[] = [
-  ["a", "second", "approver"], ["two-person", "approval"], ["human", "approval"], ["human", "sign-off"], ["human", "review"], ["manager", "approval"],
-  ["manual", "approval"], ["manual", "review"], ["explicit", "approval"], ["a", "human"], ["an", "approver"], ["sign", "off"], ["sign-off"], ["signoff"],
-  ["approval"], ["approvals"], ["review"], ["confirmation"], ["escalation"], ["a", "manager"],
-];
-const APPROVAL_VERBS: Seq[] = [["always", "require"], ["must", "have"], ["require"], ["requires"], ["need"], ["needs"], ["get"], ["request"], ["ask", "for"], ["seek"]];
-const APPROVAL_CONNECTORS = new Set(["for", "to", "of", "on", "before"]);
-const ESCALATE_TARGETS = new Set(["human", "manager", "approver", "reviewer", "admin", "administrator", "someone", "person", "supervisor", "operator", "lead", "owner"]);
-const ALLOW_PREFIXES: Seq[] = [["always", "allow"], ["always", "permit"], ["auto-approve"], ["auto", "approve"], ["automatically", "approve"], ["automatically", "allow"], ["allow"], ["permit"], ["approve"]];
-const ONLY_ALLOW_PREFIXES: Seq[] = [["only", "allow"], ["only", "permit"], ["allow", "only"], ["permit", "only"]];
+// ---------------------------------------------------------------------------------------------------
+// 1. Effect
 
-// Effects written after the actions: "refunds over $500 require approval", "deletes are forbidden".
-const SUFFIX_EFFECTS: [Seq, Effect | "only_allow"][] = [
-  [["are", "only", "allowed"], "only_allow"], [["is", "only", "allowed"], "only_allow"], [["are", "allowed", "only"], "only_allow"], [["is", "allowed", "only"], "only_allow"],
-  [["are", "only", "permitted"], "only_allow"], [["is", "only", "permitted"], "only_allow"], [["may", "only", "run"], "only_allow"], [["can", "only", "run"], "only_allow"],
-  [["are", "not", "allowed"], "block"], [["is", "not", "allowed"], "block"], [["are", "not", "permitted"], "block"], [["is", "not", "permitted"], "block"],
-  [["are", "never", "allowed"], "block"], [["is", "never", "allowed"], "block"], [["are", "forbidden"], "block"], [["is", "forbidden"], "block"],
-  [["are", "prohibited"], "block"], [["is", "prohibited"], "block"], [["are", "blocked"], "block"], [["is", "blocked"], "block"], [["are", "denied"], "block"],
-  [["is", "denied"], "block"], [["are", "disallowed"], "block"], [["is", "disallowed"], "block"], [["must", "be", "blocked"], "block"],
-  [["must", "never", "happen"], "block"], [["must", "not", "happen"], "block"], [["must", "never", "run"], "block"], [["must", "not", "run"], "block"],
-  [["must", "not", "be", "allowed"], "block"], [["should", "be", "blocked"], "block"], [["cannot", "happen"], "block"], [["are", "not", "ok"], "block"],
-  [["must", "be", "approved"], "require_approval"], [["must", "be", "reviewed"], "require_approval"], [["must", "be", "escalated"], "require_approval"],
-  [["should", "be", "escalated"], "require_approval"], [["should", "be", "approved"], "require_approval"], [["are", "escalated"], "require_approval"],
-  [["is", "escalated"], "require_approval"], [["must", "be", "signed", "off"], "require_approval"], [["need", "a", "human"], "require_approval"],
-  [["needs", "a", "human"], "require_approval"],
-  [["are", "always", "allowed"], "allow"], [["is", "always", "allowed"], "allow"], [["are", "allowed"], "allow"], [["is", "allowed"], "allow"],
-  [["are", "permitted"], "allow"], [["is", "permitted"], "allow"], [["are", "fine"], "allow"], [["is", "fine"], "allow"], [["are", "ok"], "allow"],
-  [["is", "ok"], "allow"], [["may", "proceed"], "allow"], [["can", "proceed"], "allow"], [["are", "auto-approved"], "allow"], [["is", "auto-approved"], "allow"],
-];
-const SUFFIX_APPROVAL_VERBS: Seq[] = [["always", "require"], ["always", "requires"], ["always", "need"], ["always", "needs"], ["require"], ["requires"], ["need"], ["needs"], ["must", "have"]];
+const BLOCK_VERBS = new Set(["block", "deny", "forbid", "prohibit", "disallow", "reject", "prevent", "stop", "refuse", "ban", "bar", "veto", "halt"]);
+const BLOCK_PARTICIPLES = new Set(["forbidden", "prohibited", "blocked", "banned", "denied", "disallowed", "barred", "rejected", "prevented", "refused", "vetoed", "off-limits"]);
+const APPROVAL_NOUNS = new Set([
+  "approval", "approvals", "sign-off", "signoff", "review", "confirmation", "authorization", "authorisation", "consent", "escalation",
+  "human", "person", "manager", "approver", "reviewer", "supervisor", "admin", "administrator", "someone", "owner", "lead", "operator", "officer",
+  "oversight", "check", "ok", "okay", "goahead", "permission",
+]);
+const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "confirmed", "authorized", "authorised", "signed", "vetted", "checked", "sanctioned", "cleared"]);
+const NEED_LEMMAS = new Set(["require", "need", "get", "ask", "seek", "request", "obtain", "have", "want"]);
+const NEGATORS = new Set(["not", "n't", "never", "no", "cannot", "can't", "won't", "don't", "doesn't", "mustn't", "shouldn't", "shan't", "isn't", "aren't"]);
+const MODALS = new Set(["must", "may", "can", "shall", "should", "will", "could", "might", "would", "cannot", "can't", "mustn't", "shouldn't", "won't"]);
+const ALLOW_WORDS = new Set(["allow", "permit", "allowed", "permitted", "fine", "ok", "okay", "acceptable", "auto-approve", "auto-approved"]);
 
+interface EffectCue {
+  effect: Effect | "only_allow";
+  /** Token indices the cue consumed. */
+  span: number[];
+  /** Where the cue starts: an effect after the action ("refunds are forbidden") leaves the action before it. */
+  at: number;
+}
+
+function range(a: number, b: number): number[] {
+  const out: number[] = [];
+  for (let i = a; i < b; i++) out.push(i);
+  return out;
+}
+
+/** Every effect cue in the clause, in order of appearance. */
+function effectCues(ws: W[]): EffectCue[] {
+  const cues: EffectCue[] = [];
+  const n = ws.length;
+  for (let i = 0; i < n; i++) {
+    const w = ws[i]!;
+    if (w.t.kind !== "word") continue;
+    // Approval: "require/need/get (manager|human) approval", "needs a human to sign off", "must have sign-off".
+    if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm) || (wordIs(w, "with", "without", "after", "pending", "subject") && i + 1 < n)) {
+      let j = i + 1;
+      if (wordIs(ws[j], "to")) j++; // "subject to approval"
+      while (j < n && j <= i + 4 && ws[j]!.t.kind === "word" && !APPROVAL_NOUNS.has(ws[j]!.norm) && ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(ws[j]!.pos) && !["for", "to"].includes(ws[j]!.norm)) j++;
+      if (j < n && APPROVAL_NOUNS.has(ws[j]!.norm) && !(wordIs(w, "with", "after", "pending") && !["approval", "approvals", "signoff", "review", "confirmation", "consent", "permission"].includes(ws[j]!.norm))) {
+        let end = j + 1;
+        // "approval from a manager", "a human to sign off", "sign off", "review by legal"
+        while (end < n && (wordIs(ws[end], "from", "by", "of", "to", "signoff", "approve", "review", "a", "an", "the", "human", "person", "manager", "second", "two") || APPROVAL_NOUNS.has(ws[end]!.norm))) {
+          if (wordIs(ws[end], "of") && !APPROVAL_NOUNS.has(ws[end + 1]?.norm ?? "") && !wordIs(ws[end + 1], "a", "an", "the")) break;
+          if (wordIs(ws[end], "to") && !wordIs(ws[end + 1], "signoff", "approve", "review", "confirm", "okay", "ok")) break;
+          end++;
+        }
+        // The connector to the action: "approval for refunds", "approval to delete", "sign-off on payouts".
+        if (wordIs(ws[end], "for", "to", "on", "of", "before", "prior")) end += wordIs(ws[end], "prior") && wordIs(ws[end + 1], "to") ? 2 : 1;
+        const start = wordIs(ws[i - 1], "only") ? i - 1 : wordIs(ws[i - 1], "always", "must", "should", "will") ? i - 1 : i;
+        cues.push({ effect: "require_approval", span: range(start, end), at: start });
+        i = end - 1;
+        continue;
+      }
+    }
+    // "escalate", "flag for review", "send to a human"
+    if (w.lemma === "escalate" || w.norm === "escalate" || w.norm === "escalated") {
+      let start = i;
+      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "is", "are", "always", "get", "gets"))) start--;
+      let end = i + 1;
+      if (wordIs(ws[end], "to", "for") && ws[end + 1] && (APPROVAL_NOUNS.has(ws[end + 1]!.norm) || wordIs(ws[end + 1], "a", "an", "the"))) {
+        end += 1;
+        while (end < n && (wordIs(ws[end], "a", "an", "the", "human", "approver") || APPROVAL_NOUNS.has(ws[end]!.norm))) end++;
+      }
+      cues.push({ effect: "require_approval", span: range(start, end), at: start });
+      i = end - 1;
+      continue;
+    }
+    // "must be approved by a person", "should be reviewed", "is escalated"
+    if (APPROVAL_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || (ws[i - 1] && MODALS.has(ws[i - 1]!.norm)))) {
+      let start = i - 1;
+      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "always", "first", "all"))) start--;
+      if (ws.slice(start, i).some((x) => NEGATORS.has(x.norm))) continue; // "must not be approved" is not an approval cue
+      let end = i + 1;
+      if (wordIs(ws[end], "off")) end++;
+      if (wordIs(ws[end], "by", "from")) {
+        end++;
+        while (end < n && (wordIs(ws[end], "a", "an", "the", "human", "second", "two") || APPROVAL_NOUNS.has(ws[end]!.norm) || ws[end]!.pos === "ADJ")) end++;
+      }
+      cues.push({ effect: "require_approval", span: range(start, end), at: start });
+      i = end - 1;
+      continue;
+    }
+    // "unless approved", "until approved": the action may only run with approval.
+    if (APPROVAL_PARTICIPLES.has(w.norm) && wordIs(ws[i - 1], "unless", "until", "without")) {
+      let end = i + 1;
+      if (wordIs(ws[end], "by", "from")) {
+        end++;
+        while (end < n && (wordIs(ws[end], "a", "an", "the", "human") || APPROVAL_NOUNS.has(ws[end]!.norm) || ws[end]!.pos === "ADJ")) end++;
+      }
+      cues.push({ effect: "require_approval", span: range(i - 1, end), at: i - 1 });
+      i = end - 1;
+      continue;
+    }
+    // Only allow: "only allow X when C", "X is only allowed when C", "X are allowed only for C", "X may only …".
+    if (wordIs(w, "only") && (ALLOW_WORDS.has(ws[i + 1]?.norm ?? "") || (ws[i - 1] && ALLOW_WORDS.has(ws[i - 1]!.norm)) || (ws[i - 1] && MODALS.has(ws[i - 1]!.norm)))) {
+      let start = i;
+      let end = i + 1;
+      if (ALLOW_WORDS.has(ws[i + 1]?.norm ?? "")) end = i + 2;
+      else if (ws[i - 1] && ALLOW_WORDS.has(ws[i - 1]!.norm)) start = i - 1;
+      while (start > 0 && (wordIs(ws[start - 1], "is", "are", "be") || MODALS.has(ws[start - 1]!.norm))) start--;
+      if (wordIs(ws[end], "be", "to")) end++;
+      cues.push({ effect: "only_allow", span: range(start, end), at: start });
+      i = end - 1;
+      continue;
+    }
+    // Block, passive or predicative: "is forbidden", "are not allowed", "is never permitted", "is off-limits".
+    if (BLOCK_PARTICIPLES.has(w.norm) || (ALLOW_WORDS.has(w.norm) && ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm)))) {
+      let start = i;
+      while (start > 0 && (NEGATORS.has(ws[start - 1]!.norm) || MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "is", "are", "been", "always", "strictly"))) start--;
+      if (start === i && !BLOCK_PARTICIPLES.has(w.norm)) continue;
+      let end = i + 1;
+      if (wordIs(ws[end], "to", "from") && wordIs(ws[end + 1], "be", "happen", "run")) end += 2;
+      cues.push({ effect: "block", span: range(start, end), at: start });
+      i = end - 1;
+      continue;
+    }
+    // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
+    if (NEGATORS.has(w.norm) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? ""))) {
+      if (wordIs(w, "no") && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
+      let start = i;
+      let end = i + 1;
+      while (end < n && (NEGATORS.has(ws[end]!.norm) || MODALS.has(ws[end]!.norm) || wordIs(ws[end], "ever", "be", "let", "allow", "permit", "allowed", "permitted", "happen", "run", "occur", "take"))) {
+        if (wordIs(ws[end], "take") && !wordIs(ws[end + 1], "place")) break;
+        end++;
+        if (wordIs(ws[end - 1], "take")) end++;
+      }
+      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "do", "does", "please", "should", "must"))) start--;
+      // "no X may be Y-ed": the negation sits on the subject; keep the "no" as the cue, the rest is the action.
+      if (wordIs(w, "no")) {
+        cues.push({ effect: "block", span: [i], at: i });
+        continue;
+      }
+      cues.push({ effect: "block", span: range(start, end), at: start });
+      i = end - 1;
+      continue;
+    }
+    // Imperative block verb at the clause start (after "please", "always", a leading condition).
+    if (BLOCK_VERBS.has(w.lemma) && (i === 0 || isClauseStart(ws, i))) {
+      cues.push({ effect: "block", span: [i], at: i });
+      continue;
+    }
+    // Allow: "allow X", "X is allowed", "X may proceed", "auto-approve X".
+    if ((ALLOW_WORDS.has(w.norm) || w.lemma === "allow" || w.lemma === "permit") && !ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm))) {
+      let start = i;
+      while (start > 0 && (wordIs(ws[start - 1], "is", "are", "be", "always", "automatically") || MODALS.has(ws[start - 1]!.norm))) start--;
+      cues.push({ effect: "allow", span: range(start, i + 1), at: start });
+      continue;
+    }
+    if (wordIs(w, "proceed") && MODALS.has(ws[i - 1]?.norm ?? "")) cues.push({ effect: "allow", span: [i - 1, i], at: i - 1 });
+  }
+  return cues;
+}
+
+/** A word starts the clause when only softeners or a leading condition (ending in a comma) precede it. */
+function isClauseStart(ws: W[], i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const w = ws[j]!;
+    if (wordIs(w, "please", "always", "also", "then", "automatically")) continue;
+    return w.t.kind === "punct" && (w.t.text === "," || w.t.text === ":");
+  }
+  return true;
+}
+
+const STRENGTH: Record<EffectCue["effect"], number> = { require_approval: 4, only_allow: 3, block: 2, allow: 1 };
+
+function chooseEffect(cues: EffectCue[]): EffectCue | undefined {
+  let best: EffectCue | undefined;
+  for (const c of cues) if (!best || STRENGTH[c.effect] > STRENGTH[best.effect]) best = c;
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 2-4. Scope, exceptions, conditions
+
+const DETERMINERS = new Set(["the", "a", "an", "any", "all", "every", "each", "some", "its", "their", "our", "his", "her", "this", "that", "these", "those", "such"]);
+const WILDCARD_NOUNS = new Set(["action", "operation", "tool", "request", "thing", "call", "tool-call", "activity", "task", "command", "api"]);
+const WILDCARD_WORDS = new Set(["anything", "everything", "something", "whatever"]);
+// Nouns that name no particular thing ("customer records" is about customers).
+const GENERIC_NOUNS = new Set(["record", "item", "entry", "data", "object", "resource", "detail", "information", "info", "stuff", "one"]);
+const COMPARATORS: [string[], Comparator][] = [
+  [["greater", "than", "or", "equal", "to"], "gte"], [["more", "than", "or", "equal", "to"], "gte"], [["less", "than", "or", "equal", "to"], "lte"],
+  [["no", "more", "than"], "lte"], [["no", "less", "than"], "gte"], [["not", "more", "than"], "lte"], [["not", "less", "than"], "gte"],
+  [["no", "greater", "than"], "lte"], [["no", "higher", "than"], "lte"], [["not", "exceeding"], "lte"], [["not", "over"], "lte"],
+  [["more", "than"], "gt"], [["greater", "than"], "gt"], [["higher", "than"], "gt"], [["larger", "than"], "gt"], [["bigger", "than"], "gt"],
+  [["longer", "than"], "gt"], [["older", "than"], "gt"], [["heavier", "than"], "gt"], [["faster", "than"], "gt"], [["hotter", "than"], "gt"], [["warmer", "than"], "gt"],
+  [["in", "excess", "of"], "gt"], [["upwards", "of"], "gt"], [["north", "of"], "gt"],
+  [["shorter", "than"], "lt"], [["younger", "than"], "lt"], [["lighter", "than"], "lt"], [["slower", "than"], "lt"], [["colder", "than"], "lt"], [["cooler", "than"], "lt"],
+  [["at", "least"], "gte"], [["at", "most"], "lte"], [["up", "to"], "lte"], [["a", "maximum", "of"], "lte"], [["a", "minimum", "of"], "gte"], [["not", "below"], "gte"],
+  [["less", "than"], "lt"], [["fewer", "than"], "lt"], [["lower", "than"], "lt"], [["smaller", "than"], "lt"], [["cheaper", "than"], "lt"], [["south", "of"], "lt"],
+  [["equal", "to"], "eq"], [["exactly"], "eq"],
+  [["over"], "gt"], [["above"], "gt"], [["exceeding"], "gt"], [["exceeds"], "gt"], [["exceed"], "gt"], [["beyond"], "gt"], [["past"], "gt"], [["topping"], "gt"], [["tops"], "gt"],
+  [["under"], "lt"], [["below"], "lt"], [["beneath"], "lt"], [["within"], "lte"],
+];
 const DAYS: Record<string, number> = {
   sunday: 0, sundays: 0, sun: 0, monday: 1, mondays: 1, mon: 1, tuesday: 2, tuesdays: 2, tue: 2, tues: 2, wednesday: 3, wednesdays: 3, wed: 3,
   thursday: 4, thursdays: 4, thu: 4, thurs: 4, friday: 5, fridays: 5, fri: 5, saturday: 6, saturdays: 6, sat: 6,
 };
-const WEEKDAY_WORDS = new Set(["weekday", "weekdays", "workday", "workdays", "weekdays"]);
-const WEEKEND_WORDS = new Set(["weekend", "weekends"]);
-const RATE_UNITS: Record<string, number> = { second: 1, seconds: 1, minute: 60, minutes: 60, min: 60, hour: 3600, hours: 3600, hr: 3600, day: 86_400, days: 86_400, week: 604_800, weeks: 604_800 };
-// Durations compare in minutes.
-const DURATION_UNITS: Record<string, number> = { second: 1 / 60, seconds: 1 / 60, minute: 1, minutes: 1, min: 1, mins: 1, hour: 60, hours: 60, hr: 60, hrs: 60, day: 1440, days: 1440 };
-const ENVIRONMENT_WORDS = new Set(["production", "prod", "staging", "stage", "development", "dev", "test", "testing", "qa", "sandbox", "live"]);
-// Subjects that mean "whoever receives it": any e-mail address in the arguments is checked.
-const RECIPIENT_WORDS = new Set(["anyon", "anybody", "someon", "peopl", "recipient", "address", "addresse", "anyon els", "external recipient"].map((w) => w));
-const TIME_ZONE_ALIASES: Record<string, string> = { utc: "UTC", gmt: "UTC", z: "UTC" };
-
-// Words that end an action phrase: the start of a condition, an exception or a written-after effect.
-const ACTION_STOPS = new Set([
-  ...CONDITION_INTROS, "unless", "except", "excluding", "only", "over", "above", "exceeding", "exceeds", "exceed", "more", "greater", "higher", "larger", "bigger",
-  "under", "below", "less", "fewer", "lower", "smaller", "longer", "shorter", "between", "at", "in", "on", "outside", "to", "from", "before", "after", "during", "within", "per",
-  "is", "are", "must", "should", "shall", "may", "can", "cannot", "require", "requires", "need", "needs", "always", "not", "no", "up",
+const WEEKDAYS = [1, 2, 3, 4, 5];
+const RATE_UNITS: Record<string, number> = { second: 1, minute: 60, min: 60, hour: 3600, hr: 3600, day: 86_400, week: 604_800, month: 2_592_000, year: 31_536_000 };
+// Values that name a deployment environment: "in production" looks at an environment-like argument too.
+const ENVIRONMENTS = new Set(["production", "prod", "staging", "stage", "development", "dev", "test", "testing", "qa", "sandbox", "live", "preview", "uat", "preprod", "pre-production"]);
+const CONDITION_MARKERS = new Set([
+  "when", "whenever", "if", "where", "while", "whose", "which", "that", "who", "with", "without", "once", "after", "before", "during", "outside",
+  "between", "from", "over", "above", "under", "below", "exceeding", "beyond", "per", "within", "on", "in", "to", "for", "at", "of", "than", "marked", "flagged",
+  "tagged", "containing", "contains", "mentioning", "starting", "ending", "costing", "worth", "valued", "priced", "weighing", "lasting", "by", "whenever", "via", "through",
 ]);
 
-const isWord = (t: Token | undefined, ...norms: string[]): boolean => t?.kind === "word" && (norms.length === 0 || norms.includes(t.norm));
+export interface Reading {
+  effect: Effect | "only_allow";
+  domain: string | null;
+  terms: ActionTerm[];
+  any: boolean;
+  when: Condition[];
+  unless: Condition[];
+  /** Words no step placed (shown back, never silently dropped from the explanation). */
+  loose: string[];
+}
 
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+function subjectOf(words: W[]): Subject {
+  const content = words.filter((w) => w.t.kind === "word" && !DETERMINERS.has(w.norm) && !["of", "the", "is", "are", "be", "its", "their", "it", "they"].includes(w.norm) && !MODALS.has(w.norm));
+  return { text: content.map((w) => w.norm).join(" "), words: content.map((w) => baseOf(w)) };
+}
+
+/** A word's lemma for matching: wink's, else the word. Nouns of action keep their noun form; matching adds the verb. */
+function baseOf(w: W): string {
+  return (w.lemma || w.norm).replace(/[^a-z0-9_#@.-]/g, "");
+}
+
+function valueOf(t: Token): Value | undefined {
+  switch (t.kind) {
+    case "number":
+      return { value: t.value, text: t.text };
+    case "money":
+      return { value: t.value, currency: t.currency, text: t.text };
+    case "percent":
+      return { value: t.value, percent: true, text: t.text };
+    case "quantity":
+      return { value: t.quantity.value, unit: t.quantity.unit, kind: t.quantity.kind, text: t.text };
+    default:
+      return undefined;
   }
 }
 
-class Parser {
-  i = 0;
-  domain: string | null = null;
-  timeZone: string | null = null;
-  /** The word that introduced the atom being read ("when", "with"…). */
-  lastIntro = "";
-  constructor(readonly tokens: Token[]) {}
+/** A comparator phrase at i: its op and length; "5,000 EUR or more" is read at the value. */
+function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | undefined {
+  const t = ws[i]?.t;
+  if (t?.kind === "op") return { op: t.op, length: 1 };
+  for (const [phrase, op] of COMPARATORS) {
+    if (phrase.every((p, k) => ws[i + k]?.t.kind === "word" && ws[i + k]!.norm === p)) return { op, length: phrase.length };
+  }
+  // "goes above", "is greater than": a verb before the comparator is skipped by the caller.
+  return undefined;
+}
 
-  peek(offset = 0): Token | undefined {
-    return this.tokens[this.i + offset];
-  }
-  done(): boolean {
-    return this.i >= this.tokens.length;
-  }
-  /** True when the words of `seq` start at the cursor (+offset). */
-  at(seq: Seq, offset = 0): boolean {
-    return seq.every((w, k) => isWord(this.tokens[this.i + offset + k], w));
-  }
-  eat(seq: Seq): boolean {
-    if (!this.at(seq)) return false;
-    this.i += seq.length;
-    return true;
-  }
-  eatAny(seqs: readonly Seq[]): Seq | undefined {
-    const hit = seqs.find((s) => this.at(s));
-    if (hit) this.i += hit.length;
-    return hit;
-  }
-  fail(why: string): never {
-    throw new Unplaced(this.i, why);
-  }
+const NUMERIC_KINDS = new Set(["number", "money", "percent", "quantity"]);
 
-  // sentence := [cond-first ","] effect actions [conditions] [suffix-effect [conditions]] exceptions*
-  sentence(source: string): CompiledRule {
-    let leading: Condition | null = null;
-    if (isWord(this.peek(), "if", "when", "whenever", "while") && this.tokens.some((t) => t.kind === "comma")) {
-      this.i++;
-      leading = this.chain();
-      if (this.peek()?.kind !== "comma") this.fail("a comma after the leading condition");
-      this.i++;
-      this.eat(["then"]);
+/** The rest of a chunk after a value: "or more", "and above", "+", "in value", "old", "a year", a counted noun. */
+function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } {
+  let next = j;
+  let result: { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } = { op, next };
+  if ((wordIs(ws[next], "or") && wordIs(ws[next + 1], "more", "higher", "above", "greater", "over", "up")) || (wordIs(ws[next], "and") && wordIs(ws[next + 1], "above", "up", "over", "more"))) {
+    result.op = "gte";
+    next += 2;
+  } else if ((wordIs(ws[next], "or") && wordIs(ws[next + 1], "less", "fewer", "lower", "below", "under")) || (wordIs(ws[next], "and") && wordIs(ws[next + 1], "below", "under", "less"))) {
+    result.op = "lte";
+    next += 2;
+  } else if (ws[next]?.t.kind === "punct" && ws[next]!.t.text === "+") {
+    result.op = "gte";
+    next += 1;
+  }
+  // A counted noun right after a bare number: "100 recipients", "20 users", "1,000 shares".
+  if (ws[j - 1]?.t.kind === "number") {
+    const nouns: W[] = [];
+    let k = next;
+    while (k < ws.length && ws[k]!.t.kind === "word" && ["NOUN", "PROPN", "ADJ", "X", "VERB"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm) && !["or", "and", "old", "a", "an", "per", "each"].includes(ws[k]!.norm) && nouns.length < 3) {
+      nouns.push(ws[k]!);
+      k++;
+      if (ws[k - 1]!.pos === "NOUN" && !(ws[k]?.pos === "NOUN")) break;
     }
-    let effect: Effect | "only_allow" | undefined;
-    if (this.eatAny(ONLY_ALLOW_PREFIXES)) effect = "only_allow";
-    else if (this.eatAny(BLOCK_PREFIXES)) effect = "block";
-    else if (this.approvalPrefix()) effect = "require_approval";
-    else if (this.eatAny(ALLOW_PREFIXES)) effect = "allow";
+    if (nouns.length > 0 && nouns.some((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "X")) {
+      result.count = nouns;
+      next = k;
+    }
+  }
+  if (wordIs(ws[next], "in") && wordIs(ws[next + 1], "value", "total", "size", "amount")) {
+    result.inValue = true;
+    next += 2;
+  }
+  if (wordIs(ws[next], "old")) {
+    result.age = true;
+    next += 1;
+  }
+  if ((wordIs(ws[next], "a", "an", "per", "each", "every") && ws[next + 1]?.t.kind === "word" && RATE_UNITS[ws[next + 1]!.lemma] !== undefined) || (wordIs(ws[next], "annually", "yearly", "monthly", "daily", "weekly", "hourly"))) {
+    result.per = wordIs(ws[next], "annually", "yearly") ? "year" : wordIs(ws[next], "monthly") ? "month" : wordIs(ws[next], "daily") ? "day" : wordIs(ws[next], "weekly") ? "week" : wordIs(ws[next], "hourly") ? "hour" : ws[next + 1]!.lemma;
+    next += wordIs(ws[next], "annually", "yearly", "monthly", "daily", "weekly", "hourly") ? 1 : 2;
+  }
+  result = { ...result, next };
+  return result;
+}
 
-    const rate = this.leadingRate();
-    const actionsStart = this.i;
-    const actions = this.actions();
+
+/** Reads conditions from words; returns the conditions and the words no reader placed. */
+class ConditionReader {
+  constructor(
+    private readonly all: W[],
+    private readonly actionNouns: string[],
+  ) {}
+
+  read(ws: W[]): { conditions: Condition[]; loose: W[]; spare: Set<W> } {
     const conditions: Condition[] = [];
-    if (leading) conditions.push(leading);
-    if (rate) conditions.push(rate);
-    let only = false;
-    const collect = () => {
-      if (this.eat(["only"])) only = true;
-      const c = this.chain();
-      if (c) conditions.push(c);
-    };
-    collect();
-    if (!effect) {
-      const suffix = this.suffixEffect();
-      if (!suffix) {
-        // Nothing said what to do: the words taken for actions are the ones not placed.
-        if (this.done()) this.i = actionsStart;
-        this.fail("an effect (block, never, require approval, escalate, allow)");
+    const loose: W[] = [];
+    const spare = new Set<W>();
+    let i = 0;
+    let pendingOr = false;
+    let negateNext = false;
+    let lastSubject: W[] = [];
+    while (i < ws.length) {
+      const w = ws[i]!;
+      if (w.used || (w.t.kind === "punct" && w.t.text !== "(" && w.t.text !== "/")) {
+        i++;
+        continue;
       }
-      effect = suffix;
-      collect();
+      if (wordIs(w, "or")) {
+        pendingOr = true;
+        i++;
+        continue;
+      }
+      if (wordIs(w, "and", "but", "also", "then", "yet") || (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "which", "that", "who", "once", "with", "for", "of", "by", "via", "as", "is", "are", "be", "it", "they", "its"].includes(w.norm) && !this.startsSomething(ws, i))) {
+        if (wordIs(w, "with", "for", "of", "by", "whose", "where", "when", "while", "if", "which", "that", "who") && !lastSubject.length) {
+          // keep the marker's following words as the next subject
+        }
+        i++;
+        continue;
+      }
+      if (wordIs(w, "not", "no", "never") && !this.startsSomething(ws, i)) {
+        negateNext = true;
+        i++;
+        continue;
+      }
+      const got = this.readOne(ws, i, lastSubject);
+      if (got) {
+        let c = got.condition;
+        if (negateNext) c = negate(c);
+        negateNext = false;
+        if (pendingOr && conditions.length > 0) {
+          const prev = conditions.pop()!;
+          conditions.push(prev.kind === "or" ? { kind: "or", of: [...prev.of, c] } : { kind: "or", of: [prev, c] });
+        } else conditions.push(c);
+        pendingOr = false;
+        for (let k = i; k < got.next; k++) ws[k]!.used = true;
+        // Words a reader read past but that belong to the action ("3 refunds per hour": refunds).
+        for (const w of got.spare ?? []) {
+          w.used = false;
+          loose.push(w);
+          spare.add(w);
+        }
+        if (got.subject) lastSubject = got.subject;
+        i = got.next;
+        continue;
+      }
+      loose.push(w);
+      i++;
     }
-    // "Escalate any action in the finance domain to a human approver": who approves, said last.
-    if (effect === "require_approval") this.i += this.approverPhrase(0);
-    const exceptions: Condition[] = [];
-    while (!this.done()) {
-      if (this.eat(["unless"])) {
-        this.eatAny([["it", "is"], ["it's"]]);
-        exceptions.push(this.required(this.chain(), "a condition after unless"));
-      } else if (this.eatAny([["except", "when"], ["except", "if"], ["except", "for"], ["except"], ["excluding"], ["but", "not"]])) {
-        exceptions.push(this.exception());
-      } else if (this.peek()?.kind === "comma" && isWord(this.peek(1), "unless", "except", "excluding")) {
-        this.i++;
-      } else {
-        this.fail("a condition or an exception");
+    return { conditions, loose, spare };
+  }
+
+  /** Whether a reader can start at i (so a marker word before it is only a connector). */
+  private startsSomething(ws: W[], i: number): boolean {
+    return this.readOne(ws, i, [], true) !== undefined;
+  }
+
+  /** One condition starting at i, with the subject words that precede it in the chunk. */
+  private readOne(ws: W[], at: number, lastSubject: W[], probe = false): { condition: Condition; next: number; subject?: W[]; spare?: W[] } | undefined {
+    let i = at;
+    while (wordIs(ws[i], "when", "whenever", "if", "where", "while", "once") && i + 1 < ws.length) i++;
+    return this.readRate(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readEquality(ws, i, probe);
+  }
+
+  /** "more than 3 refunds per hour", "at most 5 a day", "3 times per hour". */
+  private readRate(ws: W[], i: number): { condition: Condition; next: number; spare?: W[] } | undefined {
+    const cmp = comparatorAt(ws, i);
+    const j = cmp ? i + cmp.length : i;
+    if (ws[j]?.t.kind !== "number") return undefined;
+    const count = (ws[j]!.t as { value: number }).value;
+    let k = j + 1;
+    while (k < ws.length && k <= j + 4 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
+    if (!(wordIs(ws[k], "per", "a", "an", "every", "each") || (wordIs(ws[k], "in", "within") && wordIs(ws[k + 1], "a", "an", "one", "any")))) return undefined;
+    const unitAt = wordIs(ws[k], "in", "within") ? k + 2 : k + 1;
+    const unit = ws[unitAt];
+    if (!unit || unit.t.kind !== "word" || RATE_UNITS[unit.lemma] === undefined) return undefined;
+    const op = cmp?.op === "gte" ? "gte" : "gt";
+    const limit = cmp && (cmp.op === "lte" || cmp.op === "lt") ? count : count;
+    // "at most 5 per day" is a limit of 5 (the 6th is over it); "more than 3" the same; "at least 3" fires at 3.
+    return { condition: { kind: "rate", op: cmp?.op === "gte" ? "gte" : op, count: limit, window_seconds: RATE_UNITS[unit.lemma]! }, next: unitAt + 1, spare: ws.slice(j + 1, k).filter((w) => !wordIs(w, "times", "time")) };
+  }
+
+  /** "on Saturdays or Sundays", "on weekends", "on weekdays", "on business days", "on Fridays". */
+  private readDays(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    let j = i;
+    let negated = false;
+    // "windows that start on a Saturday": the day of the action's own time ("start"), not of now.
+    const subject: W[] = [];
+    while (j < ws.length && j < i + 4 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "on", "during", "at", "over", "outside", "except") && DAYS[ws[j]!.norm] === undefined) {
+      const w = ws[j]!;
+      if (wordIs(w, "that", "which", "who", "when", "whose", "is", "are", "scheduled", "set")) {
+        j++;
+        continue;
+      }
+      if (w.pos !== "VERB") return undefined;
+      subject.push(w);
+      j++;
+    }
+    if (subject.length > 0 && !wordIs(ws[j], "on", "during", "over")) return undefined;
+    if (wordIs(ws[j], "outside", "except")) {
+      negated = true;
+      j++;
+    }
+    if (wordIs(ws[j], "on", "during", "at", "over")) j++;
+    if (wordIs(ws[j], "the", "a", "any")) j++;
+    const days = new Set<number>();
+    let k = j;
+    while (k < ws.length) {
+      const w = ws[k]!;
+      if (w.t.kind !== "word") break;
+      if (DAYS[w.norm] !== undefined) days.add(DAYS[w.norm]!);
+      else if (w.lemma === "weekend" || w.norm === "weekends") [0, 6].forEach((d) => days.add(d));
+      else if (["weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm) && !(w.norm === "business" && !wordIs(ws[k + 1], "day", "days"))) {
+        WEEKDAYS.forEach((d) => days.add(d));
+        if (w.norm === "business") k++;
+      } else if (wordIs(w, "or", "and", "through", "to", "thru") && days.size > 0) {
+        if (wordIs(w, "through", "to", "thru") && DAYS[ws[k + 1]?.norm ?? ""] !== undefined) {
+          const from = Math.max(...days);
+          const to = DAYS[ws[k + 1]!.norm]!;
+          for (let d = from; d !== to; d = (d + 1) % 7) days.add(d);
+          days.add(to);
+          k += 2;
+          continue;
+        }
+      } else break;
+      k++;
+    }
+    if (days.size === 0) return undefined;
+    const tz = this.zoneAround(ws, k);
+    const condition: Condition = { kind: "weekday", days: [...days].sort(), tz: tz.zone, ...(subject.length > 0 ? { subject: subjectOf(subject) } : {}) };
+    return { condition: negated ? negate(condition) : condition, next: tz.next };
+  }
+
+  /** A zone written after a time phrase: "UTC", "Europe/Berlin", "New York time", "(Berlin time)". */
+  private zoneAround(ws: W[], k: number): { zone: string; next: number } {
+    let j = k;
+    if (wordIs(ws[j], "in")) j++;
+    if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === "(") j++;
+    for (let len = 3; len >= 1; len--) {
+      const words = ws.slice(j, j + len);
+      if (words.length < len || words.some((w) => w.t.kind !== "word")) continue;
+      const zone = zoneOf(words.map((w) => w.norm).join(" "));
+      if (zone) {
+        let next = j + len;
+        if (wordIs(ws[next], "time", "timezone", "zone")) next++;
+        if (ws[next]?.t.kind === "punct" && ws[next]!.t.text === ")") next++;
+        return { zone, next };
       }
     }
-    if (effect === "only_allow" || (effect === "allow" && only)) {
-      // "Only allow X when C": X is blocked unless C holds (and unless any exception holds).
-      if (conditions.length === 0) this.fail("a condition after only (e.g. only on weekdays)");
-      const allowedWhen = conditions.length === 1 ? conditions[0]! : { kind: "and" as const, of: conditions };
-      return this.finish(source, "block", actions, null, exceptions.length === 0 ? allowedWhen : { kind: "or", of: [allowedWhen, ...exceptions] });
-    }
-    const when = conditions.length === 0 ? null : conditions.length === 1 ? conditions[0]! : { kind: "and" as const, of: conditions };
-    const unless = exceptions.length === 0 ? null : exceptions.length === 1 ? exceptions[0]! : { kind: "or" as const, of: exceptions };
-    return this.finish(source, effect, actions, when, unless);
+    return { zone: "", next: k };
   }
 
-  finish(source: string, effect: Effect, actions: ActionSelector, when: Condition | null, unless: Condition | null): CompiledRule {
-    const tz = this.timeZone ?? "UTC";
-    const zoned = (c: Condition | null): Condition | null => {
-      if (!c) return c;
-      switch (c.kind) {
-        case "and":
-        case "or":
-          return { ...c, of: c.of.map((x) => zoned(x)!) };
-        case "not":
-          return { ...c, of: zoned(c.of)! };
-        case "weekday":
-        case "time":
-          return { ...c, tz: c.tz || tz };
-        default:
-          return c;
+  /** "between 09:00 and 17:00 UTC", "9am-6pm", "before 8am", "after 6pm", "outside business hours", "at night". */
+  private readClock(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    let j = i;
+    let negated = false;
+    if (wordIs(ws[j], "outside", "beyond")) {
+      negated = true;
+      j++;
+    } else if (wordIs(ws[j], "during", "within", "in", "inside")) j++;
+    let from: number | undefined;
+    let to: number | undefined;
+    let k = j;
+    const t0 = ws[j]?.t;
+    if (t0?.kind === "time_range") {
+      from = t0.from;
+      to = t0.to;
+      k = j + 1;
+    } else if (wordIs(ws[j], "between", "from") && ws[j + 1]?.t.kind === "time" && wordIs(ws[j + 2], "and", "to", "until", "till") && ws[j + 3]?.t.kind === "time") {
+      from = (ws[j + 1]!.t as { minutes: number }).minutes;
+      to = (ws[j + 3]!.t as { minutes: number }).minutes;
+      k = j + 4;
+    } else if (wordIs(ws[j], "before", "until", "till") && ws[j + 1]?.t.kind === "time") {
+      from = 0;
+      to = (ws[j + 1]!.t as { minutes: number }).minutes;
+      k = j + 2;
+    } else if (wordIs(ws[j], "after") && ws[j + 1]?.t.kind === "time") {
+      from = (ws[j + 1]!.t as { minutes: number }).minutes;
+      to = 24 * 60;
+      k = j + 2;
+    } else if ((wordIs(ws[j], "business", "office", "working", "work") && wordIs(ws[j + 1], "hours", "hour")) || (wordIs(ws[j], "hours") && wordIs(ws[j - 1], "business"))) {
+      // Business hours as the sentence defines them ("(9am-6pm Europe/Berlin)"), else weekdays 09:00-17:00.
+      k = j + 2;
+      if (ws[k]?.t.kind === "punct" && ws[k]!.t.text === "(") k++;
+      let hours = { from: 540, to: 1020 };
+      if (ws[k]?.t.kind === "time_range") {
+        const r = ws[k]!.t as { from: number; to: number };
+        hours = { from: r.from, to: r.to };
+        k++;
+      } else if (ws[k]?.t.kind === "time" && wordIs(ws[k + 1], "to", "and", "until") && ws[k + 2]?.t.kind === "time") {
+        hours = { from: (ws[k]!.t as { minutes: number }).minutes, to: (ws[k + 2]!.t as { minutes: number }).minutes };
+        k += 3;
       }
-    };
-    return { source, effect, actions: { ...actions, domain: this.domain }, when: zoned(when), unless: zoned(unless) };
+      const tz = this.zoneAround(ws, k);
+      k = tz.next;
+      if (ws[k]?.t.kind === "punct" && ws[k]!.t.text === ")") k++;
+      const inside: Condition = { kind: "and", of: [{ kind: "weekday", days: WEEKDAYS, tz: tz.zone }, { kind: "time", from: hours.from, to: hours.to, tz: tz.zone }] };
+      return { condition: negated ? negate(inside) : inside, next: k };
+    } else if (wordIs(ws[j], "at", "during", "overnight") && wordIs(ws[j + 1], "night", "nighttime") ) {
+      from = 22 * 60;
+      to = 6 * 60;
+      k = j + 2;
+    } else return undefined;
+    const tz = this.zoneAround(ws, k);
+    const condition: Condition = { kind: "time", from: from!, to: to!, tz: tz.zone };
+    return { condition: negated ? negate(condition) : condition, next: tz.next };
   }
 
-  required<T>(value: T | null, what: string): T {
-    if (value === null) this.fail(what);
-    return value;
+  /** "to recipients outside acme.com", "to anyone at gmail.com", "emails to @rival.test". */
+  private readDomain(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    let j = i;
+    let outside = false;
+    let k = j;
+    while (k < ws.length && k <= i + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "outside", "at", "in", "from", "on", "to")) k++;
+    if (ws[k]?.t.kind !== "word" && ws[k]?.t.kind !== "domain" && ws[k]?.t.kind !== "tag" && ws[k]?.t.kind !== "email") return undefined;
+    const subjectWords = ws.slice(j, k);
+    j = k;
+    if (wordIs(ws[j], "outside", "beyond")) {
+      outside = true;
+      j++;
+    } else if (wordIs(ws[j], "not") && wordIs(ws[j + 1], "at", "in", "on")) {
+      outside = true;
+      j += 2;
+    } else if (wordIs(ws[j], "at", "in", "from", "on", "to", "@")) j++;
+    if (wordIs(ws[j], "the")) j++;
+    const domains: string[] = [];
+    while (j < ws.length) {
+      const t = ws[j]!.t;
+      if (t.kind === "domain") domains.push(t.domain);
+      else if (t.kind === "tag" && t.value.startsWith("@") && t.value.includes(".")) domains.push(t.value.slice(1));
+      else if (t.kind === "email") domains.push(t.domain);
+      else if (wordIs(ws[j], "or", "and") && domains.length > 0) {
+        j++;
+        continue;
+      } else if (wordIs(ws[j], "domain", "domains") && domains.length > 0) {
+        j++;
+        continue;
+      } else break;
+      j++;
+    }
+    if (domains.length === 0) return undefined;
+    if (wordIs(ws[j], "domain", "domains")) j++;
+    return { condition: { kind: "outside_domain", subject: subjectOf(subjectWords), domains, ...(outside ? {} : { inside: true }) }, next: j };
   }
 
-  approvalPrefix(): boolean {
-    const start = this.i;
-    if (this.eat(["escalate"])) {
-      if (this.at(["to"]) && (ESCALATE_TARGETS.has(this.wordAt(1)) || ESCALATE_TARGETS.has(this.wordAt(2)))) {
-        this.i += ESCALATE_TARGETS.has(this.wordAt(1)) ? 2 : 3;
+  /** Comparisons with a subject before them: "battery is under 15%", "salary above 150000", "between 2000 and 10000 dollars". */
+  private readComparison(ws: W[], i: number, lastSubject: W[], probe: boolean): { condition: Condition; next: number; subject?: W[] } | undefined {
+    // The subject: words up to the comparator (skipping copulas and motion verbs: "goes above", "is greater than").
+    let j = i;
+    const subject: W[] = [];
+    let negated = false;
+    while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && ws[j]!.t.kind === "word") {
+      if (NEGATORS.has(ws[j]!.norm)) negated = true;
+      else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "amount", "totals", "total", "comes", "come", "cost", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
+      j++;
+    }
+    let op: Comparator;
+    let k: number;
+    let value: Value | undefined;
+    let high: Value | undefined;
+    const cmp = comparatorAt(ws, j);
+    if (wordIs(ws[j], "between") && ws[j + 1] && NUMERIC_KINDS.has(ws[j + 1]!.t.kind) && wordIs(ws[j + 2], "and", "to") && ws[j + 3] && NUMERIC_KINDS.has(ws[j + 3]!.t.kind)) {
+      op = "between";
+      value = valueOf(ws[j + 1]!.t);
+      high = valueOf(ws[j + 3]!.t);
+      k = j + 4;
+      // "between 2000 and 10000 dollars": the unit written once applies to both.
+      if (high?.currency && !value?.currency && value) value = { ...value, currency: high.currency };
+      if (high?.unit && !value?.unit && value) value = { ...value, unit: high.unit, kind: high.kind };
+      if (high?.percent && value) value = { ...value, percent: true };
+    } else if (cmp && ws[j + cmp.length] && NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind)) {
+      op = cmp.op;
+      value = valueOf(ws[j + cmp.length]!.t);
+      k = j + cmp.length + 1;
+    } else if (j < ws.length && NUMERIC_KINDS.has(ws[j]!.t.kind) && (wordIs(ws[j + 1], "or") || (ws[j + 1]?.t.kind === "punct" && ws[j + 1]!.t.text === "+") || wordIs(ws[j + 1], "and"))) {
+      // "5,000 EUR or more", "100+"
+      const after = afterValue(ws, j + 1, "eq");
+      if (after.op === "eq") return undefined;
+      op = after.op;
+      value = valueOf(ws[j]!.t);
+      k = j + 1;
+    } else if (j === i && ws[j]?.t.kind === "number" && subject.length === 0) {
+      return undefined;
+    } else return undefined;
+    if (!value) return undefined;
+    if (probe) return { condition: { kind: "and", of: [] }, next: k };
+    const after = afterValue(ws, k, op);
+    op = after.op;
+    k = after.next;
+    // Units written after a bare number: "30 years" was a quantity already; "30 degrees" reads as
+    // temperature when the subject says so.
+    if (!value.unit && !value.currency && !value.percent) {
+      if (after.count) {
+        const words = after.count;
+        if (words.length === 1 && ["degree", "degrees"].includes(words[0]!.norm)) value = { ...value, unit: "tempC", kind: "temperature" };
       }
-      return true;
     }
-    if (this.eatAny(APPROVAL_VERBS) && this.eatAny(APPROVAL_NOUNS)) {
-      if (this.peek()?.kind === "word" && APPROVAL_CONNECTORS.has((this.peek() as { norm: string }).norm)) this.i++;
-      return true;
+    let subjectWords = subject.length > 0 ? subject : [];
+    let counted = false;
+    if (after.count && !(value.unit === "tempC" && after.count.length === 1)) {
+      subjectWords = after.count;
+      counted = true;
     }
-    this.i = start;
-    return false;
+    if (after.age) subjectWords = [...subjectWords, { t: { kind: "word", text: "age", norm: "age" }, norm: "age", lemma: "age", pos: "NOUN", used: true }];
+    if (after.inValue) subjectWords = [{ t: { kind: "word", text: "value", norm: "value" }, norm: "value", lemma: "value", pos: "NOUN", used: true }];
+    if (subjectWords.length === 0 && lastSubject.length > 0 && !value.currency && !value.percent) subjectWords = lastSubject;
+    // A subject that only repeats the action's own noun ("refunds larger than $750") says nothing about
+    // which argument: the value's kind decides.
+    const s = subjectOf(subjectWords);
+    const onlyAction = s.words.length > 0 && s.words.every((x) => this.actionNouns.some((a) => conceptsOf(a).has(x) || conceptsOf(x).has(a)));
+    let subj: Subject = onlyAction && !counted ? { text: "", words: [] } : s;
+    if (subj.words.length === 0) subj = { ...subj, implied: value.currency ? "amount" : value.percent ? "percent" : value.unit ? "quantity" : "amount" };
+    if (counted) subj = { ...subj, count: true };
+    const CHANGE = ["change", "increase", "decrease", "move", "swing", "difference", "delta", "adjustment", "adjust"];
+    if (s.words.some((x) => CHANGE.includes(x)) || (s.words.length === 0 && this.actionNouns.some((x) => CHANGE.includes(x)))) subj = { ...subj, magnitude: true };
+    let condition: Condition = { kind: "compare", subject: subj, op, value, ...(high ? { high } : {}) };
+    if (negated) condition = negate(condition);
+    // "exceeding 1,000 shares or $50,000 in value": a second value after "or" shares the comparator.
+    if (wordIs(ws[k], "or") && ws[k + 1] && NUMERIC_KINDS.has(ws[k + 1]!.t.kind)) {
+      const second = valueOf(ws[k + 1]!.t)!;
+      const after2 = afterValue(ws, k + 2, op);
+      let subj2: Subject = { text: "", words: [], implied: second.currency ? "amount" : second.percent ? "percent" : second.unit ? "quantity" : "amount" };
+      if (after2.count) subj2 = { ...subjectOf(after2.count), count: true };
+      if (after2.inValue) subj2 = { text: "value", words: ["value"], implied: "amount" };
+      condition = { kind: "or", of: [condition, { kind: "compare", subject: subj2, op: after2.op, value: second }] };
+      k = after2.next;
+    }
+    return { condition, next: k, subject: subject.length > 0 ? subject : undefined };
   }
 
-  /** Length of "to a human approver", "to the finance manager", "to a human" at the offset; 0 when none. */
-  approverPhrase(offset: number): number {
-    if (!isWord(this.peek(offset), "to")) return 0;
-    let k = offset + 1;
-    while (DETERMINERS.has(this.wordAt(k))) k++;
-    let last = -1;
-    for (let j = k; j < k + 3 && this.peek(j)?.kind === "word" && !ACTION_STOPS.has(this.wordAt(j)); j++) {
-      if (ESCALATE_TARGETS.has(this.wordAt(j))) last = j;
+  /** "whose subject contains the word confidential", "starting with 'tmp'", "that mention X". */
+  private readText(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    let j = i;
+    const subject: W[] = [];
+    while (j < ws.length && j <= i + 4 && ws[j]!.t.kind === "word" && !["contain", "contains", "containing", "include", "includes", "including", "mention", "mentions", "mentioning", "start", "starts", "starting", "begin", "begins", "beginning", "end", "ends", "ending"].includes(ws[j]!.norm)) {
+      if (!DETERMINERS.has(ws[j]!.norm) && !["whose", "which", "that", "with", "where", "when", "if", "its", "is", "are"].includes(ws[j]!.norm)) subject.push(ws[j]!);
+      j++;
     }
-    return last < 0 ? 0 : last + 1 - offset;
+    const verb = ws[j];
+    if (!verb || verb.t.kind !== "word") return undefined;
+    const mode = ["start", "starts", "starting", "begin", "begins", "beginning"].includes(verb.norm) ? "starts" : ["end", "ends", "ending"].includes(verb.norm) ? "ends" : ["contain", "contains", "containing", "include", "includes", "including", "mention", "mentions", "mentioning"].includes(verb.norm) ? "contains" : undefined;
+    if (!mode) return undefined;
+    if (verb.norm.startsWith("end") && wordIs(ws[j + 1], "in") && !ws[j + 2]?.t.kind.startsWith("quoted")) return undefined; // "ending in a different country"
+    let k = j + 1;
+    if (wordIs(ws[k], "with", "in")) k++;
+    if (wordIs(ws[k], "the", "a")) k++;
+    if (wordIs(ws[k], "word", "phrase", "text", "string", "term", "words")) k++;
+    const v = ws[k];
+    if (!v) return undefined;
+    const value = v.t.kind === "quoted" ? v.t.value : v.t.kind === "word" ? v.norm : v.t.kind === "tag" || v.t.kind === "domain" ? v.t.text : v.t.kind === "number" ? v.t.text : undefined;
+    if (value === undefined) return undefined;
+    return { condition: { kind: "text", subject: subjectOf(subject), mode, value, negate: false }, next: k + 1 };
   }
 
-  wordAt(offset: number): string {
-    const t = this.peek(offset);
-    return t?.kind === "word" ? t.norm : "";
-  }
-
-  suffixEffect(): Effect | "only_allow" | undefined {
-    const hit = SUFFIX_EFFECTS.find(([seq]) => this.at(seq));
-    if (hit) {
-      this.i += hit[0].length;
-      return hit[1];
+  /** "a card ending in a different country than the order": two arguments of one kind that differ. */
+  private readDiffer(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    for (let j = i; j < Math.min(ws.length, i + 8); j++) {
+      if (!wordIs(ws[j], "different", "differs", "differing", "other", "mismatched", "mismatching")) continue;
+      let k = j + 1;
+      const head = ws[k];
+      if (!head || head.t.kind !== "word") return undefined;
+      k++;
+      if (wordIs(ws[k], "than", "from", "to")) {
+        k++;
+        while (k < ws.length && ws[k]!.t.kind === "word" && (DETERMINERS.has(ws[k]!.norm) || ws[k]!.pos === "NOUN" || ws[k]!.pos === "ADJ") && !CONDITION_MARKERS.has(ws[k]!.norm)) k++;
+      }
+      return { condition: { kind: "differ", head: baseOf(head), negate: false }, next: k };
     }
-    const start = this.i;
-    if (this.eatAny(SUFFIX_APPROVAL_VERBS) && this.eatAny(APPROVAL_NOUNS)) return "require_approval";
-    this.i = start;
     return undefined;
   }
 
-  // "more than 3 refunds per hour": the rate is written around the action.
-  leadingRate(): Condition | null {
-    const start = this.i;
-    const op = this.comparator();
-    if (!op) return null;
-    const count = this.peek();
-    if (count?.kind !== "number") {
-      this.i = start;
-      return null;
+  /** Yes/no facts: "a forklift is active", "tests have not passed", "the vendor is not on the approved list", "publicly". */
+  private readFlag(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
+    let j = i;
+    const subject: W[] = [];
+    let negated = false;
+    while (j < ws.length && j <= i + 5 && ws[j]!.t.kind === "word" && !["is", "are", "was", "were", "has", "have", "had", "been", "be"].includes(ws[j]!.norm)) {
+      if (j > i && CONDITION_MARKERS.has(ws[j]!.norm)) return undefined;
+      if (NEGATORS.has(ws[j]!.norm)) negated = !negated;
+      else if (!DETERMINERS.has(ws[j]!.norm) && !["when", "while", "if", "whose", "where", "once", "that", "which", "who"].includes(ws[j]!.norm)) subject.push(ws[j]!);
+      j++;
     }
-    // Look ahead for "per <unit>" after the action words.
-    let k = this.i + 1;
-    while (k < this.tokens.length && this.tokens[k]!.kind === "word" && !isWord(this.tokens[k], "per", "a", "an", "every", "each", "in", "within")) k++;
-    const save = this.i;
-    this.i = k;
-    const window = this.rateWindow();
-    if (window === null) {
-      this.i = start;
-      return null;
+    if (!wordIs(ws[j], "is", "are", "was", "were", "has", "have", "had", "been", "be")) return undefined;
+    let k = j + 1;
+    while (wordIs(ws[k], "been", "be", "not", "never", "still", "currently", "already", "n't")) {
+      if (wordIs(ws[k], "not", "never", "n't")) negated = !negated;
+      k++;
     }
-    const end = this.i;
-    // Move the action words between the count and the window to the cursor, and drop the rate's tokens.
-    const actionTokens = this.tokens.slice(save + 1, k);
-    this.tokens.splice(save, end - save, ...actionTokens);
-    this.i = save;
-    return { kind: "rate", op: op === "gte" ? "gte" : "gt", count: count.value, window_seconds: window };
+    // "is not on the approved list": a state named by an adjective or participle, with "on the … list".
+    if (wordIs(ws[k], "on", "in") && ws[k + 1]) {
+      let m = k + 1;
+      while (wordIs(ws[m], "the", "a", "an")) m++;
+      const words: W[] = [];
+      while (m < ws.length && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !wordIs(ws[m], "and", "or") && words.length < 3) words.push(ws[m++]!);
+      if (words.length === 0) return undefined;
+      if (probe) return { condition: { kind: "and", of: [] }, next: m };
+      return { condition: { kind: "flag", subject: subjectOf([...subject, ...words]), expect: !negated }, next: m };
+    }
+    const state = ws[k];
+    if (!state || state.t.kind !== "word" || !["ADJ", "VERB", "ADV"].includes(state.pos) || CONDITION_MARKERS.has(state.norm)) return undefined;
+    if (subject.length === 0) return undefined;
+    if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
+    // A state that is one of an argument's values ("after they are paid" → status paid) is an equality too:
+    // the evaluator tries a yes/no argument named by the words first, then a value equal to the state.
+    return { condition: { kind: "flag", subject: subjectOf([...subject, state]), expect: !negated }, next: k + 1 };
   }
 
-  /** "per hour", "an hour", "every 10 minutes", "in a day", "within 1 hour". Null when none is here. */
-  rateWindow(): number | null {
-    const start = this.i;
-    this.eat(["times"]);
-    if (this.eatAny([["per"], ["a"], ["an"], ["every"], ["each"], ["in", "a"], ["in", "an"], ["in", "any"], ["within", "a"], ["within", "an"], ["in"], ["within"]])) {
-      let n = 1;
-      const t = this.peek();
-      if (t?.kind === "number") {
-        n = t.value;
-        this.i++;
-      }
-      const unit = RATE_UNITS[this.wordAt(0)];
-      if (unit) {
-        this.i++;
-        return n * unit;
-      }
+  /**
+   * Equality and membership: "in production", "tier bronze", "the bronze tier", "to channel #general",
+   * "marked urgent", "where the reason is fraud_suspected", "for contractors", "to admin".
+   */
+  private readEquality(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
+    let j = i;
+    let negated = false;
+    const preposition = ws[j]?.t.kind === "word" ? ws[j]!.norm : "";
+    if (wordIs(ws[j], "in", "to", "on", "for", "at", "into", "onto", "marked", "flagged", "tagged", "labelled", "labeled", "set", "from", "via", "through", "as", "outside", "not", "except")) {
+      if (wordIs(ws[j], "outside", "not")) negated = true;
+      j++;
+      if (wordIs(ws[j], "as", "to", "in", "on")) j++;
     }
-    this.i = start;
-    return null;
-  }
-
-  comparator(): Comparator | undefined {
-    const t = this.peek();
-    if (t?.kind === "op") {
-      this.i++;
-      return t.op;
+    // "where the reason is X", "status = paid", "region is not eu"
+    let k = j;
+    const head: W[] = [];
+    while (k < ws.length && k <= j + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "is", "are", "equals", "equal", "=", "was", "of") && !CONDITION_MARKERS.has(ws[k]!.norm)) {
+      if (!DETERMINERS.has(ws[k]!.norm)) head.push(ws[k]!);
+      k++;
     }
-    const hit = COMPARE_PHRASES.find(([seq]) => this.at(seq));
-    if (!hit) return undefined;
-    this.i += hit[0].length;
-    return hit[1];
-  }
-
-  // actions := wildcard | term ("," | "or" | "and" term)* ; with an optional domain phrase
-  actions(): ActionSelector {
-    const selector: ActionSelector = { any: false, terms: [], domain: null };
-    let current: string[] = [];
-    const close = () => {
-      if (current.length > 0) {
-        const text = current.join(" ");
-        const specific = current.filter((w) => !GENERIC_NOUNS.has(w));
-        const stems = (specific.length > 0 ? specific : current).flatMap((w) => splitWords(w)).map(stem);
-        selector.terms.push({ text, stems: [...new Set(stems)] });
+    if ((wordIs(ws[k], "is", "are", "equals", "was") || ws[k]?.t.kind === "op") && ws[k + 1] && head.length > 0 && !["when", "while"].includes(preposition)) {
+      let m = k + 1;
+      if (ws[k]!.t.kind === "op" && (ws[k]!.t as { op: string }).op === "neq") negated = !negated;
+      if (wordIs(ws[m], "not")) {
+        negated = !negated;
+        m++;
       }
-      current = [];
-    };
-    while (!this.done()) {
-      if (this.domainPhrase()) continue;
-      const t = this.peek()!;
-      if (t.kind === "quoted") {
-        current.push(t.value);
-        this.i++;
-        continue;
-      }
-      if (t.kind === "comma" || isWord(t, "or", "and", "and/or", "nor")) {
-        const next = this.peek(1);
-        // A comma or conjunction followed by a condition belongs to the conditions.
-        if (next && this.startsActionWord(next)) {
-          close();
-          this.i++;
+      if (wordIs(ws[m], "equal")) m++;
+      if (wordIs(ws[m], "to")) m++;
+      if (wordIs(ws[m], "one")) m += wordIs(ws[m + 1], "of") ? 2 : 1;
+      const values: string[] = [];
+      while (m < ws.length) {
+        const v = ws[m]!;
+        const text = valueText(v);
+        if (text === undefined || (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || ["ADP", "AUX", "VERB", "PART"].includes(v.pos)) && !["in"].includes(v.norm))) break;
+        if (v.t.kind === "word" && DETERMINERS.has(v.norm)) {
+          m++;
           continue;
+        }
+        values.push(text);
+        m++;
+        if (wordIs(ws[m], "or", "and") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) {
+          if (ws[m + 1] && valueText(ws[m + 1]!) !== undefined && !CONDITION_MARKERS.has(ws[m + 1]!.norm)) {
+            m++;
+            continue;
+          }
         }
         break;
       }
-      if (t.kind !== "word") break;
-      if (this.atWildcard()) {
-        // "any action" selects everything; "delete anything" is the verb with any object.
-        if (current.length === 0) selector.any = true;
-        continue;
-      }
-      if (ACTION_STOPS.has(t.norm)) break;
-      if (DETERMINERS.has(t.norm) || ((t.norm === "calls" || t.norm === "requests" || t.norm === "use") && isWord(this.peek(1), "to", "of"))) {
-        this.i += DETERMINERS.has(t.norm) ? 1 : 2;
-        continue;
-      }
-      current.push(t.norm);
-      this.i++;
+      if (values.length === 0) return undefined;
+      if (probe) return { condition: { kind: "and", of: [] }, next: m };
+      return { condition: { kind: "equals", subject: subjectOf(head), values, negate: negated }, next: m };
     }
-    close();
-    if (selector.terms.length > 0) selector.any = false;
-    if (!selector.any && selector.terms.length === 0) this.fail("which actions (a tool name, words such as refunds, or any action)");
-    return selector;
-  }
-
-  startsActionWord(t: Token): boolean {
-    if (t.kind === "quoted") return true;
-    if (t.kind !== "word") return false;
-    return !ACTION_STOPS.has(t.norm) || DETERMINERS.has(t.norm) || WILDCARD_WORDS.has(t.norm);
-  }
-
-  atWildcard(): boolean {
-    if (WILDCARD_WORDS.has(this.wordAt(0))) {
-      this.i++;
-      return true;
+    if (j === i && !(ws[j]?.t.kind === "tag" || ws[j]?.t.kind === "quoted")) return undefined;
+    // A value phrase after a preposition: an attribute noun with its value in either order ("zone restricted",
+    // "the bronze tier", "channel #general", "the HR folder"), or a value alone ("production", "#general").
+    let m = j;
+    if (wordIs(ws[m], "any", "all", "every", "each")) return undefined; // "on any product": every one of them
+    while (wordIs(ws[m], "the", "a", "an")) m++;
+    const phrase: W[] = [];
+    while (m < ws.length && phrase.length < 4) {
+      const v = ws[m]!;
+      const next = ws[m + 1];
+      // A word tagged as a verb still names a value or attribute when a value follows it ("channel #general")
+      // or when it is a participle closing the phrase ("zone restricted").
+      const verbAsName = v.pos === "VERB" && (isValue(next?.t) || (v.norm.endsWith("ed") && (!next || next.t.kind !== "word" || CONDITION_MARKERS.has(next.norm))));
+      if (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || (["VERB", "AUX", "ADP", "PART", "CCONJ", "SCONJ", "PRON"].includes(v.pos) && !verbAsName) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm))) break;
+      if (v.t.kind !== "word" && v.t.kind !== "tag" && v.t.kind !== "quoted" && v.t.kind !== "number") break;
+      phrase.push(v);
+      m++;
     }
-    let k = 0;
-    while (DETERMINERS.has(this.wordAt(k))) k++;
-    if (WILDCARD_NOUNS.has(this.wordAt(k)) && (k > 0 || this.wordAt(k) === "actions") && !this.startsMoreTerm(k + 1)) {
-      this.i += k + 1;
-      return true;
-    }
-    return false;
-  }
-
-  // "any tool call" is a wildcard; "any refund call" is not (the word after decides).
-  startsMoreTerm(offset: number): boolean {
-    const t = this.peek(offset);
-    return t?.kind === "word" && !ACTION_STOPS.has(t.norm) && !WILDCARD_NOUNS.has(t.norm) && !isWord(t, "or", "and");
-  }
-
-  /** "in the finance domain", "in domain finance", "within the hr domain": the actions' domain. */
-  domainPhrase(): boolean {
-    const start = this.i;
-    if (this.eatAny([["in"], ["within"], ["for"], ["inside"]])) {
-      this.eat(["the"]);
-      if (this.eat(["domain"])) {
-        const name = this.peek();
-        if (name?.kind === "word" || name?.kind === "quoted") {
-          this.setDomain(name.kind === "word" ? name.norm : name.value);
-          this.i++;
-          return true;
-        }
-      } else {
-        const name = this.peek();
-        if ((name?.kind === "word" || name?.kind === "quoted") && isWord(this.peek(1), "domain")) {
-          this.setDomain(name.kind === "word" ? name.norm : name.value);
-          this.i += 2;
-          return true;
-        }
-      }
-    }
-    this.i = start;
-    return false;
-  }
-
-  setDomain(name: string): void {
-    if (this.domain && this.domain !== name) this.fail(`one domain per rule (already ${this.domain})`);
-    this.domain = name;
-  }
-
-  // chain := and-group ("or" and-group)*
-  chain(): Condition | null {
-    const groups: Condition[] = [];
-    let group = this.andGroup();
-    if (group) groups.push(group);
-    while (group && isWord(this.peek(), "or") && this.startsAtom(1)) {
-      this.i++;
-      group = this.andGroup();
-      if (group) groups.push(group);
-    }
-    if (groups.length === 0) return null;
-    return groups.length === 1 ? groups[0]! : { kind: "or", of: groups };
-  }
-
-  // and-group := atom (["and" | ","] atom)*
-  andGroup(): Condition | null {
-    const atoms: Condition[] = [];
-    for (;;) {
-      if (atoms.length > 0 && (isWord(this.peek(), "and") || this.peek()?.kind === "comma") && this.startsAtom(1)) this.i++;
-      else if (!this.startsAtom(0)) break;
-      // Without "and", only a keyword starts the next atom ("on weekdays between 9am and 5pm"); two
-      // bare subjects in a row ("the moon is wobbly purple sideways") are words the rule cannot place.
-      else if (atoms.length > 0 && !this.startsKeywordAtom()) break;
-      const before = this.i;
-      const atom = this.introducedAtom();
-      if (atom === undefined) {
-        if (this.i === before) break;
-        continue; // a domain phrase: consumed, no condition
-      }
-      atoms.push(atom);
-    }
-    if (atoms.length === 0) return null;
-    return atoms.length === 1 ? atoms[0]! : { kind: "and", of: atoms };
-  }
-
-  startsAtom(offset: number): boolean {
-    const t = this.peek(offset);
-    if (!t) return false;
-    if (t.kind !== "word") return t.kind === "op" || t.kind === "money" || t.kind === "percent";
-    if (isWord(t, "unless", "except", "excluding", "or", "and", "only", "but")) return false;
-    if (this.approverPhrase(offset) > 0) return false;
-    if (SUFFIX_EFFECTS.some(([seq]) => this.at(seq, offset)) || SUFFIX_APPROVAL_VERBS.some((seq) => this.at(seq, offset))) return false;
-    return true;
-  }
-
-  startsKeywordAtom(): boolean {
-    const t = this.peek();
-    if (!t) return false;
-    if (t.kind !== "word") return t.kind === "op" || t.kind === "money" || t.kind === "percent";
-    return ACTION_STOPS.has(t.norm) || CONDITION_INTROS.has(t.norm) || WEEKDAY_WORDS.has(t.norm) || WEEKEND_WORDS.has(t.norm);
-  }
-
-  /** An atom with its optional introducer; undefined when only a domain phrase was read. */
-  introducedAtom(): Condition | undefined {
-    if (this.domainPhrase()) return undefined;
-    const start = this.i;
-    this.lastIntro = "";
-    if (this.peek()?.kind === "word" && CONDITION_INTROS.has(this.wordAt(0))) {
-      this.lastIntro = this.wordAt(0);
-      this.i++;
-      this.eatAny([["it", "is"], ["it's"], ["the", "action", "is"]]);
-      if (this.done()) {
-        this.i = start;
-        this.fail("a condition");
-      }
-    }
-    if (this.eat(["not"])) return { kind: "not", of: this.atom() };
-    return this.atom();
-  }
-
-  atom(): Condition {
-    const t = this.peek();
-    if (!t) this.fail("a condition");
-    return (
-      this.calendarAtom() ??
-      this.clockAtom() ??
-      this.rateAtom() ??
-      this.outsideAtom({ text: "a recipient", stems: [], implied: "recipient" }) ??
-      this.placeAtom() ??
-      this.impliedCompare() ??
-      this.subjectAtom()
-    );
-  }
-
-  // "on weekdays", "on weekends", "on monday through friday", "on saturdays and sundays"
-  calendarAtom(): Condition | null {
-    const start = this.i;
-    this.eatAny([["on"], ["during"], ["at"], ["over"]]);
-    this.eat(["the"]);
-    this.eat(["a"]);
-    const w = this.wordAt(0);
-    if (WEEKDAY_WORDS.has(w) || this.at(["business", "days"]) || this.at(["working", "days"])) {
-      this.i += WEEKDAY_WORDS.has(w) ? 1 : 2;
-      return { kind: "weekday", days: [1, 2, 3, 4, 5], tz: "" };
-    }
-    if (WEEKEND_WORDS.has(w)) {
-      this.i++;
-      return { kind: "weekday", days: [0, 6], tz: "" };
-    }
-    if (DAYS[w] !== undefined) {
-      const days = new Set<number>();
-      let from = DAYS[w]!;
-      this.i++;
-      days.add(from);
-      for (;;) {
-        if (this.eatAny([["through"], ["thru"], ["to"], ["until"], ["-"]]) && DAYS[this.wordAt(0)] !== undefined) {
-          const to = DAYS[this.wordAt(0)]!;
-          this.i++;
-          for (let d = from; d !== to; d = (d + 1) % 7) days.add(d);
-          days.add(to);
-          from = to;
-          continue;
-        }
-        if ((isWord(this.peek(), "and", "or") || this.peek()?.kind === "comma") && DAYS[this.wordAt(1)] !== undefined) {
-          this.i++;
-          from = DAYS[this.wordAt(0)]!;
-          days.add(from);
-          this.i++;
-          continue;
-        }
-        break;
-      }
-      return { kind: "weekday", days: [...days].sort(), tz: "" };
-    }
-    this.i = start;
-    return null;
-  }
-
-  // "between 09:00 and 17:00", "before 9am", "after 6pm", "from 22:00 to 06:00", "outside business hours"
-  clockAtom(): Condition | null {
-    const start = this.i;
-    const hours = (negate: boolean): Condition => {
-      const within: Condition = { kind: "and", of: [{ kind: "weekday", days: [1, 2, 3, 4, 5], tz: "" }, { kind: "time", from: 9 * 60, to: 17 * 60, tz: "" }] };
-      this.timeZoneSuffix();
-      return negate ? { kind: "not", of: within } : within;
-    };
-    for (const lead of [["outside"], ["outside", "of"]] as const) {
-      if (this.at([...lead, "business", "hours"]) || this.at([...lead, "working", "hours"]) || this.at([...lead, "office", "hours"])) {
-        this.i += lead.length + 2;
-        return hours(true);
-      }
-    }
-    for (const lead of [["during"], ["within"], ["in"]] as const) {
-      if (this.at([...lead, "business", "hours"]) || this.at([...lead, "working", "hours"]) || this.at([...lead, "office", "hours"])) {
-        this.i += lead.length + 2;
-        return hours(false);
-      }
-    }
-    if (this.eatAny([["at", "night"], ["overnight"], ["during", "the", "night"]])) {
-      const night: Condition = { kind: "time", from: 22 * 60, to: 6 * 60, tz: "" };
-      this.timeZoneSuffix();
-      return night;
-    }
-    const time = (): number | null => {
-      const t = this.peek();
-      if (t?.kind !== "time") return null;
-      this.i++;
-      return t.minutes;
-    };
-    if (this.eatAny([["between"], ["from"]])) {
-      const from = time();
-      if (from !== null) {
-        if (!this.eatAny([["and"], ["to"], ["until"], ["till"], ["-"]])) this.fail("the end of the time window (and 17:00)");
-        const to = time();
-        if (to === null) this.fail("a time such as 17:00 or 5pm");
-        this.timeZoneSuffix();
-        return { kind: "time", from, to, tz: "" };
-      }
-      this.i = start;
-      return null;
-    }
-    if (this.eatAny([["before"], ["until"], ["earlier", "than"]])) {
-      const to = time();
-      if (to !== null) {
-        this.timeZoneSuffix();
-        return { kind: "time", from: 0, to, tz: "" };
-      }
-    } else if (this.eatAny([["after"], ["later", "than"], ["from"]])) {
-      const from = time();
-      if (from !== null) {
-        this.timeZoneSuffix();
-        return { kind: "time", from, to: 24 * 60, tz: "" };
-      }
-    }
-    this.i = start;
-    return null;
-  }
-
-  /** "utc", "europe/paris", "(utc)", "in utc", "berlin time" is not a zone name; "europe/berlin time" is. */
-  timeZoneSuffix(): void {
-    const start = this.i;
-    this.eat(["in"]);
-    const t = this.peek();
-    if (t?.kind === "word") {
-      const zone = TIME_ZONE_ALIASES[t.norm] ?? (t.norm.includes("/") ? canonicalZone(t.text) : undefined);
-      if (zone && isTimeZone(zone)) {
-        this.i++;
-        this.eat(["time"]);
-        if (this.timeZone && this.timeZone !== zone) this.fail(`one time zone per rule (already ${this.timeZone})`);
-        this.timeZone = zone;
-        return;
-      }
-    }
-    this.i = start;
-  }
-
-  // "more than 3 per hour", "over 10 times a day"
-  rateAtom(): Condition | null {
-    const start = this.i;
-    const op = this.comparator();
-    const count = this.peek();
-    if (op && (op === "gt" || op === "gte") && count?.kind === "number") {
-      this.i++;
-      const window = this.rateWindow();
-      if (window !== null) return { kind: "rate", op, count: count.value, window_seconds: window };
-    }
-    this.i = start;
-    return null;
-  }
-
-  /** "at the globex.test domain", "in example.org", "@acme.com": the domains, or null. */
-  insideDomain(): string[] | null {
-    const start = this.i;
-    this.eatAny([["at"], ["in"], ["on"], ["from"], ["within"]]);
-    const domains = this.domainList();
-    if (domains.length === 0) this.i = start;
-    return domains.length === 0 ? null : domains;
-  }
-
-  /** "[the] acme.com [domain] [or example.org]": the domains read, none when no domain is here. */
-  domainList(): string[] {
-    this.eat(["the"]);
-    const domains: string[] = [];
-    while (this.peek()?.kind === "domain") {
-      domains.push((this.peek() as { domain: string }).domain);
-      this.i++;
-      this.eat(["domain"]);
-      if ((isWord(this.peek(), "or", "and") || this.peek()?.kind === "comma") && this.peek(1)?.kind === "domain") this.i++;
-    }
-    return domains;
-  }
-
-  /** "outside acme.com", "outside @acme.com or example.org". */
-  outsideAtom(subject: Subject): Condition | null {
-    const start = this.i;
-    if (!this.eatAny([["outside", "of"], ["outside"], ["not", "at"], ["not", "in"]])) return null;
-    const domains = this.domainList();
-    if (domains.length === 0) {
-      this.i = start;
-      return null;
-    }
-    return { kind: "outside_domain", subject, domains };
-  }
-
-  // "in production", "to staging", "in production or staging", "to acme.com" (recipient inside a domain)
-  placeAtom(): Condition | null {
-    const start = this.i;
-    if (!this.eatAny([["in"], ["on"], ["to"], ["against"], ["for"]])) return null;
-    // "to recipients outside acme.com", "for customers whose tier is gold": a subject, not a place.
-    const afterPreposition = this.i;
-    let k = 0;
-    while (this.bareValueAt(k) || DETERMINERS.has(this.wordAt(k))) k++;
-    const domainAfter = isWord(this.peek(k), "at", "in", "on", "from", "within") && (this.peek(k + 1)?.kind === "domain" || this.peek(k + 2)?.kind === "domain");
-    if (k > 0 && (isWord(this.peek(k), "outside", "whose", "with", "not") || domainAfter || this.subjectFollows(k - 1))) {
-      this.i = afterPreposition;
-      return this.subjectAtom();
-    }
-    // "scale to zero replicas", "set to 3": the named argument equals the number.
-    if (isWord(this.tokens[start], "to") && this.peek()?.kind === "number") {
-      const q = this.quantity()!;
-      const words: string[] = [];
-      while (this.bareValueAt(0) && !ENVIRONMENT_WORDS.has(this.wordAt(0))) {
-        words.push(this.wordAt(0));
-        this.i++;
-      }
-      const subject: Subject = words.length > 0 ? { text: words.join(" "), stems: words.flatMap((w) => splitWords(w)).map(stem) } : implied({ text: "", stems: [] }, q);
-      return { kind: "compare", subject, op: "eq", value: q };
-    }
-    this.eat(["the"]);
-    const t = this.peek();
-    if (t?.kind === "domain") {
-      this.i++;
-      return { kind: "outside_domain", subject: { text: "a recipient", stems: [], implied: "recipient" }, domains: [t.domain], inside: true };
-    }
-    const first = this.value();
-    // "in"/"to" take any place ("in eu-west-1"); the looser prepositions only a known environment.
-    const loose = !this.tokens[start] || !isWord(this.tokens[start], "in", "to");
-    if (first === null || (loose && !ENVIRONMENT_WORDS.has(first) && !isWord(this.peek(), "environment", "env"))) {
-      this.i = start;
-      return null;
-    }
-    const values = [first];
-    this.eatAny([["environment"], ["env"]]);
-    while ((isWord(this.peek(), "or") || this.peek()?.kind === "comma") && this.bareValueAt(1)) {
-      this.i++;
-      values.push(this.value()!);
-      this.eatAny([["environment"], ["env"]]);
-    }
-    return { kind: "equals", subject: { text: "the environment", stems: [], implied: "environment" }, values, negate: false };
-  }
-
-  /** A value word that is not the start of another construct. */
-  bareValueAt(offset: number): boolean {
-    const t = this.peek(offset);
-    if (t?.kind === "quoted") return true;
-    return t?.kind === "word" && !ACTION_STOPS.has(t.norm) && !DETERMINERS.has(t.norm) && !isWord(t, "and", "or", "unless", "except");
-  }
-
-  value(): string | null {
-    const t = this.peek();
-    if (t?.kind === "quoted") {
-      this.i++;
-      return t.value;
-    }
-    if (this.bareValueAt(0)) {
-      this.i++;
-      return (t as { norm: string }).norm;
-    }
-    return null;
-  }
-
-  quantity(): Quantity | null {
-    const t = this.peek();
-    if (!t) return null;
-    if (t.kind === "money") {
-      this.i++;
-      return { value: t.value, currency: t.currency, text: t.text };
-    }
-    if (t.kind === "percent") {
-      this.i++;
-      this.eat(["off"]);
-      return { value: t.value, percent: true, text: t.text };
-    }
-    if (t.kind === "number") {
-      this.i++;
-      const unit = DURATION_UNITS[this.wordAt(0)];
-      if (unit !== undefined) {
-        this.i++;
-        return { value: t.value * unit, minutes: true, text: `${t.text} ${this.tokens[this.i - 1]!.text}` };
-      }
-      return { value: t.value, text: t.text };
-    }
-    return null;
-  }
-
-  /** comparator quantity ["or more" | "or less"], or "between" quantity "and" quantity. */
-  comparison(subject: Subject): Condition | null {
-    const start = this.i;
-    if (this.eat(["between"])) {
-      const low = this.quantity();
-      if (low) {
-        if (!this.eatAny([["and"], ["to"], ["-"]])) this.fail("the upper bound (between 100 and 500)");
-        const high = this.required(this.quantity(), "the upper bound (between 100 and 500)");
-        if (!low.currency && high.currency) low.currency = high.currency;
-        if (!high.currency && low.currency) high.currency = low.currency;
-        return { kind: "compare", subject: implied(subject, low), op: "between", value: low, high };
-      }
-      this.i = start;
-      return null;
-    }
-    let op = this.comparator();
-    if (!op) {
-      // "$1,000 or more", "20% or less": the comparison comes after the value.
-      const q = this.quantity();
-      if (q) {
-        if (this.eatAny([["or", "more"], ["or", "higher"], ["or", "above"], ["and", "above"], ["and", "up"]])) return { kind: "compare", subject: implied(subject, q), op: "gte", value: q };
-        if (this.eatAny([["or", "less"], ["or", "fewer"], ["or", "below"], ["and", "below"], ["and", "under"]])) return { kind: "compare", subject: implied(subject, q), op: "lte", value: q };
-      }
-      this.i = start;
-      return null;
-    }
-    const q = this.quantity();
-    if (!q) {
-      this.i = start;
-      return null;
-    }
-    if (this.eat(["or", "more"]) || this.eat(["or", "higher"]) || this.eat(["or", "above"])) op = "gte";
-    else if (this.eat(["or", "less"]) || this.eat(["or", "fewer"]) || this.eat(["or", "below"])) op = "lte";
-    return { kind: "compare", subject: implied(subject, q), op, value: q };
-  }
-
-  impliedCompare(): Condition | null {
-    return this.comparison({ text: "", stems: [] });
-  }
-
-  // subject-atom := subject-words (copula value | copula? comparison | "outside" domains | "in" values)
-  subjectAtom(): Condition {
-    const words: string[] = [];
-    const start = this.i;
-    while (this.peek()?.kind === "word") {
-      const w = this.wordAt(0);
-      if (words.length > 0 && (ACTION_STOPS.has(w) || COPULAS.some((s) => this.at(s)) || NEGATED_COPULAS.some((s) => this.at(s)) || COMPARE_PHRASES.some(([s]) => this.at(s)))) break;
-      if (words.length === 0 && ACTION_STOPS.has(w) && !DETERMINERS.has(w)) break;
-      if (!DETERMINERS.has(w) || words.length > 0) words.push(w);
-      this.i++;
-    }
-    if (words.length === 0) {
-      this.i = start;
-      this.fail("a condition (over $500, in production, on weekdays, when battery is below 20%)");
-    }
-    const subject: Subject = { text: words.join(" "), stems: words.flatMap((w) => splitWords(w)).map(stem) };
-    const compared = this.comparison(subject);
-    if (compared) return compared;
-    // "windows that start on a Saturday", "jobs that run after 22:00": days and hours of a time argument.
-    const timed = this.calendarAtom() ?? this.clockAtom();
-    if (timed) return withTimeSubject(timed, subject);
-    // "recipients at the globex.test domain", "addresses in example.org": inside a domain.
-    const inside = this.insideDomain();
-    if (inside) return { kind: "outside_domain", subject: RECIPIENT_WORDS.has(subject.stems.join(" ")) ? { ...subject, implied: "recipient" } : subject, domains: inside, inside: true };
-    // "with the resolution spam": the last word is the value.
-    if (this.lastIntro === "with" && words.length >= 2 && !this.startsAtom(0)) {
-      const value = words.at(-1)!;
-      const rest = words.slice(0, -1);
-      return { kind: "equals", subject: { text: rest.join(" "), stems: rest.flatMap((w) => splitWords(w)).map(stem) }, values: [value], negate: false };
-    }
-    const outside = this.outsideAtom(RECIPIENT_WORDS.has(subject.stems.join(" ")) ? { ...subject, implied: "recipient" } : subject);
-    if (outside) return outside;
-    const negated = Boolean(this.eatAny(NEGATED_COPULAS));
-    if (!negated) this.eatAny(COPULAS);
-    const afterCopula = this.comparison(subject) ?? this.outsideAtom(subject);
-    if (afterCopula) return negated ? { kind: "not", of: afterCopula } : afterCopula;
-    let negate = negated;
-    if (this.eat(["not", "in"])) negate = !negate;
-    else if (this.eat(["in"]) || this.eat(["one", "of"])) this.eat(["the"]);
-    else if (this.eat(["not"])) negate = !negate;
-    this.eat(["the"]);
+    if (phrase.length === 0) return undefined;
     const values: string[] = [];
-    const t = this.peek();
-    if (t?.kind === "number" || t?.kind === "domain") {
-      values.push(t.kind === "number" ? String(t.value) : t.domain);
-      this.i++;
+    let attribute: W[] = [];
+    const valueLike = phrase.filter((v) => v.t.kind === "tag" || v.t.kind === "quoted" || v.t.kind === "number" || /[_\d]/.test(v.norm) || ENVIRONMENTS.has(v.norm));
+    if (valueLike.length > 0) {
+      values.push(...valueLike.map((v) => valueText(v)!));
+      attribute = phrase.filter((v) => !valueLike.includes(v));
+    } else if (phrase.length === 1) {
+      values.push(valueText(phrase[0]!)!);
     } else {
-      const v = this.value();
-      if (v === null) {
-        this.i = start;
-        this.fail(`a comparison after "${subject.text}" (is over 500, is production, is not gold)`);
-      }
-      values.push(v);
+      // Two or more words: the noun that names a kind of thing is the attribute, the others its value.
+      // "zone restricted" / "restricted zone": one of them is the attribute; the evaluator tries both.
+      values.push(phrase.map((v) => v.norm).join(" "));
+      attribute = [];
     }
-    while ((isWord(this.peek(), "or") || this.peek()?.kind === "comma") && this.bareValueAt(1) && !this.subjectFollows(1)) {
-      this.i++;
-      values.push(this.value()!);
+    // "or" continues the values: "in production or staging", "to #general or #random".
+    while ((wordIs(ws[m], "or") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) && ws[m + 1] && (ws[m + 1]!.t.kind === "tag" || ws[m + 1]!.t.kind === "quoted" || ENVIRONMENTS.has(ws[m + 1]!.norm))) {
+      values.push(valueText(ws[m + 1]!)!);
+      m += 2;
     }
-    return { kind: "equals", subject, values, negate };
-  }
-
-  // "when tier is gold or region is eu": after "or", a word followed by a copula starts a new atom.
-  subjectFollows(offset: number): boolean {
-    return COPULAS.some((s) => this.at(s, offset + 1)) || NEGATED_COPULAS.some((s) => this.at(s, offset + 1)) || COMPARE_PHRASES.some(([s]) => this.at(s, offset + 1));
-  }
-
-  /** After "except": a condition, or actions ("except get_status", "except reads"). */
-  exception(): Condition {
-    const start = this.i;
-    try {
-      const c = this.chain();
-      if (c) return c;
-    } catch (error) {
-      if (!(error instanceof Unplaced)) throw error;
-    }
-    this.i = start;
-    const selector = this.actions();
-    if (selector.any) this.fail("which actions are excepted");
-    return { kind: "action", terms: selector.terms };
+    if (probe) return { condition: { kind: "and", of: [] }, next: m };
+    const subject = subjectOf(attribute);
+    const phraseWords = phrase.map((v) => v.norm);
+    // A bare plural noun ("for contractors", "to customers") names a kind of party, not one value: it is
+    // true when an argument says so, and otherwise unknown (never false by another value's shape).
+    const last = phrase.at(-1)!;
+    const category = valueLike.length === 0 && last.pos === "NOUN" && last.lemma !== last.norm;
+    return {
+      condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}) },
+      next: m,
+    };
   }
 }
 
-function withTimeSubject(c: Condition, subject: Subject): Condition {
-  switch (c.kind) {
-    case "weekday":
-    case "time":
-      return { ...c, subject };
-    case "and":
-    case "or":
-      return { ...c, of: c.of.map((x) => withTimeSubject(x, subject)) };
-    case "not":
-      return { ...c, of: withTimeSubject(c.of, subject) };
+function valueText(w: W): string | undefined {
+  const t = w.t;
+  switch (t.kind) {
+    case "word":
+      return t.norm;
+    case "tag":
+      return t.value;
+    case "quoted":
+      return t.value.toLowerCase();
+    case "number":
+      return String(t.value);
+    case "domain":
+      return t.domain;
+    case "email":
+      return t.address;
     default:
-      return c;
+      return undefined;
   }
 }
 
-function implied(subject: Subject, q: Quantity): Subject {
-  if (subject.stems.length > 0) return subject;
-  if (q.currency) return { text: "the amount", stems: [], implied: "amount" };
-  if (q.percent) return { text: "the percentage", stems: [], implied: "percent" };
-  if (q.minutes) return { text: "the duration", stems: [], implied: "duration" };
-  return { text: "the amount", stems: [], implied: "amount" };
-}
-
-function canonicalZone(text: string): string {
-  return text
-    .split("/")
-    .map((part) => part.split("_").map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join("_"))
-    .join("/");
-}
-
-const EXAMPLES = ['"Block refunds over $500"', '"Require approval for payments above 1,000 EUR"', '"Never delete anything in production"', '"Only allow deployments on weekdays between 09:00 and 17:00"'];
-
-function failure(sentence: string, tokens: Token[], at: number, why: string): ParseFailure {
-  const unplaced: string[] = [];
-  for (let k = at; k < tokens.length && unplaced.length < 6; k++) {
-    const t = tokens[k]!;
-    if (unplaced.length > 0 && (t.kind === "comma" || (t.kind === "word" && (ACTION_STOPS.has(t.norm) || t.norm === "and" || t.norm === "or")))) break;
-    unplaced.push(t.text);
+function negate(c: Condition): Condition {
+  if (c.kind === "not") return c.of;
+  if (c.kind === "equals") return { ...c, negate: !c.negate };
+  if (c.kind === "flag") return { ...c, expect: !c.expect };
+  if (c.kind === "text") return { ...c, negate: !c.negate };
+  if (c.kind === "differ") return { ...c, negate: !c.negate };
+  if (c.kind === "compare") {
+    const flip: Partial<Record<Comparator, Comparator>> = { gt: "lte", gte: "lt", lt: "gte", lte: "gt", eq: "neq", neq: "eq" };
+    const op = flip[c.op];
+    if (op) return { ...c, op };
   }
-  const placedWords = tokens.slice(0, at).map((t) => t.text).join(" ");
-  const where = unplaced.length > 0 ? `could not place "${unplaced.join(" ")}"` : "the sentence ends too early";
-  return {
-    message: `${where}${placedWords ? ` after "${placedWords}"` : ""}: expected ${why}.`,
-    unplaced,
-    position: at,
-    suggestion: `Write the effect, the actions, then the conditions, e.g. ${EXAMPLES.join(", ")}.`,
-  };
+  return { kind: "not", of: c };
 }
 
-export const MAX_RULE_LENGTH = 500;
+// ---------------------------------------------------------------------------------------------------
+// 5. Action
 
-/** Parses one sentence. Never throws: every failure is a ParseFailure naming the unplaced words. */
-export function parseRule(sentence: string): ParseResult {
-  const source = sentence.trim().replace(/\s+/g, " ");
-  if (source.length === 0) return { ok: false, error: { message: "The rule is empty.", unplaced: [], position: 0, suggestion: `Write a rule such as ${EXAMPLES[0]}.` } };
-  if (source.length > MAX_RULE_LENGTH) {
-    return { ok: false, error: { message: `The rule is longer than ${MAX_RULE_LENGTH} characters.`, unplaced: [], position: 0, suggestion: "Split it into several rules." } };
+/** Action terms from the words left for the action: verbs and objects as lemmas; "any action" or a list. */
+const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger"]);
+
+function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
+  const groups: W[][] = [[]];
+  for (const w of ws) {
+    if (w.used) continue;
+    if (w.t.kind === "punct" && w.t.text === ",") groups.push([]);
+    else if (wordIs(w, "or", "and", "nor", "&", "/")) groups.push([]);
+    else groups.at(-1)!.push(w);
   }
-  let tokens: Token[];
-  try {
-    tokens = tokenize(source);
-  } catch (error) {
-    if (error instanceof LexError) {
-      return { ok: false, error: { message: `could not read "${error.fragment}".`, unplaced: [error.fragment], position: error.position, suggestion: `Use words, numbers, amounts ($500, 1,000 EUR), percentages and times (09:00); e.g. ${EXAMPLES[0]}.` } };
+  let any = false;
+  const terms: ActionTerm[] = [];
+  for (const g of groups) {
+    const content = g.filter((w) => (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "make", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && !["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos));
+    if (content.some((w) => WILDCARD_WORDS.has(w.norm))) {
+      // "delete anything": the verb with any object.
+      const verbs = content.filter((w) => !WILDCARD_WORDS.has(w.norm)).map(baseOf);
+      if (verbs.length === 0) any = true;
+      else terms.push({ text: g.map((w) => w.t.text).join(" "), verbs, objects: [] });
+      continue;
     }
-    return { ok: false, error: { message: "could not read the rule.", unplaced: [], position: 0, suggestion: EXAMPLES[0]! } };
+    const words = content.filter((w) => !WILDCARD_NOUNS.has(w.lemma) && !WILDCARD_NOUNS.has(w.norm));
+    if (words.length === 0) {
+      if (content.length > 0) any = true;
+      continue;
+    }
+    const verbs: string[] = [];
+    const objects: string[] = [];
+    let exact = false;
+    for (const w of words) {
+      if (w.t.kind === "word" && /[_]/.test(w.norm)) {
+        // A tool's own name (`delete_user`): its words, all of them.
+        for (const q of w.norm.split(/_+/).filter(Boolean)) objects.push(q);
+        exact = true;
+        continue;
+      }
+      if (w.t.kind === "quoted") {
+        // A quoted phrase names the action word for word: all of its words must match.
+        for (const q of w.t.value.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) objects.push(q);
+        exact = true;
+        continue;
+      }
+      const base = baseOf(w);
+      if (GENERIC_NOUNS.has(base) || GENERIC_NOUNS.has(w.norm)) continue;
+      // A word that names an operation (a verb, a noun of action, a verb class member) is a verb.
+      const operation = w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ");
+      if (operation && verbs.length === 0) verbs.push(base);
+      else objects.push(base);
+    }
+    // A light verb ("issue refunds", "make a payment", "perform a deletion") gives way to the operation its
+    // object names.
+    if (verbs.length === 1 && LIGHT_VERBS.has(verbs[0]!)) {
+      const operation = objects.findIndex((o) => verbClassOf(o) !== undefined);
+      if (operation >= 0) verbs.splice(0, 1, objects.splice(operation, 1)[0]!);
+    }
+    if (verbs.length + objects.length === 0) continue;
+    terms.push({ text: g.filter((w) => !DETERMINERS.has(w.norm) && !["ADP", "SCONJ", "PART"].includes(w.pos)).map((w) => w.t.text).join(" "), verbs, objects, ...(exact ? { exact: true } : {}) });
   }
-  const parser = new Parser(tokens);
-  try {
-    const rule = parser.sentence(source);
-    return { ok: true, rule };
-  } catch (error) {
-    if (error instanceof Unplaced) return { ok: false, error: failure(source, parser.tokens, error.at, error.why) };
-    return { ok: false, error: { message: `could not parse the rule (${(error as Error).message}).`, unplaced: [], position: 0, suggestion: EXAMPLES[0]! } };
-  }
+  return { any: any && terms.length === 0, terms };
 }
 
-/** A `rule` text may hold several sentences ("...; ..." or "... . ..."): one clause each. */
+// ---------------------------------------------------------------------------------------------------
+// The sentence
+
+function fail(message: string, unplaced: string[], position: number, suggestion: string, candidates?: string[]): ParseResult {
+  const error: ParseFailure = { message, unplaced, position, suggestion, ...(candidates ? { candidates } : {}) };
+  return { ok: false, error };
+}
+
+// Adverbs that say when or how often, not a value of the action.
+const MANNER_EXCLUDED = new Set(["only", "early", "daily", "weekly", "monthly", "yearly", "hourly", "really", "likely", "currently", "already", "immediately", "automatically", "usually", "always", "quickly", "directly", "simply", "strictly", "explicitly", "generally", "normally", "nightly", "quarterly", "annually"]);
+
+const EXCEPTION_WORDS = new Set(["unless", "except", "excluding", "exempting", "save"]);
+
+/** The parsed reading of one clause, before it becomes a rule. */
+export function readClause(sentence: string): Reading | ParseFailure {
+  const ws = analyze(sentence);
+  const cues = effectCues(ws);
+  const cue = chooseEffect(cues);
+  if (!cue) {
+    return {
+      message: "expected an effect: say what should happen (block, require approval, allow).",
+      unplaced: ws.filter((w) => w.t.kind === "word").map((w) => w.norm).slice(0, 12),
+      position: 0,
+      suggestion: `e.g. "Block refunds over $500", or "Require approval for ${sentence.trim().replace(/[.!]+$/, "").slice(0, 80)}"`,
+    };
+  }
+  // The chosen cue, and cues of the same or a weaker restrictive kind before it ("never … without approval"):
+  // a negation after it is the sentence's own ("when tests have not passed").
+  for (const c of cues) if (c === cue || (c.at < cue.at && (c.effect === cue.effect || (cue.effect === "require_approval" && c.effect === "block")))) for (const k of c.span) ws[k]!.used = true;
+
+  // The approver named anywhere: "escalate … to a human approver", "… for a manager to review".
+  if (cue.effect === "require_approval") {
+    for (let i = 0; i < ws.length; i++) {
+      if (ws[i]!.used || !wordIs(ws[i], "to", "by", "from")) continue;
+      let j = i + 1;
+      while (wordIs(ws[j], "a", "an", "the", "human", "second")) j++;
+      if (j < ws.length && APPROVAL_NOUNS.has(ws[j]!.norm) && !["check", "ok", "okay", "review"].includes(ws[j]!.norm)) {
+        while (j < ws.length && (APPROVAL_NOUNS.has(ws[j]!.norm) || ws[j]!.pos === "ADJ")) j++;
+        for (let k = i; k < j; k++) ws[k]!.used = true;
+      }
+    }
+  }
+  // Scope: "in the finance domain", "for the billing domain".
+  let domain: string | null = null;
+  for (let i = 0; i < ws.length; i++) {
+    if (!wordIs(ws[i], "domain", "domains") || ws[i]!.used) continue;
+    let j = i - 1;
+    const names: W[] = [];
+    while (j >= 0 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "in", "for", "of", "within", "the", "across", "inside") && names.length < 3) names.unshift(ws[j--]!);
+    if (names.length === 0) continue;
+    while (j >= 0 && wordIs(ws[j], "the")) j--;
+    const start = wordIs(ws[j], "in", "for", "of", "within", "across", "inside") ? j : j + 1;
+    domain = names.map((w) => w.norm).join("-");
+    for (let k = start; k <= i; k++) ws[k]!.used = true;
+  }
+
+  // Exceptions.
+  let split = ws.length;
+  for (let i = 0; i < ws.length; i++) {
+    if (ws[i]!.used) continue;
+    if (EXCEPTION_WORDS.has(ws[i]!.norm) || (wordIs(ws[i], "other") && wordIs(ws[i + 1], "than")) || (wordIs(ws[i], "apart") && wordIs(ws[i + 1], "from")) || (wordIs(ws[i], "but") && wordIs(ws[i + 1], "not"))) {
+      split = i;
+      break;
+    }
+  }
+  const main = ws.slice(0, split);
+  let rest = ws.slice(split);
+  if (rest.length > 0) {
+    rest[0]!.used = true;
+    if (wordIs(rest[0], "other", "apart", "but")) rest[1]!.used = true;
+    rest = rest.filter((w) => !w.used);
+    if (wordIs(rest[0], "for", "when", "if", "where", "in", "on")) {
+      // keep: "except in the returns warehouse" reads "in …" as an equality; "except when" drops "when".
+      if (wordIs(rest[0], "when", "if", "where", "for") && !wordIs(rest[0], "for")) rest[0]!.used = true;
+    }
+  }
+
+  // The action: words before the first condition marker that starts a condition, plus a subject before a
+  // written-after effect ("Robots must not enter…", "Invoices must not be voided…").
+  // The action's own nouns (the words before any marker), so "refunds larger than $750" knows that
+  // "refunds" names the action, not the argument compared.
+  const remaining = main.filter((w) => !w.used);
+  const firstMarker = remaining.findIndex((w, i) => i > 0 && (CONDITION_MARKERS.has(w.norm) || isValue(w.t) || comparatorAt(remaining, i) !== undefined));
+  const head = firstMarker < 0 ? remaining : remaining.slice(0, firstMarker);
+  const provisional = readAction(head.filter((w) => w.pos === "NOUN" || w.pos === "VERB" || w.pos === "PROPN"));
+  const actionNouns = provisional.terms.flatMap((t) => [...t.verbs, ...t.objects]);
+  const reader = new ConditionReader(ws, actionNouns);
+
+  // Conditions start at the first unused word that begins one, after at least one action word.
+  const actionWords: W[] = [];
+  const conditionWords: W[] = [];
+  let inConditions = false;
+  for (let i = 0; i < main.length; i++) {
+    const w = main[i]!;
+    if (w.used) {
+      // An effect cue in the middle ("Robots must not enter …"): words after it keep their role.
+      continue;
+    }
+    if (!inConditions && actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET") && startsCondition(main, i, reader)) inConditions = true;
+    if (!inConditions && actionWords.length === 0 && comparatorAt(main, i) !== undefined) inConditions = true;
+    // "Require approval when …", "Escalate whenever …": conditions with no action before them.
+    if (!inConditions && !actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET") && wordIs(w, "when", "whenever", "if", "where", "while", "once")) inConditions = true;
+    if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0) inConditions = true;
+    (inConditions ? conditionWords : actionWords).push(w);
+  }
+  // A leading condition: "If the amount is over $500, require approval for refunds" / "When X, block Y".
+  if (wordIs(main[0], "if", "when", "whenever", "where", "while")) {
+    const comma = main.findIndex((w) => w.t.kind === "punct" && w.t.text === ",");
+    if (comma > 0) {
+      const lead = main.slice(1, comma).filter((w) => !w.used);
+      const after = main.slice(comma + 1).filter((w) => !w.used);
+      const actionAfter: W[] = [];
+      const condAfter: W[] = [];
+      let inC = false;
+      for (let i = 0; i < after.length; i++) {
+        if (!inC && actionAfter.length > 0 && startsCondition(after, i, reader)) inC = true;
+        (inC ? condAfter : actionAfter).push(after[i]!);
+      }
+      actionWords.length = 0;
+      actionWords.push(...actionAfter);
+      conditionWords.length = 0;
+      conditionWords.push(...lead, ...condAfter);
+    }
+  }
+  // No action before the conditions: a passive in them names it ("when a patient record is accessed by …").
+  if (!actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET")) {
+    const passive = conditionWords.findIndex((w, i) => wordIs(w, "is", "are", "was", "were", "gets", "get", "being") && conditionWords[i + 1]?.pos === "VERB" && conditionWords[i + 1]!.norm.endsWith("ed"));
+    if (passive > 0) {
+      let start = passive - 1;
+      while (start > 0 && conditionWords[start - 1]!.t.kind === "word" && !CONDITION_MARKERS.has(conditionWords[start - 1]!.norm)) start--;
+      const moved = [...conditionWords.slice(start, passive), conditionWords[passive + 1]!];
+      conditionWords.splice(start, passive + 2 - start);
+      actionWords.push(...moved);
+    }
+  }
+  // Adverbs of manner name a value of the action ("shares files publicly" → public).
+  const isManner = (w: W) => w.pos === "ADV" && w.norm.endsWith("ly") && w.norm.length > 5 && !MANNER_EXCLUDED.has(w.norm);
+  const adverbs = [...actionWords.filter(isManner), ...conditionWords.filter(isManner)];
+  const manner: Condition[] = adverbs.map((w) => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm.endsWith("ically") ? w.norm.slice(0, -4) : w.norm.slice(0, -2)], negate: false }));
+  for (const w of adverbs) (actionWords.includes(w) ? actionWords : conditionWords).splice((actionWords.includes(w) ? actionWords : conditionWords).indexOf(w), 1);
+  const read = reader.read(conditionWords);
+  const spareNouns = read.spare;
+  const conditions = [...read.conditions, ...manner];
+  const loose = read.loose;
+  const exception = rest.length > 0 ? reader.read(rest.filter((w) => !w.used)) : { conditions: [], loose: [], spare: new Set<W>() };
+  let unlessConditions = exception.conditions;
+  let unlessAction: ActionTerm[] = [];
+  if (exception.loose.length > 0) {
+    const asAction = readAction(exception.loose);
+    if (asAction.terms.length > 0 && exception.conditions.length === 0) unlessAction = asAction.terms;
+  }
+  // Loose condition words go back to the action as its description ("to third parties", "to social media").
+  // Words no reader placed are not added to the action (they could only narrow it and let an action slip
+  // past): they are reported back as not understood.
+  const action = readAction([...actionWords, ...loose.filter((w) => spareNouns.has(w))]);
+  if (unlessAction.length > 0) unlessConditions = [...unlessConditions, { kind: "action", terms: unlessAction }];
+  const reading: Reading = {
+    effect: cue.effect,
+    domain,
+    terms: action.terms,
+    any: action.any || (action.terms.length === 0 && (conditions.length > 0 || domain !== null)),
+    when: conditions,
+    unless: unlessConditions,
+    loose: [...loose, ...exception.loose].filter((w) => w.t.kind === "word" && !["and", "or", "the", "a", "an"].includes(w.norm)).map((w) => w.norm),
+  };
+  if (!reading.any && reading.terms.length === 0) {
+    return {
+      message: "expected the actions the rule is about (e.g. \"refunds\", \"deleting files\", \"any action\").",
+      unplaced: [],
+      position: 0,
+      suggestion: `e.g. "${cue.effect === "require_approval" ? "Require approval for" : "Block"} refunds over $500"`,
+    };
+  }
+  return reading;
+}
+
+function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
+  const w = ws[i]!;
+  if (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "unless", "once", "during", "outside", "between", "per", "than", "costing", "worth", "valued", "priced", "weighing", "lasting", "marked", "flagged", "tagged", "containing", "mentioning", "exceeding"].includes(w.norm)) return true;
+  if (comparatorAt(ws, i)) return true;
+  // After words that only say "an action" ("calls to delete_user", "use of the export tool", "any action
+  // that shares files"), what follows names the action.
+  const before = ws.slice(0, i).filter((x) => x.t.kind === "word" && !x.used && !DETERMINERS.has(x.norm));
+  const onlyGeneric = before.length > 0 && before.every((x) => WILDCARD_NOUNS.has(x.lemma) || WILDCARD_NOUNS.has(x.norm) || x.norm === "api" || x.norm === "use");
+  if (onlyGeneric && wordIs(w, "to", "of", "on")) return false;
+  if (onlyGeneric && wordIs(w, "that", "which", "who")) {
+    let j = i + 1;
+    while (wordIs(ws[j], "would", "will", "could", "can", "may", "might", "also")) j++;
+    if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
+  }
+  if (wordIs(w, "with", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
+    // Only when a reader understands what follows: "with a salary above…", "in production", "to #general".
+    const probe = reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): unknown };
+    return probe.readOne(ws, i, [], true) !== undefined || probe.readOne(ws, i + 1, [], true) !== undefined;
+  }
+  return false;
+}
+
+/** One sentence → one rule. Only-allow becomes a block of the action outside its conditions. */
+export function parseRule(sentence: string): ParseResult {
+  const text = sentence.trim().replace(/[.!;]+$/, "");
+  if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
+  // A condition or exception word with nothing after it: the author stopped mid-sentence.
+  const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in)$/i.exec(text);
+  if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
+  if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
+  const reading = readClause(text);
+  if ("message" in reading) return { ok: false, error: reading };
+  const actions: ActionSelector = { any: reading.any, terms: reading.terms, domain: reading.domain };
+  const all = (cs: Condition[]): Condition | null => (cs.length === 0 ? null : cs.length === 1 ? cs[0]! : { kind: "and", of: cs });
+  let effect: Effect;
+  let when: Condition | null;
+  let unless: Condition | null;
+  if (reading.effect === "only_allow") {
+    // "Only allow X when C": X outside C is blocked; the scope conditions written with X stay as "when".
+    effect = "block";
+    const scope = reading.when.filter((c) => c.kind === "equals" && !c.negate);
+    const gates = reading.when.filter((c) => !scope.includes(c));
+    when = all([...scope, ...reading.unless.map(negate)]);
+    unless = gates.length === 0 ? null : all(gates);
+    if (!unless && reading.unless.length === 0) {
+      return fail("says \"only allow\" but no condition: only allow it when what?", [], 0, 'e.g. "Only allow deployments on weekdays between 09:00 and 17:00", or "Block refunds over $500"');
+    }
+  } else {
+    effect = reading.effect;
+    when = all(reading.when);
+    unless = all(reading.unless);
+  }
+  const rule: CompiledRule = { source: sentence.trim(), effect, actions, when, unless, format: 2, ...(reading.loose.length > 0 ? { ignored: reading.loose } : {}) };
+  return { ok: true, rule };
+}
+
+/** A rule text may hold several sentences: split on ";" and on full stops that end a sentence. */
 export function splitClauses(text: string): string[] {
   return text
-    .split(/;|\.\s+(?=[A-Za-z])|\n+/)
+    .split(/;|\.(?=\s+[A-Z])|\n+/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }

@@ -5,8 +5,8 @@
 import type { Actor } from "../../events/audit.ts";
 import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { SearchResult } from "../../modules/memory/service.ts";
-import type { GovernanceVerdict } from "../../modules/policies/governance-types.ts";
-import type { Tool } from "../../modules/tools/tool.ts";
+import type { GovernanceVerdict } from "../governance/action.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
 import { classifyTurn, type TurnKind } from "./classify.ts";
@@ -178,8 +178,27 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
 
   if (planned!.kind === "connect") {
     const p = planned as Extract<Plan, { kind: "connect" }>;
+    // Governance first: a forbidden action is blocked even when its integration is missing ("never send
+    // messages through Slack" while Slack is not connected). The action is the catalog capability the
+    // request asks for; only rules that fire with certainty decide, as no argument is known yet.
+    const catalogTool = catalogAction(p.integration, lastUser);
+    const catalogVerdict = await ports.review({ tool: catalogTool, arguments: { integration: p.integration.id } }, { certainOnly: true, escalate: !input.dryRun });
+    if (catalogVerdict.decision !== "approved") {
+      const detail = catalogVerdict.decision_detail;
+      const governance: EngineResult["governance"] = {
+        active: true,
+        decision: catalogVerdict.decision,
+        confidence: detail?.fired ? (detail.fired.certain ? 1 : 0.9) : 1,
+        verdict: catalogVerdict,
+        rulesFired: (detail?.matched ?? []).map((m) => ({ policy_id: m.ref.policyId, name: m.ref.policyName, version: m.ref.version, clause: m.ref.rule.source, certain: m.certain })),
+      };
+      clock.mark("governance_eval", "blocked", catalogVerdict.reason);
+      gaps.push({ kind: "policy", reason: catalogVerdict.reason, blocking: true, severity: "blocking" });
+      clock.mark("gap_analysis", "blocked", catalogVerdict.reason);
+      return finish({ type: "blocked", tool: catalogTool, arguments: {}, verdict: catalogVerdict, conditional: catalogVerdict.decision === "conditional" }, governance);
+    }
     gaps.push({ kind: "missing_capability", capability: p.integration.id, reason: p.reason, blocking: true, severity: "blocking" });
-    clock.mark("governance_eval", "skipped", "nothing to run yet");
+    clock.mark("governance_eval", "passed", "no rule forbids the integration's action");
     clock.mark("gap_analysis", "blocked", p.reason);
     return finish({ type: "connect_required", integration: p.integration, reason: p.reason, installed: catalog.installed.has(p.integration.id) }, await noGovernance());
   }
@@ -246,7 +265,7 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
     if (!alternative) {
       gaps.push({ kind: "degraded_capability", capability: tool.name, reason: `${tool.name} is failing (its connection is degraded).`, blocking: true, severity: "blocking" });
       clock.mark("gap_analysis", "degraded", `${tool.name} is degraded`);
-      return finish({ type: "connect_required", integration: { id: tool.connectionId ?? tool.name, name: tool.name, description: tool.description, category: "other", capabilities: [], auth_type: "api_key", provider: "", tags: [], install_time: "", popularity: 0, featured: false }, reason: `${tool.name} is degraded: its recent calls failed.`, installed: true, tool, degraded: true }, governance);
+      return finish({ type: "connect_required", integration: { id: tool.connectionId ?? tool.name, name: tool.name, description: tool.description, category: "other", capabilities: [], auth_type: "api_key", provider: "", hosts: [], tags: [], install_time: "", popularity: 0, featured: false }, reason: `${tool.name} is degraded: its recent calls failed.`, installed: true, tool, degraded: true }, governance);
     }
   }
 
@@ -322,4 +341,31 @@ async function fillFromPreferences(tool: Tool, args: Record<string, unknown>, co
       }
     }
   }
+}
+
+/**
+ * A catalog integration's capability as a tool governance can judge: named after the capability that best
+ * matches the request ("slack_send_message"), with no arguments but the integration's id.
+ */
+function catalogAction(integration: CatalogIntegration, request: string): Tool {
+  const asked = new Set(request.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+  let best = integration.capabilities[0] ?? integration.name;
+  let bestScore = -1;
+  for (const capability of integration.capabilities) {
+    const score = capability.toLowerCase().split(/\s+/).filter((w) => asked.has(w) || asked.has(`${w}s`) || asked.has(w.replace(/s$/, ""))).length;
+    if (score > bestScore) {
+      best = capability;
+      bestScore = score;
+    }
+  }
+  const name = `${integration.id}_${best.toLowerCase().replace(/[^a-z0-9]+/g, "_")}`.slice(0, 64);
+  return {
+    name,
+    description: `${integration.name}: ${best}`,
+    parameters: { type: "object", properties: { integration: { type: "string" } } },
+    source: "builtin",
+    connectionId: undefined,
+    invoke: () => Promise.reject(new Error(`${integration.name} is not connected`)),
+    health: () => "degraded",
+  };
 }

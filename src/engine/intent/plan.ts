@@ -3,7 +3,7 @@
 // a small table of synonyms) and the catalog; an integration named in the request that the workspace has no
 // tools for means a connection is required.
 import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
-import type { Tool } from "../../modules/tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import { stem, words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
 import { Bm25, contentStems, type Ranked } from "./rank.ts";

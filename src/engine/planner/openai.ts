@@ -6,7 +6,7 @@
 // The base URL is operator configuration, so it is called directly (global fetch), not through the SSRF
 // guard that protects workspace-supplied URLs.
 import type { SearchHit } from "../../modules/memory/store.ts";
-import type { Tool } from "../../modules/tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import { Bm25, contentStems } from "../intent/rank.ts";
 import { PlannerUnavailable, type Planner, type PlannerInput, type PlannerProposal } from "./planner.ts";
 

@@ -3,7 +3,7 @@
 // items. It proposes only: the engine validates the arguments against the tool's schema, runs gap
 // analysis and the governance chokepoint on the structured action exactly as for the embedded planner.
 import type { SearchHit } from "../../modules/memory/store.ts";
-import type { Tool } from "../../modules/tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 
 export interface PlannerInput {
   messages: { role: "user" | "assistant" | "system"; content: string }[];

@@ -4,6 +4,7 @@
 // come back as `tool_calls`; approved server calls run here (tools.run, as executions do) and are reported
 // in words; a call needing approval becomes a yes/no question kept with the conversation; a blocked call is
 // never returned or run.
+import { governedAction } from "../../engine/governance/action.ts";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { countTokens, decode, encode } from "gpt-tokenizer/encoding/o200k_base";
@@ -26,11 +27,11 @@ import { intentToWire } from "../intent/schemas.ts";
 import type { RecordWriter } from "../intent/records.ts";
 import { getConversation, saveConversation } from "../intent/store.ts";
 import type { MemoryService } from "../memory/service.ts";
-import { maskSecrets } from "../memory/secrets.ts";
+import { maskSecrets, maskStrings, type SecretValues } from "../memory/secrets.ts";
 import type { PolicyService } from "../policies/service.ts";
-import type { GovernanceVerdict } from "../policies/governance-types.ts";
+import type { GovernanceVerdict } from "../../engine/governance/action.ts";
 import type { ToolService } from "../tools/service.ts";
-import type { JsonSchema, Tool } from "../tools/tool.ts";
+import type { JsonSchema, Tool } from "../../tools/tool.ts";
 import { functionDefinition, MAX_MEMORY_ITEMS, memoryBlock } from "../../engine/planner/openai.ts";
 import type { Upstream, UpstreamToolCall } from "./upstream.ts";
 import { chatTrace } from "./trace.ts";
@@ -223,6 +224,10 @@ export function createChatService(deps: {
   upstream?: Upstream;
   /** Where the turn's intelligence record goes (written behind the answer: see records.ts). */
   records: RecordWriter;
+  /** The workspace's stored secret values, masked wherever a turn is recorded. */
+  knownSecrets?: (workspaceId: string) => Promise<SecretValues>;
+  /** Told each turn's decision (metrics): the status its record gets (answered, tool_calls, blocked_by_policy, …). */
+  onDecision?: (type: string) => void;
 }): ChatService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
@@ -288,6 +293,9 @@ export function createChatService(deps: {
     upstream: deps.upstream !== undefined,
     complete: async (actor, request, options) => {
       const workspaceId = actor.workspaceId;
+      // Fetched beside the turn's work (a cache hit but every KNOWN_SECRETS_TTL_MS); awaited only to record.
+      const knownSecrets = options.dryRun ? undefined : deps.knownSecrets?.(workspaceId);
+      knownSecrets?.catch(() => {});
       const created = Math.floor(clock.now().getTime() / 1000);
       const id = ids.make("int");
       const conversationId = request.conversation_id ?? ids.make("conv");
@@ -334,7 +342,7 @@ export function createChatService(deps: {
         return tools.validate(tool, args);
       };
       const review = async (tool: Tool, args: Record<string, unknown>, certainOnly = false) => {
-        const verdict = await governance.review({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor }, { certainOnly, escalate: false });
+        const verdict = await governance.review(governedAction(tool, args, { caller: actor, domain }), { certainOnly, escalate: false });
         // A partial review (arguments still missing) decides only when it blocks.
         if (!certainOnly || verdict.decision === "blocked") {
           verdicts.push({ tool: tool.name, verdict });
@@ -404,6 +412,8 @@ export function createChatService(deps: {
       /** An approved (or user-confirmed) call: the client's comes back as a tool call, the server's runs here. */
       const proceed = async (tool: Tool, args: Record<string, unknown>, confirmed?: GovernanceVerdict) => {
         if (isClient(tool)) {
+          // An approved client call runs on the client: it is recorded here, so rate rules count it.
+          if (!options.dryRun) await governance.record(governedAction(tool, args, { caller: actor, domain }));
           proceeded++;
           toolCalls.push(callFor(tool, args));
           decision = confirmed ? "conditional" : "approved";
@@ -412,7 +422,9 @@ export function createChatService(deps: {
         }
         // The gate right before the call: `govern` records the approval (rate rules); a confirmed call was
         // reviewed again just before (a block added since still wins) and the user's yes is its approval.
-        const verdict = confirmed ?? (options.dryRun ? await review(tool, args) : await governance.govern({ tool: tool.name, arguments: tool.attributes?.(args) ?? args, domain, description: tool.description, caller: actor }));
+        const verdict = confirmed ?? (options.dryRun ? await review(tool, args) : await governance.govern(governedAction(tool, args, { caller: actor, domain })));
+        // The user's yes is the approval of a confirmed call: recorded like one for rate rules.
+        if (confirmed && !options.dryRun) await governance.record(governedAction(tool, args, { caller: actor, domain }));
         if (!confirmed && !options.dryRun) {
           verdicts.push({ tool: tool.name, verdict });
           stages.mark("governance_eval", verdict.decision === "approved" ? "passed" : "blocked", `${tool.name}: ${verdict.decision} (at the call)`);
@@ -759,13 +771,16 @@ export function createChatService(deps: {
       }
 
       const at = clock.now();
+      const known = await knownSecrets;
       // Kept when it can be resumed: the caller named it, or a confirmation waits on it.
       if (!options.dryRun && (request.conversation_id !== undefined || pending)) {
         const history = [...turns, { role: "assistant" as const, content: content || (toolCalls.length ? `Called ${toolCalls.map((c) => c.function.name).join(", ")}.` : "") }].slice(-MAX_TURNS);
-        const next: ChatState = { kind: "chat", messages: history.map((m) => ({ role: m.role, content: maskSecrets(m.content) })), ...(pending ? { pending } : {}) };
+        const next: ChatState = { kind: "chat", messages: history.map((m) => ({ role: m.role, content: maskSecrets(m.content, known) })), ...(pending ? { pending } : {}) };
         await saveConversation(db, workspaceId, conversationId, next as unknown as Record<string, unknown>, at);
       }
       const answer: ChatAnswer = { id, created, model: request.model ?? "svc", conversationId, traceId: options.traceId, content, toolCalls, finishReason, gate, pendingActions, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, intelligence };
+      const status = gate === "ok" ? (toolCalls.length ? "tool_calls" : "answered") : gate === "escalate" ? "needs_confirmation" : gate === "blocked" ? "blocked_by_policy" : "needs_input";
+      deps.onDecision?.(status);
       if (options.dryRun) return answer;
       // Made at the flush, after the answer went out (masking and shaping are not the caller's wait).
       const recordedDecision = decision === "none" ? (engine?.governance.decision ?? "none") : decision;
@@ -775,7 +790,7 @@ export function createChatService(deps: {
         traceId: options.traceId,
         conversationId,
         type: "chat",
-        status: gate === "ok" ? (toolCalls.length ? "tool_calls" : "answered") : gate === "escalate" ? "needs_confirmation" : gate === "blocked" ? "blocked_by_policy" : "needs_input",
+        status,
         domain: domain ?? null,
         decision: recordedDecision,
         confidence: engine?.governance.confidence ?? 1,
@@ -783,7 +798,7 @@ export function createChatService(deps: {
         durationMs,
         request: {
           path: "/api/v1/svc/chat/completions",
-          messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content) })),
+          messages: requestTurns.map((m) => ({ role: m.role, content: maskSecrets(m.content, known) })),
           memory: memoryOn,
           conversation_id: conversationId,
           tools: [...client.keys()],
@@ -791,16 +806,25 @@ export function createChatService(deps: {
           // What a replay needs to decide the turn again: the messages as sent (tool results included), the
           // client's function definitions and the tool choice.
           chat: {
-            messages: request.messages.map(maskedMessage),
+            messages: request.messages.map((m) => maskedMessage(m, known)),
             tools: request.tools ?? [],
             ...(request.tool_choice !== undefined ? { tool_choice: request.tool_choice } : {}),
             ...(domain ? { context: { domain } } : {}),
             // The confirmation open when the turn came, which a yes or no answered or a tool-results turn asked
             // again, so that a replay decides the same (secrets masked: by field name and by value).
-            ...(state?.pending && (confirmation || last.role === "tool") ? { open_confirmation: { ...state.pending, arguments: maskedValue(redactAction(state.pending.arguments)) } } : {}),
+            ...(state?.pending && (confirmation || last.role === "tool") ? { open_confirmation: { ...state.pending, arguments: maskStrings(redactAction(state.pending.arguments), known) } } : {}),
           },
         },
-        response: { object: "chat.completion", content: maskSecrets(content), tool_calls: toolCalls.map((c) => c.function.name), finish_reason: finishReason, gate, pending_actions: pendingActions.map((p) => p.tool), intelligence },
+        response: {
+          object: "chat.completion",
+          content: maskSecrets(content, known),
+          tool_calls: toolCalls.map((c) => c.function.name),
+          finish_reason: finishReason,
+          gate,
+          pending_actions: pendingActions.map((p) => p.tool),
+          // Arguments taken from the messages carry the same values.
+          intelligence: known && known.size > 0 ? (maskStrings(intelligence, known) as typeof intelligence) : intelligence,
+        },
         executionId: null,
         createdAt: at,
       }));
@@ -814,21 +838,13 @@ function shownArguments(args: Record<string, unknown>): string {
   return Object.keys(args).length > 0 ? ` with ${summarise(redactAction(args), 300)}` : "";
 }
 
-/** A value as it is kept in a record: every string in it with secrets masked. */
-function maskedValue(value: unknown): unknown {
-  if (typeof value === "string") return maskSecrets(value);
-  if (Array.isArray(value)) return value.map(maskedValue);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskedValue(v)]));
-  return value;
-}
-
 /**
  * A message as it is kept in a record: its text with secrets masked; other parts (images, audio, files: not
  * read, and possibly megabytes of base64) kept as their type only.
  */
-function maskedMessage(m: ChatMessage): ChatMessage {
-  const content = typeof m.content === "string" ? maskSecrets(m.content) : Array.isArray(m.content) ? m.content.map((part) => (part && part.type === "text" && typeof part.text === "string" ? { type: "text", text: maskSecrets(part.text) } : { type: String(part?.type ?? "unknown") })) : m.content;
-  const toolCalls = m.tool_calls?.map((c) => ({ ...c, ...(c.function ? { function: { ...c.function, ...(typeof c.function.arguments === "string" ? { arguments: maskSecrets(c.function.arguments) } : {}) } } : {}) }));
+function maskedMessage(m: ChatMessage, known: SecretValues | undefined): ChatMessage {
+  const content = typeof m.content === "string" ? maskSecrets(m.content, known) : Array.isArray(m.content) ? m.content.map((part) => (part && part.type === "text" && typeof part.text === "string" ? { type: "text", text: maskSecrets(part.text, known) } : { type: String(part?.type ?? "unknown") })) : m.content;
+  const toolCalls = m.tool_calls?.map((c) => ({ ...c, ...(c.function ? { function: { ...c.function, ...(typeof c.function.arguments === "string" ? { arguments: maskSecrets(c.function.arguments, known) } : {}) } } : {}) }));
   return { ...m, content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
 }
 

@@ -4,7 +4,7 @@
 // "intelligence"), filled from what this turn did: the stages it went through, the memory given to the
 // model, every governance verdict with the rule that decided, and what the caller can do next.
 import { FIELD_STABILITY, TRACE_VERSION, type Gap, type NextAction, type Stage } from "../../engine/intent/trace.ts";
-import type { GovernanceVerdict } from "../policies/governance-types.ts";
+import type { GovernanceVerdict } from "../../engine/governance/action.ts";
 
 export interface ChatTurnFacts {
   summary: string;

@@ -12,17 +12,20 @@ export function registerCredentialRoutes(app: App, credentials: CredentialServic
     { schema: { tags, summary: "List credentials (metadata only)", response: { 200: CredentialList } } },
     async (request) => {
       const rows = await credentials.list(workspaceIdOf(request.principal));
-      return { credentials: rows.map(toWire), count: rows.length };
+      return { credentials: rows.map((row) => toWire(row, credentials.hostsOf(row))), count: rows.length };
     },
   );
 
   app.post(
     "/api/v1/svc/credentials",
     {
-      config: { errors: ["credential_creation_failed"] },
+      config: { errors: ["invalid_request", "credential_creation_failed"] },
       schema: { tags, summary: "Store a credential (key_data is encrypted and never returned)", body: CreateCredentialBody, response: { 201: CredentialMetadata } },
     },
-    async (request, reply) => reply.code(201).send(toWire(await credentials.create(actorOf(request), request.body ?? {}))),
+    async (request, reply) => {
+      const row = await credentials.create(actorOf(request), request.body ?? {});
+      return reply.code(201).send(toWire(row, credentials.hostsOf(row)));
+    },
   );
 
   app.delete(

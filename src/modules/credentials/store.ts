@@ -28,6 +28,16 @@ export async function findCredential(db: Db, workspaceId: string, id: string): P
   return row;
 }
 
+/** Records the host an unbound credential is first used with; undefined when it was bound already (or gone). */
+export async function bindCredentialHost(db: Db, workspaceId: string, id: string, host: string): Promise<CredentialRow | undefined> {
+  const [row] = await db
+    .update(credentials)
+    .set({ boundHost: host })
+    .where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.id, id), isNull(credentials.deletedAt), isNull(credentials.boundHost)))
+    .returning();
+  return row;
+}
+
 /** Soft delete that also destroys the sealed secret: nothing of it stays readable. */
 export async function deleteCredential(db: Db, workspaceId: string, id: string, at: Date): Promise<boolean> {
   const deleted = await db

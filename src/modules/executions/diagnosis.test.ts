@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { retryAfterOf } from "../tools/openapi.ts";
-import { classifyCall, diagnose } from "./diagnosis.ts";
+import { retryAfterOf } from "../../tools/openapi.ts";
+import { classifyCall, diagnose, failureOfReport } from "./diagnosis.ts";
 
 const http = (status: number) => ({ result: { status_code: status, body: {} }, unhealthy: status >= 500, error: `HTTP ${status}` });
 const where = { tool: "t", step: 2, attempts: 4, baseDelayMs: 200 };
@@ -72,5 +72,40 @@ describe("retryAfterOf (Retry-After as the OpenAPI runtime reads it)", () => {
     expect(retryAfterOf(new Date(0).toUTCString(), 10_000)).toBe(0);
     expect(retryAfterOf("soon")).toBeUndefined();
     expect(retryAfterOf(undefined)).toBeUndefined();
+  });
+});
+
+describe("failureOfReport: a message diagnosed as the runner diagnosed it", () => {
+  const category = (errorMessage: string, errorCategory?: string) => diagnose(failureOfReport({ errorMessage, ...(errorCategory ? { errorCategory } : {}) }), where).error_category;
+
+  it("the runner's own messages come back to the runner's category", () => {
+    // What the runner writes as an execution's error for each failure (runner.ts), and what it diagnosed.
+    const written: [string, string][] = [
+      ["shop_status failed after 3 attempts: HTTP 503", "external"],
+      ["get_order failed: HTTP 401", "auth"],
+      ["get_order failed: HTTP 404", "resource"],
+      ["refund_order failed: HTTP 422", "validation"],
+      ["lookup failed after 3 attempts: https://a.test did not answer within 1500 ms.", "timeout"],
+      ["lookup failed after 3 attempts: https://a.test refused the connection.", "network"],
+      ['Blocked by policy "no refunds" (pol_1, version 1): Refunds over $500 are blocked.', "policy"],
+      ['No tool "gone" in this workspace.', "capability"],
+      ["The arguments of refund_order are not valid: amount must be number.", "validation"],
+    ];
+    for (const [message, expected] of written) expect(category(message), message).toBe(expected);
+  });
+
+  it("an exhausted retry keeps its human handoff; a Retry-After in the text is the delay", () => {
+    expect(diagnose(failureOfReport({ errorMessage: "x failed after 3 attempts: HTTP 503" }), where)).toMatchObject({ recovery_strategy: "human_handoff", needs_human: true });
+    expect(diagnose(failureOfReport({ errorMessage: "HTTP 429 Too Many Requests, retry after 2.5 s" }), where).retry_delay_ms).toBe(2500);
+    expect(diagnose(failureOfReport({ errorMessage: "429 too many requests" }), where).error_category).toBe("rate_limit");
+  });
+
+  it("the caller's category when the text says nothing; unknown otherwise", () => {
+    expect(category("it broke", "timeout")).toBe("timeout");
+    expect(category("it broke", "auth")).toBe("auth");
+    expect(category("it broke", "nonsense")).toBe("unknown");
+    expect(category("it broke")).toBe("unknown");
+    // A status code in the text wins over the caller's category.
+    expect(category("HTTP 503", "auth")).toBe("external");
   });
 });

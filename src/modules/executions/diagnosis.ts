@@ -253,3 +253,64 @@ function diagnoseCall(run: Pick<ToolRun, "result" | "unhealthy" | "error" | "ret
       });
   }
 }
+
+/** A failure described from outside a run (POST /healing/diagnose): its text, and what the caller knows. */
+export interface FailureReport {
+  errorMessage: string;
+  /** The caller's ErrorCategory, used when the text itself does not say (a status code always wins). */
+  errorCategory?: string;
+  toolName?: string;
+}
+
+const STATUS_IN_TEXT = /\b(?:HTTP(?:\/\d(?:\.\d)?)?|status(?: code)?|code)\s*:?\s*([1-5]\d\d)\b|\b([45]\d\d)\s+(?:too many requests|unauthori[sz]ed|forbidden|not found|bad request|internal server error|bad gateway|service unavailable|gateway time-?out|unprocessable)/i;
+const RETRY_AFTER_IN_TEXT = /retry[- ]after\D{0,3}(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec|seconds?)?/i;
+const KNOWN_CATEGORIES = new Set(["timeout", "rate_limit", "auth", "validation", "resource", "external", "network", "capability", "policy"]);
+
+/**
+ * The Failure a report describes, so that it is diagnosed by `diagnose` exactly as the runner diagnoses a
+ * step (one implementation). Read in order: an HTTP status in the text (as the runner classifies the
+ * service's answer), the runner's own messages (policy block, missing tool, invalid arguments), the words of
+ * a transport failure, then the caller's category; anything else is an unknown failure.
+ */
+export function failureOfReport(report: FailureReport): Failure {
+  const text = report.errorMessage;
+  const status = STATUS_IN_TEXT.exec(text);
+  const code = status ? Number(status[1] ?? status[2]) : undefined;
+  const retryAfter = RETRY_AFTER_IN_TEXT.exec(text);
+  const retryAfterMs = retryAfter ? Math.round(Number(retryAfter[1]) * (/^m/i.test(retryAfter[2] ?? "s") ? 1 : 1000)) : undefined;
+  const call = (run: Pick<ToolRun, "result" | "unhealthy" | "error" | "retryAfterMs">): Failure => ({ kind: "call", run, retriesExhausted: /retries are exhausted|after \d+ attempts/i.test(text) });
+  if (code !== undefined && code >= 400) return call({ result: { status_code: code }, unhealthy: code >= 500, error: text, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+  if (/blocked by policy|^blocked:|governance blocks/i.test(text)) return { kind: "policy", reason: text };
+  if (/no tool "?[\w.-]+"? in this workspace|tool (?:is )?not (?:connected|found)/i.test(text)) return { kind: "missing_tool" };
+  if (/arguments? (?:of [\w.-]+ )?(?:are|is) not valid|schema validation|does not match (?:the )?schema|must have required property|invalid (?:argument|parameter|params)/i.test(text)) {
+    return { kind: "invalid_arguments", problems: [] };
+  }
+  if (/rate.?limit|too many requests/i.test(text)) return call({ result: { status_code: 429 }, unhealthy: true, error: text, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+  if (/unauthori[sz]ed|forbidden|credential|api key|invalid token|authentication/i.test(text)) return call({ result: null, unhealthy: true, error: /credential/i.test(text) ? text : `credential rejected: ${text}` });
+  if (TIMEOUT.test(text) || /ETIMEDOUT/.test(text)) return call({ result: null, unhealthy: true, error: text });
+  // The outbound client's own wording (src/http/outbound.ts) and the system's error codes.
+  if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up|refused the connection|could not be (?:called|reached|resolved)|TLS certificate|network|fetch failed/i.test(text)) return call({ result: null, unhealthy: true, error: text });
+  // The caller's category, when the text does not say: made into the failure the runner would have seen.
+  switch (KNOWN_CATEGORIES.has(report.errorCategory ?? "") ? report.errorCategory : undefined) {
+    case "timeout":
+      return call({ result: null, unhealthy: true, error: `timed out: ${text}` });
+    case "rate_limit":
+      return call({ result: { status_code: 429 }, unhealthy: true, error: text });
+    case "auth":
+      return call({ result: null, unhealthy: true, error: `credential rejected: ${text}` });
+    case "validation":
+      return { kind: "invalid_arguments", problems: [] };
+    case "resource":
+      return call({ result: { status_code: 404 }, unhealthy: false, error: text });
+    case "external":
+      return call({ result: { status_code: 502 }, unhealthy: true, error: text });
+    case "network":
+      return call({ result: null, unhealthy: true, error: text });
+    case "capability":
+      return { kind: "missing_tool" };
+    case "policy":
+      return { kind: "policy", reason: text };
+    default:
+      return { kind: "internal", message: text };
+  }
+}

@@ -12,11 +12,11 @@ import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Outbox } from "../../events/outbox.ts";
 import type { Vault } from "../credentials/vault.ts";
 import type { EscalationService } from "../escalations/service.ts";
-import type { GovernanceVerdict, GovernedAction } from "../policies/governance-types.ts";
+import { governedAction, type GovernanceVerdict } from "../../engine/governance/action.ts";
 import type { PolicyService } from "../policies/service.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type { ToolRun, ToolService } from "../tools/service.ts";
-import { classifyCall, diagnose, type Failure } from "./diagnosis.ts";
+import { classifyCall, diagnose, type Diagnosis, type Failure } from "./diagnosis.ts";
 import { isTerminalEvent, stepEvent, stepsCompleteEvent, terminalEvent, type ExecutionBus } from "./events.ts";
 import { getExecution, saveSteps, stepsOf, transitionExecution, type ExecutionRow, type StoredStep } from "./store.ts";
 
@@ -27,6 +27,24 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Longest wait a Retry-After may impose. */
   retryAfterCapMs: number;
+}
+
+/** What a finished execution teaches healing: steps that recovered on retry, the step that failed, the tools that ran. */
+export interface FinishedExecution {
+  executionId: string;
+  traceId?: string;
+  domain: string | null;
+  /** Steps that failed and then succeeded on a later attempt: the first failure's diagnosis and text. */
+  recovered: { step: number; tool: string; attempts: number; durationMs?: number; diagnosis: Diagnosis; firstError: string }[];
+  /** The step that ended the execution failed (not a policy block, no fault to heal, nor a stop of the service). */
+  failed?: { step: number; tool: string; attempts: number; diagnosis: Diagnosis; error: string };
+  /** Tools whose step succeeded (an earlier open failure of one of them is thereby recovered). */
+  succeededTools: string[];
+}
+
+/** Records precedents in the transaction that ends the execution (so they exist exactly when the end does). */
+export interface PrecedentRecorder {
+  executionFinished(tx: Db, workspaceId: string, finished: FinishedExecution): Promise<void>;
 }
 
 export interface RunnerDeps {
@@ -44,6 +62,7 @@ export interface RunnerDeps {
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
   /** Called after a pause, in case the escalation was decided before the pause was stored. */
   recheckEscalation(workspaceId: string, escalationId: string): Promise<void>;
+  precedents?: PrecedentRecorder;
 }
 
 export interface Runner {
@@ -91,13 +110,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   const iso = () => clock.now().toISOString();
 
   async function decide(actor: Actor, tool: Tool, args: Record<string, unknown>, domain: string | null, step: StoredStep): Promise<Decided> {
-    const action: GovernedAction = {
-      tool: tool.name,
-      arguments: tool.attributes ? tool.attributes(args) : args,
-      ...(domain !== null ? { domain } : {}),
-      description: tool.description,
-      caller: actor,
-    };
+    const action = governedAction(tool, args, { caller: actor, domain });
     if (step.approved && step.escalation_id) {
       // Approved by a person: a `conditional` decision passes once without opening another escalation;
       // a block (a policy confirmed since) still wins, and an approval is then recorded as usual.
@@ -106,6 +119,8 @@ export function createRunner(deps: RunnerDeps): Runner {
         if (decision.decision === "conditional") {
           const fired = decision.fired?.ref;
           const policy = fired && { id: fired.policyId, name: fired.policyName, version: fired.version, clause: fired.rule.source };
+          // The person's approval stands in for the rules': recorded, so rate rules count the call.
+          await governance.record(action);
           return { verdict: { decision: "conditional", reason: explainDecision(decision), ...(policy ? { policy } : {}) }, approvedThrough: step.escalation_id };
         }
       } catch (error) {
@@ -133,6 +148,40 @@ export function createRunner(deps: RunnerDeps): Runner {
     let steps = stepsOf(initial).map((s) => ({ ...s }));
     let escalationId = initial.escalationId;
     const publish = bus.publish;
+    // The first transient failure of each step that was retried, for healing's precedents.
+    const firstFailures = new Map<number, { failure: Failure; error: string }>();
+    // In a savepoint of the transaction that ends the execution: a precedent that cannot be written is
+    // logged and lost, never the end of the execution.
+    const recordPrecedents = async (tx: Db, facts: FinishedExecution): Promise<void> => {
+      const precedents = deps.precedents;
+      if (!precedents) return;
+      try {
+        await tx.transaction((savepoint) => precedents.executionFinished(savepoint, workspaceId, facts));
+      } catch (error) {
+        log.error({ err: error, execution_id: id }, "healing precedents of a finished execution could not be recorded");
+      }
+    };
+    const finished = (failed?: FinishedExecution["failed"]): FinishedExecution => ({
+      executionId: id,
+      ...(actor.traceId ? { traceId: actor.traceId } : {}),
+      domain: initial.domain,
+      recovered: [...firstFailures].flatMap(([index, first]) => {
+        const step = steps[index];
+        if (step?.status !== "succeeded") return [];
+        const started = step.started_at ? Date.parse(step.started_at) : NaN;
+        const ended = step.finished_at ? Date.parse(step.finished_at) : NaN;
+        return [{
+          step: index,
+          tool: step.tool,
+          attempts: step.attempts,
+          ...(Number.isFinite(ended - started) ? { durationMs: Math.max(0, Math.round(ended - started)) } : {}),
+          diagnosis: diagnose(first.failure, { tool: step.tool, step: index, attempts: 1, baseDelayMs: retry.baseDelayMs }),
+          firstError: first.error,
+        }];
+      }),
+      ...(failed ? { failed } : {}),
+      succeededTools: [...new Set(steps.filter((s) => s.status === "succeeded").map((s) => s.tool))],
+    });
 
     const stillRunning = async (): Promise<boolean> => {
       if (signals.stop.signal.aborted) throw new Stopped();
@@ -186,6 +235,8 @@ export function createRunner(deps: RunnerDeps): Runner {
           updatedAt: now,
         });
         if (moved) {
+          const fault = failure.kind === "policy" || failure.kind === "internal" ? undefined : { step: index, tool: step.tool, attempts: step.attempts, diagnosis, error: step.error ?? message };
+          await recordPrecedents(tx, finished(fault));
           await audit.record(tx, actor, {
             action: "execution.fail",
             resourceType: "execution",
@@ -241,6 +292,7 @@ export function createRunner(deps: RunnerDeps): Runner {
           updatedAt: now,
         });
         if (moved) {
+          await recordPrecedents(tx, finished());
           await audit.record(tx, actor, { action: "execution.complete", resourceType: "execution", resourceId: id, details: { steps: steps.length } });
           await outbox?.emit(tx, workspaceId, "execution.completed", { execution_id: id, intent_id: initial.intentId, steps: steps.length });
         }
@@ -306,6 +358,7 @@ export function createRunner(deps: RunnerDeps): Runner {
           const kind = classifyCall(run);
           transient = kind.transient;
           if (!transient || step.attempts > retry.retries) break;
+          if (!firstFailures.has(index)) firstFailures.set(index, { failure: { kind: "call", run, retriesExhausted: false }, error: run.error ?? "failed" });
           step.error = `attempt ${step.attempts} failed: ${run.error ?? "failed"}; retrying`;
           step.result = run.result;
           await saveSteps(db, workspaceId, id, steps, clock.now());

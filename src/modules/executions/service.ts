@@ -15,8 +15,8 @@ import { redactAction, type EscalationService } from "../escalations/service.ts"
 import type { EscalationRow } from "../escalations/store.ts";
 import type { PolicyService } from "../policies/service.ts";
 import type { ToolService } from "../tools/service.ts";
-import { createExecutionBus, isTerminalEvent, terminalEvent, type ExecutionListener } from "./events.ts";
-import { createRunner, sealedArgumentsId, skipPending, stepArguments, type RetryPolicy } from "./runner.ts";
+import { createExecutionBus, isTerminalEvent, terminalEvent, type ExecutionBus, type ExecutionListener } from "./events.ts";
+import { createRunner, sealedArgumentsId, skipPending, stepArguments, type PrecedentRecorder, type RetryPolicy } from "./runner.ts";
 import { executionsAwaiting, getExecution, insertExecution, isTerminal, stepsOf, transitionExecution, type ExecutionRow, type StoredStep } from "./store.ts";
 
 export type { ExecutionRow } from "./store.ts";
@@ -68,6 +68,18 @@ function resolverOf(row: EscalationRow): Actor {
   return { workspaceId: row.workspaceId, type: "key", id: by };
 }
 
+/** The bus, telling `onFinished` of each terminal event this process publishes (others' are theirs to count). */
+function observed(bus: ExecutionBus, onFinished: ((status: string) => void) | undefined): ExecutionBus {
+  if (!onFinished) return bus;
+  return {
+    ...bus,
+    publish: (workspaceId, event) => {
+      if (isTerminalEvent(event) && typeof event.status === "string") onFinished(event.status);
+      bus.publish(workspaceId, event);
+    },
+  };
+}
+
 export function createExecutionService(deps: {
   database: Database;
   ids: Ids;
@@ -85,11 +97,15 @@ export function createExecutionService(deps: {
    * resolving process applies it at once; this covers it dying in between). 5 s by default.
    */
   takeoverMs?: number;
+  /** Healing's precedents, written when an execution ends. */
+  precedents?: PrecedentRecorder;
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
+  /** Told the final status of each execution this process ends (metrics). */
+  onFinished?: (status: string) => void;
 }): ExecutionService {
   const { database, ids, clock, audit, tools, escalations, vault, log } = deps;
   const db = database.db;
-  const bus = createExecutionBus({ database, origin: ids.uuid(), log });
+  const bus = observed(createExecutionBus({ database, origin: ids.uuid(), log }), deps.onFinished);
   let unsubscribeResolved: (() => void) | undefined;
   const takeoverMs = deps.takeoverMs ?? 5_000;
   const takeovers = new Set<NodeJS.Timeout>();
@@ -109,6 +125,7 @@ export function createExecutionService(deps: {
     bus,
     retry: deps.retry,
     log,
+    ...(deps.precedents ? { precedents: deps.precedents } : {}),
     recheckEscalation: async (workspaceId, escalationId) => {
       const row = await escalations.get(workspaceId, escalationId).catch(() => undefined);
       if (row && row.status !== "pending") await settle(row);

@@ -1,10 +1,23 @@
-// /infra/livez and /infra/readyz: unauthenticated probes for orchestrators.
+// /infra/livez and /infra/readyz: unauthenticated probes for orchestrators. /infra/metrics: the Prometheus
+// scrape, unauthenticated unless SVC_METRICS_TOKEN is set (then `Authorization: Bearer <that token>`): it
+// shows volumes and latencies, never a workspace id, so open is a fair default inside a private network.
+import { timingSafeEqual, createHash } from "node:crypto";
 import { Type } from "typebox";
 import { AppError } from "../../errors/app-error.ts";
 import type { App } from "../../http/types.ts";
+import type { Metrics } from "../../observability/metrics.ts";
 import type { HealthService } from "../health/service.ts";
 
-export function registerInfraRoutes(app: App, health: HealthService, rateLimitStore: string): void {
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** Whether the Authorization header carries the token (compared in constant time). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim();
+  return given !== undefined && timingSafeEqual(digest(given), digest(token));
+}
+
+export function registerInfraRoutes(app: App, deps: { health: HealthService; rateLimitStore: string; metrics: Metrics | undefined; metricsToken: string | undefined }): void {
+  const { health, rateLimitStore, metrics, metricsToken } = deps;
   app.get(
     "/infra/livez",
     {
@@ -38,6 +51,27 @@ export function registerInfraRoutes(app: App, health: HealthService, rateLimitSt
         database: { backend: database.backend, status: database.status, latency_ms: database.latency_ms },
         rate_limits: { store: rateLimitStore },
       };
+    },
+  );
+
+  if (!metrics) return;
+  app.get(
+    "/infra/metrics",
+    {
+      config: { auth: "public", errors: ["auth_missing", "auth_invalid"] },
+      schema: {
+        tags: ["infra"],
+        summary: "Prometheus metrics (text exposition format); needs `Authorization: Bearer $SVC_METRICS_TOKEN` when that is set",
+        produces: ["text/plain"],
+      },
+    },
+    async (request, reply) => {
+      if (metricsToken !== undefined) {
+        if (!request.headers.authorization) throw new AppError("auth_missing", { message: "The metrics need the metrics token: send `Authorization: Bearer $SVC_METRICS_TOKEN`." });
+        if (!bearerMatches(request.headers.authorization, metricsToken)) throw new AppError("auth_invalid", { message: "The metrics token is not valid." });
+      }
+      const { contentType, body } = await metrics.scrape();
+      return reply.type(contentType).header("cache-control", "no-store").send(body);
     },
   );
 }

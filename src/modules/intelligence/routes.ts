@@ -12,6 +12,7 @@ import type { Db } from "../../db/index.ts";
 import type { Clock } from "../../clock.ts";
 import { Pagination } from "../workspaces/schemas.ts";
 import { OPTIONAL_BODY } from "../../http/body.ts";
+import type { PromotionService } from "./promotion.ts";
 
 const tags = ["intelligence"];
 
@@ -257,4 +258,40 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
       replay_note: "Replayed as a dry run: no tool was run, nothing was recorded, the conversation was not changed.",
     };
   }
+}
+
+// ---- Promote: a record kept as memory, a healing precedent or a procedure (src/modules/intelligence/promotion.ts).
+
+const Promoted = Type.Object({
+  id: Type.String({ description: "The id of what was made: a memory item (memory, procedure) or a healing precedent" }),
+  kind: Type.String(),
+  status: Type.Union([Type.Literal("promoted"), Type.Literal("already_promoted")]),
+  target: Type.Object({ type: Type.String(), id: Type.String(), url: Type.String() }),
+  tool_name: Type.Optional(Type.String()),
+  tool_sequence: Type.Optional(Type.Array(Type.String())),
+  source_trace_id: Type.String(),
+  intent_id: Type.String(),
+});
+
+export function registerPromoteRoute(app: App, promotions: PromotionService): void {
+  app.post(
+    "/api/v1/svc/intelligence/:id/promote",
+    {
+      config: { errors: ["intelligence_not_found", "invalid_request", "memory_contains_secret", "memory_creation_failed"] },
+      schema: {
+        tags,
+        summary: "Keep a record as memory, as a healing precedent, or as a procedure (once per record and kind)",
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        body: Type.Object({
+          kind: Type.Union([Type.Literal("memory"), Type.Literal("healing"), Type.Literal("procedure")]),
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        }),
+        response: { 200: Promoted, 201: Promoted },
+      },
+    },
+    async (request, reply) => {
+      const promoted = await promotions.promote(actorOf(request), request.params.id, { kind: request.body.kind, ...(request.body.name ? { name: request.body.name } : {}) });
+      return reply.code(promoted.status === "promoted" ? 201 : 200).send(promoted);
+    },
+  );
 }

@@ -2,6 +2,7 @@
 // ports (tools, catalog, memory, governance) for the caller's workspace only, creates the execution an
 // approved or approval-pending action needs, and writes the intelligence record in the request, so
 // GET /intelligence/{id} reads it at once.
+import { governedAction } from "../../engine/governance/action.ts";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/index.ts";
 import type { Outbox } from "../../events/outbox.ts";
@@ -17,7 +18,7 @@ import { CATALOG } from "../connections/catalog.ts";
 import type { ConnectionService } from "../connections/service.ts";
 import { redactAction } from "../escalations/service.ts";
 import type { MemoryService } from "../memory/service.ts";
-import { maskSecrets } from "../memory/secrets.ts";
+import { maskSecrets, maskStrings, type SecretValues } from "../memory/secrets.ts";
 import type { PolicyService } from "../policies/service.ts";
 import type { ToolService } from "../tools/service.ts";
 import { intentToWire, type Gate } from "./schemas.ts";
@@ -70,6 +71,10 @@ export function createIntentService(deps: {
   planner?: Planner;
   plannerFallback?: boolean;
   escalations?: EscalationService;
+  /** The workspace's stored secret values, masked wherever a request is recorded. */
+  knownSecrets?: (workspaceId: string) => Promise<SecretValues>;
+  /** Observers (metrics, tracing): each decision's wire type, and the engine's stages of a request. */
+  observe?: { decision?(type: string): void; stages?(traceId: string, stages: readonly Stage[], durationMs: number): void };
   outbox?: Outbox;
 }): IntentService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
@@ -99,6 +104,9 @@ export function createIntentService(deps: {
 
     handle: async (actor, request, options) => {
       const workspaceId = actor.workspaceId;
+      // Fetched beside the engine's work (a cache hit but every KNOWN_SECRETS_TTL_MS); awaited only to record.
+      const knownSecrets = deps.knownSecrets?.(workspaceId);
+      knownSecrets?.catch(() => {});
       const conversationId = request.conversation_id ?? ids.make("conv");
       const dryRun = request.dry_run === true;
       const domain = request.context?.domain;
@@ -120,16 +128,7 @@ export function createIntentService(deps: {
           searchMemory: (query) => memory.related(workspaceId, questionWords(query), 5),
           preferences: () => memory.preferences(workspaceId),
           review: (action, reviewOptions) =>
-            governance.review(
-              {
-                tool: action.tool.name,
-                arguments: action.tool.attributes?.(action.arguments) ?? action.arguments,
-                domain,
-                description: action.tool.description,
-                caller: actor,
-              },
-              reviewOptions,
-            ),
+            governance.review(governedAction(action.tool, action.arguments, { caller: actor, domain }), reviewOptions),
           policiesActive: async () => (await policies.ruleSet(workspaceId)).size,
           planner: deps.planner,
           plannerFallback: deps.plannerFallback,
@@ -138,6 +137,7 @@ export function createIntentService(deps: {
         () => clock.now(),
       );
       for (const stage of result.stages) options.onStage?.(stage);
+      deps.observe?.stages?.(options.traceId, result.stages, result.durationMs);
 
       const intentId = ids.make("int");
       let execution: { id: string; status: string } | undefined;
@@ -155,14 +155,16 @@ export function createIntentService(deps: {
       }
 
       const wire = intentToWire(result, { intentId, traceId: options.traceId, conversationId, domain, execution, dryRun });
+      deps.observe?.decision?.(String(wire.body.type));
       const at = clock.now();
       // A conversation is kept when it can be resumed: the caller named it, or the answer waits on the
       // caller (a question, a block to argue with, a connection to make). A finished one costs no write.
       const resumable = request.conversation_id !== undefined || outcome.type === "clarify" || outcome.type === "blocked" || outcome.type === "connect_required";
+      const known = await knownSecrets;
       if (!dryRun && resumable) {
         const assistantTurn = String((wire.body.message as { content?: string }).content ?? "");
         const history: Message[] = [...messages, { role: "assistant" as const, content: assistantTurn }].slice(-MAX_TURNS);
-        await saveConversation(db, workspaceId, conversationId, { messages: history.map((m): Message => ({ role: m.role, content: maskSecrets(m.content) })), last_intent_id: intentId, pending: outcome.type === "clarify" }, at);
+        await saveConversation(db, workspaceId, conversationId, { messages: history.map((m): Message => ({ role: m.role, content: maskSecrets(m.content, known) })), last_intent_id: intentId, pending: outcome.type === "clarify" }, at);
       }
       const governanceDecision = result.governance.decision ?? "none";
       const record = (tx: Db) => insertIntent(tx, workspaceId, {
@@ -178,14 +180,15 @@ export function createIntentService(deps: {
         durationMs: result.durationMs,
         request: {
           path: options.path,
-          messages: request.messages.map((m) => ({ role: m.role, content: maskSecrets(m.content) })),
-          context: redactAction(request.context ?? {}),
+          messages: request.messages.map((m) => ({ role: m.role, content: maskSecrets(m.content, known) })),
+          context: maskStrings(redactAction(request.context ?? {}), known) as Record<string, unknown>,
           mode: request.mode ?? "auto",
           dry_run: dryRun,
           conversation_id: conversationId,
           ...(request.user_id ? { user_id: request.user_id } : {}),
         },
-        response: wire.body,
+        // What was answered, as kept: an argument taken from the message carries the same value.
+        response: (known && known.size > 0 ? maskStrings(wire.body, known) : wire.body) as typeof wire.body,
         executionId: execution?.id ?? null,
         createdAt: at,
       });

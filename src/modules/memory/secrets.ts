@@ -28,11 +28,30 @@ export function findSecret(text: string): string | undefined {
   return undefined;
 }
 
-/** The text with every secret-looking part replaced by "[redacted]" (for records that keep what was said). */
-export function maskSecrets(text: string): string {
-  let out = text;
+/** What masks a workspace's stored secret values (credentials/known-secrets.ts). */
+export interface SecretValues {
+  /** How many values it knows (0: nothing to look for). */
+  readonly size: number;
+  mask(text: string): string;
+}
+
+/**
+ * The text with every secret-looking part, and every value equal to one of the workspace's stored secrets
+ * (`known`), replaced by "[redacted]": the one masking for records that keep what was said (intent and
+ * chat records, conversations).
+ */
+export function maskSecrets(text: string, known?: SecretValues): string {
+  let out = known && known.size > 0 ? known.mask(text) : text;
   for (const { pattern } of PATTERNS) out = out.replace(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`), "[redacted]");
   return out;
+}
+
+/** A value as a record keeps it: every string in it masked as maskSecrets does. */
+export function maskStrings(value: unknown, known?: SecretValues): unknown {
+  if (typeof value === "string") return maskSecrets(value, known);
+  if (Array.isArray(value)) return value.map((item) => maskStrings(item, known));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskStrings(v, known)]));
+  return value;
 }
 
 /** Every string inside a value (content objects are searched whole, not only `text`). */

@@ -69,7 +69,7 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
       let set, decision;
       try {
         set = policyId ? await policies.candidate(workspaceId, policyId, version) : await policies.ruleSet(workspaceId);
-        decision = await governance.dryRun(set, { workspaceId, tool: action, arguments: args, domain, now });
+        decision = await governance.dryRun(set, { workspaceId, tool: action, arguments: args, domain, now }, { record: !policyId && request.body.record !== false });
       } catch (error) {
         if (error instanceof AppError) throw error;
         // A stored rule that cannot be compiled or evaluated: say so, and approve nothing.

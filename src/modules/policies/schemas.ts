@@ -91,6 +91,7 @@ export const EvaluateBody = Type.Object({
   context: Type.Optional(Type.Object({}, { additionalProperties: true, description: "Arguments and attributes; `now` (ISO time) stands in for the clock" })),
   policy_id: Type.Optional(Type.String({ maxLength: 100, description: "Evaluate one policy alone (a candidate version) instead of the active ones" })),
   version: Type.Optional(Type.Integer({ minimum: 1 })),
+  record: Type.Optional(Type.Boolean({ description: "Count an approved evaluation toward rate rules (default true; never for a candidate policy_id)" })),
 });
 
 const PolicyRef = Type.Object({ id: Type.String(), name: Type.String(), version: Type.Integer(), clause: Type.String(), rule_index: Type.Integer(), effect: Type.String() });

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/index.ts";
-import { governedActions, policies, policyVersions } from "../../db/schema.ts";
+import { policies, policyVersions } from "../../db/schema.ts";
 
 export type PolicyRow = typeof policies.$inferSelect;
 export type PolicyVersionRow = typeof policyVersions.$inferSelect;
@@ -76,22 +76,4 @@ export async function activeVersions(db: Db, workspaceId: string): Promise<{ pol
     .innerJoin(policyVersions, and(eq(policyVersions.policyId, policies.id), eq(policyVersions.version, policies.activeVersion)))
     .where(and(live(workspaceId), eq(policies.status, "active")));
   return rows;
-}
-
-export async function recordGovernedAction(db: Db, workspaceId: string, tool: string, at: Date): Promise<void> {
-  await db.insert(governedActions).values({ workspaceId, tool, createdAt: at });
-}
-
-export async function recentGovernedActions(db: Db, workspaceId: string, since: Date, limit: number): Promise<{ tool: string; at: Date }[]> {
-  const rows = await db
-    .select({ tool: governedActions.tool, at: governedActions.createdAt })
-    .from(governedActions)
-    .where(and(eq(governedActions.workspaceId, workspaceId), gt(governedActions.createdAt, since)))
-    .orderBy(desc(governedActions.createdAt))
-    .limit(limit);
-  return rows.reverse();
-}
-
-export async function pruneGovernedActions(db: Db, workspaceId: string, before: Date): Promise<void> {
-  await db.delete(governedActions).where(and(eq(governedActions.workspaceId, workspaceId), lt(governedActions.createdAt, before)));
 }

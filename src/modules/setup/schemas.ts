@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from "typebox";
 import { OPTIONAL_BODY } from "../../http/body.ts";
+import { Pagination } from "../workspaces/schemas.ts";
 
 /** Items a setup list may hold: the work is bounded, and each item is applied through its own service. */
 export const MAX_SETUP_ITEMS = 100;
@@ -17,7 +18,7 @@ export const SetupBody = Type.Object(
     examples: texts(),
     constraints: texts(),
     connections: list(Type.Object({ capability: loose() })),
-    credentials: list(Type.Object({ provider: loose(), name: loose(), key_data: loose(), type: loose() })),
+    credentials: list(Type.Object({ provider: loose(), name: loose(), key_data: loose(), type: loose(), allowed_hosts: loose() })),
     memory: list(Type.Object({ type: loose(), content: loose(), domain: loose(), tags: loose(), authority: loose(), scope: loose() })),
     policies: list(
       Type.Object({ name: loose(), description: loose(), rule: loose(), rules: loose(), severity: loose(), domain: loose(), priority: loose() }),
@@ -214,3 +215,91 @@ export type Assessment = Static<typeof Assessment>;
 
 /** The wire reference's safe answer: the assessment at the top level and under `assessment` (clients disagree). */
 export const AssessResponse = Type.Object({ ...Assessment.properties, assessment: Assessment });
+
+// Setup sessions (wire reference 4.15, S1–S5).
+
+/** The item lists a session holds, as POST /setup takes them. */
+const SessionItems = {
+  connections: SetupBody.properties.connections,
+  credentials: SetupBody.properties.credentials,
+  memory: SetupBody.properties.memory,
+  policies: SetupBody.properties.policies,
+};
+
+export const SessionCreateBody = Type.Object(
+  {
+    workspace_id: SetupBody.properties.workspace_id,
+    purpose: SetupBody.properties.purpose,
+    constraints: SetupBody.properties.constraints,
+    ...SessionItems,
+  },
+  { [OPTIONAL_BODY]: true },
+);
+export type SessionCreateBody = Static<typeof SessionCreateBody>;
+
+export const SessionAddBody = Type.Object({ workspace_id: SetupBody.properties.workspace_id, ...SessionItems }, { [OPTIONAL_BODY]: true });
+export type SessionAddBody = Static<typeof SessionAddBody>;
+
+export const SessionApplyBody = Type.Object(
+  {
+    confirm: SetupBody.properties.confirm,
+    dry_run: Type.Optional(Type.Union([Type.Boolean({ description: "Check the session's items as POST /setup's dry run does; the session stays a draft" }), Type.Null()])),
+  },
+  { [OPTIONAL_BODY]: true },
+);
+export type SessionApplyBody = Static<typeof SessionApplyBody>;
+
+export const SessionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const SessionListQuery = Type.Object({
+  status: Type.Optional(Type.Union(["draft", "applying", "applied", "failed"].map((s) => Type.Literal(s)))),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+const Item = Type.Object({}, { additionalProperties: true });
+
+export const SetupSession = Type.Object({
+  id: Type.String(),
+  status: Type.String({ description: "draft, applying, applied or failed" }),
+  purpose: Type.Union([Type.String(), Type.Null()]),
+  constraints: Type.Array(Type.String()),
+  connections: Type.Array(Item),
+  credentials: Type.Array(
+    Type.Object(
+      {
+        provider: Type.Unknown(),
+        name: Type.Unknown(),
+        key_data: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "The key data's field names, each value `[sealed]`: the secrets are never answered" })),
+      },
+      { additionalProperties: true },
+    ),
+  ),
+  memory: Type.Array(Item),
+  policies: Type.Array(Item),
+  proposals: Type.Array(Type.Object({ type: Type.String(), description: Type.String(), detail: Type.Object({}, { additionalProperties: true }) })),
+  applied_count: Type.Integer(),
+  failed_count: Type.Integer(),
+  created_at: Type.String({ format: "date-time" }),
+  updated_at: Type.String({ format: "date-time" }),
+  applied_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  result: Type.Optional(SetupResult),
+});
+export type SetupSession = Static<typeof SetupSession>;
+
+export const SetupSessionList = Type.Object({
+  sessions: Type.Array(SetupSession),
+  count: Type.Integer(),
+  total: Type.Integer(),
+  pagination: Pagination,
+});
+
+export const SessionApplyResult = Type.Object({
+  session_id: Type.String(),
+  status: Type.String({ description: "applied, failed, or draft after a dry run" }),
+  applied: Type.Integer(),
+  failed: Type.Integer(),
+  dry_run: Type.Boolean(),
+  replayed: Type.Boolean({ description: "True when the session had been applied before: the stored result, nothing applied again" }),
+  result: SetupResult,
+});
+export type SessionApplyResult = Static<typeof SessionApplyResult>;

@@ -5,6 +5,7 @@
 // task: the intent engine's lexical ranking of its tools, the catalog integrations the task names or
 // needs, the governance outlook of the best tool, and the policies a risky tool lacks. Neither writes
 // anything beyond what setup is asked to apply.
+import { governedAction } from "../../engine/governance/action.ts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { Governance } from "../../engine/governance/chokepoint.ts";
@@ -24,7 +25,7 @@ import { checkMemory, type MemoryService } from "../memory/service.ts";
 import { checkPolicy, restatementOf, type PolicyService } from "../policies/service.ts";
 import type { PolicyView } from "../policies/service.ts";
 import type { ToolService } from "../tools/service.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type {
   Assessment,
   AssessBody,
@@ -166,7 +167,7 @@ export function createSetupService(deps: {
   async function applyCredential(actor: Actor, item: NonNullable<SetupBody["credentials"]>[number], dryRun: boolean): Promise<CredentialResult> {
     // `name` may be left out (or null): the provider names the credential then.
     const name = item.name === undefined || item.name === null || item.name === "" ? item.provider : item.name;
-    const input = { provider: item.provider, name, key_data: item.key_data, type: present(item.type) };
+    const input = { provider: item.provider, name, key_data: item.key_data, type: present(item.type), allowed_hosts: present(item.allowed_hosts) };
     const label = { provider: typeof item.provider === "string" ? item.provider.trim().toLowerCase() : "", name: typeof name === "string" ? name.trim() : "" };
     try {
       if (dryRun) {
@@ -515,7 +516,7 @@ export function createSetupService(deps: {
     let unknowns: string[] = [];
     if (best) {
       const verdict = await governance.review(
-        { tool: best.name, arguments: best.attributes?.(args) ?? args, domain, description: best.description, caller: actor },
+        governedAction(best, args, { caller: actor, domain }),
         { certainOnly: true, escalate: false },
       );
       const detail = verdict.decision_detail;

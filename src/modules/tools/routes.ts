@@ -3,7 +3,7 @@
 // in src/modules/connections/routes.ts).
 import { AppError } from "../../errors/app-error.ts";
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
-import type { Govern } from "../policies/governance-types.ts";
+import type { Govern } from "../../engine/governance/action.ts";
 import { InvokeBody, InvokeResponse, McpBody, McpRegistered, OpenApiBody, OpenApiRegistered, ToolList, ToolParams } from "./schemas.ts";
 import type { ToolService } from "./service.ts";
 
@@ -32,7 +32,7 @@ export function registerToolRoutes(app: App, deps: { tools: ToolService; govern:
   app.post(
     "/api/v1/svc/connections/openapi",
     {
-      config: { errors: ["openapi_invalid_url", "openapi_fetch_failed", "openapi_read_failed", "openapi_invalid_spec", "openapi_generation_failed", "credential_not_found"] },
+      config: { errors: ["openapi_invalid_url", "openapi_fetch_failed", "openapi_read_failed", "openapi_invalid_spec", "openapi_generation_failed", "credential_not_found", "connection_forbidden"] },
       schema: {
         tags: ["connections"],
         summary: "Import an OpenAPI document: each operation becomes a tool that calls the API",
@@ -116,7 +116,7 @@ export function registerToolRoutes(app: App, deps: { tools: ToolService; govern:
   app.post(
     "/api/v1/svc/tools/:name/invoke",
     {
-      config: { errors: ["tool_not_found", "tool_arguments_invalid", "blocked_by_policy", "conditional_approval_required", "governance_unavailable"] },
+      config: { errors: ["tool_not_found", "tool_arguments_invalid", "blocked_by_policy", "conditional_approval_required", "governance_unavailable", "connection_forbidden"] },
       schema: {
         tags: ["tools"],
         summary: "Call a tool: arguments are validated, governance decides, then the tool runs (X-Svc-Gate tells which)",

@@ -2,6 +2,7 @@
 // into runtime tools and kept in memory per workspace (loaded on first use, dropped when a connection of the
 // workspace is created or deleted, in every process through NOTIFY). Invoking one always goes through
 // governance: `invoke` takes the chokepoint as an argument and runs the tool only on `approved`.
+import { governedAction } from "../../engine/governance/action.ts";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { Clock } from "../../clock.ts";
@@ -14,11 +15,11 @@ import type { Ids } from "../../ids.ts";
 import type { Connection, ConnectionService } from "../connections/service.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { Vault } from "../credentials/vault.ts";
-import type { Govern, GovernanceVerdict } from "../policies/governance-types.ts";
-import { createMcpSessions, listMcpTools, mcpFailureMessage, mcpTool, type McpConfig, type McpEndpoint, type McpSessions, type McpTransport } from "./mcp.ts";
-import { checkDocument, generateTools, openApiTool, readDocument, serverUrlOf, type OpenApiConfig } from "./openapi.ts";
-import { GenerationError } from "./openapi-schema.ts";
-import type { JsonSchema, Tool, ToolResult } from "./tool.ts";
+import type { Govern, GovernanceVerdict } from "../../engine/governance/action.ts";
+import { createMcpSessions, listMcpTools, mcpFailureMessage, mcpTool, type McpConfig, type McpEndpoint, type McpSessions, type McpTransport } from "../../tools/mcp.ts";
+import { checkDocument, generateTools, openApiTool, readDocument, serverUrlOf, type OpenApiConfig } from "../../tools/openapi.ts";
+import { GenerationError } from "../../tools/openapi-schema.ts";
+import type { JsonSchema, Tool, ToolResult } from "../../tools/tool.ts";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -85,6 +86,8 @@ export interface ToolRun {
   error?: string;
   /** The service asked to wait this long before another call (Retry-After). */
   retryAfterMs?: number;
+  /** Refused before anything was sent (403 connection_forbidden: a credential not meant for the host). */
+  refused?: AppError;
 }
 
 export interface ToolService {
@@ -174,7 +177,7 @@ export function createToolService(deps: {
           workspaceId,
           connectionId: row.id,
           config,
-          credential: async () => (credentialId ? credentials.reveal(workspaceId, credentialId) : undefined),
+          credential: async (url) => (credentialId ? credentials.reveal(workspaceId, credentialId, { connectionId: row.id, url }) : undefined),
           health,
         }),
       );
@@ -302,6 +305,10 @@ export function createToolService(deps: {
         });
       }
       checkSchemas(generated.tools, "openapi_generation_failed");
+      const id = ids.make("con");
+      // The credential goes to the document's server only if that host is one of the credential's (binding
+      // a credential that has none yet to it): refused before anything is stored or sent.
+      if (input.credentialId !== undefined) await credentials.attach(actor, input.credentialId, { connectionId: id, url: serverUrl });
       const info = document.info as Record<string, unknown>;
       const config: OpenApiConfig = {
         source: "openapi",
@@ -314,7 +321,7 @@ export function createToolService(deps: {
         skipped: generated.skipped,
       };
       const connection = await connections.register(actor, {
-        id: ids.make("con"),
+        id,
         kind: "openapi",
         name,
         provider: `openapi:${name.toLowerCase().slice(0, 100)}`,
@@ -433,13 +440,7 @@ export function createToolService(deps: {
       }
       let verdict: GovernanceVerdict;
       try {
-        verdict = await govern({
-          tool: tool.name,
-          arguments: tool.attributes ? tool.attributes(request.arguments) : request.arguments,
-          ...(request.domain !== undefined ? { domain: request.domain } : {}),
-          description: tool.description,
-          caller: actor,
-        });
+        verdict = await govern(governedAction(tool, request.arguments, { caller: actor, domain: request.domain }));
       } catch (error) {
         // Fail closed: without a verdict nothing runs.
         throw new AppError("governance_unavailable", { message: "Governance could not evaluate the action; it was not run.", cause: error });
@@ -455,6 +456,7 @@ export function createToolService(deps: {
         return verdict.decision === "blocked" ? { decision: "blocked", verdict, tool } : { decision: "conditional", verdict, tool };
       }
       const run = await service.run(actor, tool, request.arguments, { details: facts });
+      if (run.refused) throw run.refused;
       return { decision: "approved", verdict, tool, status: run.status, result: run.result, durationMs: run.durationMs };
     },
 
@@ -487,6 +489,7 @@ export function createToolService(deps: {
         unhealthy: outcome.unhealthy,
         ...(outcome.error !== undefined ? { error: outcome.error } : {}),
         ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
+        ...(outcome.refused ? { refused: outcome.refused } : {}),
       };
     },
 

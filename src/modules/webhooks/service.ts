@@ -13,6 +13,9 @@ import { deleteWebhook, findDelivery, findWebhook, insertTestDelivery, insertWeb
 export const SECRET_MIN_LENGTH = 16;
 export const SECRET_MAX_LENGTH = 512;
 const URL_MAX_LENGTH = 2048;
+// The ping's delivery is due only this long after it is written, so the background worker leaves it to the
+// request that sends it at once; should that process die first, any worker sends it then.
+const TEST_HOLD_MS = 60_000;
 
 export interface NewWebhook {
   url?: unknown;
@@ -118,8 +121,9 @@ export function createWebhookService(deps: { db: Db; ids: Ids; clock: Clock; vau
     test: async (actor, id) => {
       await mustFind(actor.workspaceId, id);
       const event = { id: ids.make("evt"), deliveryId: ids.make("dlv"), data: { webhook_id: id, message: "This is a test event from svc." }, at: clock.now() };
+      const dueAt = new Date(event.at.getTime() + TEST_HOLD_MS);
       await db.transaction(async (tx) => {
-        await insertTestDelivery(tx, actor.workspaceId, id, event);
+        await insertTestDelivery(tx, actor.workspaceId, id, event, dueAt);
         await audit.record(tx, actor, { action: "webhook.test", resourceType: "webhook", resourceId: id, details: { event_id: event.id } });
       });
       await worker.deliverNow(actor.workspaceId, event.deliveryId);

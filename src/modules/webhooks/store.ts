@@ -67,7 +67,7 @@ export async function requeueDelivery(db: Db, workspaceId: string, webhookId: st
 }
 
 /** The test ping: an event for one subscription only, and its delivery. */
-export async function insertTestDelivery(db: Db, workspaceId: string, webhookId: string, event: { id: string; deliveryId: string; data: Record<string, unknown>; at: Date }): Promise<void> {
+export async function insertTestDelivery(db: Db, workspaceId: string, webhookId: string, event: { id: string; deliveryId: string; data: Record<string, unknown>; at: Date }, dueAt: Date): Promise<void> {
   await db.insert(webhookEvents).values({ id: event.id, workspaceId, type: "webhook.test", data: event.data, createdAt: event.at });
   await db.insert(webhookDeliveries).values({
     id: event.deliveryId,
@@ -76,7 +76,7 @@ export async function insertTestDelivery(db: Db, workspaceId: string, webhookId:
     eventId: event.id,
     eventType: "webhook.test",
     status: "pending",
-    nextAttemptAt: event.at,
+    nextAttemptAt: dueAt,
     createdAt: event.at,
   });
 }

@@ -4,8 +4,8 @@
 // a tool makes the real request to the document's server through the guarded outbound client, with the
 // connection's credential applied as the operation's security scheme says.
 import { parse as parseYaml } from "yaml";
-import { AppError } from "../../errors/app-error.ts";
-import { outboundFailureOf, type Outbound } from "../../http/outbound.ts";
+import { AppError } from "../errors/app-error.ts";
+import { outboundFailureOf, type Outbound } from "../http/outbound.ts";
 import { deref, GenerationError, toJsonSchema } from "./openapi-schema.ts";
 import { toFunctionName, uniqueName, type JsonSchema, type Tool, type ToolResult } from "./tool.ts";
 
@@ -371,6 +371,11 @@ function applySecurity(alternatives: SecurityScheme[][], secret: Secret, headers
   return false;
 }
 
+/** The headers an operation's security schemes may put a credential in (beyond authorization and cookie). */
+function credentialHeadersOf(alternatives: SecurityScheme[][]): string[] {
+  return alternatives.flat().flatMap((scheme) => (scheme.type === "apiKey" && scheme.in === "header" ? [scheme.name.toLowerCase()] : []));
+}
+
 function decodeBody(body: Buffer, contentType: string | undefined): unknown {
   if (body.length === 0) return null;
   const type = (contentType ?? "").toLowerCase();
@@ -400,8 +405,11 @@ export interface OpenApiToolDeps {
   workspaceId: string;
   connectionId: string;
   config: OpenApiConfig;
-  /** The connection's credential, decrypted for this call (undefined when the connection has none). */
-  credential: () => Promise<Secret | undefined>;
+  /**
+   * The connection's credential, decrypted for a call to `url` (undefined when the connection has none);
+   * rejects with 403 connection_forbidden when `url`'s host is not one the credential may be sent to.
+   */
+  credential: (url: URL) => Promise<Secret | undefined>;
   health: () => "healthy" | "degraded";
 }
 
@@ -449,15 +457,27 @@ export function openApiTool(operation: OpenApiOperation, deps: OpenApiToolDeps):
       }
       let secret: Secret | undefined;
       try {
-        secret = await deps.credential();
+        secret = await deps.credential(url);
       } catch (error) {
+        // Nothing is sent: the credential is not for this host (the server URL or the credential changed).
+        if (error instanceof AppError && error.code === "connection_forbidden") {
+          return { status: "failed", result: { error: error.message }, unhealthy: false, error: error.message, refused: error };
+        }
         const message = error instanceof AppError && error.code === "credential_not_found" ? `the connection's credential ${deps.config.credential_id} no longer exists` : "the connection's credential could not be read";
         return { status: "failed", result: { error: message }, unhealthy: true, error: message };
       }
       if (secret) applySecurity(operation.security, secret, headers, url);
       try {
-        // Same origin only: the credential must not follow a redirect to another host.
-        const response = await deps.outbound.request(url, { method: operation.method, headers, body, redirects: "same-origin", httpsOnly: true, signal: context.signal });
+        // Same origin only: the credential must not follow a redirect to another host (the 3xx is the answer).
+        const response = await deps.outbound.request(url, {
+          method: operation.method,
+          headers,
+          body,
+          redirects: "same-origin",
+          credentialHeaders: credentialHeadersOf(operation.security),
+          httpsOnly: true,
+          signal: context.signal,
+        });
         const ok = response.status >= 200 && response.status < 300;
         const contentType = response.headers["content-type"];
         const retryAfterMs = response.status === 429 || response.status === 503 ? retryAfterOf(response.headers["retry-after"]) : undefined;

@@ -2,6 +2,8 @@
 // built-ins, agents and devices). Callers (the invoke route, the intent engine, chat completions) see only
 // this; the service validates arguments against `parameters` and asks governance before `invoke` runs.
 
+import type { AppError } from "../errors/app-error.ts";
+
 /** A JSON Schema object (draft-07 vocabulary; `type: "object"` at the top for tool parameters). */
 export type JsonSchema = Record<string, unknown>;
 
@@ -26,6 +28,8 @@ export interface ToolResult {
   error?: string;
   /** How long the service asked to wait before calling again (an HTTP Retry-After on 429 or 503). */
   retryAfterMs?: number;
+  /** The call was refused before anything was sent (a credential not meant for the host): what to answer. */
+  refused?: AppError;
 }
 
 export interface Tool {

@@ -6,8 +6,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { outboundFailureOf, type Outbound } from "../../http/outbound.ts";
-import { VERSION } from "../../version.ts";
+import { outboundFailureOf, type Outbound } from "../http/outbound.ts";
+import { VERSION } from "../version.ts";
 import { toFunctionName, uniqueName, type JsonSchema, type Tool, type ToolResult } from "./tool.ts";
 
 export type McpTransport = "http" | "sse";

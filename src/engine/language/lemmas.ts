@@ -1,0 +1,141 @@
+// Words as concepts: a word's lemma (wink-nlp), its inflected and derived base forms ("payouts" → payout,
+// "publishing" → publish, "deletion" → delete, "payment" → pay), and the verb class it belongs to
+// (send/share/post, access/open/read, pay/charge, remove/delete…). Two words mean the same operation when
+// their concept sets meet. Classes group verbs people use for one operation; they never merge distinct
+// operations (create and delete, enable and disable, read and write stay apart), and every class has
+// paraphrase tests (src/engine/language/language.test.ts).
+import { tag } from "./nlp.ts";
+
+// One line per operation. The first word names the class. A word may appear in one class only.
+const VERB_CLASSES: readonly (readonly string[])[] = [
+  ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal"],
+  ["send", "share", "post", "forward", "transmit", "email", "message", "mail", "dm", "notify", "publish", "broadcast"],
+  ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup"],
+  ["write", "insert", "append", "upsert", "store", "save", "persist", "load", "import", "ingest"],
+  ["pay", "charge", "bill", "payout", "disburse", "remit"],
+  ["refund", "reimburse", "repay", "chargeback"],
+  ["transfer", "wire", "move_money"],
+  ["create", "add", "make", "new", "register", "generate", "provision", "spawn", "onboard", "hire"],
+  ["update", "change", "modify", "edit", "alter", "set", "adjust", "amend", "patch", "reconfigure", "tweak"],
+  ["move", "motion", "movement", "drive", "navigate", "travel", "go", "enter", "fly", "dispatch", "route", "steer"],
+  ["run", "execute", "invoke", "launch", "trigger", "perform"],
+  ["deploy", "release", "ship", "rollout", "promote"],
+  ["cancel", "terminate", "revoke", "void", "annul", "rescind", "abort"],
+  ["book", "reserve", "schedule"],
+  ["export", "download", "extract", "dump", "backup"],
+  ["restart", "reboot", "reset", "recycle", "bounce"],
+  ["stop", "halt", "shutdown", "kill", "pause"],
+  ["disable", "deactivate", "suspend", "lock", "freeze", "block_account"],
+  ["enable", "activate", "unlock", "unfreeze", "reactivate", "restore"],
+  ["approve", "accept", "authorize", "authorise", "sign", "grant"],
+  ["reject", "decline", "deny", "refuse"],
+  ["close", "resolve", "archive", "finish", "complete"],
+  ["scale", "resize", "autoscale"],
+  ["merge", "integrate", "combine"],
+  ["rotate", "renew", "regenerate", "cycle"],
+  ["increase", "raise", "grow", "extend", "bump", "up"],
+  ["decrease", "reduce", "lower", "cut", "shrink"],
+  ["assign", "allocate", "delegate", "reassign"],
+  ["offboard", "fire", "dismiss", "layoff", "terminate_employee"],
+];
+
+const CLASS_OF = new Map<string, string>();
+for (const line of VERB_CLASSES) for (const w of line) CLASS_OF.set(w, line[0]!);
+
+const VOWEL = /[aeiou]/;
+
+/** Inflectional and derivational base forms by English morphology: candidates, checked by overlap. */
+function morphology(w: string): string[] {
+  const out: string[] = [];
+  const add = (x: string) => {
+    if (x.length >= 3 && VOWEL.test(x)) out.push(x);
+  };
+  if (w.endsWith("ies") && w.length > 4) add(`${w.slice(0, -3)}y`);
+  if (w.endsWith("es") && w.length > 3) add(w.slice(0, -2));
+  if (w.endsWith("s") && !w.endsWith("ss") && w.length > 3) add(w.slice(0, -1));
+  for (const suffix of ["ing", "ed"]) {
+    if (!w.endsWith(suffix) || w.length <= suffix.length + 2) continue;
+    const stem = w.slice(0, -suffix.length);
+    add(stem);
+    add(`${stem}e`);
+    if (stem.length > 2 && stem.at(-1) === stem.at(-2)) add(stem.slice(0, -1)); // "dropped" → drop
+    if (stem.endsWith("i")) add(`${stem.slice(0, -1)}y`); // "applied" → apply
+  }
+  // Nouns of action: "deletion" → delete, "creation" → create, "cancellation" → cancel, "payment" → pay,
+  // "approval" → approve, "adjustment" → adjust, "modification" → modify, "publication" → publish.
+  const derived: [string, string[]][] = [
+    ["ication", ["y"]],
+    ["ation", ["e", "", "ate"]],
+    ["ition", ["e", ""]],
+    ["tion", ["te", "t", ""]],
+    ["sion", ["de", "d", "se", "t"]],
+    ["ion", ["e", ""]],
+    ["ment", [""]],
+    ["al", ["e", ""]],
+    ["ance", ["e", ""]],
+    ["ence", ["e", ""]],
+    ["ly", [""]],
+  ];
+  for (const [suffix, endings] of derived) {
+    if (!w.endsWith(suffix) || w.length <= suffix.length + 2) continue;
+    const stem = w.slice(0, -suffix.length);
+    for (const e of endings) add(`${stem}${e}`);
+    if (stem.endsWith("ll")) add(stem.slice(0, -1)); // "cancellation" → cancel
+    break;
+  }
+  return out;
+}
+
+const FORMS_CACHE = new Map<string, ReadonlySet<string>>();
+const CACHE_LIMIT = 20_000;
+
+/**
+ * Every base form of a word: itself, wink's lemma in isolation, and its morphological candidates, plus
+ * the verb class of any of them. "Publishing" → {publishing, publish, send}; "deletion" → {deletion,
+ * delete}; "payouts" → {payouts, payout, pay}.
+ */
+export function conceptsOf(word: string): ReadonlySet<string> {
+  const w = word.toLowerCase();
+  const hit = FORMS_CACHE.get(w);
+  if (hit) return hit;
+  const forms = new Set<string>([w]);
+  if (/^[a-z]+$/.test(w)) {
+    const [tagged] = tag([w]);
+    if (tagged && tagged.lemma) forms.add(tagged.lemma);
+    for (const m of morphology(w)) forms.add(m);
+    // One more step from each base: "payments" → payment → pay.
+    for (const f of [...forms]) if (f !== w) for (const m of morphology(f)) forms.add(m);
+  }
+  const concepts = new Set<string>(forms);
+  for (const f of forms) {
+    const c = CLASS_OF.get(f);
+    if (c) concepts.add(`:${c}`);
+  }
+  if (FORMS_CACHE.size >= CACHE_LIMIT) FORMS_CACHE.clear();
+  FORMS_CACHE.set(w, concepts);
+  return concepts;
+}
+
+/** The verb class a word belongs to (its head word), if any. */
+export function verbClassOf(word: string): string | undefined {
+  for (const c of conceptsOf(word)) if (c.startsWith(":")) return c.slice(1);
+  return undefined;
+}
+
+/** Whether two words share a concept (a base form or a verb class). */
+export function sameConcept(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = conceptsOf(a);
+  for (const c of conceptsOf(b)) if (x.has(c)) return true;
+  return false;
+}
+
+/** Splits an identifier or phrase into lower-case words: `refundPayment`, `refund-payment`, "Refund payments". */
+export function wordsOf(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}

@@ -1,0 +1,46 @@
+// Numbers written in words ("twenty", "twelve hundred", "two thousand five hundred", "a dozen"), read by the
+// grammar of English cardinals rather than a list of phrases: units and teens add, "hundred" multiplies the
+// group so far, larger scales close a group.
+const SMALL: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30,
+  forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+const ORDINALS: Record<string, number> = { half: 0.5, quarter: 0.25 };
+
+export const isNumberWord = (w: string): boolean => w in SMALL || w === "hundred" || w in SCALES || w === "dozen";
+
+/**
+ * Reads a number from the words at `start`; returns the value and how many words it took, or undefined.
+ * "and" is allowed between groups ("one hundred and five"); hyphens were split by the tokenizer.
+ */
+export function readNumberWords(words: readonly string[], start: number): { value: number; length: number } | undefined {
+  let total = 0;
+  let group = 0;
+  let taken = 0;
+  let any = false;
+  for (let i = start; i < words.length; i++) {
+    const w = words[i]!;
+    if (w in SMALL) {
+      group += SMALL[w]!;
+    } else if (w === "hundred" && any) {
+      group = (group || 1) * 100;
+    } else if (w in SCALES && any) {
+      total += (group || 1) * SCALES[w]!;
+      group = 0;
+    } else if (w === "dozen") {
+      group = (group || 1) * 12;
+    } else if (w === "and" && any && i + 1 < words.length && (words[i + 1]! in SMALL)) {
+      taken++;
+      continue;
+    } else break;
+    any = true;
+    taken++;
+  }
+  // "one" alone is usually an article ("one of", "any one"), not a count.
+  if (!any || (taken === 1 && words[start] === "one")) return undefined;
+  return { value: total + group, length: taken };
+}
+
+export const fractionWord = (w: string): number | undefined => ORDINALS[w];

@@ -1,0 +1,289 @@
+// The language layer's tokenizer: a sentence (a rule, a request) as words and typed values. It never
+// throws: a character no lexeme reads is skipped as punctuation. Values are recognised once, here, for
+// every reader (the policy parser, the intent engine): money with its ISO currency, percentages, counts,
+// quantities with units, clock times and ranges, weekdays, e-mail addresses, domains, #channels, @users,
+// quoted text.
+import { readNumberWords } from "./numbers.ts";
+import { quantity, type Quantity } from "./units.ts";
+
+export type Comparator = "gt" | "gte" | "lt" | "lte" | "eq" | "neq";
+
+export type Token =
+  | { kind: "word"; text: string; norm: string }
+  | { kind: "number"; text: string; value: number }
+  | { kind: "money"; text: string; value: number; currency: string }
+  | { kind: "percent"; text: string; value: number }
+  | { kind: "quantity"; text: string; quantity: Quantity }
+  /** Minutes after midnight. */
+  | { kind: "time"; text: string; minutes: number }
+  | { kind: "time_range"; text: string; from: number; to: number }
+  | { kind: "email"; text: string; address: string; domain: string }
+  | { kind: "domain"; text: string; domain: string }
+  /** `#general`, `@alice`: kept with their sign, as people write them in arguments. */
+  | { kind: "tag"; text: string; value: string }
+  | { kind: "quoted"; text: string; value: string }
+  | { kind: "op"; text: string; op: Comparator }
+  | { kind: "punct"; text: string };
+
+export type ValueToken = Exclude<Token, { kind: "word" } | { kind: "punct" } | { kind: "op" }>;
+
+// Symbols in front of (or after) an amount. "$" alone is the US dollar, as people mean it.
+const SYMBOLS: Record<string, string> = { $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY", "₪": "ILS", "₫": "VND", "₱": "PHP", "฿": "THB", "r$": "BRL", "a$": "AUD", "c$": "CAD", "hk$": "HKD", "s$": "SGD", "nz$": "NZD", chf: "CHF" };
+
+// Currency names from the runtime's own CLDR data (Intl.DisplayNames): the last word of each name ("US
+// Dollar" → dollar) names the most used currency that ends so; codes are every ISO 4217 code it knows.
+const PREFERRED = ["USD", "EUR", "GBP", "JPY", "INR", "CHF", "CNY", "KRW", "BRL", "MXN", "RUB", "SEK", "ZAR", "TRY"];
+let currencyNames: Map<string, string> | undefined;
+let currencyCodes: Set<string> | undefined;
+
+function currencyTables(): { names: Map<string, string>; codes: Set<string> } {
+  if (currencyNames && currencyCodes) return { names: currencyNames, codes: currencyCodes };
+  const names = new Map<string, string>();
+  const codes = new Set<string>(Intl.supportedValuesOf("currency"));
+  const display = new Intl.DisplayNames("en", { type: "currency" });
+  const ordered = [...PREFERRED, ...[...codes].filter((c) => !PREFERRED.includes(c))];
+  for (const code of ordered) {
+    const name = display.of(code)?.toLowerCase();
+    if (!name || name === code.toLowerCase()) continue;
+    const last = name.split(/\s+/).at(-1)!.replace(/[^a-z]/g, "");
+    if (last.length < 3) continue;
+    for (const form of [last, `${last}s`, last.endsWith("o") ? `${last}s` : last]) if (!names.has(form)) names.set(form, code);
+  }
+  // Spoken names the CLDR display names do not end with.
+  for (const [w, c] of [["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"]] as const) names.set(w, c);
+  currencyNames = names;
+  currencyCodes = codes;
+  return { names, codes };
+}
+
+/** The ISO code a word names (a code such as "eur" or a name such as "euros"), or undefined. */
+export function currencyOfWord(word: string): string | undefined {
+  const { names, codes } = currencyTables();
+  if (word.length === 3 && codes.has(word.toUpperCase()) && /^[a-z]{3}$/i.test(word)) return word.toUpperCase();
+  return names.get(word.toLowerCase());
+}
+
+const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9 };
+
+const LEXEME = new RegExp(
+  [
+    String.raw`(?<quoted>"[^"]{0,200}"|“[^”]{0,200}”|'[^']{0,200}'(?![a-z])|‘[^’]{0,200}’|\x60[^\x60]{0,200}\x60)`,
+    String.raw`(?<email>[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})`,
+    String.raw`(?<tag>[#@][a-z0-9][\w.-]*)`,
+    String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?)?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?)?)(?![\d:]))`,
+    String.raw`(?<time>(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?(?![\d:])|(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z]))`,
+    String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d[\d,.  ]*(?:\s?(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
+    String.raw`(?<number>[-+]?\d[\d,.]*(?:\s?(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
+    String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
+    String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
+    String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
+    String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
+    String.raw`(?<punct>[,;:()\[\]/°º\-–—.!?&+*]|\s+)`,
+  ].join("|"),
+  "gy",
+);
+
+/** "1,200.50", "1.200,50", "2 500", "12k" → a number; undefined when the digits cannot be a number. */
+export function readNumeral(raw: string): number | undefined {
+  let text = raw.toLowerCase().replace(/[\s  ]/g, "");
+  let multiplier = 1;
+  const suffix = /(k|mm|mn|m|bn|b)$/.exec(text)?.[1];
+  if (suffix) {
+    multiplier = MULTIPLIERS[suffix]!;
+    text = text.slice(0, -suffix.length);
+  }
+  text = text.replace(/[.,]$/, "");
+  const commas = (text.match(/,/g) ?? []).length;
+  const dots = (text.match(/\./g) ?? []).length;
+  // Which mark is the decimal one: the last of two kinds; a lone comma with three digits after is grouping.
+  if (commas > 0 && dots > 0) text = text.lastIndexOf(",") > text.lastIndexOf(".") ? text.replace(/\./g, "").replace(",", ".") : text.replace(/,/g, "");
+  else if (commas > 0) text = commas === 1 && !/,\d{3}$/.test(text) ? text.replace(",", ".") : text.replace(/,/g, "");
+  else if (dots > 1) text = text.replace(/\./g, "");
+  const value = Number(text);
+  return Number.isFinite(value) ? value * multiplier : undefined;
+}
+
+function clockMinutes(raw: string, meridiemHint?: "a" | "p"): number | undefined {
+  const text = raw.replace(/[\s.]/g, "").toLowerCase();
+  const meridiem = (/([ap])m$/.exec(text)?.[1] as "a" | "p" | undefined) ?? meridiemHint;
+  const [h, m] = text.replace(/[ap]m$/, "").split(":");
+  let hours = Number(h);
+  const minutes = Number(m ?? 0);
+  if (!Number.isInteger(hours) || hours > 24 || minutes > 59) return undefined;
+  if (meridiem === "p" && hours < 12) hours += 12;
+  if (meridiem === "a" && hours === 12) hours = 0;
+  return (hours % 24) * 60 + minutes;
+}
+
+function readRange(raw: string): { from: number; to: number } | undefined {
+  const [a, b] = raw.split(/\s?(?:-|–|—|to)\s?/);
+  if (!a || !b) return undefined;
+  // "9-6pm": the first takes the second's meridiem when it has none and would otherwise come after it.
+  const toMeridiem = /([ap])\.?m\.?$/i.exec(b.trim())?.[1]?.toLowerCase() as "a" | "p" | undefined;
+  const hasClock = /[:ap]/i.test(a) || /[:ap]/i.test(b);
+  if (!hasClock) return undefined;
+  const to = clockMinutes(b);
+  let from = clockMinutes(a);
+  if (from !== undefined && to !== undefined && !/[ap]/i.test(a) && toMeridiem && !a.includes(":")) {
+    const withHint = clockMinutes(a, toMeridiem);
+    if (withHint !== undefined && withHint < to) from = withHint;
+  }
+  return from === undefined || to === undefined ? undefined : { from, to };
+}
+
+function lex(text: string): Token[] {
+  const tokens: Token[] = [];
+  let at = 0;
+  while (at < text.length) {
+    LEXEME.lastIndex = at;
+    const match = LEXEME.exec(text);
+    if (!match || match.index !== at) {
+      at++; // a character nothing reads (an emoji, a symbol): skipped, never an error
+      continue;
+    }
+    at = LEXEME.lastIndex;
+    const g = match.groups!;
+    const raw = match[0];
+    if (g.quoted !== undefined) tokens.push({ kind: "quoted", text: raw, value: raw.slice(1, -1) });
+    else if (g.email !== undefined) tokens.push({ kind: "email", text: raw, address: raw, domain: raw.slice(raw.indexOf("@") + 1) });
+    else if (g.tag !== undefined) tokens.push({ kind: "tag", text: raw, value: raw });
+    else if (g.range !== undefined) {
+      const range = readRange(raw);
+      if (range) tokens.push({ kind: "time_range", text: raw, ...range });
+      else tokens.push(...lex(raw.replace(/(-|–|—)/, " $1 ")).filter((t) => t.kind !== "punct" || t.text.trim() !== ""));
+    } else if (g.time !== undefined) {
+      const minutes = clockMinutes(raw);
+      if (minutes !== undefined) tokens.push({ kind: "time", text: raw, minutes });
+    } else if (g.money !== undefined) {
+      const symbol = /^(us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])/.exec(raw)![1]!;
+      const value = readNumeral(raw.slice(symbol.length));
+      if (value !== undefined) tokens.push({ kind: "money", text: raw.trim(), value, currency: SYMBOLS[symbol]! });
+    } else if (g.number !== undefined) {
+      const trimmed = raw.trim();
+      const percent = trimmed.endsWith("%");
+      const value = readNumeral(percent ? trimmed.slice(0, -1) : trimmed);
+      if (value !== undefined) tokens.push(percent ? { kind: "percent", text: trimmed, value } : { kind: "number", text: trimmed, value });
+    } else if (g.op !== undefined) {
+      const op = ({ ">": "gt", ">=": "gte", "=>": "gte", "≥": "gte", "<": "lt", "<=": "lte", "≤": "lte", "=": "eq", "==": "eq", "!=": "neq", "≠": "neq" } as const)[raw]!;
+      tokens.push({ kind: "op", text: raw, op });
+    } else if (g.path !== undefined) tokens.push({ kind: "word", text: raw, norm: raw });
+    else if (g.domain !== undefined) tokens.push({ kind: "domain", text: raw, domain: raw.replace(/^\*\./, "") });
+    else if (g.word !== undefined) tokens.push({ kind: "word", text: raw, norm: raw.replace(/’/g, "'") });
+    else if (raw.trim() !== "") tokens.push({ kind: "punct", text: raw });
+  }
+  return tokens;
+}
+
+type WordToken = Extract<Token, { kind: "word" }>;
+// Not a type guard: a false answer (the word is not "percent") must not narrow the token to a non-word.
+const isWord = (t: Token | undefined, ...norms: string[]): boolean => t?.kind === "word" && (norms.length === 0 || norms.includes(t.norm));
+const wordOf = (t: Token | undefined): WordToken => t as WordToken;
+
+/**
+ * Joins what belongs to one value: a number and its currency ("500 usd", "usd 500", "500 euros"), its scale
+ * ("1.5 million"), its percent sign in words ("20 percent", "per cent"), its unit ("50 kg", "2 hours", "30
+ * degrees celsius"), numbers in words ("twelve hundred"), and clock words (noon, midnight).
+ */
+function join(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  const words = tokens.map((t) => (t.kind === "word" ? t.norm : ""));
+  for (let i = 0; i < tokens.length; i++) {
+    let t = tokens[i]!;
+    // Numbers in words become numbers first.
+    if (t.kind === "word") {
+      const spelled = readNumberWords(words, i);
+      if (spelled) {
+        const text = tokens.slice(i, i + spelled.length).map((x) => x.text).join(" ");
+        t = { kind: "number", text, value: spelled.value };
+        i += spelled.length - 1;
+      } else if (t.norm === "noon" || t.norm === "midday") t = { kind: "time", text: t.text, minutes: 720 };
+      else if (t.norm === "midnight") t = { kind: "time", text: t.text, minutes: 0 };
+    }
+    const next = tokens[i + 1];
+    if (t.kind === "number" || t.kind === "money") {
+      // A scale word: "1.5 million", "$2 billion".
+      if (isWord(next) && MULTIPLIERS[wordOf(next).norm] && wordOf(next).norm.length > 2) {
+        t = { ...t, text: `${t.text} ${wordOf(next).text}`, value: t.value * MULTIPLIERS[wordOf(next).norm]! };
+        i++;
+      }
+    }
+    const n1 = tokens[i + 1];
+    const n2 = tokens[i + 2];
+    if (t.kind === "number") {
+      const currency = isWord(n1) ? currencyOfWord(wordOf(n1).norm) : undefined;
+      if (currency) {
+        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value: n1!.text.toLowerCase() === "cents" ? t.value / 100 : t.value, currency });
+        i++;
+        continue;
+      }
+      if (isWord(n1, "percent", "pct", "percentage") || (isWord(n1, "per") && isWord(n2, "cent"))) {
+        out.push({ kind: "percent", text: `${t.text} ${n1!.text}`, value: t.value });
+        i += isWord(n1, "per") ? 2 : 1;
+        continue;
+      }
+      // Two-word units first ("degrees celsius", "km per hour" is read by the parser as a rate).
+      if (isWord(n1) && isWord(n2)) {
+        const q2 = quantity(t.value, `${wordOf(n1).norm} ${wordOf(n2).norm}`);
+        if (q2) {
+          out.push({ kind: "quantity", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, quantity: q2 });
+          i += 2;
+          continue;
+        }
+      }
+      // "2.0 m/s", "100 km/h" (a path token), "50 kg", "30 °C".
+      if (n1 && (n1.kind === "word" || (n1.kind === "punct" && /[°º]/.test(n1.text)))) {
+        const unitText = n1.kind === "punct" && isWord(n2) ? `${n1.text}${wordOf(n2).norm}` : n1.kind === "word" ? n1.norm : "";
+        const q = unitText ? quantity(t.value, unitText) : undefined;
+        if (q && !isAmbiguousUnitWord(unitText)) {
+          out.push({ kind: "quantity", text: `${t.text} ${unitText}`, quantity: q });
+          i += n1.kind === "punct" ? 2 : 1;
+          continue;
+        }
+      }
+    }
+    if (t.kind === "word" && t.norm.length === 3 && n1?.kind === "number") {
+      const currency = currencyOfWord(t.norm);
+      if (currency && currency === t.norm.toUpperCase()) {
+        out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: n1.value, currency });
+        i++;
+        continue;
+      }
+    }
+    if (t.kind === "money" && isWord(n1)) {
+      // "$500 usd": the symbol already said it; keep the explicit code.
+      const currency = currencyOfWord(wordOf(n1).norm);
+      if (currency && wordOf(n1).norm.length === 3) {
+        out.push({ ...t, text: `${t.text} ${wordOf(n1).text}`, currency });
+        i++;
+        continue;
+      }
+    }
+    if (t.kind === "time" && isWord(n1) && /^[ap]m$/.test(wordOf(n1).norm)) {
+      const minutes = clockMinutes(`${t.text}${wordOf(n1).norm}`);
+      if (minutes !== undefined) {
+        out.push({ kind: "time", text: `${t.text} ${wordOf(n1).text}`, minutes });
+        i++;
+        continue;
+      }
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+// Words js-quantities reads as units that, after a number, are almost always something else: "3 refunds
+// per hour" is handled as a rate, "500 units" is a count, "in" is a preposition, "a" an article.
+const COUNT_WORDS = new Set(["in", "a", "at", "units", "unit", "each", "per", "of", "or", "and", "to", "for", "on", "by", "mile"]);
+const isAmbiguousUnitWord = (w: string) => COUNT_WORDS.has(w);
+
+/** Tokens of a text, values typed. Lower-cases everything but quoted text and tags' case is kept as text. */
+export function tokenize(input: string): Token[] {
+  const text = input
+    .slice(0, 4000)
+    .replace(/[\u0000-\u001f]/g, " ")
+    .replace(/[’‘]/g, "'")
+    .toLowerCase();
+  return join(lex(text));
+}
+
+export const isValue = (t: Token | undefined): t is ValueToken => !!t && t.kind !== "word" && t.kind !== "punct" && t.kind !== "op";

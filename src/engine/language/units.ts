@@ -1,0 +1,65 @@
+// Quantities with units, read and converted by js-quantities: "50 kg", "2.0 m/s", "30 °C", "5 kW", "2 GB",
+// "30 years". A quantity keeps its dimension (kind) so a rule in kilograms compares with an argument in
+// grams and never with one in metres.
+import Qty from "js-quantities";
+
+export interface Quantity {
+  value: number;
+  /** The unit as js-quantities names it (kg, m/s, tempC, min…). */
+  unit: string;
+  /** js-quantities' kind: mass, length, speed, temperature, power, energy, information, time… */
+  kind: string;
+}
+
+// Spellings people write that js-quantities reads under another name. Temperatures are absolute
+// readings (tempC), not differences (degC): a rule about a setpoint compares readings.
+const ALIASES: Record<string, string> = {
+  "°c": "tempC", "ºc": "tempC", celsius: "tempC", "degrees celsius": "tempC", "°f": "tempF", "ºf": "tempF", fahrenheit: "tempF",
+  "degrees fahrenheit": "tempF", mps: "m/s", kmh: "km/h", kph: "km/h", "km/hr": "km/h", mph: "mi/h", secs: "s", sec: "s",
+  mins: "min", hrs: "h", hr: "h", yrs: "year", yr: "year", wks: "week", wk: "week", mo: "month", mos: "month", months: "month",
+  tonnes: "tonne", tons: "ton", kgs: "kg", lbs: "lb", pounds: "lb", kilos: "kg", bytes: "byte", kb: "kB",
+};
+
+const cache = new Map<string, Quantity | null>();
+
+/** A quantity from a number and the unit words written after it; undefined when the words name no unit. */
+export function quantity(value: number, unitText: string): Quantity | undefined {
+  const key = unitText.toLowerCase().trim();
+  if (key === "" || /^\d/.test(key)) return undefined;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit ? { ...hit, value } : undefined;
+  let result: Quantity | null = null;
+  const unit = ALIASES[key] ?? unitText.trim();
+  try {
+    const q = Qty.parse(`1 ${unit}`);
+    if (q && !q.isUnitless()) result = { value: 1, unit: q.units(), kind: q.kind() };
+  } catch {
+    result = null;
+  }
+  if (cache.size > 5000) cache.clear();
+  cache.set(key, result);
+  return result ? { ...result, value } : undefined;
+}
+
+/** `value` of `from` expressed in `to`, or undefined when the two are not of one kind. */
+export function convert(value: number, from: string, to: string): number | undefined {
+  if (from === to) return value;
+  try {
+    return Qty(value, from).to(to).scalar;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The unit an argument's name or description states: `payload_kg`, `max_speed_mps`, `duration_minutes`,
+ * "weight in grams". The last word that reads as a unit wins. Money minor units (cents) are money, not
+ * quantities, and handled by the money reader.
+ */
+export function unitOfName(words: readonly string[]): Quantity | undefined {
+  // Only the last word: a unit is written as a suffix (`payload_kg`); "in" reads as inches and "min" as
+  // minutes only there, never inside a name (`min_amount`).
+  const last = words.at(-1);
+  if (!last || last === "in" || /^\d+$/.test(last)) return undefined;
+  return quantity(1, last);
+}
