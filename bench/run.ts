@@ -10,6 +10,7 @@ import { toolsBench } from "./tools.bench.ts";
 import { chatBench } from "./chat.bench.ts";
 import { observabilityBench } from "./observability.bench.ts";
 import { learningBench } from "./learning.bench.ts";
+import { auditBench } from "./audit.bench.ts";
 import { webhooksBench } from "./webhooks.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
@@ -21,6 +22,7 @@ const benches: Record<string, (duration: number, rounds: number) => Promise<stri
   chat: chatBench,
   observability: observabilityBench,
   learning: learningBench,
+  audit: auditBench,
   webhooks: webhooksBench,
 };
 

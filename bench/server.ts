@@ -13,8 +13,14 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(env: Record<string, string> = {}, options: { logToFile?: boolean } = {}): Promise<BenchServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), "svc-bench-"));
+/**
+ * `seeded`: a data directory prepared beforehand (the bench owns and removes it) and a key of its workspace:
+ * the server does not bootstrap a key on a database that already has a workspace. `logToFile`: the
+ * server's log goes to a file (docs/operations.md).
+ */
+export async function startBenchServer(env: Record<string, string> = {}, options: { logToFile?: boolean; seeded?: { dataDir: string; key: string } } = {}): Promise<BenchServer> {
+  const seeded = options.seeded;
+  const dir = seeded?.dataDir ?? mkdtempSync(path.join(tmpdir(), "svc-bench-"));
   const adminToken = "bench-operator-token-0123456789";
   // Logs to a file, as a deployment does: read from a pipe, the load generator's own process would pay for them.
   const logFile = options.logToFile ? path.join(dir, "stdout.log") : undefined;
@@ -40,7 +46,7 @@ export async function startBenchServer(env: Record<string, string> = {}, options
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const look = () => {
       const url = /svc listening on (http:\/\/\S+)/.exec(output)?.[1];
-      const key = /API key \(shown once, store it now\): (sk_svc_\w+)/.exec(output)?.[1];
+      const key = seeded?.key ?? /API key \(shown once, store it now\): (sk_svc_\w+)/.exec(output)?.[1];
       if (url && key) {
         clearTimeout(timer);
         clearInterval(poll);
@@ -68,7 +74,7 @@ export async function startBenchServer(env: Record<string, string> = {}, options
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
-      rmSync(dir, { recursive: true, force: true });
+      if (!seeded) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -6,10 +6,11 @@ import type { FastifyBaseLogger } from "fastify";
 import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/index.ts";
+import { errSerializer } from "./db/log.ts";
 import { randomIds, type Ids } from "./ids.ts";
 import { registerAuth } from "./http/auth.ts";
 import { registerBodyHandling } from "./http/body.ts";
-import { registerErrorHandling } from "./http/errors.ts";
+import { clientErrorHandler, frameworkErrorHandler, MAX_PARAM_LENGTH, registerErrorHandling } from "./http/errors.ts";
 import { registerIdempotency } from "./http/idempotency.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { createRateLimits } from "./http/rate-limit.ts";
@@ -56,6 +57,9 @@ import { registerPolicyRoutes } from "./modules/policies/routes.ts";
 import { createPolicyService, type PolicyService } from "./modules/policies/service.ts";
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { registerSetupRoutes } from "./modules/setup/routes.ts";
+import { registerAuditRoutes } from "./modules/audit/routes.ts";
+import { createAuditService } from "./modules/audit/service.ts";
+import { findIntent } from "./modules/intent/store.ts";
 import { createSetupService } from "./modules/setup/service.ts";
 import { createSetupSessionService } from "./modules/setup/sessions.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
@@ -104,10 +108,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
+  // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
+  let publicUrl = config.publicUrl;
 
   const app = Fastify({
     loggerInstance: deps.logger === false || deps.logger === undefined ? undefined : deps.logger,
-    logger: deps.logger === undefined ? { level: config.logLevel, redact: ["req.headers.authorization"] } : undefined,
+    logger: deps.logger === undefined ? { level: config.logLevel, redact: ["req.headers.authorization"], serializers: { err: errSerializer } } : undefined,
     genReqId: genTraceId,
     requestIdHeader: false,
     // Fastify's own request lines (the URL with its query, at every level) are replaced by one line per
@@ -115,7 +121,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logController: new LogController({ requestIdLogLabel: "trace_id", disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before any route (bad percent-encoding, long parameter, unparsable HTTP) still answer
+    // with the canonical body and a trace id.
+    frameworkErrors: frameworkErrorHandler(() => publicUrl),
+    clientErrorHandler: clientErrorHandler(() => publicUrl),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   const metrics = createMetrics({ database, enabled: config.metricsEnabled });
@@ -198,6 +208,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
   const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets, onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
+  // The audit read API joins a request's record, execution and escalations; records written behind are
+  // flushed first so a request's own record is always there.
+  const auditReads = createAuditService({
+    db: database.db,
+    executions,
+    escalations,
+    findRecord: async (workspaceId, idOrTrace) => {
+      await records.flush();
+      return findIntent(database.db, workspaceId, idOrTrace);
+    },
+  });
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const setupSessions = createSetupSessionService({ db: database.db, ids, clock, vault, audit, setup });
   const limits = await createRateLimits(config, database);
@@ -215,8 +236,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // Before auth and rate limits, so a refused request is counted, logged and traced too.
   registerObservability(app, { metrics: config.metricsEnabled ? metrics : undefined, tracing });
   registerBodyHandling(app, config.bodyLimitBytes);
-  // The base of doc_url: SVC_PUBLIC_URL, or the address actually bound (SVC_PORT=0 picks a free port).
-  let publicUrl = config.publicUrl;
   app.addHook("onListen", async () => {
     const address = app.server.address();
     if (!config.publicUrlFromEnv && typeof address === "object" && address) {
@@ -226,7 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerErrorHandling(app, () => publicUrl);
   await registerOpenApi(app, { version: VERSION, publicUrl: config.publicUrl });
   registerAuth(app, { adminToken: config.adminToken, apiKeys, workspaces, limits });
-  const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, log: app.log });
+  const idempotency = registerIdempotency(app, { db: database.db, clock, writeBehind: database.pool === undefined, dataDir: database.dataDir, log: app.log });
 
   registerInfraRoutes(app, { health, rateLimitStore: limits.store, metrics: config.metricsEnabled ? metrics : undefined, metricsToken: config.metricsToken });
   registerDocsRoutes(app);
@@ -243,7 +262,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIntentRoutes(app, intents);
   registerChatRoutes(app, { chat, pingMs: config.ssePingMs });
   registerSetupRoutes(app, { setup, sessions: setupSessions });
-  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat });
+  registerIntelligenceRoutes(app, { db: database.db, clock, intents, records, chat, audit: auditReads });
+  registerAuditRoutes(app, auditReads);
   registerPromoteRoute(app, createPromotionService({ db: database.db, clock, audit, records, memory, healing, executions }));
   registerLearningRoutes(app, createLearningService({ db: database.db, clock, records }));
   registerHealingRoutes(app, healing);

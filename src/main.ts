@@ -10,6 +10,7 @@ import { createApiKeyService } from "./modules/api-keys/service.ts";
 import { createWorkspaceService, type WorkspaceService } from "./modules/workspaces/service.ts";
 import { randomIds } from "./ids.ts";
 import { systemClock } from "./clock.ts";
+import { errSerializer } from "./db/log.ts";
 
 const USAGE = `Usage: svc <command>
 
@@ -44,7 +45,7 @@ function printKey(config: Config, workspace: { id: string; name: string }, plain
 }
 
 async function serve(config: Config): Promise<void> {
-  const logger = pino({ level: config.logLevel, redact: ["req.headers.authorization", "*.plaintext", "*.key_data"] });
+  const logger = pino({ level: config.logLevel, redact: ["req.headers.authorization", "*.plaintext", "*.key_data"], serializers: { err: errSerializer } });
   const database = await openDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
+import { openDb } from "../src/db/index.ts";
 import { describe, expect, it } from "vitest";
 import { afterAll, beforeAll } from "vitest";
 import { AppError } from "../src/errors/app-error.ts";
@@ -300,13 +304,14 @@ describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded datab
   let release: () => void = () => {};
   let held: Promise<unknown> = Promise.resolve();
   let runs = 0;
+  let plainRuns = 0;
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer(
       {},
       {
         extend: (app) => {
-          app.post("/api/v1/svc/test/plain", async () => ({ plain: true }));
+          app.post("/api/v1/svc/test/plain", async () => ({ plain: ++plainRuns }));
           app.post("/api/v1/svc/test/holding", async () => {
             const gate = new Promise<void>((resolve) => (release = resolve));
             held = server.database.db.transaction(async () => gate);
@@ -322,25 +327,101 @@ describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded datab
     await server?.close();
   });
 
-  it("the answer is sent before it is stored, and a repeat meanwhile is replayed from memory", async () => {
+  it("a fresh key is claimed in memory, but the answer leaves only once it is stored; a repeat replays it", async () => {
     const ws = await newWorkspace(server);
     const headers = { "idempotency-key": "while-busy" };
-    const answer = await call(server, "POST", "/api/v1/svc/test/holding", { key: ws.key, body: {}, headers });
-    expect(answer.body).toEqual({ run: 1 });
-    const again = await call(server, "POST", "/api/v1/svc/test/holding", { key: ws.key, body: {}, headers });
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(again.text).toBe(answer.text);
-    expect(runs).toBe(1);
-    // A fresh key is claimed in memory: the request is answered while the database is still held.
-    const tooLate = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the claim waited for the database")), 1500));
-    const fresh = await Promise.race([call(server, "POST", "/api/v1/svc/test/plain", { key: ws.key, body: {}, headers: { "idempotency-key": "fresh-while-busy" } }), tooLate]);
-    expect(fresh.body).toEqual({ plain: true });
-    const freshAgain = await call(server, "POST", "/api/v1/svc/test/plain", { key: ws.key, body: {}, headers: { "idempotency-key": "fresh-while-busy" } });
-    expect(freshAgain.headers.get("idempotent-replayed")).toBe("true");
+    let arrived = false;
+    const answer = call(server, "POST", "/api/v1/svc/test/holding", { key: ws.key, body: {}, headers }).then((reply) => {
+      arrived = true;
+      return reply;
+    });
+    await expect.poll(() => runs, { interval: 5 }).toBe(1);
+    // A fresh key runs while the database is held (its claim needs no statement), and waits to be answered.
+    const fresh = call(server, "POST", "/api/v1/svc/test/plain", { key: ws.key, body: {}, headers: { "idempotency-key": "fresh-while-busy" } }).then((reply) => {
+      arrived = true;
+      return reply;
+    });
+    await expect.poll(() => plainRuns, { interval: 5, timeout: 1500 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(arrived).toBe(false);
     release();
     await held;
     const state = async (key: string) => (await query(server, sql`select state, response_body from idempotency_keys where scope = ${ws.id} and key = ${key}`))[0];
-    await expect.poll(() => state("while-busy"), { timeout: 2000, interval: 10 }).toMatchObject({ state: "completed" });
-    await expect.poll(() => state("fresh-while-busy"), { timeout: 2000, interval: 10 }).toEqual({ state: "completed", response_body: fresh.text });
+    const first = await answer;
+    expect(first.body).toEqual({ run: 1 });
+    // Stored by the time it arrived, with no waiting.
+    expect(await state("while-busy")).toEqual({ state: "completed", response_body: first.text });
+    const plain = await fresh;
+    expect(await state("fresh-while-busy")).toEqual({ state: "completed", response_body: plain.text });
+    const again = await call(server, "POST", "/api/v1/svc/test/holding", { key: ws.key, body: {}, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    const plainAgain = await call(server, "POST", "/api/v1/svc/test/plain", { key: ws.key, body: {}, headers: { "idempotency-key": "fresh-while-busy" } });
+    expect(plainAgain.headers.get("idempotent-replayed")).toBe("true");
+    expect(plainAgain.text).toBe(plain.text);
+    expect({ runs, plainRuns }).toEqual({ runs: 1, plainRuns: 1 });
+  });
+
+  it("a key freed by its answer (4xx not stored) costs no statement and runs again when corrected", async () => {
+    const ws = await newWorkspace(server);
+    const headers = { "idempotency-key": "freed-fresh" };
+    const keys = `/api/v1/maas/workspaces/${ws.id}/api-keys`;
+    expectError(await call(server, "POST", keys, { key: ws.key, body: { name: 5 }, headers }), 400, "invalid_request");
+    expect(await query(server, sql`select key from idempotency_keys where scope = ${ws.id} and key = 'freed-fresh'`)).toEqual([]);
+    const fixed = await call(server, "POST", keys, { key: ws.key, body: { name: "five" }, headers });
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers.get("idempotent-replayed")).toBeNull();
+  });
+});
+
+describe.skipIf(process.env.DATABASE_URL)("Idempotency-Key on the embedded database in a directory: the journal", () => {
+  // A database of its own in a directory (initdb: seconds on a busy machine).
+  it("the answer is journaled before it is sent, and a journaled answer the database never got is replayed after a restart", { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "svc-journal-"));
+    const database = await openDb({ databaseUrl: undefined, dataDir: dir });
+    let runs = 0;
+    let release: () => void = () => {};
+    let held: Promise<unknown> = Promise.resolve();
+    const routes = (app: TestServer["app"]) => {
+      app.post("/api/v1/svc/test/journaled", async () => {
+        // The database is held: the answer can leave only through the journal.
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        held = database.db.transaction(async () => gate);
+        return { run: ++runs };
+      });
+    };
+    const journal = path.join(dir, "idempotency.journal");
+    try {
+      const first = await startServer({}, { database, extend: routes });
+      const ws = await newWorkspace(first);
+      const headers = { "idempotency-key": "journaled-1" };
+      const answer = await call(first, "POST", "/api/v1/svc/test/journaled", { key: ws.key, body: {}, headers });
+      expect(answer.body).toEqual({ run: 1 });
+      const line = JSON.parse(readFileSync(journal, "utf8").trim());
+      expect(line).toMatchObject({ scope: ws.id, key: "journaled-1", state: "completed", responseStatus: 200, responseBody: answer.text });
+      release();
+      await held;
+      await first.close();
+      // Committed and the journal emptied; now as if the process had died before the commit.
+      expect(readFileSync(journal, "utf8")).toBe("");
+      await database.db.execute(sql`delete from idempotency_keys where key = 'journaled-1'`);
+      writeFileSync(journal, `${JSON.stringify(line)}\n{"cut short`);
+
+      const second = await startServer({}, { database, extend: routes });
+      try {
+        const replay = await call(second, "POST", "/api/v1/svc/test/journaled", { key: ws.key, body: {}, headers });
+        expect(replay.headers.get("idempotent-replayed")).toBe("true");
+        expect(replay.text).toBe(answer.text);
+        expect(runs).toBe(1);
+        expect(readFileSync(journal, "utf8")).toBe("");
+      } finally {
+        await second.close();
+      }
+    } finally {
+      release();
+      await held;
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -166,7 +166,7 @@ describe("POST /setup", () => {
         { type: "gossip", content: { text: "x" } },
       ],
       policies: [
-        { name: "moon", rule: "Block refunds over $500 whenever the moon is wobbly purple sideways" },
+        { name: "moon", rule: "Refunds over $500 are sometimes nice" },
         { name: "big payments", rule: "Require approval for payments above 1,000 EUR" },
         { rule: "Block refunds" },
       ],
@@ -185,7 +185,7 @@ describe("POST /setup", () => {
     expect(body.memory[1]).toMatchObject({ type: "note", status: "created" });
     expect(body.memory[2]).toMatchObject({ id: "", type: "gossip", status: "failed", error_code: "invalid_memory_type" });
     expect(body.policies[0]).toMatchObject({ name: "moon", status: "failed", confirmed: false, error_code: "policy_creation_failed", suggestion: expect.stringContaining("Block refunds over $500") });
-    expect(body.policies[0].error).toMatch(/could not place/);
+    expect(body.policies[0].error).toMatch(/expected an effect/);
     expect(body.policies[1]).toMatchObject({ name: "big payments", status: "created", policy_status: "pending_confirmation" });
     expect(body.policies[2]).toMatchObject({ name: "", status: "failed", error_code: "policy_missing_name" });
     expect(body).toMatchObject({ applied: 3, failed: 6, dry_run: false });
@@ -216,7 +216,7 @@ describe("POST /setup", () => {
       policies: [
         { name: "refund limit", rule: "Block refunds over $500" },
         { name: "taken", rule: "Block payouts" },
-        { name: "moon", rule: "Block refunds whenever the moon is wobbly purple sideways" },
+        { name: "moon", rule: "Block refunds whenever the" },
         { name: "refund limit", rule: "Block payouts" },
       ],
     });

@@ -26,6 +26,8 @@ export interface Database {
   readonly pool: pg.Pool | undefined;
   /** Statements sent to the embedded database's thread and not answered yet (metrics); absent on PostgreSQL. */
   readonly queued?: () => number;
+  /** The embedded database's directory (absolute); absent in memory and on PostgreSQL. */
+  readonly dataDir?: string;
   notify(channel: string, payload: string): Promise<void>;
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
   ping(): Promise<void>;
@@ -75,6 +77,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     db,
     pool: undefined,
     queued: () => client.queued,
+    dataDir: dir,
     notify: async (channel, payload) => {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },

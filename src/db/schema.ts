@@ -81,7 +81,16 @@ export const auditEntries = pgTable(
     prevHash: text("prev_hash").notNull(),
     hash: text("hash").notNull(),
   },
-  (t) => [uniqueIndex("audit_entries_workspace_seq_idx").on(t.workspaceId, t.seq)],
+  (t) => [
+    uniqueIndex("audit_entries_workspace_seq_idx").on(t.workspaceId, t.seq),
+    // For the read API's filters (GET /audit, /audit/timeline); each ends in seq or a time so a filtered
+    // page is read in order from the index.
+    index("audit_entries_trace_idx").on(t.workspaceId, t.traceId),
+    index("audit_entries_resource_idx").on(t.workspaceId, t.resourceType, t.resourceId, t.seq),
+    index("audit_entries_action_idx").on(t.workspaceId, t.action, t.seq),
+    index("audit_entries_actor_idx").on(t.workspaceId, t.actorId, t.seq),
+    index("audit_entries_created_idx").on(t.workspaceId, t.createdAt),
+  ],
 );
 
 /** Per-workspace data key for credentials, wrapped (AES-256-GCM) by the master key. */

@@ -31,9 +31,11 @@ export const ERROR_TYPE_BY_STATUS: Record<number, ErrorType> = {
   403: "permission_error",
   404: "not_found",
   405: "invalid_request",
+  408: "invalid_request",
   409: "conflict",
   413: "invalid_request",
   415: "invalid_request",
+  431: "invalid_request",
   422: "validation_error",
   429: "rate_limit",
   500: "internal_error",
@@ -151,6 +153,8 @@ export const CATALOG = {
 
   // Added by this service (not in the contract's catalog)
   payload_too_large: { status: 413, added: true, message: "The request body is larger than the limit.", hint: "Send a smaller body; the limit is set by SVC_BODY_LIMIT_BYTES (1 MiB by default).", next: "fix_request" },
+  request_header_too_large: { status: 431, added: true, message: "The request's headers are larger than the limit (16 KiB in all).", hint: "Send fewer or shorter headers.", next: "fix_request" },
+  request_timeout: { status: 408, added: true, message: "The request was not received in time.", hint: "Send the whole request promptly, then retry.", next: "retry" },
   unsupported_media_type: { status: 415, added: true, message: "The request body's Content-Type is not supported.", hint: "Send JSON with `Content-Type: application/json`.", next: "fix_request" },
   idempotency_key_reused: { status: 422, added: true, message: "This Idempotency-Key was already used with a different request.", hint: "Use a new Idempotency-Key for a different request; reuse a key only to retry the very same request.", next: "fix_request" },
   idempotency_key_in_use: { status: 409, added: true, message: "A request with this Idempotency-Key is still being processed.", hint: "Retry after the number of seconds in Retry-After; the first request's answer will be replayed.", next: "retry" },

@@ -27,9 +27,14 @@ export interface AuditRecord {
 
 export type AuditEntry = typeof auditEntries.$inferSelect;
 
-const GENESIS = "0".repeat(64);
+/** The `prev_hash` of a workspace's first entry. */
+export const GENESIS = "0".repeat(64);
 
-function chainHash(prevHash: string, entry: Omit<AuditEntry, "hash" | "prevHash">): string {
+/**
+ * The hash of an entry: SHA-256 over the previous entry's hash (hex text) then the canonical JSON of the
+ * entry's fields in this order. Exported so the audit API (and docs) verify with the very same recipe.
+ */
+export function chainHash(prevHash: string, entry: Omit<AuditEntry, "hash" | "prevHash">): string {
   const canonical = canonicalJson([
     entry.id,
     entry.workspaceId,

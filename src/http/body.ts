@@ -3,6 +3,8 @@
 // accepted: published clients send `Content-Type: application/json` with no bytes on action POSTs.
 import { Ajv, type Options } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { AppError } from "../errors/app-error.ts";
+import { findTextIssue, jsonTextDeeperThan, MAX_JSON_DEPTH } from "../safe-json.ts";
 import type { App } from "./types.ts";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
@@ -48,6 +50,22 @@ export function registerBodyHandling(app: App, bodyLimit: number): void {
       done(null, undefined);
       return;
     }
+    // Refused before parsing: nothing downstream (canonical JSON, secret scans, stores) meets a deep value.
+    if (jsonTextDeeperThan(text, MAX_JSON_DEPTH)) {
+      const message = `is nested deeper than ${MAX_JSON_DEPTH} levels`;
+      done(new AppError("invalid_request", { message: `Invalid request: body ${message}.`, details: [{ field: "body", message }] }), undefined);
+      return;
+    }
     defaultJson(request, text, done);
+  });
+
+  // NUL and lone surrogates are refused in every text a caller sends (path, query, body; headers cannot
+  // carry them), never stripped: silently changing what a caller sent would store something they did not
+  // say, and PostgreSQL cannot store either one. Before validation, so the field is named the same way.
+  app.addHook("preValidation", (request, _reply, done) => {
+    const issue =
+      findTextIssue(request.params, "") ?? findTextIssue(request.query, "") ?? findTextIssue(request.body, "");
+    if (!issue) return done();
+    done(new AppError("invalid_request", { message: `Invalid request: ${issue.field} ${issue.message}.`, details: [issue] }));
   });
 }

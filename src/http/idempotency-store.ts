@@ -51,21 +51,30 @@ export async function purgeExpiredKeys(db: Db, now: Date): Promise<void> {
 }
 
 /**
- * Writes a claim or answer first held in memory (embedded database, see idempotency.ts): inserts the row,
- * replaces one that has expired, or completes this very claim (same trace id and claim time). False when another live row
- * holds the key, which the filter in memory should have ruled out.
+ * Writes claims and answers first held in memory (embedded database, see idempotency.ts), several in one
+ * statement (one commit): inserts each row, replaces one that has expired, or completes that very claim
+ * (same trace id and claim time). Returns the rows written, as `scope\nkey`; a row missing from it was found
+ * held by another live claim, which the filter in memory should have ruled out. At most one row per
+ * (scope, key) in a call: an upsert cannot touch one row twice.
  */
-export async function writeKey(db: Db, scope: string, row: Omit<IdempotencyRow, "scope">): Promise<boolean> {
-  // One statement of fixed text: it is written behind every keyed request, and the query builder's mapping
-  // of ten columns cost more of the event loop than the rest of the claim.
+export async function writeKeys(db: Db, rows: IdempotencyRow[]): Promise<Set<string>> {
+  // Plain SQL: it runs before every keyed answer, and the query builder's mapping of ten columns cost more of
+  // the event loop than the rest of the claim.
+  const values = sql.join(
+    rows.map(
+      (row) =>
+        sql`(${row.scope}, ${row.key}, ${row.requestHash}, ${row.state}, ${row.responseStatus}, ${row.responseBody}, ${row.contentType}, ${row.traceId}, ${row.createdAt.toISOString()}, ${row.expiresAt.toISOString()})`,
+    ),
+    sql`, `,
+  );
   const written = (await db.execute(sql`
     insert into idempotency_keys as k (scope, key, request_hash, state, response_status, response_body, content_type, trace_id, created_at, expires_at)
-    values (${scope}, ${row.key}, ${row.requestHash}, ${row.state}, ${row.responseStatus}, ${row.responseBody}, ${row.contentType}, ${row.traceId}, ${row.createdAt.toISOString()}, ${row.expiresAt.toISOString()})
+    values ${values}
     on conflict (scope, key) do update set request_hash = excluded.request_hash, state = excluded.state, response_status = excluded.response_status,
       response_body = excluded.response_body, content_type = excluded.content_type, trace_id = excluded.trace_id, created_at = excluded.created_at, expires_at = excluded.expires_at
     where k.expires_at <= excluded.created_at or (k.trace_id = excluded.trace_id and k.created_at = excluded.created_at)
-    returning key`)) as unknown as { rows: unknown[] };
-  return written.rows.length === 1;
+    returning scope, key`)) as unknown as { rows: { scope: string; key: string }[] };
+  return new Set(written.rows.map((row) => `${row.scope}\n${row.key}`));
 }
 
 /** One page of the keys still live at `now` (every workspace), after `from`, in key order: loads the filter. */

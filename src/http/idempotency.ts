@@ -4,25 +4,27 @@
 // with the same key 422, a repeat while the first still runs 409 with Retry-After: 1. Answers that say the
 // request was never processed (validation, auth, limits, conflicts) and 5xx are not stored: the key is
 // freed so a corrected or later retry can run.
-// On the embedded database one process owns the data (a lock file sees to it), so no other process reads
-// or writes these keys, and the claim and the answer are kept in memory and written behind, one statement at
-// a time in order, off the request's path. A fresh key is claimed at once when a filter of the keys seen in
-// the last 24 hours (loaded at start, then fed by every claim) says it was never seen; a key the filter may
-// have seen is claimed in the database first, as on PostgreSQL. Each statement on the embedded database costs
-// 0.3 to 1 ms of its thread plus the trip there and back, and our SDKs send a key with every non-streamed
-// POST. What this trades, only if the process dies: a claim not yet written (the first moment of a request)
-// is lost with it, so a retry after the restart runs the request again at once; a claim written but whose
-// answer was not is "in progress", and a retry gets 409 until the claim counts as abandoned
-// (ABANDONED_AFTER_MS), then runs again. On PostgreSQL (several processes) the claim is written before the
-// request runs and the answer before it is sent.
+// An answer that was sent is replayed after any crash: it is made durable before it leaves (settle, in
+// onSend, returns only then). On PostgreSQL (several processes) the claim is written before the request runs
+// and the answer committed before it is sent. On the embedded database one process owns the data (a lock
+// file sees to it), so a fresh key is claimed in memory, when a filter of the keys seen in the last 24 hours
+// (loaded at start, then fed by every claim) says it was never seen; its answer is appended to a journal in
+// the data directory (one write(): in the page cache, it outlives a killed process) and committed right
+// behind, answers that come while a statement runs together in the next (group commit); the journal is
+// replayed at start. Without a journal (database in memory) the answer waits for its commit. A key the
+// filter may have seen is claimed in the database first, as on PostgreSQL. What this leaves, only if the
+// process dies mid-request: a claim in memory is lost with it, and the retry runs the request again (on
+// PostgreSQL too, after the claim counts as abandoned). docs/api-decisions.md, "Idempotency".
 import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { canonicalJson } from "../canonical-json.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/index.ts";
 import { AppError } from "../errors/app-error.ts";
 import { KeyFilter } from "./idempotency-filter.ts";
-import { claimKey, completeKey, findKey, liveKeys, purgeExpiredKeys, releaseKey, writeKey } from "./idempotency-store.ts";
+import { claimKey, completeKey, findKey, liveKeys, purgeExpiredKeys, releaseKey, writeKeys, type IdempotencyRow } from "./idempotency-store.ts";
 import { TRACE_HEADER } from "./trace.ts";
 import type { App } from "./types.ts";
 
@@ -47,27 +49,71 @@ interface Answer {
   contentType: string | null;
 }
 
-/** A key claimed by this process whose rows are not all written yet (embedded database). */
+/** A key claimed by this process on the embedded database, kept in memory until its answer is stored. */
 interface Held {
+  scope: string;
+  key: string;
   requestHash: string;
   traceId: string;
   createdAt: number;
   answer: Answer | null;
-  /** A write of this entry is queued and has not started: it will write whatever the entry holds then. */
-  queued: boolean;
+  /** The request was answered or its key freed: a close of the connection after that changes nothing. */
+  settled: boolean;
+  /** A row of this claim may be in the database (claimed there first, or written since). */
+  written: boolean;
+  /** The last write of this entry queued, until it is done. */
+  lastWrite: Promise<void> | undefined;
+  /** What the answer waits for before it may leave (its commit, when there is no journal); then undefined. */
+  durable: Promise<void> | undefined;
 }
 
-export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writeBehind: boolean; log: FastifyBaseLogger }): { close(): Promise<void> } {
+// Rows written in one statement at most: a burst's answers are committed together, not one after another.
+const BATCH = 100;
+
+/** A journal line: an answer's row, dates as ISO text. */
+type JournalLine = Omit<IdempotencyRow, "createdAt" | "expiresAt"> & { createdAt: string; expiresAt: string };
+
+/** Rows in order, cut into statements of at most BATCH rows with one row per key each (an upsert touches a row once). */
+function batches<T>(items: T[], idOf: (item: T) => string): T[][] {
+  const out: T[][] = [];
+  let batch: T[] = [];
+  let keys = new Set<string>();
+  for (const item of items) {
+    const id = idOf(item);
+    if (batch.length >= BATCH || keys.has(id)) {
+      out.push(batch);
+      batch = [];
+      keys = new Set();
+    }
+    batch.push(item);
+    keys.add(id);
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}
+
+export function registerIdempotency(
+  app: App,
+  deps: { db: Db; clock: Clock; writeBehind: boolean; dataDir?: string; log: FastifyBaseLogger },
+): { close(): Promise<void> } {
   const { db, clock } = deps;
   app.decorateRequest("idempotency", undefined);
   const replayed = new WeakSet<FastifyRequest>();
-  // Embedded database only: the keys held in memory until written, by scope and key; the keys that may have
-  // a row; the writes, one after another.
+  // Embedded database only: the keys held in memory, by scope and key; the keys that may have a row; the
+  // rows waiting to be written (group commit: what arrives while a statement runs goes in the next one).
   const held = new Map<string, Held>();
   // Which held entry a request claimed: a trace id may repeat (a client's traceparent), an entry is one claim.
   const claimedBy = new WeakMap<FastifyRequest, Held>();
   const seen = new KeyFilter(TTL_MS);
-  let writing: Promise<void> = Promise.resolve();
+  const queue: { entry: Held; done: () => void }[] = [];
+  let draining: Promise<void> | undefined;
+  // Embedded database on a directory: each answer is appended to a journal there (one write(), in the page
+  // cache once it returns, so it outlives a killed process) before it is sent, and committed right behind.
+  // Emptied whenever every answer in it is committed; replayed into the table at start.
+  const journalPath = deps.writeBehind && deps.dataDir ? path.join(deps.dataDir, "idempotency.journal") : undefined;
+  let journal: number | undefined;
+  // A journaled answer whose row could not be written: the journal is kept for the next start to replay.
+  let journalKept = false;
   const slot = (scope: string, key: string) => `${scope}\n${key}`;
 
   function replay(request: FastifyRequest, reply: FastifyReply, answer: { status: number | null; traceId: string; contentType: string | null; body: string | null }) {
@@ -77,59 +123,152 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     return reply.send(answer.body ?? "");
   }
 
-  /** Queues a write behind the others; one that keeps failing is logged (what is lost is said by `lost`). */
-  function behind(scope: string, traceId: string, lost: string, write: () => Promise<unknown>): Promise<void> {
-    writing = writing.then(async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await write();
-          return;
-        } catch (error) {
-          if (attempt >= 3) {
-            deps.log.error({ err: error, scope, trace_id: traceId }, lost);
-            return;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  /** The row of a held entry as it stands now: its answer, or the claim still in progress. */
+  const rowOf = (entry: Held): IdempotencyRow => ({
+    scope: entry.scope,
+    key: entry.key,
+    requestHash: entry.requestHash,
+    traceId: entry.traceId,
+    state: entry.answer ? "completed" : "in_progress",
+    responseStatus: entry.answer?.status ?? null,
+    responseBody: entry.answer?.body ?? null,
+    contentType: entry.answer?.contentType ?? null,
+    createdAt: new Date(entry.createdAt),
+    expiresAt: new Date(entry.createdAt + TTL_MS),
+  });
+
+  /** Writes rows, retried; on failure of several at once, each alone, so that one bad row fails alone. */
+  async function writeRows(rows: IdempotencyRow[]): Promise<Set<string> | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await writeKeys(db, rows);
+      } catch (error) {
+        if (rows.length > 1) {
+          const written = new Set<string>();
+          for (const row of rows) for (const id of (await writeRows([row])) ?? []) written.add(id);
+          return written;
         }
+        if (attempt >= 3) {
+          journalKept = true;
+          deps.log.error({ err: error, scope: rows[0]!.scope, trace_id: rows[0]!.traceId }, "an idempotency key held in memory could not be stored; it replays from memory until the process stops");
+          return undefined;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       }
-    });
-    return writing;
+    }
   }
 
-  /** Writes a held key's row as it stands (claim or answer); forgets the key once its answer is written. */
-  function writeHeld(scope: string, key: string, entry: Held): Promise<void> {
-    entry.queued = true;
-    const lost = "an idempotency key held in memory could not be stored; a retry after a restart would not find it";
-    return behind(scope, entry.traceId, lost, async () => {
-      entry.queued = false;
-      const answered = entry.answer !== null;
-      const written = await writeKey(db, scope, {
-        key,
-        requestHash: entry.requestHash,
-        traceId: entry.traceId,
-        state: entry.answer ? "completed" : "in_progress",
-        responseStatus: entry.answer?.status ?? null,
-        responseBody: entry.answer?.body ?? null,
-        contentType: entry.answer?.contentType ?? null,
-        createdAt: new Date(entry.createdAt),
-        expiresAt: new Date(entry.createdAt + TTL_MS),
+  /** Writes the queued entries, a batch per statement, until none is left. */
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      // One row per key in a statement: a second entry of the same key waits for the next one.
+      const batch: Held[] = [];
+      const waiting: (() => void)[] = [];
+      const keys = new Set<string>();
+      while (queue.length > 0 && batch.length < BATCH) {
+        const { entry, done } = queue[0]!;
+        const id = slot(entry.scope, entry.key);
+        if (!batch.includes(entry)) {
+          if (keys.has(id)) break;
+          keys.add(id);
+          batch.push(entry);
+        }
+        waiting.push(done);
+        queue.shift();
+      }
+      const rows = batch.map(rowOf);
+      const written = await writeRows(rows);
+      batch.forEach((entry, i) => {
+        const id = slot(entry.scope, entry.key);
+        if (!written) return;
+        if (!written.has(id)) {
+          deps.log.error({ scope: entry.scope, trace_id: entry.traceId }, "an idempotency key held in memory was found taken in the database; its row was left as it was");
+          return;
+        }
+        entry.written = true;
+        // Stored: from now on the database answers for it (an answer, or a claim whose request is gone).
+        const answered = rows[i]!.state === "completed";
+        if ((answered || entry.answer === null) && held.get(id) === entry) held.delete(id);
       });
-      if (!written) deps.log.error({ scope, trace_id: entry.traceId }, "an idempotency key held in memory was found taken in the database; its row was left as it was");
-      if (answered && held.get(slot(scope, key)) === entry) held.delete(slot(scope, key));
-    });
+      for (const done of waiting) done();
+    }
+    // Nothing queued: every answer journaled so far is committed (they are queued as they are journaled).
+    if (journal !== undefined && !journalKept) truncateJournal();
+    draining = undefined;
+  }
+
+  function truncateJournal(): void {
+    try {
+      fs.ftruncateSync(journal!, 0);
+    } catch (error) {
+      deps.log.error({ err: error }, "the idempotency journal could not be emptied; it is replayed at the next start");
+    }
+  }
+
+  /** Appends the answer's row to the journal; false when it could not be (the answer then waits for its commit). */
+  function journalAnswer(entry: Held): boolean {
+    if (journal === undefined) return false;
+    const row = rowOf(entry);
+    const line: JournalLine = { ...row, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
+    try {
+      fs.writeSync(journal, `${JSON.stringify(line)}\n`);
+      return true;
+    } catch (error) {
+      deps.log.error({ err: error }, "an idempotency answer could not be journaled; it is committed before it is sent");
+      return false;
+    }
+  }
+
+  /** At start: the answers journaled by a process that stopped before committing them, into the table. */
+  async function replayJournal(): Promise<void> {
+    if (!journalPath) return;
+    let text = "";
+    try {
+      text = fs.readFileSync(journalPath, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    const rows: IdempotencyRow[] = [];
+    for (const line of text.split("\n")) {
+      if (!line) continue;
+      try {
+        const row = JSON.parse(line) as JournalLine;
+        rows.push({ ...row, createdAt: new Date(row.createdAt), expiresAt: new Date(row.expiresAt) });
+      } catch {
+        // A line cut short by the end of the process: its answer was never sent.
+      }
+    }
+    // The same statement as behind an answer: a row already committed is written again as it was.
+    for (const batch of batches(rows, (row) => slot(row.scope, row.key))) await writeRows(batch);
+    if (rows.length > 0) deps.log.info({ answers: rows.length }, "idempotency answers replayed from the journal");
+    // What it holds is what the database holds: the same bodies as the table, so the same care (owner only).
+    journal = fs.openSync(journalPath, "a", 0o600);
+    // Kept when a row could not be written (logged): the next start tries again.
+    if (!journalKept) fs.ftruncateSync(journal, 0);
+  }
+
+  /** Queues the entry's row as it will stand when its turn comes; resolves once it is committed (or failed, logged). */
+  function store(entry: Held): Promise<void> {
+    const done = new Promise<void>((resolve) => queue.push({ entry, done: resolve }));
+    draining ??= drain();
+    entry.lastWrite = done;
+    return done;
   }
 
   /**
-   * Keeps a claim of this request in memory until its rows are written. A reply that never reaches onSend
-   * (a stream: the reply is hijacked) forgets an unanswered entry when it closes; its row stays in progress
-   * for the abandoned-claim rule, as on PostgreSQL.
+   * Keeps a claim of this request in memory until its answer is stored. A reply closed before it was
+   * answered (a stream: the reply is hijacked and never reaches onSend; or the client went away) writes the
+   * claim in progress, so that the key stays taken for the abandoned-claim rule, as on PostgreSQL.
    */
-  function hold(request: FastifyRequest, reply: FastifyReply, id: string, hash: string, createdAt: number): Held {
-    const entry: Held = { requestHash: hash, traceId: request.id, createdAt, answer: null, queued: false };
+  function hold(request: FastifyRequest, reply: FastifyReply, scope: string, key: string, hash: string, createdAt: number, written: boolean): Held {
+    const entry: Held = { scope, key, requestHash: hash, traceId: request.id, createdAt, answer: null, settled: false, written, lastWrite: undefined, durable: undefined };
+    const id = slot(scope, key);
     held.set(id, entry);
     claimedBy.set(request, entry);
     reply.raw.once("close", () => {
-      if (held.get(id) === entry && entry.answer === null) held.delete(id);
+      if (entry.settled || held.get(id) !== entry) return;
+      if (entry.written) held.delete(id);
+      else void store(entry);
     });
     return entry;
   }
@@ -151,8 +290,8 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     });
     if (claimed) {
       request.idempotency = { scope, key };
-      // Written already; held so that a repeat meets it in memory and its answer is written behind.
-      if (deps.writeBehind) hold(request, reply, slot(scope, key), hash, now);
+      // Written already; held so that a repeat meets it in memory, and its answer goes with the others.
+      if (deps.writeBehind) hold(request, reply, scope, key, hash, now, true);
     }
     return claimed;
   }
@@ -174,14 +313,18 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       const now = clock.nowMs();
       if (entry && standing(entry, now)) {
         if (entry.requestHash !== hash) throw new AppError("idempotency_key_reused");
-        if (entry.answer) return replay(request, reply, { ...entry.answer, traceId: entry.traceId });
+        if (entry.answer) {
+          // Not before the first answer is durable: a replay is a promise too.
+          await entry.durable;
+          return replay(request, reply, { ...entry.answer, traceId: entry.traceId });
+        }
         throw new AppError("idempotency_key_in_use", { retryAfter: 1 });
       }
       if (!entry && !seen.mayHave(id, now)) {
-        // Never seen: claimed in memory, its row written behind (at once when nothing else is being written).
+        // Never seen: claimed in memory; its row is written with its answer, before the answer is sent.
         seen.add(id, now);
         request.idempotency = { scope, key };
-        void writeHeld(scope, key, hold(request, reply, id, hash, now));
+        hold(request, reply, scope, key, hash, now, false);
         return;
       }
       // Held but abandoned (a request that never answered) or expired, or maybe seen: the database decides.
@@ -211,27 +354,36 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
     request.idempotency = undefined;
     const id = slot(claim.scope, claim.key);
     const entry = claimedBy.get(request);
-    const mine = entry !== undefined && held.get(id) === entry;
     const status = reply.statusCode;
     const storable = status < 500 && !NOT_STORED.has(status) && (payload === null || payload === undefined || typeof payload === "string" || Buffer.isBuffer(payload));
-    if (!storable) {
-      if (mine) {
-        // After the claim's own write (queued first), and held until then so that no one claims it between.
-        await behind(claim.scope, request.id, "an idempotency key could not be freed; its key stays in progress until abandoned", () => releaseKey(db, claim.scope, claim.key, new Date(entry.createdAt)));
-        if (held.get(id) === entry) held.delete(id);
-      } else {
-        await releaseKey(db, claim.scope, claim.key);
-      }
-      return payload;
-    }
     const contentType = reply.getHeader("content-type");
     const answer = { status, body: payload === null || payload === undefined ? "" : payload.toString(), contentType: typeof contentType === "string" ? contentType : null };
-    if (mine) {
-      entry.answer = answer;
-      // A claim still waiting to be written is written with its answer, in one statement.
-      if (!entry.queued) void writeHeld(claim.scope, claim.key, entry);
+    if (!entry) {
+      // PostgreSQL: the claim was written before the request ran; the answer is written before it is sent.
+      if (storable) await completeKey(db, claim.scope, claim.key, answer);
+      else await releaseKey(db, claim.scope, claim.key);
+      return payload;
+    }
+    // Embedded database: the claim this request holds in memory (or held: a stream's, written when it closed).
+    entry.settled = true;
+    if (!storable) {
+      // Held until freed, so that no one claims it between; a claim never written needs no statement.
+      await entry.lastWrite;
+      if (entry.written) await releaseKey(db, claim.scope, claim.key, new Date(entry.createdAt));
+      if (held.get(id) === entry) held.delete(id);
+      return payload;
+    }
+    // Durable before the answer leaves (the reply is sent when this hook returns), so a retry after a crash
+    // finds it: journaled, or else committed. Answers that come while a statement runs are committed
+    // together in the next one. Only this very claim's row is completed: a newer claim of the key (this one
+    // abandoned) is left as it is.
+    entry.answer = answer;
+    if (journalAnswer(entry)) {
+      void store(entry);
     } else {
-      await completeKey(db, claim.scope, claim.key, answer);
+      entry.durable = store(entry);
+      await entry.durable;
+      entry.durable = undefined;
     }
     return payload;
   }
@@ -254,6 +406,7 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
   purge.unref();
   app.addHook("onClose", async () => clearInterval(purge));
   app.addHook("onReady", async () => {
+    await replayJournal();
     await purgeExpiredKeys(db, clock.now());
     if (!deps.writeBehind) return;
     // Every key still live, into the filter, a page at a time (before the server takes requests).
@@ -265,6 +418,12 @@ export function registerIdempotency(app: App, deps: { db: Db; clock: Clock; writ
       from = page[page.length - 1]!;
     }
   });
-  // Called by the app before the database closes: the answers still behind are written.
-  return { close: () => writing };
+  // Called by the app before the database closes: the rows still queued (claims of streams) are written.
+  return {
+    close: async () => {
+      while (draining) await draining;
+      if (journal !== undefined) fs.closeSync(journal);
+      journal = undefined;
+    },
+  };
 }

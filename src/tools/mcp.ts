@@ -2,6 +2,7 @@
 // One session per connection is kept open and reused; it closes after SVC_MCP_IDLE_MS without calls, when
 // the connection is deleted, and at shutdown, and reopens on the next call. Every request goes through the
 // guarded outbound client (its fetch), so the address rules hold for the SDK's connections too.
+import { storableText, storableValue, textProblem } from "../safe-json.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -199,13 +200,16 @@ export async function listMcpTools(client: Client, taken: Set<string>, timeoutMs
     const listed = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
     for (const tool of listed.tools) {
       if (tools.length >= MAX_TOOLS) break;
+      // A name PostgreSQL cannot store (NUL, lone surrogate) could not be called back by name either.
+      if (textProblem(tool.name)) continue;
       const name = uniqueName(toFunctionName(tool.name), names);
       names.add(name);
       tools.push({
         name,
         remote_name: tool.name,
-        description: (tool.description ?? tool.title ?? tool.name).slice(0, 1_000),
-        parameters: toParameters(tool.inputSchema),
+        // The server's text is repaired (U+FFFD), not refused: the caller does not own it.
+        description: storableText((tool.description ?? tool.title ?? tool.name).slice(0, 1_000)),
+        parameters: storableValue(toParameters(tool.inputSchema)) as JsonSchema,
       });
     }
     cursor = listed.nextCursor;

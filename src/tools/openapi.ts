@@ -3,6 +3,7 @@
 // any other body under `body`). Calling such
 // a tool makes the real request to the document's server through the guarded outbound client, with the
 // connection's credential applied as the operation's security scheme says.
+import { shortText, storableText, storableValue } from "../safe-json.ts";
 import { parse as parseYaml } from "yaml";
 import { AppError } from "../errors/app-error.ts";
 import { outboundFailureOf, type Outbound } from "../http/outbound.ts";
@@ -65,24 +66,34 @@ export interface OpenApiConfig {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Text (JSON or YAML) or an already parsed object → the document object. */
+/**
+ * Text (JSON or YAML) or an already parsed object → the document object. A document fetched from elsewhere
+ * may hold NUL or lone surrogates (which PostgreSQL cannot store, e.g. in `info.version`): they are
+ * replaced by U+FFFD rather than refused, since the caller cannot fix a document they do not own. A
+ * document nested deeper than MAX_WALK_DEPTH is refused.
+ */
 export function readDocument(content: unknown): Record<string, unknown> {
-  if (isObject(content)) return content;
-  if (typeof content !== "string" || content.trim() === "") {
-    throw new AppError("openapi_read_failed", { message: "The OpenAPI document is empty." });
-  }
-  const text = content.trim();
-  let parsed: unknown;
-  try {
-    // JSON is YAML too, but JSON.parse is faster and its errors are clearer for JSON input.
-    parsed = text.startsWith("{") ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100, uniqueKeys: false });
-  } catch (error) {
-    throw new AppError("openapi_read_failed", { message: `The OpenAPI document could not be parsed as JSON or YAML: ${(error as Error).message.split("\n")[0]!.slice(0, 300)}` });
+  let parsed: unknown = content;
+  if (!isObject(content)) {
+    if (typeof content !== "string" || content.trim() === "") {
+      throw new AppError("openapi_read_failed", { message: "The OpenAPI document is empty." });
+    }
+    const text = content.trim();
+    try {
+      // JSON is YAML too, but JSON.parse is faster and its errors are clearer for JSON input.
+      parsed = text.startsWith("{") ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100, uniqueKeys: false });
+    } catch (error) {
+      throw new AppError("openapi_read_failed", { message: `The OpenAPI document could not be parsed as JSON or YAML: ${storableText((error as Error).message.split("\n")[0]!.slice(0, 300))}` });
+    }
   }
   if (!isObject(parsed)) {
     throw new AppError("openapi_read_failed", { message: "The OpenAPI document is not a JSON or YAML object (was an HTML page or plain text served?)." });
   }
-  return parsed;
+  try {
+    return storableValue(parsed) as Record<string, unknown>;
+  } catch (error) {
+    throw new AppError("openapi_read_failed", { message: `The OpenAPI document is ${(error as Error).message}.` });
+  }
 }
 
 /** The fields tool generation needs; OpenAPI 3.x only. */
@@ -101,7 +112,7 @@ export function checkDocument(document: Record<string, unknown>): void {
     });
   }
   if (document.openapi !== undefined && !(typeof document.openapi === "string" && document.openapi.startsWith("3."))) {
-    throw new AppError("openapi_invalid_spec", { message: `OpenAPI version ${String(document.openapi).slice(0, 20)} is not supported; 3.0 or 3.1 is needed.` });
+    throw new AppError("openapi_invalid_spec", { message: `OpenAPI version ${shortText(document.openapi, 20)} is not supported; 3.0 or 3.1 is needed.` });
   }
 }
 

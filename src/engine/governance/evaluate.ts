@@ -158,6 +158,8 @@ export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
       own++;
       matched++;
     } else if (hasConcept(valueConceptsOf(action), o)) matched++;
+    // A name-like word ("shared-staging", "db_prod_2") is a particular thing: it must be there.
+    else if (/[-_\d]/.test(o)) return false;
   }
   if (term.verbs.length > 0) return matched * 2 >= term.objects.length && (own > 0 || matched === term.objects.length);
   return own > 0 && matched * 2 >= term.objects.length;
@@ -244,7 +246,7 @@ function numericFields(action: PreparedAction, subject: Subject, value: Value): 
   }
   // The only number the action carries is the one the rule means ("more than twenty users" → count).
   const candidates = all.filter((f) => !action.claimed.has(f.path));
-  if (candidates.length === 1 && subject.words.length <= 1) return candidates;
+  if (candidates.length === 1 && (subject.words.length === 0 || subject.count === true)) return candidates;
   return [];
 }
 
@@ -519,7 +521,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
           const currency = value.currency ? currencyOf(a, f) : undefined;
           const x = comparable(f, value, subject);
           if (currency && value.currency && currency !== value.currency) {
-            a.unknowns.add(`${subject.text || "amount"} in ${value.currency}`);
+            a.unknowns.add(`${subject.text ? `the ${subject.text}` : "the amount"} in ${value.currency}`);
             v = UNKNOWN;
           } else if (x === undefined) v = UNKNOWN;
           else v = compareNumbers(op, x, value.value, high?.value) ? TRUE : FALSE;

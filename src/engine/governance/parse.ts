@@ -133,6 +133,23 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
+    // "after a human approves", "until a manager signs off", "once an admin has approved": approval.
+    if (wordIs(w, "after", "until", "once", "unless", "without") && i + 2 < n) {
+      let j = i + 1;
+      while (wordIs(ws[j], "a", "an", "the", "someone", "human", "second")) j++;
+      if (j > i + 1 && APPROVAL_NOUNS.has(ws[j - 1]!.norm) && !APPROVAL_NOUNS.has(ws[j]?.norm ?? "")) j--;
+      if (j < n && APPROVAL_NOUNS.has(ws[j]!.norm)) {
+        let k = j + 1;
+        while (k < n && (APPROVAL_NOUNS.has(ws[k]!.norm) || wordIs(ws[k], "has", "have", "'s"))) k++;
+        if (k < n && (APPROVAL_PARTICIPLES.has(ws[k]!.norm) || ["approve", "approves", "signs", "sign", "reviews", "review", "confirms", "confirm", "okays", "oks", "authorizes", "authorises", "signoff", "approval"].includes(ws[k]!.norm))) {
+          let end = k + 1;
+          if (wordIs(ws[end], "off", "it", "them", "this")) end++;
+          cues.push({ effect: "require_approval", span: range(i, end), at: i });
+          i = end - 1;
+          continue;
+        }
+      }
+    }
     // "unless approved", "until approved": the action may only run with approval.
     if (APPROVAL_PARTICIPLES.has(w.norm) && wordIs(ws[i - 1], "unless", "until", "without")) {
       let end = i + 1;
@@ -241,6 +258,8 @@ const COMPARATORS: [string[], Comparator][] = [
   [["at", "least"], "gte"], [["at", "most"], "lte"], [["up", "to"], "lte"], [["a", "maximum", "of"], "lte"], [["a", "minimum", "of"], "gte"], [["not", "below"], "gte"],
   [["less", "than"], "lt"], [["fewer", "than"], "lt"], [["lower", "than"], "lt"], [["smaller", "than"], "lt"], [["cheaper", "than"], "lt"], [["south", "of"], "lt"],
   [["equal", "to"], "eq"], [["exactly"], "eq"],
+  [["does", "not", "exceed"], "lte"], [["doesn't", "exceed"], "lte"], [["do", "not", "exceed"], "lte"], [["don't", "exceed"], "lte"],
+  [["reaches"], "gte"], [["reach"], "gte"], [["reaching"], "gte"], [["hits"], "gte"], [["hit"], "gte"], [["meets", "or", "exceeds"], "gte"], [["meet", "or", "exceed"], "gte"],
   [["over"], "gt"], [["above"], "gt"], [["exceeding"], "gt"], [["exceeds"], "gt"], [["exceed"], "gt"], [["beyond"], "gt"], [["past"], "gt"], [["topping"], "gt"], [["tops"], "gt"],
   [["under"], "lt"], [["below"], "lt"], [["beneath"], "lt"], [["within"], "lte"],
 ];
@@ -276,6 +295,8 @@ function subjectOf(words: W[]): Subject {
 
 /** A word's lemma for matching: wink's, else the word. Nouns of action keep their noun form; matching adds the verb. */
 function baseOf(w: W): string {
+  // A joined word ("shared-staging") is kept whole: the tagger's lemma is of its last part only.
+  if (/[-_]/.test(w.norm)) return w.norm;
   return (w.lemma || w.norm).replace(/[^a-z0-9_#@.-]/g, "");
 }
 
@@ -593,7 +614,11 @@ class ConditionReader {
     const domains: string[] = [];
     while (j < ws.length) {
       const t = ws[j]!.t;
-      if (t.kind === "domain") domains.push(t.domain);
+      if (t.kind === "domain" && /^non-/.test(t.domain)) {
+        // "non-acme.com addresses": outside it.
+        domains.push(t.domain.slice(4));
+        outside = true;
+      } else if (t.kind === "domain") domains.push(t.domain);
       else if (t.kind === "tag" && t.value.startsWith("@") && t.value.includes(".")) domains.push(t.value.slice(1));
       else if (t.kind === "email") domains.push(t.domain);
       else if (wordIs(ws[j], "or", "and") && domains.length > 0) {
@@ -761,6 +786,10 @@ class ConditionReader {
       while (m < ws.length && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !wordIs(ws[m], "and", "or") && words.length < 3) words.push(ws[m++]!);
       if (words.length === 0) return undefined;
       if (probe) return { condition: { kind: "and", of: [] }, next: m };
+      // "it is in staging", "the order is in review": a value, not a yes/no fact.
+      if ((subject.length > 0 && subject.every((w) => ["it", "they", "this", "that"].includes(w.norm))) || (words.length === 1 && subject.length === 0 && !wordIs(ws[i], "that", "which", "who"))) {
+        return { condition: { kind: "equals", subject: { text: "", words: [] }, values: [words.map((w) => w.norm).join(" ")], negate: negated }, next: m };
+      }
       return { condition: { kind: "flag", subject: subjectOf([...subject, ...words]), expect: !negated }, next: m };
     }
     const state = ws[k];
@@ -915,6 +944,8 @@ function negate(c: Condition): Condition {
 // 5. Action
 
 /** Action terms from the words left for the action: verbs and objects as lemmas; "any action" or a list. */
+// Who acts, in a rule with a subject ("AI agents must not …", "Users may not …"): not part of the action.
+const ACTORS = new Set(["agent", "agents", "ai", "bot", "bots", "assistant", "assistants", "automation", "automations", "automated", "user", "users", "employee", "employees", "staff", "anyone", "anybody", "nobody", "someone", "somebody", "everyone", "we", "you", "they", "it", "llm", "llms", "model", "models", "copilot", "system", "systems", "service", "services", "app", "apps", "application", "applications", "script", "scripts", "people", "person"]);
 const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger"]);
 
 function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
@@ -945,6 +976,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     const objects: string[] = [];
     let exact = false;
     for (const w of words) {
+      if (LIGHT_VERBS.has(w.lemma) && words.some((x) => x !== w && verbClassOf(x.norm) !== undefined)) continue;
       if (w.t.kind === "word" && /[_]/.test(w.norm)) {
         // A tool's own name (`delete_user`): its words, all of them.
         for (const q of w.norm.split(/_+/).filter(Boolean)) objects.push(q);
@@ -1004,8 +1036,25 @@ export function readClause(sentence: string): Reading | ParseFailure {
   }
   // The chosen cue, and cues of the same or a weaker restrictive kind before it ("never … without approval"):
   // a negation after it is the sentence's own ("when tests have not passed").
-  for (const c of cues) if (c === cue || (c.at < cue.at && (c.effect === cue.effect || (cue.effect === "require_approval" && c.effect === "block")))) for (const k of c.span) ws[k]!.used = true;
+  // Every cue is effect wording ("No X is permitted", "only allowed with approval"), never action or
+  // condition words, except a negation after the chosen cue ("when tests have not passed") or one inside a
+  // leading condition ("If the value does not exceed …, require approval").
+  const leadEnd = wordIs(ws[0], "if", "when", "whenever", "where", "while") ? ws.findIndex((w) => w.t.kind === "punct" && w.t.text === ",") : -1;
+  for (const c of cues) {
+    const negation = c.effect === "block" && c.span.some((k) => NEGATORS.has(ws[k]!.norm)) && c !== cue;
+    if (negation && (c.at > cue.at || (leadEnd > 0 && c.at < leadEnd))) continue;
+    for (const k of c.span) ws[k]!.used = true;
+  }
 
+  // The actor of a sentence with a subject ("AI agents must not …", "Users may never …") is who acts, not
+  // what is done: its words are set aside.
+  for (let i = 0; i < ws.length; i++) {
+    if (!ACTORS.has(ws[i]!.norm) || ws[i]!.used) continue;
+    const next = ws[i + 1];
+    if (!next || !(MODALS.has(next.norm) || NEGATORS.has(next.norm) || next.used)) continue;
+    ws[i]!.used = true;
+    for (let k = i - 1; k >= 0 && ws[k]!.t.kind === "word" && !ws[k]!.used && (ACTORS.has(ws[k]!.norm) || ws[k]!.pos === "ADJ" || ws[k]!.pos === "DET"); k--) ws[k]!.used = true;
+  }
   // The approver named anywhere: "escalate … to a human approver", "… for a manager to review".
   if (cue.effect === "require_approval") {
     for (let i = 0; i < ws.length; i++) {
@@ -1083,7 +1132,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
   }
   // A leading condition: "If the amount is over $500, require approval for refunds" / "When X, block Y".
   if (wordIs(main[0], "if", "when", "whenever", "where", "while")) {
-    const comma = main.findIndex((w) => w.t.kind === "punct" && w.t.text === ",");
+    // The lead ends at the comma closest before the effect ("When the vendor is not one of A, B, C, prevent …").
+    let comma = -1;
+    for (let k = 0; k < Math.min(main.length, cue.at); k++) if (main[k]!.t.kind === "punct" && main[k]!.t.text === ",") comma = k;
+    if (comma < 0) comma = main.findIndex((w) => w.t.kind === "punct" && w.t.text === ",");
     if (comma > 0) {
       const lead = main.slice(1, comma).filter((w) => !w.used);
       const after = main.slice(comma + 1).filter((w) => !w.used);
@@ -1112,13 +1164,16 @@ export function readClause(sentence: string): Reading | ParseFailure {
     }
   }
   // Adverbs of manner name a value of the action ("shares files publicly" → public).
+  // An environment named as a modifier of the action ("prod deployments", "production database drops").
+  const environments = actionWords.filter((w) => w.t.kind === "word" && ENVIRONMENTS.has(w.norm) && actionWords.some((x) => x !== w && x.t.kind === "word" && !ENVIRONMENTS.has(x.norm)));
+  for (const w of environments) actionWords.splice(actionWords.indexOf(w), 1);
   const isManner = (w: W) => w.pos === "ADV" && w.norm.endsWith("ly") && w.norm.length > 5 && !MANNER_EXCLUDED.has(w.norm);
   const adverbs = [...actionWords.filter(isManner), ...conditionWords.filter(isManner)];
   const manner: Condition[] = adverbs.map((w) => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm.endsWith("ically") ? w.norm.slice(0, -4) : w.norm.slice(0, -2)], negate: false }));
   for (const w of adverbs) (actionWords.includes(w) ? actionWords : conditionWords).splice((actionWords.includes(w) ? actionWords : conditionWords).indexOf(w), 1);
   const read = reader.read(conditionWords);
   const spareNouns = read.spare;
-  const conditions = [...read.conditions, ...manner];
+  const conditions = [...read.conditions, ...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
   const loose = read.loose;
   const exception = rest.length > 0 ? reader.read(rest.filter((w) => !w.used)) : { conditions: [], loose: [], spare: new Set<W>() };
   let unlessConditions = exception.conditions;
@@ -1179,7 +1234,7 @@ export function parseRule(sentence: string): ParseResult {
   const text = sentence.trim().replace(/[.!;]+$/, "");
   if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
-  const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in)$/i.exec(text);
+  const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   const reading = readClause(text);

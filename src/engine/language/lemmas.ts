@@ -9,7 +9,7 @@ import { tag } from "./nlp.ts";
 // One line per operation. The first word names the class. A word may appear in one class only.
 const VERB_CLASSES: readonly (readonly string[])[] = [
   ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal"],
-  ["send", "share", "post", "forward", "transmit", "email", "message", "mail", "dm", "notify", "publish", "broadcast"],
+  ["send", "share", "post", "forward", "transmit", "email", "e-mail", "message", "mail", "dm", "notify", "publish", "broadcast", "text", "sms"],
   ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup"],
   ["write", "insert", "append", "upsert", "store", "save", "persist", "load", "import", "ingest"],
   ["pay", "charge", "bill", "payout", "disburse", "remit"],
@@ -105,6 +105,11 @@ export function conceptsOf(word: string): ReadonlySet<string> {
     for (const m of morphology(w)) forms.add(m);
     // One more step from each base: "payments" → payment → pay.
     for (const f of [...forms]) if (f !== w) for (const m of morphology(f)) forms.add(m);
+  }
+  // A hyphenated word is its parts too ("start-ups" → start, up; "e-mail" → email).
+  if (w.includes("-")) {
+    forms.add(w.replace(/-/g, ""));
+    for (const part of w.split("-")) if (part.length > 1) for (const c of conceptsOf(part)) forms.add(c);
   }
   const concepts = new Set<string>(forms);
   for (const f of forms) {

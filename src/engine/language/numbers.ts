@@ -34,6 +34,12 @@ export function readNumberWords(words: readonly string[], start: number): { valu
     } else if (w === "and" && any && i + 1 < words.length && (words[i + 1]! in SMALL)) {
       taken++;
       continue;
+    } else if (w === "and" && any && words[i + 1] === "a" && words[i + 2] === "half") {
+      // "two and a half thousand"
+      group += 0.5;
+      taken += 3;
+      i += 2;
+      continue;
     } else break;
     any = true;
     taken++;

@@ -45,12 +45,15 @@ function currencyTables(): { names: Map<string, string>; codes: Set<string> } {
   for (const code of ordered) {
     const name = display.of(code)?.toLowerCase();
     if (!name || name === code.toLowerCase()) continue;
+    // The full name too ("us dollar", "australian dollar", "british pound"), read before its last word.
+    if (!names.has(name)) names.set(name, code);
+    if (!names.has(`${name}s`)) names.set(`${name}s`, code);
     const last = name.split(/\s+/).at(-1)!.replace(/[^a-z]/g, "");
     if (last.length < 3) continue;
     for (const form of [last, `${last}s`, last.endsWith("o") ? `${last}s` : last]) if (!names.has(form)) names.set(form, code);
   }
   // Spoken names the CLDR display names do not end with.
-  for (const [w, c] of [["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"]] as const) names.set(w, c);
+  for (const [w, c] of [["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"], ["sterling", "GBP"], ["pounds sterling", "GBP"], ["pound sterling", "GBP"], ["us dollars", "USD"], ["u.s. dollars", "USD"]] as const) names.set(w, c);
   currencyNames = names;
   currencyCodes = codes;
   return { names, codes };
@@ -77,7 +80,7 @@ const LEXEME = new RegExp(
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
     String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
-    String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
+    String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:-[a-z][a-z0-9_]*)*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
     String.raw`(?<punct>[,;:()\[\]/°º\-–—.!?&+*]|\s+)`,
   ].join("|"),
   "gy",
@@ -189,6 +192,19 @@ function join(tokens: Token[]): Token[] {
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : ""));
   for (let i = 0; i < tokens.length; i++) {
     let t = tokens[i]!;
+    // "a quarter of a million", "half a million", "a third of a thousand": a fraction of a scale.
+    if (t.kind === "word") {
+      const at = t.norm === "a" || t.norm === "one" ? i + 1 : i;
+      const fraction = { quarter: 0.25, half: 0.5, third: 1 / 3 }[words[at] ?? ""];
+      const ofA = words[at + 1] === "of" && words[at + 2] === "a" ? 3 : words[at + 1] === "a" ? 2 : 0;
+      const scale = ofA ? MULTIPLIERS[words[at + ofA] ?? ""] : undefined;
+      if (fraction !== undefined && scale !== undefined && (words[at + ofA] ?? "").length > 2) {
+        const last = at + ofA;
+        tokens[last] = { kind: "number", text: tokens.slice(i, last + 1).map((x) => x.text).join(" "), value: fraction * scale };
+        i = last - 1;
+        continue;
+      }
+    }
     // Numbers in words become numbers first.
     if (t.kind === "word") {
       const spelled = readNumberWords(words, i);
@@ -209,6 +225,15 @@ function join(tokens: Token[]): Token[] {
     }
     const n1 = tokens[i + 1];
     const n2 = tokens[i + 2];
+    if (t.kind === "number" && isWord(n1) && isWord(n2)) {
+      // "100 US dollars", "200 pounds sterling": a two-word currency name.
+      const currency2 = currencyOfWord(`${wordOf(n1).norm} ${wordOf(n2).norm}`);
+      if (currency2) {
+        out.push({ kind: "money", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, value: t.value, currency: currency2 });
+        i += 2;
+        continue;
+      }
+    }
     if (t.kind === "number") {
       const currency = isWord(n1) ? currencyOfWord(wordOf(n1).norm) : undefined;
       if (currency) {

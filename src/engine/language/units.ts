@@ -18,6 +18,10 @@ const ALIASES: Record<string, string> = {
   "degrees fahrenheit": "tempF", mps: "m/s", kmh: "km/h", kph: "km/h", "km/hr": "km/h", mph: "mi/h", secs: "s", sec: "s",
   mins: "min", hrs: "h", hr: "h", yrs: "year", yr: "year", wks: "week", wk: "week", mo: "month", mos: "month", months: "month",
   tonnes: "tonne", tons: "ton", kgs: "kg", lbs: "lb", pounds: "lb", kilos: "kg", bytes: "byte", kb: "kB",
+  // The tokenizer lower-cases text; units whose case matters are read in their usual case.
+  w: "W", kw: "kW", mw: "MW", gw: "GW", wh: "Wh", kwh: "kWh", mwh: "MWh", gwh: "GWh", kva: "kVA", v: "V", kv: "kV", hz: "Hz", khz: "kHz", mhz: "MHz", ghz: "GHz",
+  mb: "MB", gb: "GB", tb: "TB", pb: "PB", kib: "KiB", mib: "MiB", gib: "GiB", tib: "TiB", mbps: "Mbps", gbps: "Gbps", kbps: "kbps",
+  "degrees f": "tempF", "degrees c": "tempC", "deg f": "tempF", "deg c": "tempC", "fahrenheit degrees": "tempF", "celsius degrees": "tempC",
 };
 
 const cache = new Map<string, Quantity | null>();
@@ -29,7 +33,7 @@ export function quantity(value: number, unitText: string): Quantity | undefined 
   const hit = cache.get(key);
   if (hit !== undefined) return hit ? { ...hit, value } : undefined;
   let result: Quantity | null = null;
-  const unit = ALIASES[key] ?? unitText.trim();
+  const unit = ALIASES[key] ?? unitText.trim().replace(/-/g, " ");
   try {
     const q = Qty.parse(`1 ${unit}`);
     if (q && !q.isUnitless()) result = { value: 1, unit: q.units(), kind: q.kind() };
@@ -61,5 +65,8 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
   // minutes only there, never inside a name (`min_amount`).
   const last = words.at(-1);
   if (!last || last === "in" || /^\d+$/.test(last)) return undefined;
+  // `temperature_c`, `setpoint_f`: a one-letter suffix after a temperature is its scale.
+  if ((last === "c" || last === "f") && words.some((w) => /temp|setpoint|heat|cool/.test(w))) return quantity(1, last === "c" ? "tempC" : "tempF");
+  if (last.length === 1 && last !== "m" && last !== "g" && last !== "s" && last !== "h") return undefined;
   return quantity(1, last);
 }

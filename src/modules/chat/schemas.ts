@@ -82,7 +82,8 @@ export const ChatResponse = Type.Object(
     conversation_id: Type.String(),
     trace_id: Type.String(),
     pending_actions: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
-    intelligence: Type.Object({}, { additionalProperties: true }),
+    // Absent under `Accept: application/json; profile=lean` (trace_id stays): required, it made every lean answer a 500.
+    intelligence: Type.Optional(Type.Object({}, { additionalProperties: true, description: "The reasoning trace; absent with profile=lean" })),
   },
   { additionalProperties: true },
 );

@@ -64,6 +64,9 @@ function inferType(data: Record<string, unknown>): CredentialType {
   return "api_key";
 }
 
+const MAX_PROVIDER_LENGTH = 100;
+const MAX_NAME_LENGTH = 200;
+
 function nonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";
 }
@@ -74,6 +77,9 @@ export function checkCredential(input: NewCredential): { provider: string; name:
   const problems = [];
   if (!nonEmptyString(input.provider)) problems.push({ field: "provider", message: "is required (a non-empty string)" });
   if (!nonEmptyString(name)) problems.push({ field: "name", message: "is required (a non-empty string)" });
+  // Both are indexed (an index entry holds at most about 2.7 KB): bounded here, in the contract's error.
+  if (typeof input.provider === "string" && input.provider.length > MAX_PROVIDER_LENGTH) problems.push({ field: "provider", message: `must be at most ${MAX_PROVIDER_LENGTH} characters` });
+  if (typeof name === "string" && name.length > MAX_NAME_LENGTH) problems.push({ field: "name", message: `must be at most ${MAX_NAME_LENGTH} characters` });
   const keyData = typeof input.key_data === "string" && input.key_data !== "" ? { value: input.key_data } : input.key_data;
   const validData = keyData !== null && typeof keyData === "object" && !Array.isArray(keyData) && Object.keys(keyData).length > 0;
   if (!validData) problems.push({ field: "key_data", message: "is required (a non-empty object, or a string)" });

@@ -1,3 +1,4 @@
+import { Offset } from "../../http/wire.ts";
 import { Type, type Static } from "typebox";
 import { OPTIONAL_BODY } from "../../http/body.ts";
 import { Pagination } from "../workspaces/schemas.ts";
@@ -41,7 +42,7 @@ export const EscalationParams = Type.Object({ id: Type.String({ minLength: 1, ma
 export const EscalationListQuery = Type.Object({
   status: Type.Optional(Type.Union(ESCALATION_STATUSES.map((s) => Type.Literal(s)))),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
 });
 export const EscalationGetQuery = Type.Object({
   wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, description: "Seconds to wait for a decision while the escalation is pending (long poll)" })),

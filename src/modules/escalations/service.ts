@@ -1,3 +1,4 @@
+import { shortText } from "../../safe-json.ts";
 import { EventEmitter } from "node:events";
 import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/index.ts";
@@ -108,7 +109,7 @@ export function createEscalationService(deps: { database: Database; ids: Ids; cl
       const decision = body.decision ?? body.resolution;
       if (typeof decision !== "string" || !(ESCALATION_DECISIONS as readonly string[]).includes(decision)) {
         throw new AppError("escalation_missing_decision", {
-          message: decision === undefined ? "The `decision` is missing." : `"${String(decision).slice(0, 50)}" is not a decision.`,
+          message: decision === undefined ? "The `decision` is missing." : `${shortText(decision)} is not a decision.`,
           details: [{ field: "decision", message: `one of ${ESCALATION_DECISIONS.join(", ")}` }],
         });
       }

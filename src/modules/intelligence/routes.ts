@@ -1,5 +1,6 @@
 // /api/v1/svc/intelligence: the record of every intent request (its full answer and trace), listed and
 // counted, and replayed against today's tools, memory and policies. Literal paths (stats) before {id}.
+import { Offset } from "../../http/wire.ts";
 import { Type } from "typebox";
 import { canonicalJson } from "../../canonical-json.ts";
 import { AppError } from "../../errors/app-error.ts";
@@ -13,6 +14,8 @@ import type { Clock } from "../../clock.ts";
 import { Pagination } from "../workspaces/schemas.ts";
 import { OPTIONAL_BODY } from "../../http/body.ts";
 import type { PromotionService } from "./promotion.ts";
+import type { AuditService } from "../audit/service.ts";
+import { handoffPacket } from "./handoff.ts";
 
 const tags = ["intelligence"];
 
@@ -69,7 +72,7 @@ function actionOf(response: Record<string, unknown>): string {
   return action?.tool ? `${action.tool} ${canonicalJson(action.arguments ?? {})}` : "no action";
 }
 
-export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Clock; intents: IntentService; records: RecordWriter; chat: ChatService }): void {
+export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Clock; intents: IntentService; records: RecordWriter; chat: ChatService; audit: AuditService }): void {
   const { db, clock, intents } = deps;
 
   app.get(
@@ -86,7 +89,7 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
           from: Type.Optional(Type.String({ format: "date-time" })),
           to: Type.Optional(Type.String({ format: "date-time" })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-          offset: Type.Optional(Type.Integer({ minimum: 0 })),
+          offset: Type.Optional(Offset),
         }),
         response: { 200: Type.Object({ traces: Type.Array(TraceEntry), count: Type.Integer(), total: Type.Integer(), pagination: Pagination }) },
       },
@@ -159,6 +162,26 @@ export function registerIntelligenceRoutes(app: App, deps: { db: Db; clock: Cloc
         ...entry(row, true),
         execution: execution ? { id: execution.id, status: execution.status, error: execution.error, diagnosis: execution.diagnosis ?? null, finished_at: execution.finishedAt?.toISOString() ?? null } : null,
       };
+    },
+  );
+
+  app.get(
+    "/api/v1/svc/intelligence/:id/handoff",
+    {
+      config: { errors: ["intelligence_not_found", "audit_timeline_failed"] },
+      schema: {
+        tags,
+        summary: "What a human taking over the request needs: what was known, what was not, what happened, what to do",
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: Type.Object({ trace_id: Type.String(), intent_id: Type.String(), suggested_actions: Type.Array(Type.Object({}, { additionalProperties: true })), next_action: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true }) },
+      },
+    },
+    async (request) => {
+      const workspaceId = workspaceIdOf(request.principal);
+      await deps.records.flush();
+      const row = await findIntent(db, workspaceId, request.params.id);
+      if (!row) throw new AppError("intelligence_not_found", { message: `No intelligence record ${request.params.id.slice(0, 100)} in this workspace.` });
+      return handoffPacket(row, await deps.audit.trail(workspaceId, { traceId: row.traceId }));
     },
   );
 

@@ -54,10 +54,17 @@ export function maskStrings(value: unknown, known?: SecretValues): unknown {
   return value;
 }
 
-/** Every string inside a value (content objects are searched whole, not only `text`). */
+/** Every string inside a value (content objects are searched whole, not only `text`); iterative, so any depth is safe. */
 export function stringsIn(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringsIn(item, out);
-  else if (value && typeof value === "object") for (const item of Object.values(value)) stringsIn(item, out);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "string") out.push(item);
+    else if (Array.isArray(item)) for (let i = item.length - 1; i >= 0; i--) stack.push(item[i]);
+    else if (item && typeof item === "object") {
+      const values = Object.values(item);
+      for (let i = values.length - 1; i >= 0; i--) stack.push(values[i]);
+    }
+  }
   return out;
 }

@@ -1,3 +1,4 @@
+import { shortText } from "../../safe-json.ts";
 import type { Clock } from "../../clock.ts";
 import type { Database, Db } from "../../db/index.ts";
 import { AppError } from "../../errors/app-error.ts";
@@ -93,7 +94,7 @@ function normalise(input: MemoryInput, base?: MemoryRow) {
   const type = input.type ?? base?.type;
   if (typeof type !== "string" || !(MEMORY_TYPES as readonly string[]).includes(type)) {
     throw new AppError("invalid_memory_type", {
-      message: `The memory type ${JSON.stringify(type ?? null)} is not one of ${MEMORY_TYPES.join(", ")}.`,
+      message: `The memory type ${shortText(type ?? null)} is not one of ${MEMORY_TYPES.join(", ")}.`,
     });
   }
   const content = (input.content ?? base?.content) as Record<string, unknown> | undefined;

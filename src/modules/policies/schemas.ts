@@ -1,3 +1,4 @@
+import { Offset } from "../../http/wire.ts";
 import { Type, type Static } from "typebox";
 import type { CompiledRule } from "../../engine/governance/compiled.ts";
 import { restate } from "../../engine/governance/explain.ts";
@@ -25,7 +26,7 @@ export const ConfirmBody = Type.Object(
 export const PolicyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 export const PolicyListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
 });
 
 const Clause = Type.Object({
@@ -64,6 +65,7 @@ export const Policy = Type.Object({
   rules: Type.Array(Type.String()),
   compiled: Type.Array(Type.Unknown()),
   restatement: Type.String(),
+  warnings: Type.Array(Type.String({ description: "What the author should check: words not understood, a rule that covers no tool" })),
   policies: Type.Array(Clause),
   versions: Type.Array(VersionSummary),
   created_at: Type.String({ format: "date-time" }),
@@ -108,6 +110,11 @@ export const EvaluateResponse = Type.Object({
   evaluated_at: Type.String({ format: "date-time" }),
 });
 
+/** Words a clause did not understand, said back so that nothing the author wrote is silently dropped. */
+export function warningsOf(clauses: CompiledRule[]): string[] {
+  return clauses.flatMap((c, i) => (c.ignored && c.ignored.length > 0 ? [`Rule ${i + 1}: these words were not understood and are not part of the rule: "${c.ignored.join(" ")}". Rephrase them as a condition if they matter.`] : []));
+}
+
 export function policyToWire(view: PolicyView): Policy {
   const { row, versions } = view;
   const latest = versions[0]!;
@@ -130,6 +137,7 @@ export function policyToWire(view: PolicyView): Policy {
     rules: latest.rules,
     compiled: clauses,
     restatement: clauses.map(restate).join(" "),
+    warnings: warningsOf(clauses),
     policies: clauses.map((c: CompiledRule, i) => ({
       id: `${row.id}:${i + 1}`,
       name: clauses.length === 1 ? row.name : `${row.name} #${i + 1}`,

@@ -1,3 +1,4 @@
+import { shortText } from "../../safe-json.ts";
 import type { Clock } from "../../clock.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { CompiledRule, Effect, ParseFailure } from "../../engine/governance/compiled.ts";
@@ -266,7 +267,7 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
         const version = versionInput === undefined || versionInput === null ? current.row.latestVersion : versionInput;
         if (typeof version !== "number" || !current.versions.some((v) => v.version === version)) {
           throw new AppError("policy_confirm_failed", {
-            message: `Policy ${id} has no version ${JSON.stringify(version)?.slice(0, 20)}; its versions are ${current.versions.map((v) => v.version).join(", ")}.`,
+            message: `Policy ${id} has no version ${shortText(version, 20)}; its versions are ${current.versions.map((v) => v.version).join(", ")}.`,
             extra: { policy_id: id, latest_version: current.row.latestVersion },
           });
         }

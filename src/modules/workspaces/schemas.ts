@@ -1,3 +1,4 @@
+import { Offset } from "../../http/wire.ts";
 import { Type, type Static } from "typebox";
 import type { WorkspaceRow } from "./store.ts";
 
@@ -22,7 +23,7 @@ export const Pagination = Type.Object({
 
 export const PageQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 500 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
 });
 
 export const WorkspaceList = Type.Object({
