@@ -4,10 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, invokeTool, newWorkspace, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
 import { SHOP_API_KEY, useShopApi } from "./helpers/shop-api.ts";
-import { makeCertificate } from "./helpers/tls.ts";
-import { startReceiver, type Receiver } from "./helpers/webhook-receiver.ts";
+import { sharedWebhookCertificate, startReceiver, webhookTestEnv, type Receiver } from "./helpers/webhook-receiver.ts";
 
-const tls = makeCertificate();
+const tls = sharedWebhookCertificate();
 const shop = useShopApi(tls);
 const SECRET = "events-test-secret-0123456789";
 let server: TestServer;
@@ -15,12 +14,8 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver(tls);
   server = await startServer({
-    SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
-    SVC_OUTBOUND_CA_FILE: tls.certFile,
+    ...webhookTestEnv(tls.certFile),
     SVC_EXECUTION_RETRY_BASE_MS: "10",
-    SVC_WEBHOOK_WORKER: "true",
-    SVC_WEBHOOK_RETRY_BASE_MS: "100",
-    SVC_WEBHOOK_POLL_MS: "250",
   });
 });
 afterAll(async () => {

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, newWorkspace, onPostgres, type TestWorkspace } from "./helpers/server.ts";
 import { spawnServe, type ServeProcess } from "./helpers/process.ts";
@@ -14,11 +15,30 @@ const tls = makeCertificate();
 const SECRET = "process-test-secret-0123456789";
 let receiver: Receiver;
 let dataDir: string;
+let databaseUrl: string | undefined;
 const children: ServeProcess[] = [];
+// On PostgreSQL these processes get a database of their own: their settings (time limits, leases) differ
+// from the other webhook files', whose workers would otherwise claim these deliveries and the reverse.
+const ownDatabase = `svc_webhooks_proc_${process.pid}`;
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 
 beforeAll(async () => {
   receiver = await startReceiver(tls);
   dataDir = mkdtempSync(path.join(tmpdir(), "svc-webhooks-"));
+  if (onPostgres) {
+    await admin(`create database ${ownDatabase}`);
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${ownDatabase}`;
+    databaseUrl = url.toString();
+  }
 });
 // A test that fails midway must not leave its process holding the data directory for the next one.
 afterEach(async () => {
@@ -27,13 +47,14 @@ afterEach(async () => {
 afterAll(async () => {
   await receiver?.close();
   rmSync(dataDir, { recursive: true, force: true });
+  if (onPostgres) await admin(`drop database if exists ${ownDatabase} with (force)`);
 });
 
 /** A `svc serve` child on this run's database: PostgreSQL when DATABASE_URL is set, else a data directory. */
 async function serve(env: Record<string, string> = {}): Promise<ServeProcess> {
   // A minute to start: the whole suite may be running beside it on two cores.
   const child = await spawnServe({
-    ...(onPostgres ? { DATABASE_URL: process.env.DATABASE_URL! } : { SVC_DATA_DIR: dataDir }),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { SVC_DATA_DIR: dataDir }),
     SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
     SVC_OUTBOUND_CA_FILE: tls.certFile,
     SVC_WEBHOOK_WORKER: "true",

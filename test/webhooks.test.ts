@@ -8,23 +8,10 @@ import { createOutbox } from "../src/events/outbox.ts";
 import { randomIds } from "../src/ids.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectError, newWorkspace, query, useServer, type TestWorkspace } from "./helpers/server.ts";
-import { makeCertificate } from "./helpers/tls.ts";
-import { startReceiver, type Receiver, type Received } from "./helpers/webhook-receiver.ts";
+import { sharedWebhookCertificate, startReceiver, webhookTestEnv, type Receiver, type Received } from "./helpers/webhook-receiver.ts";
 
-const tls = makeCertificate();
-export const WEBHOOK_TEST_ENV = {
-  SVC_OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
-  SVC_OUTBOUND_CA_FILE: tls.certFile,
-  SVC_WEBHOOK_WORKER: "true",
-  // Generous for a loaded machine (the whole suite runs files in parallel on two cores).
-  SVC_WEBHOOK_TIMEOUT_MS: "2500",
-  SVC_WEBHOOK_LEASE_MS: "8000",
-  SVC_WEBHOOK_RETRY_BASE_MS: "100",
-  SVC_WEBHOOK_RETRY_CAP_MS: "3000",
-  SVC_WEBHOOK_POLL_MS: "250",
-  SVC_WEBHOOK_MAX_ATTEMPTS: "4",
-};
-const server = useServer(WEBHOOK_TEST_ENV);
+const tls = sharedWebhookCertificate();
+const server = useServer(webhookTestEnv(tls.certFile));
 const BASE = "/api/v1/svc/webhooks";
 const SECRET = "whsec-test-secret-0123456789abcdef";
 
