@@ -8,6 +8,7 @@ import { restate } from "../../engine/governance/explain.ts";
 import { parseRule, splitClauses } from "../../engine/governance/parse.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
+import type { Outbox } from "../../events/outbox.ts";
 import type { Ids } from "../../ids.ts";
 import {
   activeVersions,
@@ -216,8 +217,8 @@ export function checkPolicy(input: PolicyInput, actor: Actor, at: Date): { name:
   return { name, clauses: draft(input, undefined, name, actor, at).clauses };
 }
 
-export function createPolicyService(deps: { database: Database; ids: Ids; clock: Clock; audit: AuditLog; tools?: ToolCatalog }): PolicyService {
-  const { database, ids, clock, audit } = deps;
+export function createPolicyService(deps: { database: Database; ids: Ids; clock: Clock; audit: AuditLog; outbox?: Outbox; tools?: ToolCatalog }): PolicyService {
+  const { database, ids, clock, audit, outbox } = deps;
 
   /** The view with each clause's covered tools: the binding shown to the author. */
   async function withCoverage(workspaceId: string, view: PolicyView): Promise<PolicyView> {
@@ -306,6 +307,7 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
         if (!alreadyActive) {
           await markConfirmed(tx, actor.workspaceId, id, version, at, actor.id ?? actor.type);
           await audit.record(tx, actor, { action: "policy.confirm", resourceType: "policy", resourceId: id, details: { version, previous_version: previous } });
+          await outbox?.emit(tx, actor.workspaceId, "policy.confirmed", { policy_id: id, name: current.row.name, version, previous_version: previous });
         }
         return { view: (await load(tx, actor.workspaceId, id))!, version, previousVersion: previous, alreadyActive, confirmedAt: at };
       });
