@@ -1,3 +1,4 @@
+import { Offset } from "../../http/wire.ts";
 import { Type, type Static } from "typebox";
 import { Pagination } from "../workspaces/schemas.ts";
 import type { DeliveryRow, WebhookRow } from "./store.ts";
@@ -29,7 +30,7 @@ export const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxL
 
 export const DeliveryListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
 });
 
 /** One event's delivery to one subscription: where it stands, and how its last attempt went. */
