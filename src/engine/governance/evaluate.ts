@@ -47,6 +47,10 @@ export interface PreparedAction {
   concepts: Set<string>;
   /** Concepts of the tool's declared parameter names: what it acts on ("controlled_schedule"). */
   paramConcepts: Set<string>;
+  /** Verb classes of the name's other words (`create_payout` → pay): nouns of action it makes. */
+  objectClasses: Set<string>;
+  /** The operation only makes or starts something (create, issue, submit…): the noun after it says what. */
+  makes: boolean;
   /** Concepts of short string argument values ("shared-staging", "loading dock"). */
   valueConcepts: Set<string> | undefined;
   fields: Field[];
@@ -75,6 +79,9 @@ function conceptSet(text: string): Set<string> {
   return hit;
 }
 
+// Operations that only make or start what their object names: `issue_refund`, `submit_payment`.
+const MAKING_VERBS = new Set(["issue", "submit", "request", "initiate", "process", "perform", "execute", "start", "trigger", "make", "do", "place"]);
+
 export function prepareAction(input: ActionInput): PreparedAction {
   const name = lexical(conceptSet(input.tool));
   const operation = conceptSet(wordsOf(input.tool)[0] ?? "");
@@ -97,6 +104,8 @@ export function prepareAction(input: ActionInput): PreparedAction {
     }
   };
   if (input.args && typeof input.args === "object") walk(input.args, "", 0);
+  const objectClasses = new Set<string>();
+  for (const w of wordsOf(input.tool).slice(1)) for (const c of conceptsOf(w)) if (c.startsWith(":")) objectClasses.add(c);
   const paramConcepts = new Set<string>();
   for (const p of input.params ?? []) for (const c of lexical(conceptSet(p.replace(/[._]/g, " ")))) paramConcepts.add(c);
   return {
@@ -104,6 +113,8 @@ export function prepareAction(input: ActionInput): PreparedAction {
     name,
     operation,
     paramConcepts,
+    objectClasses,
+    makes: operation.has(":create") || MAKING_VERBS.has(wordsOf(input.tool)[0] ?? ""),
     concepts,
     valueConcepts: undefined,
     fields,
@@ -153,8 +164,20 @@ const hasConcept = (set: Set<string>, word: string) => {
 export function termMatches(term: ActionTerm, action: PreparedAction): boolean {
   // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
   // word of the tool ("payouts" and `create_payout`).
-  for (const v of term.verbs) if (!hasConcept(action.operation, v) && !hasConcept(action.concepts, v)) return false;
+  let nounOfAction = false;
+  for (const v of term.verbs) {
+    if (hasConcept(action.operation, v)) continue;
+    const byObjectClass = action.makes && hasConcept(action.objectClasses, v);
+    if (hasConcept(action.concepts, v) || byObjectClass) {
+      // "vendor payouts" and `create_payout`: the verb names what the tool makes, so the other words only
+      // narrow it; they may be missing from the tool's name.
+      if (hasConcept(action.name, v) || byObjectClass) nounOfAction = true;
+      continue;
+    }
+    return false;
+  }
   if (term.objects.length === 0) return term.verbs.length > 0;
+  if (nounOfAction && term.objects.every((o) => !/[-_\d]/.test(o))) return true;
   if (term.exact) return term.objects.every((o) => hasConcept(action.concepts, o));
   let own = 0;
   let matched = 0;

@@ -33,7 +33,35 @@ interface W {
 
 const wordIs = (w: W | undefined, ...norms: string[]) => !!w && w.t.kind === "word" && norms.includes(w.norm);
 
+// The effect verbs people start a rule with, for reading a misspelt first word ("Rqeuire", "Dney").
+const LEADING_EFFECT_VERBS = ["require", "block", "deny", "forbid", "prohibit", "escalate", "disallow", "prevent", "allow", "permit", "never"];
+
+/** Optimal string alignment distance (edits and swaps of neighbours), for short words. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, k) => (i === 0 ? k : k === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let k = 1; k <= b.length; k++) {
+      const cost = a[i - 1] === b[k - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![k]! + 1, d[i]![k - 1]! + 1, d[i - 1]![k - 1]! + cost);
+      if (i > 1 && k > 1 && a[i - 1] === b[k - 2] && a[i - 2] === b[k - 1]) best = Math.min(best, d[i - 2]![k - 2]! + 1);
+      d[i]![k] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** A misspelt effect verb at the start of the rule, read as the verb it is closest to (one edit, two for long verbs). */
+function fixLeadingEffect(text: string): string {
+  const m = /^\s*([A-Za-z]{4,})\b/.exec(text);
+  if (!m) return text;
+  const word = m[1]!.toLowerCase();
+  if (LEADING_EFFECT_VERBS.includes(word)) return text;
+  for (const verb of LEADING_EFFECT_VERBS) if (Math.abs(verb.length - word.length) <= 2 && distance(word, verb) <= (verb.length > 5 ? 2 : 1)) return text.replace(m[1]!, verb);
+  return text;
+}
+
 function analyze(text: string): W[] {
+  text = fixLeadingEffect(text);
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
@@ -102,6 +130,16 @@ function effectCues(ws: W[]): EffectCue[] {
         const start = wordIs(ws[i - 1], "only") ? i - 1 : wordIs(ws[i - 1], "always", "must", "should", "will") ? i - 1 : i;
         cues.push({ effect: "require_approval", span: range(start, end), at: start });
         i = end - 1;
+        continue;
+      }
+    }
+    // "… to a person for approval", "flag payouts for human approval", "route it for review".
+    if (wordIs(w, "for") && i + 1 < n) {
+      let j = i + 1;
+      while (j < n && j <= i + 3 && (wordIs(ws[j], "a", "an", "human", "manual", "manager", "explicit", "second", "their") || ws[j]!.pos === "ADJ") && !["approval", "review", "signoff", "confirmation", "authorization", "authorisation"].includes(ws[j]!.norm)) j++;
+      if (j < n && ["approval", "review", "signoff", "confirmation", "authorization", "authorisation"].includes(ws[j]!.norm)) {
+        cues.push({ effect: "require_approval", span: range(i, j + 1), at: i });
+        i = j;
         continue;
       }
     }

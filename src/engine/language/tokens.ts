@@ -268,6 +268,17 @@ function join(tokens: Token[]): Token[] {
         }
       }
     }
+    // "10 metres per second", "36 km an hour": a unit over time is one unit (speed, flow).
+    const last = out.at(-1);
+    if (t.kind === "word" && ["per", "an", "a"].includes(t.norm) && last?.kind === "quantity" && n1?.kind === "word" && ["second", "sec", "minute", "min", "hour", "hr", "h", "day"].includes(n1.norm.replace(/s$/, ""))) {
+      const perUnit = ({ second: "s", sec: "s", minute: "min", min: "min", hour: "h", hr: "h", h: "h", day: "day" } as Record<string, string>)[n1.norm.replace(/s$/, "")]!;
+      const q = quantity(last.quantity.value, `${last.quantity.unit}/${perUnit}`);
+      if (q) {
+        out[out.length - 1] = { kind: "quantity", text: `${last.text} ${t.text} ${n1.text}`, quantity: q };
+        i++;
+        continue;
+      }
+    }
     if (t.kind === "word" && t.norm.length === 3 && n1?.kind === "number") {
       const currency = currencyOfWord(t.norm);
       if (currency && currency === t.norm.toUpperCase()) {
