@@ -11,6 +11,7 @@ import { chatBench } from "./chat.bench.ts";
 import { observabilityBench } from "./observability.bench.ts";
 import { learningBench } from "./learning.bench.ts";
 import { auditBench } from "./audit.bench.ts";
+import { webhooksBench } from "./webhooks.bench.ts";
 
 const benches: Record<string, (duration: number, rounds: number) => Promise<string>> = {
   health: healthBench,
@@ -22,6 +23,7 @@ const benches: Record<string, (duration: number, rounds: number) => Promise<stri
   observability: observabilityBench,
   learning: learningBench,
   audit: auditBench,
+  webhooks: webhooksBench,
 };
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);

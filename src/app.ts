@@ -66,6 +66,10 @@ import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import { registerObservability } from "./observability/http.ts";
 import { createTracing } from "./observability/tracing.ts";
 import { VERSION } from "./version.ts";
+import { createOutbox } from "./events/outbox.ts";
+import { createDeliveryWorker } from "./events/webhook-delivery.ts";
+import { registerWebhookRoutes } from "./modules/webhooks/routes.ts";
+import { createWebhookService, type WebhookService } from "./modules/webhooks/service.ts";
 
 export interface AppDeps {
   config: Config;
@@ -92,6 +96,7 @@ export interface Services {
   /** The app's metrics: services outside buildApp (the webhook worker) increment theirs here. */
   metrics: Metrics;
   healing: HealingService;
+  webhooks: WebhookService;
 }
 
 export interface BuiltApp {
@@ -130,9 +135,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const health = createHealthService(database);
   const audit = createAuditLog({ db: database.db, ids, clock });
   const vault = createVault({ db: database.db, masterKey: resolveMasterKey(config, app.log) });
+  // Services announce what happened through the outbox, in the transaction of the change (docs/webhooks.md).
+  const outbox = createOutbox({ ids, clock });
   // Connections read credentials (which providers are authorised); credentials tell connections when that
   // changes. The late binding keeps both services plain.
-  const late: { connections?: ConnectionService } = {};
+  const late: { connections?: ConnectionService; tools?: ToolService } = {};
   const credentials = createCredentialService({
     db: database.db,
     ids,
@@ -142,18 +149,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     providerHosts,
     onChange: (workspaceId) => void late.connections?.refresh(workspaceId).catch((error) => app.log.warn({ err: error }, "connection summary refresh failed")),
   });
-  const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials });
+  const connections = createConnectionService({ db: database.db, ids, clock, audit, credentials, outbox, log: app.log });
   late.connections = connections;
   health.contribute(connections);
   const memory = createMemoryService({ database, ids, clock, audit });
-  const policies = createPolicyService({ database, ids, clock, audit });
-  const escalations = createEscalationService({ database, ids, clock, audit });
+  // Bindings need the tools, and the tools service is made later: reached through `late`.
+  const policies = createPolicyService({ database, ids, clock, audit, outbox, tools: (workspaceId) => late.tools?.list(workspaceId) ?? Promise.resolve([]) });
+  const escalations = createEscalationService({ database, ids, clock, audit, outbox });
   const governance = createGovernance({
     db: database.db,
     clock,
     ports: {
       ruleSet: (workspaceId) => policies.ruleSet(workspaceId),
       escalate: (caller, request) => escalations.create(caller, { category: "policy", severity: "medium", ...request }),
+      audit: (caller, entry) => database.db.transaction((tx) => audit.record(tx, caller, entry)),
     },
     log: app.log,
     onVerdict: (decision, gate) => metrics.governance.inc({ decision, gate }),
@@ -177,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     mcpIdleMs: config.mcpIdleMs,
     log: app.log,
   });
+  late.tools = tools;
   connections.onDeleted((workspaceId, row) => tools.forget(workspaceId, row.id));
   const healing = createHealingService({ db: database.db, ids, clock, baseDelayMs: config.executionRetryBaseMs });
   const executions = createExecutionService({
@@ -184,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ids,
     clock,
     audit,
+    outbox,
     tools,
     governance,
     policies,
@@ -196,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, knownSecrets: credentials.knownSecrets, observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
+  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, outbox, knownSecrets: credentials.knownSecrets, observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
   const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets, onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
@@ -214,6 +225,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const setup = createSetupService({ clock, credentials, connections, memory, policies, tools, governance, log: app.log });
   const setupSessions = createSetupSessionService({ db: database.db, ids, clock, vault, audit, setup });
   const limits = await createRateLimits(config, database);
+  // Deliveries have an outbound client of their own: their time limit, and a small answer (only its status matters).
+  const webhookOutbound = createOutbound({ allowHosts: config.outboundAllowHosts, caFile: config.outboundCaFile, timeoutMs: config.webhookTimeoutMs, maxBytes: 64 * 1024 });
+  const webhookPolicy = { timeoutMs: config.webhookTimeoutMs, maxAttempts: config.webhookMaxAttempts, retryBaseMs: config.webhookRetryBaseMs, retryCapMs: config.webhookRetryCapMs, leaseMs: config.webhookLeaseMs, pollMs: config.webhookPollMs };
+  const deliveries = createDeliveryWorker({ database, clock, vault, outbound: webhookOutbound, policy: webhookPolicy, log: app.log, onAttempt: (event, outcome) => metrics.webhookDeliveries.inc({ event, outcome }) });
+  const webhooks = createWebhookService({ db: database.db, ids, clock, vault, audit, worker: deliveries });
 
   // The trace header goes on first, so every answer (404, 413, 429, errors) carries it.
   app.addHook("onRequest", (request, reply, done) => {
@@ -254,6 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerPromoteRoute(app, createPromotionService({ db: database.db, clock, audit, records, memory, healing, executions }));
   registerLearningRoutes(app, createLearningService({ db: database.db, clock, records }));
   registerHealingRoutes(app, healing);
+  registerWebhookRoutes(app, { webhooks, maxAttempts: config.webhookMaxAttempts });
 
   await apiKeys.start();
   await connections.start();
@@ -263,10 +280,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await escalations.start();
   await executions.startService();
   intents.start();
+  if (config.webhookWorker) await deliveries.start();
   // Probing starts once the server is ready: before that the event loop is busy compiling the routes'
   // schemas, and a probe's answer from the database thread would wait behind that and read as a slow database.
   app.addHook("onReady", async () => health.start());
   app.addHook("onClose", async () => {
+    await deliveries.stop();
+    await webhookOutbound.close();
     await idempotency.close();
     await records.close();
     await upstream?.close();
@@ -284,5 +304,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await tracing.shutdown();
   });
 
-  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, metrics, healing } };
+  return { app, services: { workspaces, apiKeys, audit, credentials, memory, connections, tools, policies, escalations, governance, executions, intents, metrics, healing, webhooks } };
 }

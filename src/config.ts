@@ -74,6 +74,20 @@ export interface Config {
   otelTracesEndpoint: string | undefined;
   /** The `service.name` of the spans (OTEL_SERVICE_NAME). */
   otelServiceName: string;
+  /** Time limit of one webhook delivery attempt (connection, request and answer). */
+  webhookTimeoutMs: number;
+  /** Attempts of one delivery before it is marked `failed` (a redelivery starts a new count). */
+  webhookMaxAttempts: number;
+  /** Delay before the second attempt; it doubles on each further attempt, with jitter, up to the cap. */
+  webhookRetryBaseMs: number;
+  /** Longest delay between attempts, Retry-After included. */
+  webhookRetryCapMs: number;
+  /** How long a worker holds a delivery it claimed; must exceed the timeout (another worker takes it over after). */
+  webhookLeaseMs: number;
+  /** How often the delivery worker looks for due deliveries when no notification woke it. */
+  webhookPollMs: number;
+  /** Whether this process runs the delivery worker (`false`: another process sends). */
+  webhookWorker: boolean;
 }
 
 export class ConfigError extends Error {
@@ -255,5 +269,22 @@ export function loadConfig(env: Env = process.env): Config {
     otelEndpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", ["http:", "https:"]),
     otelTracesEndpoint: url(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", ["http:", "https:"]),
     otelServiceName: read(env, "OTEL_SERVICE_NAME") ?? "svc",
+    ...webhookConfig(env),
+  };
+}
+
+function webhookConfig(env: Env): Pick<Config, "webhookTimeoutMs" | "webhookMaxAttempts" | "webhookRetryBaseMs" | "webhookRetryCapMs" | "webhookLeaseMs" | "webhookPollMs" | "webhookWorker"> {
+  const webhookTimeoutMs = integer(env, "SVC_WEBHOOK_TIMEOUT_MS", 10_000, 100, 120_000);
+  const webhookLeaseMs = integer(env, "SVC_WEBHOOK_LEASE_MS", 60_000, 1_000, 3_600_000);
+  // A lease shorter than an attempt would let a second worker send while the first still waits for an answer.
+  if (webhookLeaseMs <= webhookTimeoutMs) throw new ConfigError("SVC_WEBHOOK_LEASE_MS", "must be longer than SVC_WEBHOOK_TIMEOUT_MS");
+  return {
+    webhookTimeoutMs,
+    webhookMaxAttempts: integer(env, "SVC_WEBHOOK_MAX_ATTEMPTS", 8, 1, 50),
+    webhookRetryBaseMs: integer(env, "SVC_WEBHOOK_RETRY_BASE_MS", 30_000, 1, 3_600_000),
+    webhookRetryCapMs: integer(env, "SVC_WEBHOOK_RETRY_CAP_MS", 3_600_000, 1, 86_400_000),
+    webhookLeaseMs,
+    webhookPollMs: integer(env, "SVC_WEBHOOK_POLL_MS", 5_000, 10, 600_000),
+    webhookWorker: boolean(env, "SVC_WEBHOOK_WORKER", true),
   };
 }

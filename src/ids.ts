@@ -48,7 +48,7 @@ export function toBase62(value: number, width: number): string {
   return out.padStart(width, "0");
 }
 
-export type IdPrefix = "wsp" | "key" | "int" | "exe" | "pol" | "esc" | "cred" | "con" | "whk" | "fed" | "xag" | "dev" | "aud" | "conv" | "setup" | "hp";
+export type IdPrefix = "wsp" | "key" | "int" | "exe" | "pol" | "esc" | "cred" | "con" | "whk" | "fed" | "xag" | "dev" | "aud" | "conv" | "setup" | "hp" | "evt" | "dlv";
 
 export interface Ids {
   make(prefix: IdPrefix): string;

@@ -35,7 +35,7 @@ const ITEMS = {
   memory: [{ type: "reference", content: { text: "Refunds older than 30 days need a manager." } }],
   policies: [
     { name: "refund limit", rule: "Block refunds over $500" },
-    { name: "moon", rule: "Block refunds over $500 whenever the moon is wobbly purple sideways" },
+    { name: "moon", rule: "Refunds over $500 are sometimes nice" },
   ],
 };
 

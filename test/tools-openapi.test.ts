@@ -288,8 +288,10 @@ describe("OpenAPI connections", () => {
     expect((await call(server, "GET", "/api/v1/svc/tools", { key: a.key })).body.data).toEqual([]);
     expectError(await invoke(a, "get_order", { order_id: "A-1" }), 404, "tool_not_found");
     const audit = await server.services.audit.list(a.id, 10);
-    expect(audit.map((e) => e.action)).toEqual(["connection.delete", "tool.invoke", "connection.register", "credential.bind", "credential.create"]);
+    // The governance decision is an entry of its own, before the call it allowed.
+    expect(audit.map((e) => e.action)).toEqual(["connection.delete", "tool.invoke", "governance.approved", "connection.register", "credential.bind", "credential.create"]);
     expect(audit[1]!.details).toMatchObject({ tool: "get_order", connection_id: id, decision: "approved", status: "succeeded", argument_names: ["order_id"] });
+    expect(audit[2]).toMatchObject({ resourceType: "tool", resourceId: "get_order", details: { gate: "run", decision: "approved" } });
   });
 
   it("another process on the same database picks up new and deleted connections (NOTIFY)", async () => {

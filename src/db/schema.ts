@@ -458,3 +458,72 @@ export const promotions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.intentId, t.kind] })],
 );
+
+// Webhook subscriptions (src/modules/webhooks). `events` holds event names or "*"; `secret` is sealed by the
+// credential vault like a credential's key_data (base64(iv ‖ tag ‖ ciphertext)).
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    events: jsonb("events").$type<string[]>().notNull(),
+    secret: text("secret").notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhooks_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+// The outbox: an event is written in the transaction of the change that causes it, together with one
+// delivery per matching subscription (src/events/outbox.ts); the delivery worker sends them after commit.
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_events_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    status: text("status", { enum: ["pending", "delivering", "delivered", "failed"] }).notNull(),
+    /** Attempts made since the delivery was created or last redelivered. */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
+    /** Set while a worker holds the delivery; another worker may take it over once the lease has passed. */
+    leaseToken: text("lease_token"),
+    leaseUntil: at("lease_until"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    lastAttemptAt: at("last_attempt_at"),
+    deliveredAt: at("delivered_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_idx").on(t.webhookId, t.eventId),
+    index("webhook_deliveries_list_idx").on(t.workspaceId, t.webhookId, t.createdAt),
+    // The worker's scan: only unfinished deliveries, by when they are due.
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status in ('pending', 'delivering')`),
+  ],
+);

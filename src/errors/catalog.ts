@@ -89,6 +89,8 @@ export const CATALOG = {
   credential_not_found: { status: 404, message: "The credential was not found.", hint: "List credentials with GET /api/v1/svc/credentials.", next: "fix_request" },
   intelligence_not_found: { status: 404, message: "The request record was not found.", hint: "Use the intent `id` or the `trace_id` of a request of this workspace.", next: "fix_request" },
   webhook_not_found: { status: 404, message: "The webhook subscription was not found.", hint: "List subscriptions with GET /api/v1/svc/webhooks.", next: "fix_request" },
+  webhook_delivery_not_found: { status: 404, added: true, message: "The webhook delivery was not found.", hint: "List a subscription's deliveries with GET /api/v1/svc/webhooks/{id}/deliveries.", next: "fix_request" },
+  webhook_delivery_in_progress: { status: 409, added: true, message: "The webhook delivery is being sent right now.", hint: "Read the delivery again in a moment; redeliver it once it is delivered, pending or failed.", next: "retry" },
   federation_target_not_found: { status: 404, message: "The target workspace was not found.", hint: "Check the target workspace ID.", next: "fix_request" },
   a2a_connection_already_exists: { status: 409, message: "A connection to this agent URL exists.", hint: "Use the existing connection, or delete it first.", next: "none" },
   federation_already_exists: { status: 409, message: "A link to this workspace exists.", hint: "Use the existing link.", next: "none" },

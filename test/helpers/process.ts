@@ -14,7 +14,7 @@ export interface ServeProcess {
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-  return { ...base, SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_MASTER_KEY: BASE_ENV.SVC_MASTER_KEY, SVC_LOG_LEVEL: "warn", SVC_PORT: "0", ...env };
+  return { ...base, SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_MASTER_KEY: BASE_ENV.SVC_MASTER_KEY, SVC_LOG_LEVEL: "warn", SVC_PORT: "0", SVC_WEBHOOK_WORKER: "false", ...env };
 }
 
 export function spawnServe(env: Record<string, string>, timeoutMs = 30_000): Promise<ServeProcess> {

@@ -23,6 +23,9 @@ export const BASE_ENV: Record<string, string> = {
   SVC_TRUST_PROXY: "true",
   // Fixed so that every process of a PostgreSQL run can open what another sealed.
   SVC_MASTER_KEY: "dGVzdC1tYXN0ZXIta2V5LTAxMjM0NTY3ODlhYmNkZWY=",
+  // Test files share one PostgreSQL: a worker of another file (which trusts no test certificate) must not
+  // claim a file's deliveries. The webhook tests turn it on.
+  SVC_WEBHOOK_WORKER: "false",
 };
 
 export interface TestServer extends BuiltApp {

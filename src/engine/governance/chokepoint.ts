@@ -17,6 +17,8 @@ export interface GovernancePorts {
   ruleSet(workspaceId: string): Promise<RuleSet>;
   /** Opens a human approval for a conditional action; answers its id. */
   escalate(caller: Actor, request: { toolName: string; action: { tool: string; arguments: Record<string, unknown>; domain: string | null }; policy?: { id: string; name: string; version: number; clause: string }; reason: string; humanPrompt: string }): Promise<{ id: string }>;
+  /** Writes a governance decision to the audit log (its own transaction). */
+  audit?(caller: Actor, entry: { action: string; resourceType: string; resourceId: string; details: Record<string, unknown> }): Promise<void>;
 }
 
 // Rate rules look at most this many earlier actions; more than that in a window is already over any limit
@@ -73,6 +75,33 @@ export function createGovernance(deps: {
     return set.decide(prepareAction({ tool: action.tool, description: action.description, domain: action.domain, args: action.arguments ?? {}, ...(action.parameters ? { params: action.parameters } : {}), now, history }));
   }
 
+  /**
+   * A verdict given (before a tool runs, or when the engine plans one) is an audit entry: decision, policy,
+   * version and clause. If it cannot be written the action is blocked: what cannot be proven does not run.
+   */
+  async function audited<V extends GovernanceVerdict>(action: GovernedAction, verdict: V, gateName: "run" | "plan", detail: Decision | undefined): Promise<V | GovernanceVerdict> {
+    if (!ports.audit) return verdict;
+    try {
+      await ports.audit(action.caller, {
+        action: `governance.${verdict.decision}`,
+        resourceType: "tool",
+        resourceId: action.tool.slice(0, 200),
+        details: {
+          gate: gateName,
+          decision: verdict.decision,
+          ...(verdict.policy ? { policy_id: verdict.policy.id, policy_name: verdict.policy.name, policy_version: verdict.policy.version, clause: verdict.policy.clause } : {}),
+          ...(detail?.fired ? { certain: detail.fired.certain } : {}),
+          ...(verdict.escalationId ? { escalation_id: verdict.escalationId } : {}),
+          ...(action.domain ? { domain: action.domain } : {}),
+        },
+      });
+      return verdict;
+    } catch (error) {
+      log.error({ err: error, workspace_id: action.caller.workspaceId, tool: action.tool }, "the governance decision could not be audited; the action is blocked");
+      return { decision: "blocked", reason: "The governance decision could not be written to the audit log, so the action is blocked (fail closed). Retry." };
+    }
+  }
+
   async function gate(action: GovernedAction, mode: { record: boolean; certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }> {
     const workspaceId = action.caller.workspaceId;
     try {
@@ -90,7 +119,7 @@ export function createGovernance(deps: {
       if (decision.decision === "approved") {
         // History is kept only while a rate rule is active: a write per action is not paid for nothing.
         if (mode.record && set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
-        if (mode.record && ++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - HISTORY_RETENTION_MS));
+        if (mode.record && ++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - Math.max(HISTORY_RETENTION_MS, (set.maxWindowSeconds + 86_400) * 1000)));
         return { decision: "approved", reason, ...(policy ? { policy } : {}), decision_detail: decision };
       }
       if (decision.decision === "blocked" || !mode.escalate) return { decision: decision.decision, reason, policy, decision_detail: decision };
@@ -122,15 +151,16 @@ export function createGovernance(deps: {
       return decision;
     },
     govern: async (action) => {
-      const { decision_detail: _detail, ...verdict } = await gate(action, { record: true, certainOnly: false, escalate: true });
+      const { decision_detail: detail, ...verdict } = await gate(action, { record: true, certainOnly: false, escalate: true });
       deps.onVerdict?.(verdict.decision, "run");
-      return verdict;
+      return audited(action, verdict, "run", detail);
     },
     review: async (action, options = {}) => {
       const verdict = await gate(action, { record: false, certainOnly: options.certainOnly ?? false, escalate: options.escalate ?? true });
       // A review that opens no escalation is a reading (assessment, chat's trial decisions), not a verdict given.
-      if (options.escalate !== false) deps.onVerdict?.(verdict.decision, "plan");
-      return verdict;
+      if (options.escalate === false) return verdict;
+      deps.onVerdict?.(verdict.decision, "plan");
+      return audited(action, verdict, "plan", verdict.decision_detail);
     },
   };
 }

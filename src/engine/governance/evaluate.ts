@@ -45,6 +45,12 @@ export interface PreparedAction {
   operation: Set<string>;
   /** Concepts of the tool's name and description words. */
   concepts: Set<string>;
+  /** Concepts of the tool's declared parameter names: what it acts on ("controlled_schedule"). */
+  paramConcepts: Set<string>;
+  /** Verb classes of the name's other words (`create_payout` → pay): nouns of action it makes. */
+  objectClasses: Set<string>;
+  /** The operation only makes or starts something (create, issue, submit…): the noun after it says what. */
+  makes: boolean;
   /** Concepts of short string argument values ("shared-staging", "loading dock"). */
   valueConcepts: Set<string> | undefined;
   fields: Field[];
@@ -85,6 +91,9 @@ function wordsOfName(text: string): readonly string[] {
   return hit;
 }
 
+// Operations that only make or start what their object names: `issue_refund`, `submit_payment`.
+const MAKING_VERBS = new Set(["issue", "submit", "request", "initiate", "process", "perform", "execute", "start", "trigger", "make", "do", "place"]);
+
 export function prepareAction(input: ActionInput): PreparedAction {
   const name = lexical(conceptSet(input.tool));
   const operation = conceptSet(wordsOfName(input.tool)[0] ?? "");
@@ -107,10 +116,17 @@ export function prepareAction(input: ActionInput): PreparedAction {
     }
   };
   if (input.args && typeof input.args === "object") walk(input.args, "", 0);
+  const objectClasses = new Set<string>();
+  for (const w of wordsOfName(input.tool).slice(1)) for (const c of conceptsOf(w)) if (c.startsWith(":")) objectClasses.add(c);
+  const paramConcepts = new Set<string>();
+  for (const p of input.params ?? []) for (const c of lexical(conceptSet(p.replace(/[._]/g, " ")))) paramConcepts.add(c);
   return {
     input,
     name,
     operation,
+    paramConcepts,
+    objectClasses,
+    makes: operation.has(":create") || MAKING_VERBS.has(wordsOfName(input.tool)[0] ?? ""),
     concepts,
     valueConcepts: undefined,
     fields,
@@ -169,24 +185,52 @@ const meets = (set: Set<string>, concepts: ReadonlySet<string>) => {
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
 function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
-  const objects = term.objects.map((o) => ({ concepts: conceptsOf(o), nameLike: /[-_\d]/.test(o) }));
+  const objects = term.objects.map((o) => ({ concepts: conceptsOf(o), nameLike: /[-_\d]/.test(o), whole: norm(o) }));
   const verbsOnly = term.verbs.length > 0;
+  const noNameLike = objects.every((o) => !o.nameLike);
   return (action) => {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
-    for (const v of verbs) if (!meets(action.operation, v) && !meets(action.concepts, v)) return false;
+    let nounOfAction = false;
+    for (const v of verbs) {
+      if (meets(action.operation, v)) continue;
+      const byObjectClass = action.makes && meets(action.objectClasses, v);
+      if (meets(action.concepts, v) || byObjectClass) {
+        // "vendor payouts" and `create_payout`: the verb names what the tool makes, so the other words only
+        // narrow it; they may be missing from the tool's name.
+        if (meets(action.name, v) || byObjectClass) nounOfAction = true;
+        continue;
+      }
+      return false;
+    }
     if (objects.length === 0) return verbsOnly;
+    if (nounOfAction && noNameLike) return true;
     if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
     let own = 0;
     let matched = 0;
     for (const o of objects) {
-      if (meets(action.concepts, o.concepts)) {
+      // A name-like word ("analytics-prod", "db_2") is one particular thing: it matches as a whole or not at all.
+      if (o.nameLike) {
+        const inTool = norm(action.input.tool).includes(o.whole);
+        if (inTool || action.fields.some((f) => typeof f.value === "string" && norm(f.value) === o.whole)) {
+          matched++;
+          if (inTool) own++;
+          continue;
+        }
+        // Another name where it would be: not this action. No name at all: it may be (fail closed).
+        const unclaimedNames = action.fields.some((f) => typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH && /[-_\d]/.test(f.value));
+        const declaredButMissing = action.params ? [...action.params].some((p) => !action.fields.some((f) => f.path === p)) : action.fields.length === 0;
+        if (unclaimedNames && !declaredButMissing) return false;
+        matched++;
+        continue;
+      }
+      if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts)) {
         own++;
         matched++;
       } else if (meets(valueConceptsOf(action), o.concepts)) matched++;
-      // A name-like word ("shared-staging", "db_prod_2") is a particular thing: it must be there.
-      else if (o.nameLike) return false;
     }
+    // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
+    // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
     if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
     return own > 0 && matched * 2 >= objects.length;
   };
@@ -247,9 +291,17 @@ function byWords(action: PreparedAction, words: string[], fits: (f: Field) => bo
 }
 
 /** Whether the tool declares a parameter the subject could name (when its schema is known). */
-function toolCanCarry(action: PreparedAction, subject: Subject): boolean {
+function toolCanCarry(action: PreparedAction, subject: Subject, value?: Value): boolean {
   if (!action.params) return true;
-  if (subject.words.length === 0) return action.params.size > 0;
+  if (subject.words.length === 0) {
+    // No subject: a parameter of the value's kind (money, a percentage, a quantity of that dimension, a count).
+    const names = [...action.params].map((p) => wordsOf(p));
+    if (value?.unit && value.kind) return names.some((w) => unitOfName(w)?.kind === value.kind || w.some((x) => ["duration", "length", "size", "weight", "speed", "temperature", "time", "minutes", "hours"].includes(x)));
+    if (value?.currency || subject.implied === "amount") return names.some((w) => w.some((x) => AMOUNT_WORDS.includes(x) || currencyOfWord(x) !== undefined || x === "cents"));
+    if (value?.percent || subject.implied === "percent") return names.some((w) => w.some((x) => PERCENT_WORDS.includes(x)));
+    if (subject.count) return names.some((w) => w.some((x) => COUNT_WORDS.includes(x)));
+    return action.params.size > 0;
+  }
   for (const p of action.params) {
     const concepts = conceptSet(p.replace(/\./g, " "));
     if (subject.words.some((w) => hasConcept(concepts, w))) return true;
@@ -468,7 +520,8 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     }
   }
   // 3. The tool is about the value itself ("publish to social media" and `publish_social_post`).
-  if (values.some((v) => norm(v).split(" ").every((w) => hasConcept(a.concepts, w)))) return TRUE;
+  // Its name only: a description saying "production needs approval" is not an action in production.
+  if (values.some((v) => norm(v).split(" ").every((w) => hasConcept(a.name, w)))) return TRUE;
   if (category) {
     a.unknowns.add(values.join(" or "));
     return UNKNOWN;
@@ -478,6 +531,11 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     const env = byWords(a, ENVIRONMENT_KEYS, (f) => typeof f.value === "string");
     if (env.length > 0) return FALSE;
     if (a.input.domain && values.some((v) => sameValue(v, a.input.domain!))) return TRUE;
+    // An environment the call does not name is unknown, whatever else it carries.
+    if (!a.params || [...a.params].some((p) => ENVIRONMENT_KEYS.some((k) => wordsOf(p).includes(k)))) {
+      a.unknowns.add("environment");
+      return UNKNOWN;
+    }
   }
   // 5. The tool cannot carry such a value at all (schema known, no string parameter left).
   if (a.params && ![...a.params].some((p) => !a.claimed.has(p))) return FALSE;
@@ -556,9 +614,11 @@ type Check = (action: PreparedAction) => Truth;
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
  * argument ("windows that start on a Saturday" → `start_time`).
  */
-function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | undefined {
+function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | null | undefined {
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
+    // A tool that has no such time ("cancel" has no start) is not what the rule is about.
+    if (a.params && !toolCanCarry(a, subject)) return null;
     for (const f of bySubject(a, subject, (x) => typeof x.value === "string" || typeof x.value === "number")) {
       const at = new Date(f.value as string);
       if (Number.isNaN(at.getTime())) continue;
@@ -607,7 +667,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
       return (a) => {
         const fields = numericFields(a, subject, value);
         if (fields.length === 0) {
-          if (a.params && !toolCanCarry(a, subject)) return FALSE;
+          if (a.params && !toolCanCarry(a, subject, value)) return FALSE;
           a.unknowns.add(subject.text || subject.implied || "amount");
           return UNKNOWN;
         }
@@ -696,6 +756,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
       const when = timeSource(c.subject);
       return (a) => {
         const at = when(a);
+        if (at === null) return FALSE;
         if (!at) return UNKNOWN;
         return days.has(at(tz).day) ? TRUE : FALSE;
       };
@@ -706,6 +767,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
       const when = timeSource(c.subject);
       return (a) => {
         const at = when(a);
+        if (at === null) return FALSE;
         if (!at) return UNKNOWN;
         const m = at(tz).minutes;
         const within = from <= to ? m >= from && m < to : m >= from || m < to;

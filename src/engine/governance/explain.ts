@@ -51,10 +51,10 @@ export function describeCondition(c: Condition): string {
     case "outside_domain":
       return `${c.subject.words.length === 0 ? "a recipient" : subjectText(c.subject)} is ${c.inside ? "at" : "outside"} ${c.domains.join(c.inside ? " or " : " and ")}`;
     case "weekday":
-      return c.subject ? `${subjectText(c.subject)} falls when ${days(c.days)} (${c.tz})` : `${days(c.days)} (${c.tz})`;
+      return c.subject ? `${subjectText(c.subject)} falls when ${days(c.days)} (${c.tz || "UTC"})` : `${days(c.days)} (${c.tz || "UTC"})`;
     case "time":
       if (c.subject) return `${subjectText(c.subject)} falls ${describeCondition({ ...c, subject: undefined }).replace(/^the time is /, "")}`;
-      return c.from === 0 ? `the time is before ${clock(c.to)} (${c.tz})` : c.to === 24 * 60 ? `the time is ${clock(c.from)} or later (${c.tz})` : `the time is between ${clock(c.from)} and ${clock(c.to)} (${c.tz})`;
+      return c.from === 0 ? `the time is before ${clock(c.to)} (${c.tz || "UTC"})` : c.to === 24 * 60 ? `the time is ${clock(c.from)} or later (${c.tz || "UTC"})` : `the time is between ${clock(c.from)} and ${clock(c.to)} (${c.tz || "UTC"})`;
     case "rate": {
       const window = c.window_seconds % 86_400 === 0 ? `${c.window_seconds / 86_400} day(s)` : c.window_seconds % 3600 === 0 ? `${c.window_seconds / 3600} hour(s)` : c.window_seconds % 60 === 0 ? `${c.window_seconds / 60} minute(s)` : `${c.window_seconds} second(s)`;
       return `this would be ${c.op === "gt" ? "more than" : "at least"} ${c.count} such actions within ${window}`;

@@ -205,3 +205,42 @@ describe("the policy language: properties", () => {
     );
   });
 });
+
+
+// Classes of misreading found while documenting the language (docs/policies.md), each a sentence shape:
+// lists of days then "or", a new subject after "or", a clock on the action's own start, a missing
+// environment, a comma after money, metres, a zone after the clock, "only allow … when" an equality, a
+// condition with no action, name-like words, tools with known parameters, "flagged" as a state.
+describe("the policy language: shapes found while documenting it", () => {
+  const cases: [string, string, Record<string, unknown>, string, string, string[]?][] = [
+  ["Block refunds over $500 on weekends or after 6pm", "refund_payment", { amount: 900 }, "2026-11-18T19:00:00Z", "blocked"],
+  ["Block refunds when the amount is over 500 and the region is eu or the customer is new", "refund_payment", { amount: 900, region: "us", customer: "new" }, "2026-11-18T10:00:00Z", "blocked"],
+  ["Block inspections that start between 20:00 and 06:00", "schedule_inspection", { start_time: "2026-11-22T21:00:00Z" }, "2026-11-18T10:00:00Z", "blocked"],
+  ["Require approval for failovers in production", "failover_database", { service: "api" }, "2026-11-18T10:00:00Z", "conditional"],
+  ["When the order total is above $2,000, block cancellations", "cancel_order", { order_total: 2500 }, "2026-11-18T10:00:00Z", "blocked"],
+  ["When the order total is above $2,000, block cancellations", "create_order", { order_total: 2500 }, "2026-11-18T10:00:00Z", "approved"],
+  ["Block drone flights above 120 m", "fly_drone", { altitude_ft: 500 }, "2026-11-18T10:00:00Z", "blocked"],
+  ["Block deploys on Saturdays after 08:00 Asia/Tokyo", "deploy_service", {}, "2026-11-20T23:30:00Z", "blocked"],
+  ["Block deploys on Saturdays after 08:00 Asia/Tokyo", "deploy_service", {}, "2026-11-21T23:30:00Z", "approved"],
+  ["Only allow exports when the region is eu", "export_data", { region: "us" }, "2026-11-18T10:00:00Z", "blocked"],
+  ["Only allow exports when the region is eu", "export_data", { region: "eu" }, "2026-11-18T10:00:00Z", "approved"],
+  ["Require approval when the discount exceeds 40%", "send_email", {}, "2026-11-18T10:00:00Z", "approved", ["to"]],
+  ["Require approval when the discount exceeds 40%", "apply_discount", { discount_percent: 50 }, "2026-11-18T10:00:00Z", "conditional"],
+  ["Never drop the analytics-prod database", "drop_database", { name: "analytics-dev" }, "2026-11-18T10:00:00Z", "approved"],
+  ["Never drop the analytics-prod database", "drop_database", { name: "analytics-prod" }, "2026-11-18T10:00:00Z", "blocked"],
+  ["Block payments over $500", "create_payment", {}, "2026-11-18T10:00:00Z", "approved", ["recipient"]],
+  ["Block payments when the amount is over $500", "create_payment", { amount: 600 }, "2026-11-18T10:00:00Z", "blocked"],
+  ["Block refunds over 500 when the customer is flagged", "refund_payment", { amount: 600, customer_flagged: false }, "2026-11-18T10:00:00Z", "approved"],
+  ["Block refunds over 500 when the customer is flagged", "refund_payment", { amount: 600, customer_flagged: true }, "2026-11-18T10:00:00Z", "blocked"],
+];
+
+  for (const [rule, tool, args, now, want, params] of cases) {
+    it(`${rule} | ${tool} ${JSON.stringify(args)}${params ? ` (parameters ${params.join(", ")})` : ""}`, () => {
+      const parsed = parseRule(rule);
+      expect(parsed.ok).toBe(true);
+      if (!parsed.ok) return;
+      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+      expect(set.decide(prepareAction({ tool, args, now: new Date(now), ...(params ? { params } : {}) })).decision, restate(parsed.rule)).toBe(want);
+    });
+  }
+});

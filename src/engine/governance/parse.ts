@@ -33,7 +33,35 @@ interface W {
 
 const wordIs = (w: W | undefined, ...norms: string[]) => !!w && w.t.kind === "word" && norms.includes(w.norm);
 
+// The effect verbs people start a rule with, for reading a misspelt first word ("Rqeuire", "Dney").
+const LEADING_EFFECT_VERBS = ["require", "block", "deny", "forbid", "prohibit", "escalate", "disallow", "prevent", "allow", "permit", "never"];
+
+/** Optimal string alignment distance (edits and swaps of neighbours), for short words. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, k) => (i === 0 ? k : k === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let k = 1; k <= b.length; k++) {
+      const cost = a[i - 1] === b[k - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![k]! + 1, d[i]![k - 1]! + 1, d[i - 1]![k - 1]! + cost);
+      if (i > 1 && k > 1 && a[i - 1] === b[k - 2] && a[i - 2] === b[k - 1]) best = Math.min(best, d[i - 2]![k - 2]! + 1);
+      d[i]![k] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** A misspelt effect verb at the start of the rule, read as the verb it is closest to (one edit, two for long verbs). */
+function fixLeadingEffect(text: string): string {
+  const m = /^\s*([A-Za-z]{4,})\b/.exec(text);
+  if (!m) return text;
+  const word = m[1]!.toLowerCase();
+  if (LEADING_EFFECT_VERBS.includes(word)) return text;
+  for (const verb of LEADING_EFFECT_VERBS) if (Math.abs(verb.length - word.length) <= 2 && distance(word, verb) <= (verb.length > 5 ? 2 : 1)) return text.replace(m[1]!, verb);
+  return text;
+}
+
 function analyze(text: string): W[] {
+  text = fixLeadingEffect(text);
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
@@ -102,6 +130,16 @@ function effectCues(ws: W[]): EffectCue[] {
         const start = wordIs(ws[i - 1], "only") ? i - 1 : wordIs(ws[i - 1], "always", "must", "should", "will") ? i - 1 : i;
         cues.push({ effect: "require_approval", span: range(start, end), at: start });
         i = end - 1;
+        continue;
+      }
+    }
+    // "… to a person for approval", "flag payouts for human approval", "route it for review".
+    if (wordIs(w, "for") && i + 1 < n) {
+      let j = i + 1;
+      while (j < n && j <= i + 3 && (wordIs(ws[j], "a", "an", "human", "manual", "manager", "explicit", "second", "their") || ws[j]!.pos === "ADJ") && !["approval", "review", "signoff", "confirmation", "authorization", "authorisation"].includes(ws[j]!.norm)) j++;
+      if (j < n && ["approval", "review", "signoff", "confirmation", "authorization", "authorisation"].includes(ws[j]!.norm)) {
+        cues.push({ effect: "require_approval", span: range(i, j + 1), at: i });
+        i = j;
         continue;
       }
     }
@@ -286,6 +324,8 @@ export interface Reading {
   unless: Condition[];
   /** Words no step placed (shown back, never silently dropped from the explanation). */
   loose: string[];
+  /** The conditions among `when` written with the action itself. */
+  scope: Condition[];
 }
 
 function subjectOf(words: W[]): Subject {
@@ -480,7 +520,7 @@ class ConditionReader {
         j++;
         continue;
       }
-      if (w.pos !== "VERB") return undefined;
+      if (w.pos !== "VERB" && !TIME_VERBS.has(w.lemma)) return undefined;
       subject.push(w);
       j++;
     }
@@ -501,7 +541,7 @@ class ConditionReader {
       else if (["weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm) && !(w.norm === "business" && !wordIs(ws[k + 1], "day", "days"))) {
         WEEKDAYS.forEach((d) => days.add(d));
         if (w.norm === "business") k++;
-      } else if (wordIs(w, "or", "and", "through", "to", "thru") && days.size > 0) {
+      } else if (wordIs(w, "or", "and", "through", "to", "thru") && days.size > 0 && isDayWord(ws[k + 1])) {
         if (wordIs(w, "through", "to", "thru") && DAYS[ws[k + 1]?.norm ?? ""] !== undefined) {
           const from = Math.max(...days);
           const to = DAYS[ws[k + 1]!.norm]!;
@@ -539,7 +579,21 @@ class ConditionReader {
   }
 
   /** "between 09:00 and 17:00 UTC", "9am-6pm", "before 8am", "after 6pm", "outside business hours", "at night". */
-  private readClock(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+  private readClock(ws: W[], at: number): { condition: Condition; next: number } | undefined {
+    // "appointments that start between 19:00 and 07:00": the window of the action's own time ("start").
+    const subject: W[] = [];
+    let i = at;
+    while (i < ws.length && i < at + 4 && ws[i]!.t.kind === "word" && (wordIs(ws[i], "that", "which", "who", "when") || ((ws[i]!.pos === "VERB" || TIME_VERBS.has(ws[i]!.lemma)) && !wordIs(ws[i], "between", "before", "after", "outside", "during")))) {
+      if (!wordIs(ws[i], "that", "which", "who", "when")) subject.push(ws[i]!);
+      i++;
+    }
+    if (i === at) subject.length = 0;
+    const withSubject = (c: Condition): Condition => (subject.length === 0 ? c : c.kind === "time" ? { ...c, subject: subjectOf(subject) } : c.kind === "not" && c.of.kind === "time" ? { kind: "not", of: { ...c.of, subject: subjectOf(subject) } } : c);
+    const read = this.readClockAt(ws, i);
+    return read ? { condition: withSubject(read.condition), next: read.next } : undefined;
+  }
+
+  private readClockAt(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let j = i;
     let negated = false;
     if (wordIs(ws[j], "outside", "beyond")) {
@@ -643,7 +697,7 @@ class ConditionReader {
     let negated = false;
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && ws[j]!.t.kind === "word") {
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
-      else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "amount", "totals", "total", "comes", "come", "cost", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
+      else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
       j++;
     }
     let op: Comparator;
@@ -732,6 +786,8 @@ class ConditionReader {
     if (!verb || verb.t.kind !== "word") return undefined;
     const mode = ["start", "starts", "starting", "begin", "begins", "beginning"].includes(verb.norm) ? "starts" : ["end", "ends", "ending"].includes(verb.norm) ? "ends" : ["contain", "contains", "containing", "include", "includes", "including", "mention", "mentions", "mentioning"].includes(verb.norm) ? "contains" : undefined;
     if (!mode) return undefined;
+    // "starts with", "ends with": a text; "starts between 20:00 and 06:00" is a time.
+    if (mode !== "contains" && !wordIs(ws[j + 1], "with", "in")) return undefined;
     if (verb.norm.startsWith("end") && wordIs(ws[j + 1], "in") && !ws[j + 2]?.t.kind.startsWith("quoted")) return undefined; // "ending in a different country"
     let k = j + 1;
     if (wordIs(ws[k], "with", "in")) k++;
@@ -793,7 +849,8 @@ class ConditionReader {
       return { condition: { kind: "flag", subject: subjectOf([...subject, ...words]), expect: !negated }, next: m };
     }
     const state = ws[k];
-    if (!state || state.t.kind !== "word" || !["ADJ", "VERB", "ADV"].includes(state.pos) || CONDITION_MARKERS.has(state.norm)) return undefined;
+    const closes = !ws[k + 1] || ws[k + 1]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k + 1]!.norm) || wordIs(ws[k + 1], "and", "or");
+    if (!state || state.t.kind !== "word" || !["ADJ", "VERB", "ADV"].includes(state.pos) || (CONDITION_MARKERS.has(state.norm) && !(["marked", "flagged", "tagged"].includes(state.norm) && closes))) return undefined;
     if (subject.length === 0) return undefined;
     if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
     // A state that is one of an argument's values ("after they are paid" → status paid) is an equality too:
@@ -809,7 +866,7 @@ class ConditionReader {
     let j = i;
     let negated = false;
     const preposition = ws[j]?.t.kind === "word" ? ws[j]!.norm : "";
-    if (wordIs(ws[j], "in", "to", "on", "for", "at", "into", "onto", "marked", "flagged", "tagged", "labelled", "labeled", "set", "from", "via", "through", "as", "outside", "not", "except")) {
+    if (wordIs(ws[j], "in", "to", "on", "for", "at", "into", "onto", "with", "marked", "flagged", "tagged", "labelled", "labeled", "set", "from", "via", "through", "as", "outside", "not", "except")) {
       if (wordIs(ws[j], "outside", "not")) negated = true;
       j++;
       if (wordIs(ws[j], "as", "to", "in", "on")) j++;
@@ -832,10 +889,13 @@ class ConditionReader {
       if (wordIs(ws[m], "to")) m++;
       if (wordIs(ws[m], "one")) m += wordIs(ws[m + 1], "of") ? 2 : 1;
       const values: string[] = [];
+      // In a list ("RU, BY or KP") an item after a separator is a value whatever its tag: "by" is a code there.
+      const LIST_ENDS = new Set(["when", "whenever", "if", "unless", "except", "while", "where", "and", "or", "but"]);
       while (m < ws.length) {
         const v = ws[m]!;
         const text = valueText(v);
-        if (text === undefined || (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || ["ADP", "AUX", "VERB", "PART"].includes(v.pos)) && !["in"].includes(v.norm))) break;
+        const afterSeparator = values.length > 0 && v.t.kind === "word" && !LIST_ENDS.has(v.norm);
+        if (text === undefined || (!afterSeparator && v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || ["ADP", "AUX", "VERB", "PART"].includes(v.pos)) && !["in"].includes(v.norm))) break;
         if (v.t.kind === "word" && DETERMINERS.has(v.norm)) {
           m++;
           continue;
@@ -843,8 +903,13 @@ class ConditionReader {
         values.push(text);
         m++;
         if (wordIs(ws[m], "or", "and") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) {
-          if (ws[m + 1] && valueText(ws[m + 1]!) !== undefined && !CONDITION_MARKERS.has(ws[m + 1]!.norm)) {
-            m++;
+          // "A, B or C": a comma then "or" is one separator.
+          const skip = ws[m]!.t.kind === "punct" && wordIs(ws[m + 1], "or", "and") ? 2 : 1;
+          const nextValue = ws[m + skip];
+          // "… is eu or the customer is new": a new subject and its verb, not another value.
+          if (ws.slice(m + skip, m + skip + 4).some((x) => wordIs(x, "is", "are", "equals", "was"))) break;
+          if (nextValue && valueText(nextValue) !== undefined && !LIST_ENDS.has(nextValue.norm) && !(nextValue.t.kind === "word" && ["VERB", "AUX"].includes(nextValue.pos) && !/^[a-z]{2,3}$/.test(nextValue.norm))) {
+            m += skip;
             continue;
           }
         }
@@ -926,6 +991,21 @@ function valueText(w: W): string | undefined {
   }
 }
 
+/** One zone per rule: a zone written after a clock ("after 08:00 Asia/Tokyo") applies to its days too. */
+function spreadZone(conditions: Condition[]): void {
+  const zones: string[] = [];
+  const visit = (c: Condition, f: (c: Condition) => void) => {
+    f(c);
+    if (c.kind === "and" || c.kind === "or") c.of.forEach((x) => visit(x, f));
+    if (c.kind === "not") visit(c.of, f);
+  };
+  for (const c of conditions) visit(c, (x) => (x.kind === "time" || x.kind === "weekday") && x.tz && zones.push(x.tz));
+  if (zones.length === 0) return;
+  for (const c of conditions) visit(c, (x) => {
+    if ((x.kind === "time" || x.kind === "weekday") && !x.tz) x.tz = zones[0]!;
+  });
+}
+
 function negate(c: Condition): Condition {
   if (c.kind === "not") return c.of;
   if (c.kind === "equals") return { ...c, negate: !c.negate };
@@ -946,6 +1026,11 @@ function negate(c: Condition): Condition {
 /** Action terms from the words left for the action: verbs and objects as lemmas; "any action" or a list. */
 // Who acts, in a rule with a subject ("AI agents must not …", "Users may not …"): not part of the action.
 const ACTORS = new Set(["agent", "agents", "ai", "bot", "bots", "assistant", "assistants", "automation", "automations", "automated", "user", "users", "employee", "employees", "staff", "anyone", "anybody", "nobody", "someone", "somebody", "everyone", "we", "you", "they", "it", "llm", "llms", "model", "models", "copilot", "system", "systems", "service", "services", "app", "apps", "application", "applications", "script", "scripts", "people", "person"]);
+// Verbs that say when an action's own time is: "windows that start on a Saturday".
+const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", "occur", "open", "close", "expire", "fall", "land", "depart", "arrive", "leave"]);
+
+const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));
+
 const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger"]);
 
 function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
@@ -975,10 +1060,19 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     const verbs: string[] = [];
     const objects: string[] = [];
     let exact = false;
+    // "refills of controlled substances": with no word of operation, the noun before "of" names it.
+    const ofAt = g.findIndex((w) => wordIs(w, "of"));
+    const operationWord = words.find((w) => w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ"));
+    const headBeforeOf = ofAt > 0 ? g.slice(0, ofAt).filter((w) => words.includes(w)).at(-1) : undefined;
+    if (headBeforeOf && (!operationWord || g.indexOf(operationWord) > ofAt)) {
+      verbs.push(baseOf(headBeforeOf));
+      words.splice(words.indexOf(headBeforeOf), 1);
+    }
     for (const w of words) {
       if (LIGHT_VERBS.has(w.lemma) && words.some((x) => x !== w && verbClassOf(x.norm) !== undefined)) continue;
-      if (w.t.kind === "word" && /[_]/.test(w.norm)) {
-        // A tool's own name (`delete_user`): its words, all of them.
+      if (w.t.kind === "word" && /[_]/.test(w.norm) && words.filter((x) => x.t.kind === "word" && !ACTORS.has(x.norm)).length === 1) {
+        // A tool's own name alone (`delete_user`): its words, all of them. Beside other words an identifier
+        // is a value ("marking an opportunity closed_won"), kept whole.
         for (const q of w.norm.split(/_+/).filter(Boolean)) objects.push(q);
         exact = true;
         continue;
@@ -1107,7 +1201,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // The action's own nouns (the words before any marker), so "refunds larger than $750" knows that
   // "refunds" names the action, not the argument compared.
   const remaining = main.filter((w) => !w.used);
-  const firstMarker = remaining.findIndex((w, i) => i > 0 && (CONDITION_MARKERS.has(w.norm) || isValue(w.t) || comparatorAt(remaining, i) !== undefined));
+  const firstMarker = remaining.findIndex((w, i) => (i > 0 || wordIs(w, "when", "whenever", "if", "where", "while")) && (CONDITION_MARKERS.has(w.norm) || wordIs(w, "when", "whenever", "if", "where", "while") || isValue(w.t) || comparatorAt(remaining, i) !== undefined));
   const head = firstMarker < 0 ? remaining : remaining.slice(0, firstMarker);
   const provisional = readAction(head.filter((w) => w.pos === "NOUN" || w.pos === "VERB" || w.pos === "PROPN"));
   const actionNouns = provisional.terms.flatMap((t) => [...t.verbs, ...t.objects]);
@@ -1167,13 +1261,17 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // An environment named as a modifier of the action ("prod deployments", "production database drops").
   const environments = actionWords.filter((w) => w.t.kind === "word" && ENVIRONMENTS.has(w.norm) && actionWords.some((x) => x !== w && x.t.kind === "word" && !ENVIRONMENTS.has(x.norm)));
   for (const w of environments) actionWords.splice(actionWords.indexOf(w), 1);
-  const isManner = (w: W) => w.pos === "ADV" && w.norm.endsWith("ly") && w.norm.length > 5 && !MANNER_EXCLUDED.has(w.norm);
+  const isManner = (w: W) => w.pos === "ADV" && w.norm.endsWith("ly") && !w.norm.endsWith("only") && w.norm.length > 5 && !MANNER_EXCLUDED.has(w.norm);
   const adverbs = [...actionWords.filter(isManner), ...conditionWords.filter(isManner)];
   const manner: Condition[] = adverbs.map((w) => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm.endsWith("ically") ? w.norm.slice(0, -4) : w.norm.slice(0, -2)], negate: false }));
   for (const w of adverbs) (actionWords.includes(w) ? actionWords : conditionWords).splice((actionWords.includes(w) ? actionWords : conditionWords).indexOf(w), 1);
   const read = reader.read(conditionWords);
   const spareNouns = read.spare;
-  const conditions = [...read.conditions, ...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
+  // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
+  // others are its conditions (for "only allow X when C", the gate).
+  const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
+  const conditions = [...read.conditions, ...scope];
+  spreadZone(conditions);
   const loose = read.loose;
   const exception = rest.length > 0 ? reader.read(rest.filter((w) => !w.used)) : { conditions: [], loose: [], spare: new Set<W>() };
   let unlessConditions = exception.conditions;
@@ -1194,7 +1292,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
     any: action.any || (action.terms.length === 0 && (conditions.length > 0 || domain !== null)),
     when: conditions,
     unless: unlessConditions,
-    loose: [...loose, ...exception.loose].filter((w) => w.t.kind === "word" && !["and", "or", "the", "a", "an"].includes(w.norm)).map((w) => w.norm),
+    // Only content words a reader could not place: the rate's counted noun joined the action, the
+    // exception's tool became its action.
+    loose: [...loose.filter((w) => !spareNouns.has(w)), ...(unlessAction.length > 0 ? [] : exception.loose)].filter((w) => w.t.kind === "word" && ["NOUN", "PROPN", "ADJ", "VERB", "X", "NUM"].includes(w.pos) && !DETERMINERS.has(w.norm)).map((w) => w.norm),
+    scope,
   };
   if (!reading.any && reading.terms.length === 0) {
     return {
@@ -1247,7 +1348,7 @@ export function parseRule(sentence: string): ParseResult {
   if (reading.effect === "only_allow") {
     // "Only allow X when C": X outside C is blocked; the scope conditions written with X stay as "when".
     effect = "block";
-    const scope = reading.when.filter((c) => c.kind === "equals" && !c.negate);
+    const scope = reading.scope;
     const gates = reading.when.filter((c) => !scope.includes(c));
     when = all([...scope, ...reading.unless.map(negate)]);
     unless = gates.length === 0 ? null : all(gates);

@@ -3,6 +3,7 @@
 // Later turns win over earlier ones for the same parameter; a bare answer ("4 pls") goes to the parameter
 // the assistant just asked about. Nothing is guessed: a parameter no words give stays missing.
 import { stem, words } from "../text/stem.ts";
+import { currencyOfWord } from "../language/tokens.ts";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -99,7 +100,8 @@ const DATETIME = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z
 const VERSION = /(?<![\w.$€£])v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?(?![\w.])|(?<![\w.$€£])v\d+(?:\.\d+)?(?![\w.])/g;
 const SLUG = /(?<![\w@.#/-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![\w@-])/g;
 const QUOTED = /["“]([^"”]+)["”]|(?<![A-Za-z])'([^']+)'(?![A-Za-z])/g;
-const NUMBER = /(?<![\w.$€£#-])\d+(?:\.\d+)?(?![\w%.-])/g;
+// Digits with grouping separators are one number ("1,820", "250,000"), never their first group.
+const NUMBER = /(?<![\w.$€£#,-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w%.-]|,\d)/g;
 
 function properties(schema: JsonSchema): Property[] {
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -424,7 +426,8 @@ function byBoolean(p: Property, r: TurnReader): unknown {
 }
 
 function byNumber(p: Property, r: TurnReader, asked: string[]): unknown {
-  const isAmount = p.stems.some((s) => AMOUNT_WORDS.has(s));
+  // Money by its name's words, or by a currency its name states (`fare_usd`, `price_eur`, `amount_cents`).
+  const isAmount = p.stems.some((s) => AMOUNT_WORDS.has(s)) || p.key.split(/[^a-zA-Z]+/).some((w) => currencyOfWord(w) !== undefined && w.length === 3);
   const isPercent = p.stems.some((s) => PERCENT_WORDS.has(s));
   const unit = p.stems.map((s) => Object.entries(DURATION_UNITS).find(([u]) => stem(u) === s || stem(`${u}s`) === s)).find(Boolean);
   const isDuration = Boolean(unit) || p.stems.includes(stem("duration"));
@@ -491,7 +494,7 @@ function byNumber(p: Property, r: TurnReader, asked: string[]): unknown {
     if (isAmount && money.length === 1) return coerce(p, parseMoney(money[0]!));
     if (numbers.length === 1) {
       r.take(numbers[0]!.index!, numbers[0]!.index! + numbers[0]![0].length);
-      return coerce(p, Number(numbers[0]![0]));
+      return coerce(p, Number(numbers[0]![0].replace(/,/g, "")));
     }
     const spelled = r.text.toLowerCase().match(/\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b/);
     if (spelled) return coerce(p, NUMBER_WORDS[spelled[1]!]);

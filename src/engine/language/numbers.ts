@@ -16,6 +16,11 @@ export const isNumberWord = (w: string): boolean => w in SMALL || w === "hundred
  * "and" is allowed between groups ("one hundred and five"); hyphens were split by the tokenizer.
  */
 export function readNumberWords(words: readonly string[], start: number): { value: number; length: number } | undefined {
+  // "a hundred", "a thousand", "a dozen": the article is one.
+  if ((words[start] === "a" || words[start] === "an") && ["hundred", "thousand", "million", "billion", "dozen"].includes(words[start + 1] ?? "")) {
+    const rest = readNumberWords(["one", ...words.slice(start + 1)], 0);
+    return rest ? { value: rest.value, length: rest.length } : undefined;
+  }
   let total = 0;
   let group = 0;
   let taken = 0;

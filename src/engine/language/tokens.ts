@@ -75,8 +75,10 @@ const LEXEME = new RegExp(
     String.raw`(?<tag>[#@][a-z0-9][\w.-]*)`,
     String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?)?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?)?)(?![\d:]))`,
     String.raw`(?<time>(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?(?![\d:])|(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z]))`,
-    String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d[\d,.  ]*(?:\s?(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
-    String.raw`(?<number>[-+]?\d[\d,.]*(?:\s?(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
+    // Separators only between digits ("$2,000," keeps its comma), and a k/m/bn scale only attached ("2m"):
+    // "120 m" is metres.
+    String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
+    String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
     String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
@@ -264,6 +266,17 @@ function join(tokens: Token[]): Token[] {
           i += n1.kind === "punct" ? 2 : 1;
           continue;
         }
+      }
+    }
+    // "10 metres per second", "36 km an hour": a unit over time is one unit (speed, flow).
+    const last = out.at(-1);
+    if (t.kind === "word" && ["per", "an", "a"].includes(t.norm) && last?.kind === "quantity" && n1?.kind === "word" && ["second", "sec", "minute", "min", "hour", "hr", "h", "day"].includes(n1.norm.replace(/s$/, ""))) {
+      const perUnit = ({ second: "s", sec: "s", minute: "min", min: "min", hour: "h", hr: "h", h: "h", day: "day" } as Record<string, string>)[n1.norm.replace(/s$/, "")]!;
+      const q = quantity(last.quantity.value, `${last.quantity.unit}/${perUnit}`);
+      if (q) {
+        out[out.length - 1] = { kind: "quantity", text: `${last.text} ${t.text} ${n1.text}`, quantity: q };
+        i++;
+        continue;
       }
     }
     if (t.kind === "word" && t.norm.length === 3 && n1?.kind === "number") {

@@ -2,6 +2,7 @@ import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/index.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
+import type { Outbox } from "../../events/outbox.ts";
 import type { Ids } from "../../ids.ts";
 import type { CredentialService } from "../credentials/service.ts";
 import type { HealthContributor } from "../health/service.ts";
@@ -98,6 +99,9 @@ export function createConnectionService(deps: {
   clock: Clock;
   audit: AuditLog;
   credentials: CredentialService;
+  outbox?: Outbox;
+  /** Where a failure to record a connection.degraded event is reported. */
+  log?: { warn(object: object, message: string): void };
 }): ConnectionService {
   const { db, ids, clock, audit, credentials } = deps;
   const counts = new Map<string, { total: number; healthy: number }>();
@@ -207,7 +211,19 @@ export function createConnectionService(deps: {
 
     onDeleted: (listener) => void deletedListeners.push(listener),
 
-    recordCall: (workspaceId, connectionId, outcome) => calls.record(workspaceId, connectionId, outcome),
+    recordCall: (workspaceId, connectionId, outcome) => {
+      const before = calls.of(workspaceId, connectionId).status;
+      calls.record(workspaceId, connectionId, outcome);
+      const after = calls.of(workspaceId, connectionId);
+      // Degraded is judged in memory from this process's calls (call-health.ts): no row changes, so the event
+      // is the transaction's only write. Sent on the transition, not on every failing call.
+      if (before !== "degraded" && after.status === "degraded" && deps.outbox) {
+        const data = { connection_id: connectionId, recent_calls: after.recentCalls, recent_failures: after.recentFailures, last_error: after.lastError ?? null };
+        void db
+          .transaction((tx) => deps.outbox!.emit(tx, workspaceId, "connection.degraded", data))
+          .catch((error: unknown) => deps.log?.warn({ err: error, connection_id: connectionId }, "connection.degraded event could not be recorded"));
+      }
+    },
 
     health: (workspaceId, connectionId) => calls.of(workspaceId, connectionId),
 

@@ -4,6 +4,7 @@ import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/index.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
+import type { Outbox } from "../../events/outbox.ts";
 import type { Ids } from "../../ids.ts";
 import { getEscalation, insertEscalation, listEscalations, resolveEscalation, type EscalationRow } from "./store.ts";
 
@@ -55,8 +56,8 @@ export function redactAction(value: unknown, depth = 0): unknown {
   return value;
 }
 
-export function createEscalationService(deps: { database: Database; ids: Ids; clock: Clock; audit: AuditLog }): EscalationService {
-  const { database, ids, clock, audit } = deps;
+export function createEscalationService(deps: { database: Database; ids: Ids; clock: Clock; audit: AuditLog; outbox?: Outbox }): EscalationService {
+  const { database, ids, clock, audit, outbox } = deps;
   const db = database.db;
   const events = new EventEmitter();
   events.setMaxListeners(0);
@@ -92,6 +93,7 @@ export function createEscalationService(deps: { database: Database; ids: Ids; cl
           createdBy: actor.id ?? actor.type,
         });
         await audit.record(tx, actor, { action: "escalation.create", resourceType: "escalation", resourceId: row.id, details: { tool_name: row.toolName, policy_id: row.policyId } });
+        await outbox?.emit(tx, actor.workspaceId, "escalation.created", { escalation_id: row.id, category: row.category, severity: row.severity, tool_name: row.toolName, policy_id: row.policyId, execution_id: row.executionId, reason: row.reason });
         return row;
       }),
 
@@ -128,6 +130,7 @@ export function createEscalationService(deps: { database: Database; ids: Ids; cl
           throw new AppError("escalation_already_resolved", { message: `Escalation ${id} was already decided (${existing.decision}).` });
         }
         await audit.record(tx, actor, { action: "escalation.resolve", resourceType: "escalation", resourceId: id, details: { decision } });
+        await outbox?.emit(tx, actor.workspaceId, "escalation.resolved", { escalation_id: id, decision, status: resolved.status, execution_id: resolved.executionId });
         return resolved;
       });
       await announce(row);

@@ -9,6 +9,7 @@ import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/index.ts";
 import { explainDecision, type Governance } from "../../engine/governance/chokepoint.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
+import type { Outbox } from "../../events/outbox.ts";
 import type { Vault } from "../credentials/vault.ts";
 import type { EscalationService } from "../escalations/service.ts";
 import { governedAction, type GovernanceVerdict } from "../../engine/governance/action.ts";
@@ -50,6 +51,7 @@ export interface RunnerDeps {
   db: Db;
   clock: Clock;
   audit: AuditLog;
+  outbox?: Outbox;
   tools: ToolService;
   governance: Governance;
   policies: PolicyService;
@@ -102,7 +104,7 @@ interface Decided {
 class Stopped extends Error {}
 
 export function createRunner(deps: RunnerDeps): Runner {
-  const { db, clock, audit, tools, governance, policies, escalations, vault, bus, retry, log } = deps;
+  const { db, clock, audit, outbox, tools, governance, policies, escalations, vault, bus, retry, log } = deps;
   const runs = new Map<string, { cancel: AbortController; stop: AbortController; done: Promise<void> }>();
   const key = (workspaceId: string, id: string) => `${workspaceId}:${id}`;
   const iso = () => clock.now().toISOString();
@@ -241,6 +243,7 @@ export function createRunner(deps: RunnerDeps): Runner {
             resourceId: id,
             details: { step: index, tool: step.tool, error_category: diagnosis.error_category, attempts: step.attempts, ...(opened ? { escalation_id: opened } : {}) },
           });
+          await outbox?.emit(tx, workspaceId, "execution.failed", { execution_id: id, intent_id: initial.intentId, step: index, tool: step.tool, error: step.error ?? null, error_category: diagnosis.error_category, escalation_id: opened ?? escalationId ?? null });
         }
         return moved;
       });
@@ -291,6 +294,7 @@ export function createRunner(deps: RunnerDeps): Runner {
         if (moved) {
           await recordPrecedents(tx, finished());
           await audit.record(tx, actor, { action: "execution.complete", resourceType: "execution", resourceId: id, details: { steps: steps.length } });
+          await outbox?.emit(tx, workspaceId, "execution.completed", { execution_id: id, intent_id: initial.intentId, steps: steps.length });
         }
         return moved;
       });

@@ -8,6 +8,7 @@ import type { Database } from "../../db/index.ts";
 import type { Governance } from "../../engine/governance/chokepoint.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
+import type { Outbox } from "../../events/outbox.ts";
 import type { Ids } from "../../ids.ts";
 import type { Vault } from "../credentials/vault.ts";
 import { redactAction, type EscalationService } from "../escalations/service.ts";
@@ -84,6 +85,7 @@ export function createExecutionService(deps: {
   ids: Ids;
   clock: Clock;
   audit: AuditLog;
+  outbox?: Outbox;
   tools: ToolService;
   governance: Governance;
   policies: PolicyService;
@@ -114,6 +116,7 @@ export function createExecutionService(deps: {
     db,
     clock,
     audit,
+    outbox: deps.outbox,
     tools,
     governance: deps.governance,
     policies: deps.policies,
@@ -201,7 +204,10 @@ export function createExecutionService(deps: {
           { status: "running", steps: steps as unknown as Record<string, unknown>[], startedAt: row.startedAt ?? now, updatedAt: now },
           escalation.id,
         );
-        if (moved) await audit.record(tx, actor, { action: "execution.start", resourceType: "execution", resourceId: row.id, details: { via: "escalation", escalation_id: escalation.id, decision } });
+        if (moved) {
+          await audit.record(tx, actor, { action: "execution.start", resourceType: "execution", resourceId: row.id, details: { via: "escalation", escalation_id: escalation.id, decision } });
+          await deps.outbox?.emit(tx, workspaceId, "execution.started", { execution_id: row.id, intent_id: row.intentId, via: "escalation", escalation_id: escalation.id });
+        }
         return moved;
       });
       if (started) runner.launch(actor, started);
@@ -331,6 +337,7 @@ export function createExecutionService(deps: {
           });
         }
         await audit.record(tx, actor, { action: "execution.start", resourceType: "execution", resourceId: id, details: { via: "confirm" } });
+        await deps.outbox?.emit(tx, workspaceId, "execution.started", { execution_id: id, intent_id: moved.intentId, via: "confirm" });
         return moved;
       });
       runner.launch(actor, row);

@@ -1,4 +1,5 @@
 // Wire shapes of /api/v1/svc/healing (wire reference §4.14).
+import { Offset } from "../../http/wire.ts";
 import { Type, type Static } from "typebox";
 import { OPTIONAL_BODY } from "../../http/body.ts";
 import { Pagination } from "../workspaces/schemas.ts";
@@ -76,7 +77,7 @@ export const PrecedentQuery = Type.Object({
   error_category: Type.Optional(Type.String({ maxLength: 40 })),
   success: Type.Optional(Type.Boolean()),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
 });
 
 export const PrecedentList = Type.Object({ precedents: Type.Array(HealingPrecedent), count: Type.Integer(), total: Type.Integer(), pagination: Pagination });

@@ -5,6 +5,7 @@
 import { governedAction } from "../../engine/governance/action.ts";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/index.ts";
+import type { Outbox } from "../../events/outbox.ts";
 import type { Governance } from "../../engine/governance/chokepoint.ts";
 import { runEngine, type EngineResult, type Message } from "../../engine/intent/engine.ts";
 import { missingArguments } from "../../engine/intent/plan.ts";
@@ -74,6 +75,7 @@ export function createIntentService(deps: {
   knownSecrets?: (workspaceId: string) => Promise<SecretValues>;
   /** Observers (metrics, tracing): each decision's wire type, and the engine's stages of a request. */
   observe?: { decision?(type: string): void; stages?(traceId: string, stages: readonly Stage[], durationMs: number): void };
+  outbox?: Outbox;
 }): IntentService {
   const { db, ids, clock, tools, connections, memory, policies, governance } = deps;
   let unsubscribe: (() => void) | undefined;
@@ -165,7 +167,7 @@ export function createIntentService(deps: {
         await saveConversation(db, workspaceId, conversationId, { messages: history.map((m): Message => ({ role: m.role, content: maskSecrets(m.content, known) })), last_intent_id: intentId, pending: outcome.type === "clarify" }, at);
       }
       const governanceDecision = result.governance.decision ?? "none";
-      if (options.record !== false) await insertIntent(db, workspaceId, {
+      const record = (tx: Db) => insertIntent(tx, workspaceId, {
         id: intentId,
         traceId: options.traceId,
         conversationId,
@@ -190,6 +192,24 @@ export function createIntentService(deps: {
         executionId: execution?.id ?? null,
         createdAt: at,
       });
+      // The record and its event in one transaction; a dry run decides nothing, so it announces nothing.
+      if (options.record !== false) {
+        await db.transaction(async (tx) => {
+          await record(tx);
+          if (dryRun) return;
+          const blocked = wire.body.status === "blocked_by_policy";
+          await deps.outbox?.emit(tx, workspaceId, blocked ? "intent.blocked" : "intent.decided", {
+            intent_id: intentId,
+            trace_id: options.traceId,
+            type: wire.body.type,
+            status: wire.body.status,
+            domain: domain ?? null,
+            decision: governanceDecision,
+            execution_id: execution?.id ?? null,
+            conversation_id: conversationId,
+          });
+        });
+      }
       return { body: wire.body, gate: wire.gate, result };
     },
   };

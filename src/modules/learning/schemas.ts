@@ -1,4 +1,5 @@
 // Wire shapes of /api/v1/svc/learning (wire reference §4.13), each finding with its evidence.
+import { Offset } from "../../http/wire.ts";
 import { Type, type Static } from "typebox";
 import { Pagination } from "../workspaces/schemas.ts";
 
@@ -65,7 +66,7 @@ export type Suggestion = Static<typeof Suggestion>;
 export const LearningQuery = Type.Object({
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, description: "The window, in days (30 by default)" })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
 });
 
 const list = <T extends ReturnType<typeof Type.Object>>(name: string, item: T) =>

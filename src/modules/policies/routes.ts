@@ -1,7 +1,7 @@
 // /api/v1/svc/policies: the natural-language policies of a workspace. Literal paths (evaluate) are matched
 // before {id}. Creating or updating writes a version that governs nothing until it is confirmed.
 import { explainDecision, type Governance } from "../../engine/governance/chokepoint.ts";
-import { amountIn } from "../../engine/governance/tokens.ts";
+import { tokenize } from "../../engine/language/tokens.ts";
 import { AppError } from "../../errors/app-error.ts";
 import { actorOf, workspaceIdOf, type App } from "../../http/types.ts";
 import { Deleted } from "../../http/wire.ts";
@@ -64,7 +64,8 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
         if (Number.isNaN(now.getTime())) throw new AppError("invalid_request", { details: [{ field: "context.now", message: "an ISO 8601 time" }] });
       }
       // An action described in words carries its amount in the words ("refund $900").
-      const written = amountIn(action);
+      const money = tokenize(action).find((t) => t.kind === "money");
+      const written = money?.kind === "money" ? { value: money.value, currency: money.currency } : undefined;
       const args = written && !Object.keys(context).some((k) => /amount|total|price|value|sum/i.test(k)) ? { ...context, amount: written.value, currency: written.currency } : context;
       let set, decision;
       try {

@@ -38,6 +38,7 @@ const Clause = Type.Object({
   effect: Type.String(),
   rule: Type.String(),
   rationale: Type.String(),
+  covers: Type.Optional(Type.Array(Type.String())),
 });
 
 const VersionSummary = Type.Object({
@@ -66,6 +67,7 @@ export const Policy = Type.Object({
   compiled: Type.Array(Type.Unknown()),
   restatement: Type.String(),
   warnings: Type.Array(Type.String({ description: "What the author should check: words not understood, a rule that covers no tool" })),
+  covers: Type.Optional(Type.Array(Type.String(), { description: "The workspace's tools the newest version's rules cover (bound when read: tools added later are covered)" })),
   policies: Type.Array(Clause),
   versions: Type.Array(VersionSummary),
   created_at: Type.String({ format: "date-time" }),
@@ -115,6 +117,12 @@ export function warningsOf(clauses: CompiledRule[]): string[] {
   return clauses.flatMap((c, i) => (c.ignored && c.ignored.length > 0 ? [`Rule ${i + 1}: these words were not understood and are not part of the rule: "${c.ignored.join(" ")}". Rephrase them as a condition if they matter.`] : []));
 }
 
+/** A rule that covers none of the workspace's tools is accepted, and said so loudly. */
+function coverageWarnings(view: PolicyView): string[] {
+  if (!view.covers || !view.toolCount) return [];
+  return view.covers.flatMap((covers, i) => (covers.length === 0 ? [`Rule ${i + 1} covers none of this workspace's ${view.toolCount} tools: it will not fire until a tool it names is connected (or check its wording).`] : []));
+}
+
 export function policyToWire(view: PolicyView): Policy {
   const { row, versions } = view;
   const latest = versions[0]!;
@@ -137,7 +145,8 @@ export function policyToWire(view: PolicyView): Policy {
     rules: latest.rules,
     compiled: clauses,
     restatement: clauses.map(restate).join(" "),
-    warnings: warningsOf(clauses),
+    warnings: [...warningsOf(clauses), ...coverageWarnings(view)],
+    ...(view.covers ? { covers: [...new Set(view.covers.flat())] } : {}),
     policies: clauses.map((c: CompiledRule, i) => ({
       id: `${row.id}:${i + 1}`,
       name: clauses.length === 1 ? row.name : `${row.name} #${i + 1}`,
@@ -147,6 +156,7 @@ export function policyToWire(view: PolicyView): Policy {
       effect: c.effect,
       rule: c.source,
       rationale: restate(c),
+      ...(view.covers ? { covers: view.covers[i] ?? [] } : {}),
     })),
     versions: versions.map((v) => ({
       version: v.version,

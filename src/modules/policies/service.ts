@@ -2,11 +2,13 @@ import { shortText } from "../../safe-json.ts";
 import type { Clock } from "../../clock.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { CompiledRule, Effect, ParseFailure } from "../../engine/governance/compiled.ts";
-import { RuleSet, type RuleRef } from "../../engine/governance/evaluate.ts";
+import { RuleSet, prepareAction, type RuleRef } from "../../engine/governance/evaluate.ts";
+import { parameterPaths } from "../../engine/governance/action.ts";
 import { restate } from "../../engine/governance/explain.ts";
 import { parseRule, splitClauses } from "../../engine/governance/parse.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
+import type { Outbox } from "../../events/outbox.ts";
 import type { Ids } from "../../ids.ts";
 import {
   activeVersions,
@@ -43,7 +45,17 @@ export interface PolicyView {
   row: PolicyRow;
   /** Newest first. */
   versions: PolicyVersionRow[];
+  /**
+   * Which of the workspace's tools each clause of the newest version covers, by name (computed when read,
+   * so a rule is bound again whenever tools change); absent when the tools could not be listed.
+   */
+  covers?: string[][];
+  /** How many tools the workspace has (a rule covering none of several is suspicious; of none, expected). */
+  toolCount?: number;
 }
+
+/** What the policies service needs to know of the workspace's tools, for bindings. */
+export type ToolCatalog = (workspaceId: string) => Promise<{ name: string; description?: string; parameters?: Record<string, unknown> }[]>;
 
 export interface ConfirmResult {
   view: PolicyView;
@@ -205,8 +217,28 @@ export function checkPolicy(input: PolicyInput, actor: Actor, at: Date): { name:
   return { name, clauses: draft(input, undefined, name, actor, at).clauses };
 }
 
-export function createPolicyService(deps: { database: Database; ids: Ids; clock: Clock; audit: AuditLog }): PolicyService {
-  const { database, ids, clock, audit } = deps;
+export function createPolicyService(deps: { database: Database; ids: Ids; clock: Clock; audit: AuditLog; outbox?: Outbox; tools?: ToolCatalog }): PolicyService {
+  const { database, ids, clock, audit, outbox } = deps;
+
+  /** The view with each clause's covered tools: the binding shown to the author. */
+  async function withCoverage(workspaceId: string, view: PolicyView): Promise<PolicyView> {
+    if (!deps.tools) return view;
+    let tools;
+    try {
+      tools = await deps.tools(workspaceId);
+    } catch {
+      return view;
+    }
+    const latest = view.versions[0];
+    if (!latest) return view;
+    const covers = clausesOf(latest).map((rule, index) => {
+      const set = new RuleSet([{ policyId: view.row.id, policyName: view.row.name, version: latest.version, priority: 0, index, rule }]);
+      return tools
+        .filter((t) => set.covering(prepareAction({ tool: t.name, description: t.description, args: {}, params: parameterPaths(t.parameters), now: clock.now(), domain: rule.actions.domain ?? undefined })).length > 0)
+        .map((t) => t.name);
+    });
+    return { ...view, covers, toolCount: tools.length };
+  }
   const db = database.db;
   const cache = new Map<string, Promise<RuleSet>>();
   let unlisten: (() => Promise<void>) | undefined;
@@ -240,7 +272,7 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
         await audit.record(tx, actor, { action: "policy.create", resourceType: "policy", resourceId: id, details: { name, version: 1, rules: version.rules } });
         return (await load(tx, actor.workspaceId, id))!;
       });
-      return view;
+      return withCoverage(actor.workspaceId, view);
     },
 
     update: async (actor, id, input) => {
@@ -255,7 +287,7 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
         await audit.record(tx, actor, { action: "policy.update", resourceType: "policy", resourceId: id, details: { version: next, rules: version.rules } });
         return (await load(tx, actor.workspaceId, id))!;
       });
-      return view;
+      return withCoverage(actor.workspaceId, view);
     },
 
     confirm: async (actor, id, versionInput) => {
@@ -275,6 +307,7 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
         if (!alreadyActive) {
           await markConfirmed(tx, actor.workspaceId, id, version, at, actor.id ?? actor.type);
           await audit.record(tx, actor, { action: "policy.confirm", resourceType: "policy", resourceId: id, details: { version, previous_version: previous } });
+          await outbox?.emit(tx, actor.workspaceId, "policy.confirmed", { policy_id: id, name: current.row.name, version, previous_version: previous });
         }
         return { view: (await load(tx, actor.workspaceId, id))!, version, previousVersion: previous, alreadyActive, confirmedAt: at };
       });
@@ -309,7 +342,7 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
     get: async (workspaceId, id) => {
       const view = await load(db, workspaceId, id);
       if (!view) throw notFound(id);
-      return view;
+      return withCoverage(workspaceId, view);
     },
 
     list: async (workspaceId, page) => {

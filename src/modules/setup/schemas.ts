@@ -1,3 +1,4 @@
+import { Offset } from "../../http/wire.ts";
 import { Type, type Static, type TSchema } from "typebox";
 import { OPTIONAL_BODY } from "../../http/body.ts";
 import { Pagination } from "../workspaces/schemas.ts";
@@ -253,7 +254,7 @@ export const SessionParams = Type.Object({ id: Type.String({ minLength: 1, maxLe
 export const SessionListQuery = Type.Object({
   status: Type.Optional(Type.Union(["draft", "applying", "applied", "failed"].map((s) => Type.Literal(s)))),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Offset),
 });
 
 const Item = Type.Object({}, { additionalProperties: true });
