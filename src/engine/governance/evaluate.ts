@@ -198,7 +198,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       if (meets(action.concepts, v) || byObjectClass) {
         // "vendor payouts" and `create_payout`: the verb names what the tool makes, so the other words only
         // narrow it; they may be missing from the tool's name.
-        if (meets(action.name, v) || byObjectClass) nounOfAction = true;
+        // Only for a tool that makes what it names (`create_payout`, `issue_refund`): `grant_app_access`
+        // does not make "access", and "repository access" must still say which access.
+        if ((meets(action.name, v) && action.makes) || byObjectClass) nounOfAction = true;
         continue;
       }
       return false;
@@ -511,6 +513,8 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
       }
       return FALSE;
     }
+    // A named attribute the tool cannot carry at all (its schema says so): not about this tool.
+    if (a.params && !toolCanCarry(a, subject)) return FALSE;
   }
   // 2. Any short argument equal to a value.
   for (const f of a.fields) {
