@@ -7,7 +7,7 @@
 import { tag } from "./nlp.ts";
 
 // One line per operation. The first word names the class. A word may appear in one class only.
-const VERB_CLASSES: readonly (readonly string[])[] = [
+export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal"],
   ["send", "share", "post", "forward", "transmit", "email", "e-mail", "message", "mail", "dm", "notify", "publish", "broadcast", "text", "sms"],
   ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup"],

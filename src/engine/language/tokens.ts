@@ -83,7 +83,7 @@ const LEXEME = new RegExp(
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
     String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
     String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:-[a-z][a-z0-9_]*)*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
-    String.raw`(?<punct>[,;:()\[\]/°º\-–—.!?&+*]|\s+)`,
+    String.raw`(?<punct>[,;:()\[\]/°º\-–—.!?&+*$€£¥₹₩₽₺₪₫₱฿]|\s+)`,
   ].join("|"),
   "gy",
 );
@@ -235,6 +235,12 @@ function join(tokens: Token[]): Token[] {
         i += 2;
         continue;
       }
+    }
+    if (t.kind === "number" && n1?.kind === "punct" && SYMBOLS[n1.text]) {
+      // "5.000,50 €": the symbol after the amount.
+      out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: t.value, currency: SYMBOLS[n1.text]! });
+      i++;
+      continue;
     }
     if (t.kind === "number") {
       const currency = isWord(n1) ? currencyOfWord(wordOf(n1).norm) : undefined;

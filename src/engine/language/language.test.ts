@@ -1,0 +1,95 @@
+// The language layer on its own: every verb class holds its members together and apart from the others
+// (in every inflection people write), typed values across surface forms, and a tokenizer that never throws.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { VERB_CLASSES, conceptsOf, sameConcept, verbClassOf } from "./lemmas.ts";
+import { tokenize } from "./tokens.ts";
+import { zoneOf } from "./zones.ts";
+import { convert, unitOfName } from "./units.ts";
+
+// Inflections a rule or a request uses for a verb: the word, its -s, -ing and -ed forms (spelled by rule).
+function inflections(verb: string): string[] {
+  if (verb.includes("_") || verb.includes("-")) return [verb];
+  const stem = verb.endsWith("e") ? verb.slice(0, -1) : verb;
+  const s = /(s|x|ch|sh)$/.test(verb) ? `${verb}es` : verb.endsWith("y") && !/[aeiou]y$/.test(verb) ? `${verb.slice(0, -1)}ies` : `${verb}s`;
+  return [verb, s, `${stem}ing`, verb.endsWith("e") ? `${verb}d` : `${stem}ed`];
+}
+
+describe("verb classes", () => {
+  for (const line of VERB_CLASSES) {
+    const head = line[0]!;
+    it(`${head}: every member and its inflections mean ${head}, and nothing of another class`, () => {
+      for (const member of line) {
+        if (member.includes("_")) continue;
+        for (const form of inflections(member)) {
+          // A few irregular or noun-only spellings are not real words; the member itself always holds.
+          if (form !== member && verbClassOf(form) === undefined) continue;
+          expect(verbClassOf(form), `${form} (${member})`).toBe(head);
+        }
+        expect(sameConcept(member, head), member).toBe(true);
+      }
+      for (const other of VERB_CLASSES) {
+        if (other === line) continue;
+        expect(sameConcept(head, other[0]!), `${head} vs ${other[0]}`).toBe(false);
+      }
+    });
+  }
+
+  it("opposite operations never meet", () => {
+    for (const [a, b] of [["create", "delete"], ["enable", "disable"], ["read", "write"], ["approve", "reject"], ["increase", "decrease"], ["send", "read"]] as const) {
+      expect(sameConcept(a, b), `${a}/${b}`).toBe(false);
+    }
+  });
+
+  it("nouns of action reach their verb", () => {
+    for (const [noun, verb] of [["deletion", "delete"], ["payment", "pay"], ["payouts", "pay"], ["cancellation", "cancel"], ["deployments", "deploy"], ["refunds", "refund"], ["publishing", "send"]] as const) {
+      expect(conceptsOf(noun).has(`:${verbClassOf(verb)}`), `${noun} → ${verb}`).toBe(true);
+    }
+  });
+});
+
+describe("typed values", () => {
+  const money = (text: string) => tokenize(text).find((t) => t.kind === "money");
+  it("money in symbols, codes, names, scales and separators", () => {
+    const cases: [string, number, string][] = [
+      ["$1,200", 1200, "USD"], ["1.2k USD", 1200, "USD"], ["EUR 5,000", 5000, "EUR"], ["5.000,50 €", 5000.5, "EUR"], ["£190,000", 190000, "GBP"],
+      ["¥6,800", 6800, "JPY"], ["twelve hundred dollars", 1200, "USD"], ["2 million euros", 2_000_000, "EUR"], ["300 US dollars", 300, "USD"],
+      ["a quarter of a million dollars", 250_000, "USD"], ["50 pounds sterling", 50, "GBP"], ["$2m", 2_000_000, "USD"], ["a thousand yen", 1000, "JPY"],
+    ];
+    for (const [text, value, currency] of cases) {
+      const m = money(text);
+      expect(m, text).toBeDefined();
+      if (m?.kind === "money") expect([m.value, m.currency], text).toEqual([value, currency]);
+    }
+  });
+
+  it("quantities with units convert within their dimension only", () => {
+    const q = (text: string) => tokenize(text).find((t) => t.kind === "quantity");
+    for (const [text, kind] of [["50 kg", "mass"], ["2.0 m/s", "speed"], ["10 metres per second", "speed"], ["30 °C", "temperature"], ["5 kW", "power"], ["3 kWh", "energy"], ["100MB", "information"], ["2 hours", "time"], ["120 m", "length"]] as const) {
+      const t = q(text);
+      expect(t?.kind === "quantity" ? t.quantity.kind : undefined, text).toBe(kind);
+    }
+    expect(convert(2, "kg", "g")).toBeCloseTo(2000);
+    expect(convert(2, "kg", "m")).toBeUndefined();
+    expect(unitOfName(["payload", "kg"])?.kind).toBe("mass");
+    expect(unitOfName(["temperature", "f"])?.unit).toBe("tempF");
+    expect(unitOfName(["min", "amount"])).toBeUndefined();
+  });
+
+  it("clock ranges, zones by name and by city", () => {
+    expect(tokenize("9am-6pm").find((t) => t.kind === "time_range")).toMatchObject({ from: 540, to: 1080 });
+    expect(tokenize("08:00-20:00").find((t) => t.kind === "time_range")).toMatchObject({ from: 480, to: 1200 });
+    expect(zoneOf("europe/berlin")).toBe("Europe/Berlin");
+    expect(zoneOf("new york")).toBe("America/New_York");
+    expect(zoneOf("UTC")).toBe("UTC");
+  });
+
+  it("tags, e-mails, domains and quoted text keep their form", () => {
+    const kinds = tokenize('post to #general and @ops, mail bob@acme.test about "Q3 numbers" on example.org').map((t) => t.kind);
+    expect(kinds).toEqual(expect.arrayContaining(["tag", "email", "quoted", "domain"]));
+  });
+
+  it("never throws, whatever the text", () => {
+    fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => void tokenize(text)), { numRuns: 2000 });
+  });
+});
