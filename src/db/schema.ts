@@ -299,7 +299,7 @@ export const escalations = pgTable(
   (t) => [index("escalations_workspace_idx").on(t.workspaceId, t.status, t.createdAt)],
 );
 
-// Approved governed actions, for rate rules ("more than 3 refunds per hour"). Kept for the longest window
+// Approved governed actions, for rate rules ("at most 5 exports a day"). Kept for the longest window
 // any rule uses; older rows are pruned.
 export const governedActions = pgTable(
   "governed_actions",

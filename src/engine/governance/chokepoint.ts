@@ -146,7 +146,7 @@ export function createGovernance(deps: {
     dryRun: async (set, action, options = {}) => {
       const decision = await decide(set, action.workspaceId, action);
       // An evaluation counts toward rate rules when asked to (the evaluate endpoint, by default): a client
-      // that asks before each call is governed by "no more than 3 refunds per hour" as one that calls.
+      // that asks before each call is governed by "at most 5 exports a day" as one that calls.
       if (options.record && decision.decision === "approved" && set.hasRates) await recordGovernedAction(db, action.workspaceId, action.tool, action.now ?? clock.now());
       return decision;
     },

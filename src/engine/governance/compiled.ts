@@ -35,7 +35,7 @@ export interface Subject {
   implied?: "amount" | "percent" | "count" | "quantity";
   /** A count of things ("more than 100 recipients"): a number or the length of a list argument. */
   count?: boolean;
-  /** The size of a change ("price changes greater than 20%"): compared as an absolute value. */
+  /** The size of a change ("fare adjustments beyond 15%"): compared as an absolute value. */
   magnitude?: boolean;
 }
 

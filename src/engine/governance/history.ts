@@ -1,5 +1,5 @@
 // The governed actions' history: approved actions, kept while a rate rule is active, counted by rate rules
-// ("no more than 3 refunds per hour"). Governance owns it: every path that approves an action records it
+// ("at most 5 exports a day"). Governance owns it: every path that approves an action records it
 // through the chokepoint, including calls a human approved and client tool calls approved in chat.
 import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { Db } from "../../db/index.ts";

@@ -1,6 +1,6 @@
 // The policy language's parser: one sentence → one CompiledRule, by finding the sentence's meaning rather
 // than matching a phrase. Steps, each over the language layer's tokens (src/engine/language):
-//   1. effect: a cue anywhere ("block", "never", "must not", "is forbidden", "needs a human to sign off",
+//   1. effect: a cue anywhere ("block", "never", "must not", "is forbidden", "wants a manager's sign-off",
 //      "must be approved", "only allow", "are allowed only"), the strongest kind winning (approval over
 //      block over allow) so "never … without approval" asks for approval;
 //   2. scope: "in the finance domain";
@@ -112,14 +112,14 @@ function effectCues(ws: W[]): EffectCue[] {
   for (let i = 0; i < n; i++) {
     const w = ws[i]!;
     if (w.t.kind !== "word") continue;
-    // Approval: "require/need/get (manager|human) approval", "needs a human to sign off", "must have sign-off".
+    // Approval: "require/need/get (manager|human) approval", "wants a manager's sign-off", "must have sign-off".
     if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm) || (wordIs(w, "with", "without", "after", "pending", "subject") && i + 1 < n)) {
       let j = i + 1;
       if (wordIs(ws[j], "to")) j++; // "subject to approval"
       while (j < n && j <= i + 4 && ws[j]!.t.kind === "word" && !APPROVAL_NOUNS.has(ws[j]!.norm) && ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(ws[j]!.pos) && !["for", "to"].includes(ws[j]!.norm)) j++;
       if (j < n && APPROVAL_NOUNS.has(ws[j]!.norm) && !(wordIs(w, "with", "after", "pending") && !["approval", "approvals", "signoff", "review", "confirmation", "consent", "permission"].includes(ws[j]!.norm))) {
         let end = j + 1;
-        // "approval from a manager", "a human to sign off", "sign off", "review by legal"
+        // "approval from a manager", "a lead to okay it", "sign off", "review by legal"
         while (end < n && (wordIs(ws[end], "from", "by", "of", "to", "signoff", "approve", "review", "a", "an", "the", "human", "person", "manager", "second", "two") || APPROVAL_NOUNS.has(ws[end]!.norm))) {
           if (wordIs(ws[end], "of") && !APPROVAL_NOUNS.has(ws[end + 1]?.norm ?? "") && !wordIs(ws[end + 1], "a", "an", "the")) break;
           if (wordIs(ws[end], "to") && !wordIs(ws[end + 1], "signoff", "approve", "review", "confirm", "okay", "ok")) break;

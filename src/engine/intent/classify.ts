@@ -24,7 +24,7 @@ export function classifyTurn(text: string): TurnKind {
   }
   if (REQUEST_OPENERS.test(t)) return "request";
   if (QUESTION_OPENERS.test(t)) return "question";
-  // "ok. and when does the on-call rotation hand over?": the question after the filler decides.
+  // "right. so who approves holiday requests?": the question after the filler decides.
   const lastSentence = t.split(/(?<=[.!])\s+/).at(-1) ?? t;
   if (lastSentence !== t) {
     const inner = lastSentence.replace(/^(and|but|so|also|ok|okay)[,.]?\s+/i, "");

@@ -42,7 +42,7 @@ const FREE_TEXT_KEYS: Record<string, RegExp[]> = {
     /\bsubject(?: line)?(?: of| as|:)?\s+["'“‘]([^"'”’]+)["'”’]/i,
     /\bsubject(?: line)?:\s*([^.;\n]+)/i,
     /\btitled\s+["'“‘]([^"'”’]+)["'”’]/i,
-    // "Open an urgent ticket: the CSV export is broken": what follows the colon of a request for a record.
+    // "File a bug: the login page hangs": what follows the colon of a request for a record.
     /^(?:please\s+)?(?:open|create|file|raise|log|add)\b[^:]{0,80}\bticket\b[^:]{0,60}:\s*(.{5,200}?)[.!]?$/i,
   ],
   title: [/\btitle(?:d)?(?: of| as|:)?\s+["'“‘]([^"'”’]+)["'”’]/i, /\bcalled\s+["'“‘]([^"'”’]+)["'”’]/i],
