@@ -67,15 +67,15 @@ export type Condition =
   | { kind: "equals"; subject: Subject; values: string[]; negate: boolean; category?: boolean }
   /** A yes/no argument named by words ("a forklift is active", "tests have not passed"). */
   | { kind: "flag"; subject: Subject; expect: boolean }
-  /** Text containing, starting or ending with a value ("whose subject contains the word confidential"). */
+  /** Text containing, starting or ending with a value ("whose title mentions draft"). */
   | { kind: "text"; subject: Subject; mode: "contains" | "starts" | "ends"; value: string; negate: boolean }
-  /** Two arguments of one kind that differ ("a card … in a different country than the order"). */
+  /** Two arguments of one kind that differ ("a shipping address in another region than billing"). */
   | { kind: "differ"; head: string; negate: boolean }
   /** Any recipient address outside the domains (subdomains are inside); with `inside`, any address in them. */
   | { kind: "outside_domain"; subject: Subject; domains: string[]; inside?: boolean }
   /**
    * Days are 0 (Sunday) to 6 (Saturday), in the rule's time zone. Of the time the action runs, or with a
-   * subject ("windows that start on a Saturday") of the action's own time argument.
+   * subject ("inspections that begin on a Sunday") of the action's own time argument.
    */
   | { kind: "weekday"; days: number[]; tz: string; subject?: Subject }
   /** Minutes of the day, `from` inclusive and `to` exclusive; `to` < `from` wraps past midnight. */

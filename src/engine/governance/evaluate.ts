@@ -616,7 +616,7 @@ type Check = (action: PreparedAction) => Truth;
 
 /**
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
- * argument ("windows that start on a Saturday" → `start_time`).
+ * argument ("inspections that begin on a Sunday" → `start_time`).
  */
 function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | null | undefined {
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);

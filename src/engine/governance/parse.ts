@@ -156,7 +156,7 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
-    // "must be approved by a person", "should be reviewed", "is escalated"
+    // "should be signed off by finance", "should be reviewed", "is escalated"
     if (APPROVAL_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || (ws[i - 1] && MODALS.has(ws[i - 1]!.norm)))) {
       let start = i - 1;
       while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "always", "first", "all"))) start--;
@@ -490,7 +490,7 @@ class ConditionReader {
     return this.readRate(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readEquality(ws, i, probe);
   }
 
-  /** "more than 3 refunds per hour", "at most 5 a day", "3 times per hour". */
+  /** "over 10 exports per day", "at most 5 a day", "3 times per hour". */
   private readRate(ws: W[], i: number): { condition: Condition; next: number; spare?: W[] } | undefined {
     const cmp = comparatorAt(ws, i);
     const j = cmp ? i + cmp.length : i;
@@ -512,7 +512,7 @@ class ConditionReader {
   private readDays(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let j = i;
     let negated = false;
-    // "windows that start on a Saturday": the day of the action's own time ("start"), not of now.
+    // "inspections that begin on a Sunday": the day of the action's own time ("start"), not of now.
     const subject: W[] = [];
     while (j < ws.length && j < i + 4 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "on", "during", "at", "over", "outside", "except") && DAYS[ws[j]!.norm] === undefined) {
       const w = ws[j]!;
@@ -774,7 +774,7 @@ class ConditionReader {
     return { condition, next: k, subject: subject.length > 0 ? subject : undefined };
   }
 
-  /** "whose subject contains the word confidential", "starting with 'tmp'", "that mention X". */
+  /** "whose title mentions draft", "starting with 'tmp'", "that mention X". */
   private readText(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let j = i;
     const subject: W[] = [];
@@ -800,7 +800,7 @@ class ConditionReader {
     return { condition: { kind: "text", subject: subjectOf(subject), mode, value, negate: false }, next: k + 1 };
   }
 
-  /** "a card ending in a different country than the order": two arguments of one kind that differ. */
+  /** "a shipping address in another region than billing": two arguments of one kind that differ. */
   private readDiffer(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     for (let j = i; j < Math.min(ws.length, i + 8); j++) {
       if (!wordIs(ws[j], "different", "differs", "differing", "other", "mismatched", "mismatching")) continue;
@@ -817,7 +817,7 @@ class ConditionReader {
     return undefined;
   }
 
-  /** Yes/no facts: "a forklift is active", "tests have not passed", "the vendor is not on the approved list", "publicly". */
+  /** Yes/no facts: "a crane is running", "checks have not completed", "the supplier is not on the allowed list", "openly". */
   private readFlag(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
     let j = i;
     const subject: W[] = [];
@@ -834,7 +834,7 @@ class ConditionReader {
       if (wordIs(ws[k], "not", "never", "n't")) negated = !negated;
       k++;
     }
-    // "is not on the approved list": a state named by an adjective or participle, with "on the … list".
+    // "is not on the allowed list": a state named by an adjective or participle, with "on the … list".
     if (wordIs(ws[k], "on", "in") && ws[k + 1]) {
       let m = k + 1;
       while (wordIs(ws[m], "the", "a", "an")) m++;
@@ -1026,7 +1026,7 @@ function negate(c: Condition): Condition {
 /** Action terms from the words left for the action: verbs and objects as lemmas; "any action" or a list. */
 // Who acts, in a rule with a subject ("AI agents must not …", "Users may not …"): not part of the action.
 const ACTORS = new Set(["agent", "agents", "ai", "bot", "bots", "assistant", "assistants", "automation", "automations", "automated", "user", "users", "employee", "employees", "staff", "anyone", "anybody", "nobody", "someone", "somebody", "everyone", "we", "you", "they", "it", "llm", "llms", "model", "models", "copilot", "system", "systems", "service", "services", "app", "apps", "application", "applications", "script", "scripts", "people", "person"]);
-// Verbs that say when an action's own time is: "windows that start on a Saturday".
+// Verbs that say when an action's own time is: "inspections that begin on a Sunday".
 const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", "occur", "open", "close", "expire", "fall", "land", "depart", "arrive", "leave"]);
 
 const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));

@@ -38,7 +38,7 @@ export interface EnginePorts {
   searchMemory(query: string): Promise<SearchResult>;
   review(action: { tool: Tool; arguments: Record<string, unknown> }, options: { certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
   policiesActive(): Promise<number>;
-  /** The workspace's preference items ("The platform team prefers canary deployments for payments-gateway"). */
+  /** The workspace's preference items ("The data team prefers blue-green releases for the billing service"). */
   preferences(): Promise<{ id: string; text: string }[]>;
   /** A model provider (SVC_MODEL_BASE_URL); absent: the embedded planner decides alone. */
   planner?: Planner;
@@ -310,8 +310,8 @@ function describePlan(p: Plan): string {
  * Values the conversation leaves open, from the caller's `context.constraints` (a parameter of the same
  * name) and from the workspace's preferences: a preference item that names one of a missing enum
  * parameter's values and something this action is about (a value it already has, or the tool's subject)
- * fills it ("The platform team prefers canary deployments for payments-gateway" → strategy: canary when
- * deploying payments-gateway). The conversation's own values are never replaced.
+ * fills it ("The data team prefers blue-green releases for the billing service" → strategy: blue-green when
+ * deploying the billing service). The conversation's own values are never replaced.
  */
 async function fillFromPreferences(tool: Tool, args: Record<string, unknown>, constraints: Record<string, unknown> | undefined, ports: EnginePorts, evidence: string[]): Promise<void> {
   const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
