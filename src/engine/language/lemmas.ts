@@ -36,6 +36,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["increase", "raise", "grow", "extend", "bump", "up"],
   ["decrease", "reduce", "lower", "cut", "shrink"],
   ["assign", "allocate", "delegate", "reassign"],
+  ["request", "ask"],
   ["offboard", "fire", "dismiss", "layoff", "terminate_employee"],
 ];
 

@@ -12,7 +12,16 @@ export interface Tagged {
 }
 
 let engine: WinkMethods | undefined;
-const wink = (): WinkMethods => (engine ??= winkNLP(model, ["pos"]));
+// The model gives words it has never seen ids past the end of its lexicon, in the order it meets them: the
+// first unseen string, read as soon as the model loads, marks where the lexicon ends.
+let lexiconSize = Infinity;
+const wink = (): WinkMethods => {
+  if (!engine) {
+    engine = winkNLP(model, ["pos"]);
+    lexiconSize = engine.readDoc("qxzvjkq").tokens().out(engine.its.uniqueId)[0] as unknown as number;
+  }
+  return engine;
+};
 
 /**
  * Tags words in their sentence. The words are joined by spaces and read as one sentence (lower-cased: the
@@ -42,4 +51,17 @@ export function tag(words: readonly string[]): Tagged[] {
     // Tagging is a help, never a requirement: untagged words keep their own form.
   }
   return out;
+}
+
+/**
+ * Whether a word is in the model's English lexicon. Words it has never seen (most surnames, many place and
+ * brand names) get ids past the lexicon's end; "analyst" and "designer" are known words, "Nwosu" is not.
+ */
+export function isKnownWord(word: string): boolean {
+  try {
+    const id = wink().readDoc(word.toLowerCase()).tokens().out(wink().its.uniqueId)[0] as unknown as number;
+    return id < lexiconSize;
+  } catch {
+    return true;
+  }
 }

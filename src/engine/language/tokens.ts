@@ -27,6 +27,12 @@ export type Token =
 
 export type ValueToken = Exclude<Token, { kind: "word" } | { kind: "punct" } | { kind: "op" }>;
 
+/** Where a token stands in the text it was read from: [start, end) in UTF-16 units. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
 // Symbols in front of (or after) an amount. "$" alone is the US dollar, as people mean it.
 const SYMBOLS: Record<string, string> = { $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY", "₪": "ILS", "₫": "VND", "₱": "PHP", "฿": "THB", "r$": "BRL", "a$": "AUD", "c$": "CAD", "hk$": "HKD", "s$": "SGD", "nz$": "NZD", chf: "CHF" };
 
@@ -136,10 +142,12 @@ function readRange(raw: string): { from: number; to: number } | undefined {
   return from === undefined || to === undefined ? undefined : { from, to };
 }
 
-function lex(text: string): Token[] {
+function lex(text: string, spans?: Span[]): Token[] {
   const tokens: Token[] = [];
   let at = 0;
   while (at < text.length) {
+    const from = tokens.length;
+    const start = at;
     LEXEME.lastIndex = at;
     const match = LEXEME.exec(text);
     if (!match || match.index !== at) {
@@ -175,6 +183,8 @@ function lex(text: string): Token[] {
     else if (g.domain !== undefined) tokens.push({ kind: "domain", text: raw, domain: raw.replace(/^\*\./, "") });
     else if (g.word !== undefined) tokens.push({ kind: "word", text: raw, norm: raw.replace(/’/g, "'") });
     else if (raw.trim() !== "") tokens.push({ kind: "punct", text: raw });
+    // Every token read from this lexeme (a range that fell apart gives several) spans the lexeme.
+    if (spans) for (let k = from; k < tokens.length; k++) spans[k] = { start, end: at };
   }
   return tokens;
 }
@@ -189,10 +199,16 @@ const wordOf = (t: Token | undefined): WordToken => t as WordToken;
  * ("1.5 million"), its percent sign in words ("20 percent", "per cent"), its unit ("50 kg", "2 hours", "30
  * degrees celsius"), numbers in words ("twelve hundred"), and clock words (noon, midnight).
  */
-function join(tokens: Token[]): Token[] {
+function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
   const out: Token[] = [];
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : ""));
   for (let i = 0; i < tokens.length; i++) {
+    const first = i;
+    const emitted = out.length;
+    const previous = out.at(-1);
+    // One step reads one value from tokens[first..i]; `continue` inside do/while(false) ends the step, so
+    // the span of what it emitted (or the previous value it extended) is set in one place below.
+    do {
     let t = tokens[i]!;
     // "a quarter of a million", "half a million", "a third of a thousand": a fraction of a scale.
     if (t.kind === "word") {
@@ -311,6 +327,12 @@ function join(tokens: Token[]): Token[] {
       }
     }
     out.push(t);
+    } while (false);
+    if (spans && outSpans) {
+      const span = { start: spans[first]!.start, end: spans[i]!.end };
+      for (let k = emitted; k < out.length; k++) outSpans[k] = span;
+      if (out.length === emitted && out.at(-1) !== previous && outSpans[out.length - 1]) outSpans[out.length - 1] = { start: outSpans[out.length - 1]!.start, end: spans[i]!.end };
+    }
   }
   return out;
 }
@@ -322,12 +344,28 @@ const isAmbiguousUnitWord = (w: string) => COUNT_WORDS.has(w);
 
 /** Tokens of a text, values typed. Lower-cases everything but quoted text and tags' case is kept as text. */
 export function tokenize(input: string): Token[] {
-  const text = input
+  return join(lex(normalise(input)));
+}
+
+const normalise = (input: string) =>
+  input
     .slice(0, 4000)
     .replace(/[\u0000-\u001f]/g, " ")
     .replace(/[’‘]/g, "'")
     .toLowerCase();
-  return join(lex(text));
+
+/**
+ * Tokens with where each stands in the input, so a reader can take a value's own spelling ("UA901",
+ * "Kestrel Labs") and the words around it from the original text.
+ */
+export function tokenizeWithSpans(input: string): { tokens: Token[]; spans: Span[] } {
+  const text = normalise(input);
+  const rawSpans: Span[] = [];
+  const raw = lex(text, rawSpans);
+  const spans: Span[] = [];
+  const tokens = join(raw, rawSpans, spans);
+  // Lower-casing can lengthen a few characters (U+0130); spans then stay within the text.
+  return { tokens, spans: spans.map((s) => ({ start: Math.min(s.start, input.length), end: Math.min(s.end, input.length) })) };
 }
 
 export const isValue = (t: Token | undefined): t is ValueToken => !!t && t.kind !== "word" && t.kind !== "punct" && t.kind !== "op";

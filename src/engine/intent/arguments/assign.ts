@@ -1,0 +1,169 @@
+// Values to parameters by one global matching. Every (value, parameter) pair gets a score: how well the
+// value's type fits (an amount for a money parameter, a quantity of the parameter's dimension, a date for a
+// date), whether it lies within the parameter's bounds, and how close the words around the value are to the
+// parameter's label ("payload 45 kg" → payload_kg; "from LIS" → origin). Pairs are taken best first, each
+// value and each parameter once; a parameter two different values fit equally well is left open, to be
+// asked, never guessed. Values are converted to the schema's unit, currency minor units and 0–1 fractions.
+import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
+import { convert } from "../../language/units.ts";
+import type { Span } from "../../language/tokens.ts";
+import { cueScore, type Role, type Signature } from "./signature.ts";
+import type { Found, Turn } from "./values.ts";
+import { readEnums, readBooleans, readCodes, type Candidate } from "./readers.ts";
+import { readTexts } from "./text.ts";
+
+// Below this a pair is not evidence enough; a lone value of the right type with no cue scores about 1.1.
+const FLOOR = 1;
+// Two values this close for one parameter are a tie: the parameter is asked for.
+const TIE = 0.25;
+
+// Words right before a value that give it a role.
+const ROLE_CUES: Record<Role, string[]> = {
+  source: ["from", "out", "leaving", "departing", "origin"],
+  target: ["to", "into", "towards", "toward", "destination", "for"],
+  start: ["from", "starting", "start", "starts", "beginning", "begins", "effective", "on", "since", "as"],
+  end: ["to", "until", "till", "through", "thru", "ending", "ends", "by", "before"],
+};
+const OPPOSITE: Record<Role, Role> = { source: "target", target: "source", start: "end", end: "start" };
+
+export const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
+
+/** +1 when the word before the value gives the parameter's role, −1 when it gives the opposite one. */
+function roleScore(sig: Signature, paired: Set<Role>, f: { left: string[] }, implied?: Role): number {
+  let score = 0;
+  for (const role of sig.roles) {
+    if (!paired.has(OPPOSITE[role])) continue;
+    const lead = f.left[0] === "the" || f.left[0] === "a" ? f.left[1] : f.left[0];
+    if (implied === role || (lead && ROLE_CUES[role].includes(lead))) score += 1;
+    else if (implied === OPPOSITE[role] || (lead && ROLE_CUES[OPPOSITE[role]].includes(lead))) score -= 1;
+  }
+  return score;
+}
+
+function inBounds(sig: Signature, n: number): boolean {
+  return (sig.min === undefined || n >= sig.min) && (sig.max === undefined || n <= sig.max);
+}
+
+/** The value a typed reading gives the parameter, in the schema's form, and how well its type fits. */
+function typedFit(sig: Signature, f: Found): { value: unknown; fit: number } | undefined {
+  const v = f.value;
+  switch (sig.kind) {
+    case "money": {
+      const minor = (n: number) => (sig.minor ? Math.round(n * 100) : Math.round(n * 100) / 100);
+      if (v.kind === "money") return { value: minor(v.amount), fit: sig.currency && v.currency && sig.currency !== v.currency ? 0.6 : 2 };
+      if (v.kind === "number") return { value: minor(v.amount), fit: v.scaled || v.grouped ? 1.4 : 1.05 };
+      return undefined;
+    }
+    case "percent":
+      if (v.kind === "percent") return { value: v.amount, fit: 2 };
+      if (v.kind === "number") return { value: v.amount, fit: 0.95 };
+      return undefined;
+    case "fraction":
+      if (v.kind === "percent") return { value: v.amount / 100, fit: 2 };
+      if (v.kind === "number") return v.amount <= 1 ? { value: v.amount, fit: 1.5 } : { value: v.amount / 100, fit: 0.9 };
+      return undefined;
+    case "quantity": {
+      if (v.kind === "quantity" && sig.unit && v.quantity.kind === sig.unit.kind) {
+        const converted = convert(v.quantity.value, v.quantity.unit, sig.unit.unit);
+        return converted === undefined ? undefined : { value: Math.round(converted * 1e6) / 1e6, fit: 2 };
+      }
+      if (v.kind === "number") return { value: v.amount, fit: 1.05 };
+      return undefined;
+    }
+    case "count":
+    case "number": {
+      if (v.kind === "number") return { value: v.amount, fit: 1.1 };
+      // "3 days" for a `days` count, "2 hours" for `hours`: the unit is the parameter's own word.
+      if (v.kind === "quantity" && sig.keyWords.some((w) => conceptsOf(w).has(v.quantity.unit) || convert(1, v.quantity.unit, w) === 1)) return { value: v.quantity.value, fit: 1.6 };
+      if (v.kind === "quantity" && v.quantity.kind !== "time") return { value: v.quantity.value, fit: 0.7 };
+      return undefined;
+    }
+    case "date":
+      if (v.kind === "date" && v.date.dated) return { value: v.date.date, fit: 2 };
+      return undefined;
+    case "datetime":
+      if (v.kind === "date") return { value: `${v.date.date}T${v.date.time ?? "00:00:00"}${v.date.offset ?? "Z"}`, fit: v.date.time ? 2.2 : 1.6 };
+      return undefined;
+    case "email":
+      if (v.kind === "email") return { value: v.address, fit: 2 };
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Candidates from typed values: every value against every typed parameter. */
+function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
+  const out: Candidate[] = [];
+  const lessening = takesAway(turn);
+  for (const f of turn.found) {
+    const readings: { f: Found; implied?: Role; value?: Found["value"] }[] = [{ f }];
+    // A range ("Feb 8 to Feb 12") is two dates: a start and an end.
+    if (f.value.kind === "date" && f.value.date.until) {
+      readings[0]!.implied = "start";
+      const until = { ...f.value.date, date: f.value.date.until.date, ...(f.value.date.until.time ? { time: f.value.date.until.time } : {}), until: undefined };
+      readings.push({ f: { ...f, value: { kind: "date", date: until }, span: { start: f.span.end - 1, end: f.span.end } }, implied: "end" });
+    }
+    for (const reading of readings) {
+      for (const sig of sigs) {
+        const typed = typedFit(sig, reading.f);
+        if (!typed) continue;
+        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right) + roleScore(sig, paired, reading.f, reading.implied);
+        // A signed change ("quantity_delta") is negative when the words take something away.
+        if (typeof typed.value === "number" && typed.value > 0 && lessening && isChange(sig) && !reading.f.raw.startsWith("+")) typed.value = -typed.value;
+        const n = typeof typed.value === "number" ? typed.value : undefined;
+        if (n !== undefined && !inBounds(sig, n)) score *= 0.4;
+        if (n !== undefined && sig.type === "integer" && !Number.isInteger(n)) score *= 0.5;
+        if (asked.has(sig.key)) score += 1.5;
+        out.push({ key: sig.key, value: typed.value, score, span: reading.f.span, kind: reading.f.value.kind });
+      }
+    }
+  }
+  return out;
+}
+
+// Words of losing or taking away that are not verbs of the decrease or delete classes.
+const LOSS = new Set(["lose", "lost", "damaged", "damage", "broken", "stolen", "missing", "subtract", "deduct", "minus", "scrap", "scrapped", "discard", "discarded", "spoiled", "expired", "shrinkage"]);
+
+function takesAway(turn: Turn): boolean {
+  return turn.words.some((w, i) => LOSS.has(w.word) || ["decrease", "delete"].includes(verbClassOf(w.word) ?? "") || (w.word === "write" && turn.words[i + 1]?.word === "off") || (w.word === "written" && turn.words[i + 1]?.word === "off"));
+}
+
+const isChange = (sig: Signature) => (sig.min === undefined || sig.min < 0) && sig.keyWords.some((w) => ["delta", "change", "adjustment", "adjust", "diff", "difference", "offset"].includes(w));
+
+/** Which roles the tool's parameters come in pairs of (origin/destination, start/end). */
+function pairedRoles(sigs: Signature[]): Set<Role> {
+  const roles = new Set<Role>();
+  for (const s of sigs) for (const r of s.roles) roles.add(r);
+  return new Set([...roles].filter((r) => roles.has(OPPOSITE[r])));
+}
+
+/**
+ * The arguments one turn gives. `asked`: parameters the assistant's last question asked for (a bare value
+ * goes to them).
+ */
+export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): Map<string, unknown> {
+  const paired = pairedRoles(sigs);
+  const candidates = [...readCodes(sigs, turn, asked, paired), ...typedCandidates(sigs, turn, asked, paired), ...readEnums(sigs, turn, asked, paired)].filter((c) => c.score >= FLOOR);
+  candidates.sort((a, b) => b.score - a.score);
+  const result = new Map<string, unknown>();
+  const scores = new Map<string, number>();
+  const taken: Span[] = [];
+  const open = new Set<string>();
+  for (const c of candidates) {
+    if (result.has(c.key) || open.has(c.key)) continue;
+    if (!c.shared && taken.some((t) => overlaps(t, c.span))) continue;
+    // A tie: another free value fits this parameter as well and is not a better fit elsewhere.
+    const rival = candidates.find((o) => o !== c && o.key === c.key && o.score > c.score - TIE && !overlaps(o.span, c.span) && JSON.stringify(o.value) !== JSON.stringify(c.value) && !taken.some((t) => overlaps(t, o.span)) && !candidates.some((x) => x.key !== c.key && overlaps(x.span, o.span) && x.score > o.score + TIE));
+    if (rival && !asked.has(c.key)) {
+      open.add(c.key);
+      continue;
+    }
+    result.set(c.key, c.value);
+    scores.set(c.key, c.score);
+    if (!c.shared) taken.push(c.span);
+  }
+  for (const [key, value] of readBooleans(sigs, turn)) if (!result.has(key)) result.set(key, value);
+  for (const [key, value] of readTexts(sigs, turn, asked, taken, result)) if (!result.has(key) && !open.has(key)) result.set(key, value);
+  return result;
+}

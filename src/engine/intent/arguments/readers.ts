@@ -1,0 +1,297 @@
+// Readers for values only a parameter's own schema recognises: codes its pattern accepts ("PT-20931",
+// "LH1166"), its enum values however they are written ("picking" → pick, "premium economy", "prod" →
+// production by prefix), currencies named by a money value for a currency enum, and yes/no parameters
+// named by their words ("without a reboot" → reboot: false).
+import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
+import { currencyOfWord, type Span } from "../../language/tokens.ts";
+import { cueScore, type Role, type Signature } from "./signature.ts";
+import type { Turn } from "./values.ts";
+
+export interface Candidate {
+  key: string;
+  value: unknown;
+  score: number;
+  span: Span;
+  kind: string;
+  /** The span may serve another parameter too (a money value's currency). */
+  shared?: boolean;
+}
+
+const ROLE_LEADS: Record<Role, string[]> = {
+  source: ["from", "out", "leaving", "departing"],
+  target: ["to", "into", "towards", "toward", "for"],
+  start: ["from", "starting", "on", "since"],
+  end: ["to", "until", "till", "through", "by"],
+};
+const OPPOSITE: Record<Role, Role> = { source: "target", target: "source", start: "end", end: "start" };
+
+function leftWords(turn: Turn, span: Span, n = 6): string[] {
+  const out: string[] = [];
+  for (let i = turn.words.length - 1; i >= 0 && out.length < n; i--) {
+    const w = turn.words[i]!;
+    if (w.span.end > span.start) continue;
+    if (/[.;!?\n]/.test(turn.text.slice(w.span.end, out.length === 0 ? span.start : turn.words[i + 1]!.span.start))) break;
+    out.push(w.word);
+  }
+  return out;
+}
+
+function rightWords(turn: Turn, span: Span, n = 4): string[] {
+  const out: string[] = [];
+  for (const w of turn.words) {
+    if (out.length >= n) break;
+    if (w.span.start < span.end) continue;
+    out.push(w.word);
+  }
+  return out;
+}
+
+function roleOf(sig: Signature, paired: Set<Role>, left: string[]): number {
+  let score = 0;
+  const lead = left[0] === "the" || left[0] === "a" ? left[1] : left[0];
+  for (const role of sig.roles) {
+    if (!paired.has(OPPOSITE[role]) || !lead) continue;
+    if (ROLE_LEADS[role].includes(lead)) score += 1;
+    else if (ROLE_LEADS[OPPOSITE[role]].includes(lead)) score -= 1;
+  }
+  return score;
+}
+
+/** A value that could be an ordinary word ("the", "deploy") needs the look of a code to count as one. */
+const looksLikeCode = (token: string) => /\d/.test(token) || /[-_.]/.test(token) || /^[A-Z]{2,}$/.test(token);
+
+let regionNames: Map<string, string> | undefined;
+/** Country names in English (CLDR, through Intl) to ISO 3166 alpha-2 codes. */
+function regions(): Map<string, string> {
+  if (regionNames) return regionNames;
+  regionNames = new Map();
+  const display = new Intl.DisplayNames("en", { type: "region" });
+  for (let a = 65; a <= 90; a++) {
+    for (let b = 65; b <= 90; b++) {
+      const code = String.fromCharCode(a, b);
+      try {
+        const name = display.of(code);
+        if (name && name !== code) regionNames.set(name.toLowerCase(), code);
+      } catch {
+        // not a region code
+      }
+    }
+  }
+  return regionNames;
+}
+
+/** Codes each parameter's pattern accepts, written as the pattern wants or in another case. */
+export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
+  const out: Candidate[] = [];
+  for (const sig of sigs) {
+    if (!sig.pattern) continue;
+    const { find, whole, upperCase } = sig.pattern;
+    const strict = !["the", "order", "deploy", "a1", "ok"].some((w) => whole.test(w));
+    const seen = new Set<number>();
+    // Amounts, quantities and dates are read as such: "980 USD" is a fare even where a code pattern accepts "980".
+    const typed = turn.found.filter((f) => ["date", "money", "percent", "quantity"].includes(f.value.kind)).map((f) => f.span);
+    const add = (index: number, raw: string, value: string, at?: Span): void => {
+      if (typed.some((d) => d.start < index + raw.length && index < d.end)) return;
+      const trimmed = value.replace(/[.-]+$/, "");
+      const v = trimmed !== value && trimmed.length > 0 && whole.test(trimmed) ? trimmed : value;
+      const span = at ?? { start: index, end: index + v.length };
+      const left = leftWords(turn, span);
+      const right = rightWords(turn, span);
+      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleOf(sig, paired, left);
+      // Shaped like the schema's example ("LH1166": letters then digits) is likelier than a bare number.
+      if (sig.example && shape(v) === shape(sig.example)) score += 0.4;
+      else if (sig.example && /[A-Za-z]/.test(sig.example) && !/[A-Za-z]/.test(v)) score -= 0.8;
+      else if (sig.example && punctuation(v) === punctuation(sig.example)) score += 0.2;
+      if (asked.has(sig.key)) score += 1.5;
+      out.push({ key: sig.key, value: v, score, span, kind: "code" });
+    };
+    find.lastIndex = 0;
+    for (const m of turn.text.matchAll(find)) {
+      if (!strict && !looksLikeCode(m[0])) continue;
+      seen.add(m.index!);
+      add(m.index!, m[0], m[0]);
+    }
+    // Codes written in lower case ("lh1166" for ^[A-Z0-9]{2}[0-9]{1,4}$).
+    if (upperCase) {
+      for (const m of turn.text.matchAll(new RegExp(find.source, "gi"))) {
+        if (seen.has(m.index!) || !whole.test(m[0].toUpperCase()) || !looksLikeCode(m[0]) || m[0] === m[0].toUpperCase()) continue;
+        add(m.index!, m[0], m[0].toUpperCase());
+      }
+    }
+    // A code written with a space inside ("UA 901", "ord 5512"): its parts joined, when only that fits.
+    for (const m of turn.text.matchAll(/(?<![A-Za-z0-9])([A-Za-z]{1,4})[\s-](\d{1,8})(?![A-Za-z0-9])/g)) {
+      for (const joined of [`${m[1]}${m[2]}`, `${m[1]}-${m[2]}`]) {
+        const value = upperCase ? joined.toUpperCase() : joined;
+        if (value === m[0] || !whole.test(value) || seen.has(m.index!)) continue;
+        seen.add(m.index!);
+        add(m.index!, m[0], value, { start: m.index!, end: m.index! + m[0].length });
+      }
+    }
+    // A country code parameter given a country's name.
+    if (whole.test("DE") && !whole.test("de") && !whole.test("DEU")) {
+      const lower = turn.text.toLowerCase();
+      for (const [name, code] of regions()) {
+        if (!whole.test(code)) continue;
+        const at = lower.search(new RegExp(`(?<![a-z])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![a-z])`));
+        if (at >= 0) out.push({ key: sig.key, value: code, score: 2 + (asked.has(sig.key) ? 1.5 : 0), span: { start: at, end: at + name.length }, kind: "code" });
+      }
+    }
+  }
+  return out;
+}
+
+/** A value's look: letters, digits and punctuation in order, runs collapsed ("LH1166" → A9, "4.2.1" → 9.9.9). */
+const shape = (value: string) => value.replace(/[A-Za-z]+/g, "A").replace(/\d+/g, "9");
+const punctuation = (value: string) => [...new Set(value.replace(/[A-Za-z0-9]/g, ""))].sort().join("");
+
+/** The base forms of a word, without verb classes: "picking" → picking, pick. */
+function forms(word: string): Set<string> {
+  return new Set([...conceptsOf(word)].filter((c) => !c.startsWith(":")));
+}
+
+const sameWord = (a: string, b: string) => {
+  if (a === b) return true;
+  const fa = forms(a);
+  for (const f of forms(b)) if (fa.has(f)) return true;
+  return false;
+};
+
+/** Same word, or verbs of one operation ("asked" for request, "cancelled" for terminate). */
+const sameOperation = (a: string, b: string) => {
+  const c = verbClassOf(a);
+  return c !== undefined && c === verbClassOf(b);
+};
+
+/**
+ * Where an enum value is written in the turn: its words in order, each by any of its forms ("picking b" for
+ * picking_b, "premium economy"), or a short value as the start of a longer word ("prod" for production).
+ * Longer matches win: "premium economy" is not also "economy".
+ */
+function enumMentions(sig: Signature, turn: Turn): { value: string | number; span: Span; words: number }[] {
+  const out: { value: string | number; span: Span; words: number }[] = [];
+  const words = turn.words;
+  for (const form of sig.enumForms ?? []) {
+    const parts = form.words;
+    if (parts.length === 0) continue;
+    for (let i = 0; i + parts.length <= words.length; i++) {
+      let exact = 0;
+      let ok = true;
+      for (let k = 0; k < parts.length && ok; k++) {
+        const same = sameWord(words[i + k]!.word, parts[k]!);
+        if (same) exact++;
+        ok = same || (parts.length > 1 && sameOperation(words[i + k]!.word, parts[k]!));
+      }
+      // A multi-word value may have one word written as another verb of its operation, never all.
+      if (ok && exact > 0) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + parts.length - 1]!.span.end }, words: parts.length - (parts.length - exact) * 0.5 });
+    }
+    // One word of the text standing for a one-word value it begins ("prod" → production, "dev" → development).
+    if (parts.length === 1 && parts[0]!.length >= 6) {
+      for (const w of words) if (w.word.length >= 3 && w.word.length < parts[0]!.length && parts[0]!.startsWith(w.word) && !forms(w.word).has(w.word + "s")) out.push({ value: form.value, span: w.span, words: 0.5 });
+    }
+    // A multi-word value named by its distinctive words ("background check" for failed_background_check).
+    if (parts.length >= 3) {
+      const hits = parts.map((p) => words.findIndex((w) => sameWord(w.word, p)));
+      const found = hits.filter((h) => h >= 0);
+      if (found.length >= parts.length - 1 && Math.max(...found) - Math.min(...found) <= parts.length + 2) {
+        out.push({ value: form.value, span: { start: words[Math.min(...found)]!.span.start, end: words[Math.max(...found)]!.span.end }, words: found.length - 0.5 });
+      }
+    }
+  }
+  // Longer matches hide the shorter ones inside them.
+  return out.filter((m) => !out.some((o) => o !== m && o.words > m.words && o.span.start <= m.span.start && o.span.end >= m.span.end));
+}
+
+/** Enum values the turn names, for every enum parameter, scored like typed values. */
+export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
+  const out: Candidate[] = [];
+  for (const sig of sigs) {
+    if (!sig.enumForms) continue;
+    if (sig.currencyEnum) {
+      out.push(...currencyCandidates(sig, turn, asked));
+      continue;
+    }
+    if (sig.enumForms.every((f) => typeof f.value === "number")) {
+      for (const f of turn.found) {
+        if (f.value.kind === "number" && sig.enumForms.some((e) => e.value === (f.value as { amount: number }).amount)) out.push({ key: sig.key, value: f.value.amount, score: 1.5 + cueScore(sig, f.left, f.right) + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum" });
+      }
+      continue;
+    }
+    for (const m of enumMentions(sig, turn)) {
+      const left = leftWords(turn, m.span);
+      const right = rightWords(turn, m.span);
+      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right) + roleOf(sig, paired, left) + (asked.has(sig.key) ? 1.5 : 0);
+      out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum" });
+    }
+  }
+  return out;
+}
+
+/** A currency enum: from a money value's currency ("£190,000" → GBP) or a currency named in words. */
+function currencyCandidates(sig: Signature, turn: Turn, asked: Set<string>): Candidate[] {
+  const allowed = new Set(sig.enumForms!.map((f) => String(f.value)));
+  const out: Candidate[] = [];
+  for (const f of turn.found) {
+    if (f.value.kind === "money" && f.value.currency && allowed.has(f.value.currency)) out.push({ key: sig.key, value: f.value.currency, score: 2.5 + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum", shared: true });
+  }
+  for (const w of turn.words) {
+    const code = w.word.length >= 3 ? currencyOfWord(w.word) : undefined;
+    if (code && allowed.has(code)) out.push({ key: sig.key, value: code, score: 2.2 + (asked.has(sig.key) ? 1.5 : 0), span: w.span, kind: "enum", shared: true });
+  }
+  return out;
+}
+
+const NEGATIONS = new Set(["no", "not", "don't", "dont", "never", "without", "skip", "skipping", "n't", "nor", "neither", "disable", "off"]);
+
+/**
+ * Yes/no parameters named in the turn by their words ("send the email", "no reboot", "make it remote"): true
+ * unless a negation stands within three words before. A parameter the turn does not name stays unset.
+ */
+export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const sig of sigs) {
+    if (sig.kind !== "boolean") continue;
+    const state = stateOf(sig, turn);
+    if (state !== undefined) {
+      out.set(sig.key, state);
+      continue;
+    }
+    const parts = sig.keyWords.filter((w) => w.length > 2 && !["is", "has", "should", "enable", "enabled", "allow"].includes(w));
+    if (parts.length === 0) continue;
+    const head = parts[0]!;
+    const at = turn.words.findIndex((w) => sameWord(w.word, head));
+    if (at < 0) continue;
+    // Every word of the key within a short window ("send … email" for send_email).
+    const window = turn.words.slice(at, at + parts.length + 3).map((w) => w.word);
+    if (!parts.every((p) => window.some((w) => sameWord(w, p)))) continue;
+    const before = turn.words.slice(Math.max(0, at - 3), at).map((w) => w.word);
+    out.set(sig.key, !before.some((w) => NEGATIONS.has(w) || w.endsWith("n't")));
+  }
+  return out;
+}
+
+const STATES = new Set(["enable", "disable"]);
+const PHRASAL = new Set(["turn", "switch", "flip", "toggle", "set", "put"]);
+
+/**
+ * A parameter that is a state (`enabled`, `active`, `locked`) set by the verb of the request: "enable",
+ * "activate", "turn on" set an enabling state true and "disable", "kill", "turn off" false; the other way
+ * round for a disabling state (`locked`, `disabled`).
+ */
+function stateOf(sig: Signature, turn: Turn): boolean | undefined {
+  const keyClass = sig.keyWords.map((w) => verbClassOf(w)).find((c) => c !== undefined && STATES.has(c)) ?? (sig.keyWords.includes("on") || sig.keyWords.includes("active") ? "enable" : undefined);
+  if (!keyClass) return undefined;
+  for (let i = 0; i < turn.words.length; i++) {
+    const w = turn.words[i]!.word;
+    let said = verbClassOf(w);
+    if (said !== "enable" && said !== "disable" && !(said === "stop" && w === "kill")) said = undefined;
+    if (w === "kill") said = "disable";
+    if (!said && PHRASAL.has(w)) {
+      const particle = turn.words.slice(i + 1, i + 5).find((x) => x.word === "on" || x.word === "off");
+      if (particle) said = particle.word === "on" ? "enable" : "disable";
+    }
+    if (!said) continue;
+    const negated = turn.words.slice(Math.max(0, i - 3), i).some((x) => NEGATIONS.has(x.word) || x.word.endsWith("n't"));
+    return (said === keyClass) !== negated;
+  }
+  return undefined;
+}

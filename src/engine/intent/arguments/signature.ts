@@ -1,0 +1,239 @@
+// A parameter's signature: what kind of value it takes and the words that name it, read once from its JSON
+// Schema (type, format, pattern, enum, bounds) and from its key and description (a unit or currency such as
+// `payload_kg`, `fare_usd`, "in metres per second", "in percent"). Values found in a turn are matched to
+// signatures (assign.ts); nothing here knows any particular tool.
+import { conceptsOf, wordsOf } from "../../language/lemmas.ts";
+import { currencyOfWord } from "../../language/tokens.ts";
+import { quantity, unitOfName, type Quantity } from "../../language/units.ts";
+
+export type JsonSchema = Record<string, unknown>;
+
+export type SlotKind =
+  | "code"
+  | "email"
+  | "emails"
+  | "date"
+  | "datetime"
+  | "enum"
+  | "boolean"
+  | "money"
+  | "percent"
+  | "fraction"
+  | "quantity"
+  | "count"
+  | "number"
+  | "version"
+  | "path"
+  | "uri"
+  | "name"
+  | "text"
+  | "identifier";
+
+/** Where a value of a pair of parameters goes ("from RTM1 to MAD1", "starting … until …"). */
+export type Role = "source" | "target" | "start" | "end";
+
+export interface EnumForm {
+  value: string | number;
+  /** The value's words as concept sets, in order ("premium_economy" → premium, economy). */
+  words: string[];
+}
+
+export interface Signature {
+  key: string;
+  required: boolean;
+  kind: SlotKind;
+  type: string | undefined;
+  /** For codes: the pattern anywhere in a text, and the whole-value test. */
+  pattern?: { find: RegExp; whole: RegExp; upperCase: boolean };
+  enumForms?: EnumForm[];
+  /** Currency codes when the enum is one of currencies (`currency: [USD, EUR, GBP]`). */
+  currencyEnum?: boolean;
+  min?: number;
+  max?: number;
+  /** The schema's unit for quantities (js-quantities name) and its dimension. */
+  unit?: Quantity;
+  /** ISO currency the amount is in, when the key or description says (`fare_usd`, "in USD"). */
+  currency?: string;
+  /** Amounts in minor units (`amount_cents`). */
+  minor?: boolean;
+  /** Concepts of the words that name the parameter: its key's words and its description's content words. */
+  label: Set<string>;
+  /** Its key's words (lower case). */
+  keyWords: string[];
+  roles: Role[];
+  example?: string;
+  maxLength?: number;
+  itemKind?: SlotKind;
+}
+
+// Nouns whose numbers are sums of money. A parameter named so is an amount even with no currency stated.
+const MONEY_NOUNS = new Set(["amount", "price", "cost", "fee", "fare", "salary", "wage", "pay", "payment", "bonus", "budget", "balance", "total", "refund", "credit", "revenue", "spend", "sum", "compensation", "deposit", "payout", "tip", "rate", "value", "charge", "premium", "income", "limit"]);
+// Head nouns of proper names: people, organisations, places, venues.
+const NAME_NOUNS = new Set(["name", "company", "organisation", "organization", "employer", "city", "town", "location", "merchant", "vendor", "supplier", "hotel", "venue", "place", "country", "region", "site", "account"]);
+// Head nouns of free text written in sentences.
+const TEXT_NOUNS = new Set(["summary", "body", "reason", "description", "note", "notes", "message", "subject", "comment", "comments", "details", "text", "content", "memo", "title", "instructions", "notice", "caption", "justification", "explanation", "headline", "question", "answer", "feedback"]);
+const ID_NOUNS = new Set(["id", "key", "code", "number", "no", "ref", "reference", "slug", "handle", "sku", "uuid"]);
+// Words that say which of two parameters a value goes to.
+const ROLE_WORDS: Record<string, Role> = { from: "source", source: "source", origin: "source", to: "target", destination: "target", target: "target", dest: "target", start: "start", begin: "start", starts: "start", earliest: "start", end: "end", until: "end", finish: "end", ends: "end", latest: "end", last: "end", first: "start", check: "start" };
+// Description words that carry no meaning of their own.
+const FILLER = new Set(["a", "an", "the", "of", "in", "on", "for", "to", "or", "and", "by", "with", "as", "is", "e", "g", "eg", "e.g", "iso", "yyyy", "mm", "dd", "if", "omitted", "default", "this", "that", "its", "be", "will", "it", "at", "from", "which", "one", "none"]);
+
+function typeOf(schema: JsonSchema): string | undefined {
+  return Array.isArray(schema.type) ? (schema.type as string[]).find((t) => t !== "null") : (schema.type as string | undefined);
+}
+
+/** The pattern as a finder and a whole-value test, or undefined when it does not compile. */
+function compilePattern(source: string): Signature["pattern"] | undefined {
+  const body = source.replace(/^\^/, "").replace(/\$$/, "");
+  try {
+    return {
+      find: new RegExp(`(?<![A-Za-z0-9_.-])(?:${body})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`, "g"),
+      whole: new RegExp(`^(?:${body})$`),
+      upperCase: /[A-Z]/.test(body) && !/[a-z]/.test(body.replace(/\\[a-z]/g, "")),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** "Maximum speed in metres per second" → m/s; "Load in kilograms" → kg; "in percent" is not a unit. */
+function unitOfDescription(description: string): Quantity | undefined {
+  const m = /\bin\s+([a-z°/]+(?:\s+(?:per|an|a)\s+[a-z]+)?)\b/i.exec(description);
+  if (!m) return undefined;
+  const phrase = m[1]!.toLowerCase();
+  const per = /^(\S+)\s+(?:per|an|a)\s+(\S+)$/.exec(phrase);
+  if (per) {
+    const top = quantity(1, per[1]!);
+    const bottom = quantity(1, per[2]!.replace(/s$/, ""));
+    return top && bottom ? quantity(1, `${top.unit}/${bottom.unit}`) : undefined;
+  }
+  const q = quantity(1, phrase);
+  return q && q.kind !== "unitless" ? q : undefined;
+}
+
+function currencyOfDescription(description: string): string | undefined {
+  for (const m of description.matchAll(/\b(?:in|of)\s+([A-Za-z]{3})\b/g)) {
+    const code = m[1]!;
+    if (code === code.toUpperCase()) {
+      const c = currencyOfWord(code);
+      if (c) return c;
+    }
+  }
+  return undefined;
+}
+
+function labelOf(key: string, description: string): Set<string> {
+  const out = new Set<string>();
+  const words = [...wordsOf(key), ...wordsOf(description.split(/\be\.g\./i)[0] ?? "")];
+  for (const w of words) {
+    if (w.length < 2 || FILLER.has(w) || /^\d+$/.test(w)) continue;
+    for (const c of conceptsOf(w)) if (!c.startsWith(":")) out.add(c);
+  }
+  return out;
+}
+
+function exampleOf(schema: JsonSchema): string | undefined {
+  if (typeof schema.example === "string") return schema.example;
+  const m = typeof schema.description === "string" ? /\be\.g\.,?\s+([^\s,;]+?)[.,;]?(?:\s|$)/.exec(schema.description) : null;
+  return m?.[1];
+}
+
+function numericKind(keyWords: string[], description: string, schema: JsonSchema, unit: Quantity | undefined, currency: string | undefined): SlotKind {
+  const words = [...keyWords, ...wordsOf(description)];
+  const max = typeof schema.maximum === "number" ? schema.maximum : undefined;
+  if (words.some((w) => w === "percent" || w === "pct" || w === "percentage") || description.includes("%")) return max !== undefined && max <= 1 ? "fraction" : "percent";
+  if (unit) return "quantity";
+  if (currency || keyWords.includes("cents") || /\bmajor units\b|\bcurrency\b/i.test(description)) return "money";
+  if (keyWords.some((w) => MONEY_NOUNS.has(w)) && !keyWords.some((w) => ["count", "number", "num", "qty", "quantity"].includes(w))) return "money";
+  if (max !== undefined && max <= 1 && (schema.minimum === 0 || schema.minimum === undefined) && typeOf(schema) === "number") return "fraction";
+  return typeOf(schema) === "integer" ? "count" : "number";
+}
+
+function kindOf(keyWords: string[], schema: JsonSchema, description: string, unit: Quantity | undefined, currency: string | undefined): SlotKind {
+  const type = typeOf(schema);
+  const head = keyWords.at(-1) ?? "";
+  if (typeof schema.pattern === "string") return "code";
+  if (schema.format === "email") return "email";
+  if (type === "array") return "emails";
+  if (schema.format === "date") return "date";
+  if (schema.format === "date-time") return "datetime";
+  if (Array.isArray(schema.enum)) return "enum";
+  if (type === "boolean") return "boolean";
+  if (type === "number" || type === "integer") return numericKind(keyWords, description, schema, unit, currency);
+  if (schema.format === "uri" || schema.format === "url" || head === "url" || head === "uri") return "uri";
+  if (head === "version") return "version";
+  if (["path", "file", "filename", "filepath", "dir", "directory", "folder"].includes(head)) return "path";
+  if (ID_NOUNS.has(head) && keyWords.length > 1) return "identifier";
+  if (keyWords.some((w) => NAME_NOUNS.has(w)) && !keyWords.some((w) => TEXT_NOUNS.has(w))) return "name";
+  // A job title, a position, a role: a short name of a thing, not a sentence.
+  if (["title", "position", "role"].includes(head) && !(typeof schema.maxLength === "number" && schema.maxLength >= 200)) return "name";
+  if (TEXT_NOUNS.has(head) || (typeof schema.maxLength === "number" && schema.maxLength >= 200)) return "text";
+  return keyWords.length === 1 && ID_NOUNS.has(head) ? "identifier" : "name";
+}
+
+const cache = new WeakMap<JsonSchema, Signature[]>();
+
+/** The signatures of a tool's parameters (cached per schema object: a workspace's tools change rarely). */
+export function signaturesOf(schema: JsonSchema): Signature[] {
+  const hit = cache.get(schema);
+  if (hit) return hit;
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const out = Object.entries(props).map(([key, s]) => signatureOf(key, s, required.has(key)));
+  cache.set(schema, out);
+  return out;
+}
+
+function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
+  const keyWords = wordsOf(key);
+  const description = typeof s.description === "string" ? s.description : "";
+  const keyCurrency = keyWords.length > 1 ? keyWords.map((w) => (w.length === 3 ? currencyOfWord(w) : undefined)).find(Boolean) : undefined;
+  const currency = keyCurrency ?? currencyOfDescription(description);
+  const unitWord = keyWords.at(-1) ?? "";
+  const unit = unitWord === "cents" || currency ? undefined : (unitOfName(keyWords) ?? unitOfDescription(description));
+  const usableUnit = unit && unit.kind !== "unitless" && !(keyWords.length === 1 && unit.kind === "length" && unitWord.length === 1) ? unit : undefined;
+  const kind = kindOf(keyWords, s, description, usableUnit, currency);
+  const sig: Signature = {
+    key,
+    required,
+    kind,
+    type: typeOf(s),
+    label: labelOf(key, description),
+    keyWords,
+    roles: [...new Set(keyWords.map((w) => ROLE_WORDS[w]).filter((r): r is Role => r !== undefined))],
+  };
+  if (typeof s.pattern === "string") sig.pattern = compilePattern(s.pattern);
+  if (Array.isArray(s.enum)) {
+    const values = (s.enum as unknown[]).filter((v): v is string | number => typeof v === "string" || typeof v === "number");
+    sig.enumForms = values.map((value) => ({ value, words: wordsOf(String(value)) }));
+    sig.currencyEnum = values.length > 0 && values.every((v) => typeof v === "string" && v.length === 3 && currencyOfWord(v) === v);
+  }
+  if (typeof s.minimum === "number") sig.min = s.minimum;
+  if (typeof s.exclusiveMinimum === "number") sig.min = s.exclusiveMinimum;
+  if (typeof s.maximum === "number") sig.max = s.maximum;
+  if (typeof s.exclusiveMaximum === "number") sig.max = s.exclusiveMaximum;
+  if (kind === "quantity" && usableUnit) sig.unit = usableUnit;
+  if (kind === "money") {
+    if (currency) sig.currency = currency;
+    if (keyWords.includes("cents")) sig.minor = true;
+  }
+  const example = exampleOf(s);
+  if (example) sig.example = example;
+  if (typeof s.maxLength === "number") sig.maxLength = s.maxLength;
+  if (kind === "emails") {
+    const items = (s.items ?? {}) as JsonSchema;
+    sig.itemKind = items.format === "email" ? "email" : "name";
+  }
+  return sig;
+}
+
+/** How strongly the words around a value name the parameter: 1 next to it, 0.5 in its clause, else 0. */
+export function cueScore(sig: Signature, left: string[], right: string[]): number {
+  const named = (w: string) => {
+    for (const c of conceptsOf(w)) if (sig.label.has(c)) return true;
+    return false;
+  };
+  if (left.slice(0, 3).some(named) || right.slice(0, 2).some(named)) return 1;
+  if (left.slice(3).some(named) || right.slice(2).some(named)) return 0.5;
+  return 0;
+}

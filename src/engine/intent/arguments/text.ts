@@ -1,0 +1,245 @@
+// Parameters whose values are words rather than typed values: names of people, organisations and places,
+// free text (a summary, a reason, a subject), identifiers without a pattern, versions, paths and links.
+// Each takes the words that name it: a labelled value ("Company: Kestrel Labs", "reason - flooding"),
+// quoted text near its label, a run of capitalised words whose neighbours fit the kind of name, or the
+// clause after a cue of reported speech ("saying …", "because …"). What no words give stays open.
+import { conceptsOf } from "../../language/lemmas.ts";
+import { isKnownWord } from "../../language/nlp.ts";
+import type { Span } from "../../language/tokens.ts";
+import { cueScore, type Signature } from "./signature.ts";
+import type { Found, Turn } from "./values.ts";
+
+const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+
+// What the head noun of a name parameter says about the name's neighbours.
+const PLACE_NOUNS = new Set(["city", "town", "location", "region", "country", "site", "place", "destination"]);
+const ORG_NOUNS = new Set(["company", "organisation", "organization", "employer", "merchant", "vendor", "supplier", "account", "business", "firm", "customer"]);
+const PLACE_LEADS = new Set(["in", "to", "at", "near", "around", "into"]);
+const ORG_LEADS = new Set(["at", "from", "with", "of", "for", "by"]);
+const PERSON_LEADS = new Set(["for", "to", "named", "called", "with", "candidate", "contact", "lead", "hire", "welcome", "add", "meet", "from", "is", "name"]);
+// Words after which the rest of the clause is what someone wants said or recorded.
+const SPEECH_CUES = ["saying", "say", "says", "that", "about", "regarding", "re", "subject", "note", "noting", "mentioning", "summary", "summarising", "summarizing"];
+const TELL = ["tell", "inform", "remind", "warn", "let"];
+const REASON_CUES = ["because", "due", "since", "as", "reason", "cause", "owing"];
+const ID_SUFFIXES = new Set(["id", "key", "code", "number", "no", "ref", "reference", "slug", "handle", "sku", "uuid"]);
+const FILE_PATH = /(?<![\w/])(?:~|\.{1,2})?\/[^\s'"`,;]+|(?<!\w)[A-Za-z]:\\[^\s'"`,;]+|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/])/g;
+const URL = /\bhttps?:\/\/[^\s<>"')\]]+/g;
+
+const named = (sig: Signature, word: string) => {
+  for (const c of conceptsOf(word)) if (sig.keyWords.includes(c) || (sig.label.has(c) && !ID_SUFFIXES.has(c))) return true;
+  return false;
+};
+
+/** "Company: Kestrel Labs", "- reason = flooding", "Subject line: Renewal": the value after the label. */
+function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word)].includes(k));
+  for (let i = 0; i < turn.words.length; i++) {
+    const w = turn.words[i]!;
+    if (!keyNamed(w.word)) continue;
+    // The label may be two words ("full name", "subject line"): the separator follows the last of them.
+    let end = w.span.end;
+    const next = turn.words[i + 1];
+    if (next && /^\s*$/.test(turn.text.slice(end, next.span.start)) && /^[a-z]+$/.test(next.word) && /^\s*[:=]/.test(turn.text.slice(next.span.end))) end = next.span.end;
+    const sep = /^\s*(?:[:=]|[-–—]\s|is\s|was\s|as\s)\s*/.exec(turn.text.slice(end));
+    if (!sep) continue;
+    const start = end + sep[0].length;
+    const rest = turn.text.slice(start);
+    const stop = sig.kind === "text" ? /[\n;]|\s[-–—]\s|\s\|\s|,\s*[A-Za-z][\w ]{0,20}:/ : /[\n;,(]|\s[-–—]\s|\s\|\s|\.\s|\.$/;
+    const value = rest.split(stop)[0]!.trim().replace(/[.!]+$/, "").replace(/^["'“‘]|["'”’]$/g, "");
+    const span = { start, end: start + value.length };
+    if (value.length > 0 && !taken.some((t) => overlaps(t, span))) return { value, span };
+  }
+  return undefined;
+}
+
+/** Quoted text within four words after the parameter's label ("subject 'Renewal terms'", "titled “Q3 plan”"). */
+function quotedNear(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  for (const f of turn.found) {
+    if (f.value.kind !== "quoted" || taken.some((t) => overlaps(t, f.span))) continue;
+    if (f.left.slice(0, 4).some((w) => named(sig, w)) || f.left[0] === "titled" || f.left[0] === "called" || f.left[0] === "named") return { value: f.value.text, span: f.span };
+  }
+  return undefined;
+}
+
+type NameClass = "place" | "org" | "person" | "thing";
+
+function nameClass(sig: Signature): NameClass {
+  if (sig.keyWords.some((w) => PLACE_NOUNS.has(w))) return "place";
+  if (sig.keyWords.some((w) => ORG_NOUNS.has(w))) return "org";
+  if (sig.keyWords.includes("name") && sig.keyWords.length <= 2 && sig.keyWords.some((w) => ["full", "first", "last", "given", "family", "candidate", "contact", "employee", "person", "customer", "patient", "guest", "traveler", "traveller"].includes(w))) return "person";
+  return "thing";
+}
+
+const ORG_ENDINGS = /\b(?:Inc|Ltd|LLC|GmbH|AG|SA|BV|Corp|Co|Group|Labs?|Systems|Technologies|Tech|Solutions|Partners|Holdings|Industries|Bank|Studio|Studios|Works|Foods|Logistics|Capital|Media|Health)\.?$/;
+
+/** How well a run of capitalised words fits a name parameter, from its neighbours and its shape. */
+function nameScore(sig: Signature, cls: NameClass, f: Found): number {
+  if (f.value.kind !== "name") return 0;
+  const lead = f.left[0];
+  let score = 0.6 + 1.5 * cueScore(sig, f.left, f.right);
+  const words = f.value.words;
+  if (cls === "place") score += (lead && PLACE_LEADS.has(lead) ? 1 : 0) + (words <= 2 ? 0.2 : -0.3) - (ORG_ENDINGS.test(f.value.text) ? 1 : 0);
+  if (cls === "org") score += (lead && ORG_LEADS.has(lead) ? 0.8 : 0) + (ORG_ENDINGS.test(f.value.text) ? 1 : 0);
+  // People's names hold a word the English lexicon does not know ("Becker", "Nwosu"); a run of known
+  // words ("Data Analyst", "Team Lead") is a title or a thing.
+  const known = f.value.text.split(/\s+/).every((w) => isKnownWord(w));
+  if (cls === "person") score += (words >= 2 && words <= 4 ? 0.8 : -0.2) + (lead && PERSON_LEADS.has(lead) ? 0.5 : 0) - (ORG_ENDINGS.test(f.value.text) ? 1.2 : 0) - (known && words >= 2 ? 1 : 0);
+  if (cls === "thing") score += (f.value.text.toLowerCase().split(/\s+/).some((w) => sig.keyWords.includes(w)) ? 1 : 0) + (known ? 0.3 : -0.3);
+  return score;
+}
+
+/** The clause after a cue of reported speech or of a reason, from the turn's original text. */
+function afterCue(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  const reason = sig.keyWords.some((w) => ["reason", "cause", "justification", "why"].includes(w));
+  const cues = reason ? REASON_CUES : [...SPEECH_CUES, ...TELL];
+  for (let i = 0; i < turn.words.length; i++) {
+    const w = turn.words[i]!;
+    if (!cues.includes(w.word)) continue;
+    if (w.word === "due" && turn.words[i + 1]?.word !== "to") continue;
+    if (TELL.includes(w.word)) {
+      // "tell them the fix ships Monday", "let the team know that …": what follows the one told.
+      const rest = turn.words.slice(i + 1);
+      let k = rest[0]?.word === "the" || rest[0]?.word === "our" || rest[0]?.word === "my" ? 2 : 1;
+      if (rest[k]?.word === "know") k++;
+      if (rest[k]?.word === "that") k++;
+      const from = rest[k];
+      if (!from) continue;
+      const value = turn.text.slice(from.span.start).split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0]!.trim().replace(/[.!]+$/, "");
+      if (value.split(/\s+/).length >= 2) return { value, span: { start: from.span.start, end: from.span.start + value.length } };
+      continue;
+    }
+    if (w.word === "that" && i > 0 && !/^(say|said|tell|told|know|note|mention|explain|confirm|inform)/.test(turn.words[i - 1]!.word) && !turn.words.slice(Math.max(0, i - 4), i).some((x) => /@/.test(x.word))) continue;
+    const from = w.word === "due" ? turn.words[i + 1]!.span.end : w.span.end;
+    const rest = turn.text.slice(from).replace(/^\s*(?:[:,-]|to\b|of\b|that\b)?\s*/, "");
+    const start = turn.text.length - rest.length;
+    const value = rest.split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0]!.trim().replace(/[.!]+$/, "");
+    const span = { start, end: start + value.length };
+    if (value.split(/\s+/).length >= 2 && !taken.some((t) => overlaps(t, { start, end: start + 1 }))) return { value, span };
+  }
+  return undefined;
+}
+
+/** "Log the call: went over pricing", "— discussed renewal": the words after the request's colon or dash. */
+function afterSeparator(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  const m = /(?::|\s[-–—]\s)\s*([^\n]{8,})$/.exec(turn.text);
+  if (!m) return undefined;
+  const start = m.index! + m[0].length - m[1]!.length;
+  const value = m[1]!.trim().replace(/[.!]+$/, "");
+  const span = { start, end: start + value.length };
+  if (taken.some((t) => overlaps(t, span)) || value.split(/\s+/).length < 2) return undefined;
+  return { value, span };
+}
+
+/** `ticket_id`: "ticket #4471", "#4471", "the new-checkout flag"; the token after (or before) its noun. */
+function identifier(sig: Signature, turn: Turn, taken: Span[], asked: boolean): { value: string; span: Span } | undefined {
+  const nouns = sig.keyWords.filter((w) => !ID_SUFFIXES.has(w));
+  const tokens = turn.found.filter((f) => (f.value.kind === "token" || f.value.kind === "number") && !taken.some((t) => overlaps(t, f.span)));
+  const clean = (raw: string) => raw.replace(/^#/, "").replace(/[.:]+$/, "");
+  for (const f of tokens) {
+    const lead = f.left.filter((w) => !ID_SUFFIXES.has(w) && w !== "the")[0];
+    if (lead && nouns.some((n) => [...conceptsOf(lead)].includes(n))) return { value: clean(f.raw), span: f.span };
+    const after = f.right[0];
+    if (f.value.kind === "token" && after && nouns.some((n) => [...conceptsOf(after)].includes(n))) return { value: clean(f.raw), span: f.span };
+  }
+  const tags = tokens.filter((f) => f.raw.startsWith("#"));
+  if (tags.length === 1) return { value: clean(tags[0]!.raw), span: tags[0]!.span };
+  if (asked) {
+    const ids = tokens.filter((f) => f.value.kind === "token" || f.value.kind === "number");
+    if (ids.length === 1) return { value: clean(ids[0]!.raw), span: ids[0]!.span };
+  }
+  return undefined;
+}
+
+/** A short reply to a question about this parameter, as a whole ("Lisbon", "the Marriott near the port"). */
+function bareReply(turn: Turn): string | undefined {
+  const value = turn.text
+    .trim()
+    .replace(/^(?:(?:it's|it is|its|that's|that is|the|use|make it|let's say|say|ok|okay|sure|yes|yeah|um|uh|so|well)[,\s]+)+/i, "")
+    .replace(/[\s,]*(?:please|pls|thanks|thank you|thx)[.!]*$/i, "")
+    .replace(/[.!]+$/, "")
+    .trim();
+  return value.length > 0 && value.split(/\s+/).length <= 12 ? value : undefined;
+}
+
+/** Values for the word-valued parameters still open after the typed matching. */
+export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, taken: Span[], filled: Map<string, unknown>): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const claim = (key: string, hit: { value: string; span: Span } | undefined) => {
+    if (!hit || hit.value === "") return false;
+    out.set(key, hit.value);
+    taken.push(hit.span);
+    return true;
+  };
+  const open = sigs.filter((s) => !filled.has(s.key) && ["name", "text", "identifier", "version", "path", "uri", "emails"].includes(s.kind));
+  // Labelled and quoted values first: they say which parameter they are for.
+  for (const sig of open) if (sig.kind === "name" || sig.kind === "text" || sig.kind === "identifier") claim(sig.key, labelled(sig, turn, taken) ?? quotedNear(sig, turn, taken));
+  for (const sig of open) {
+    if (out.has(sig.key)) continue;
+    if (sig.kind === "version") {
+      const v = turn.found.find((f) => f.value.kind === "token" && /^v?\d+\.\d+/.test(f.raw) && !taken.some((t) => overlaps(t, f.span)));
+      if (v) claim(sig.key, { value: v.raw, span: v.span });
+    } else if (sig.kind === "path") {
+      for (const m of turn.text.matchAll(FILE_PATH)) {
+        const value = m[0].replace(/[.,;:!?)]+$/, "");
+        if (claim(sig.key, taken.some((t) => overlaps(t, { start: m.index!, end: m.index! + value.length })) ? undefined : { value, span: { start: m.index!, end: m.index! + value.length } })) break;
+      }
+    } else if (sig.kind === "uri") {
+      const m = [...turn.text.matchAll(URL)][0];
+      if (m) claim(sig.key, { value: m[0].replace(/[.,;]+$/, ""), span: { start: m.index!, end: m.index! + m[0].length } });
+    } else if (sig.kind === "identifier") {
+      claim(sig.key, identifier(sig, turn, taken, asked.has(sig.key)));
+    } else if (sig.kind === "emails") {
+      const emails = turn.found.filter((f) => f.value.kind === "email" && !taken.some((t) => overlaps(t, f.span)) && (cueScore(sig, f.left, f.right) > 0 || f.left.slice(0, 3).some((w) => ["cc", "copy", "copying", "bcc", "include", "including"].includes(w))));
+      if (emails.length > 0) {
+        out.set(sig.key, emails.map((f) => (f.value as { address: string }).address));
+        for (const f of emails) taken.push(f.span);
+      }
+    }
+  }
+  // Names: each run of capitals to the name parameter it fits best, best pairs first.
+  const nameSigs = open.filter((s) => s.kind === "name" && !out.has(s.key));
+  const person = nameSigs.filter((s) => nameClass(s) === "person");
+  const first = person.find((s) => s.keyWords.includes("first") || s.keyWords.includes("given"));
+  const last = person.find((s) => s.keyWords.includes("last") || s.keyWords.includes("family"));
+  const pairs: { sig: Signature; f: Found; score: number }[] = [];
+  for (const sig of nameSigs) {
+    const cls = nameClass(sig);
+    for (const f of turn.found) if (f.value.kind === "name" && !taken.some((t) => overlaps(t, f.span))) pairs.push({ sig, f, score: nameScore(sig, cls, f) + (asked.has(sig.key) ? 1.5 : 0) });
+  }
+  // A named thing (a service, a repository, an app) is often a slug: "billing-api", "payments_gateway".
+  for (const sig of nameSigs) {
+    if (nameClass(sig) !== "thing") continue;
+    for (const f of turn.found) {
+      if (f.value.kind !== "token" || !/^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$/.test(f.raw) || taken.some((t) => overlaps(t, f.span)) || isKnownWord(f.raw)) continue;
+      pairs.push({ sig, f: { ...f, value: { kind: "name", text: f.raw, words: 1 } }, score: 1.2 + 1.5 * cueScore(sig, f.left, f.right) + (asked.has(sig.key) ? 1.5 : 0) });
+    }
+  }
+  pairs.sort((a, b) => b.score - a.score);
+  for (const p of pairs) {
+    if (p.score < 1.1 || out.has(p.sig.key) || taken.some((t) => overlaps(t, p.f.span))) continue;
+    const name = (p.f.value as { text: string }).text;
+    // A first and a last name parameter share one person's name.
+    if (first && last && (p.sig === first || p.sig === last) && !out.has(first.key) && !out.has(last.key)) {
+      const parts = name.split(/\s+/);
+      if (parts.length < 2) continue;
+      out.set(first.key, parts[0]);
+      out.set(last.key, parts.slice(1).join(" "));
+      taken.push(p.f.span);
+      continue;
+    }
+    out.set(p.sig.key, name);
+    taken.push(p.f.span);
+  }
+  // Free text: after a cue of speech or reason, else (the one required text field) after the colon.
+  const textSigs = open.filter((s) => s.kind === "text" && !out.has(s.key));
+  for (const sig of textSigs) claim(sig.key, afterCue(sig, turn, taken));
+  const stillOpen = textSigs.filter((s) => !out.has(s.key) && s.required);
+  if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken));
+  // A bare reply to a question about one word-valued parameter is its value.
+  for (const sig of open) {
+    if (out.has(sig.key) || !asked.has(sig.key) || asked.size !== 1 || filled.size > 0) continue;
+    const reply = bareReply(turn);
+    if (reply) out.set(sig.key, reply);
+  }
+  return out;
+}

@@ -1,0 +1,143 @@
+// The values a turn holds, read once: typed values from the language layer (money with currency,
+// percentages, quantities with units, numbers in digits or words, clock times, e-mail addresses, quoted
+// text), dates (ISO or written out), and runs of capitalised words that may be names. Each value keeps
+// where it stands and the words around it, which say what it is for ("payload 45 kg", "from LIS").
+import { readDates, type DateMention } from "../../language/dates.ts";
+import { conceptsOf } from "../../language/lemmas.ts";
+import { tokenizeWithSpans, type Span, type Token } from "../../language/tokens.ts";
+import type { Quantity } from "../../language/units.ts";
+
+export type Value =
+  | { kind: "money"; amount: number; currency: string | undefined; scaled: boolean }
+  | { kind: "number"; amount: number; scaled: boolean; grouped: boolean }
+  | { kind: "percent"; amount: number }
+  | { kind: "quantity"; quantity: Quantity }
+  | { kind: "date"; date: DateMention }
+  | { kind: "email"; address: string }
+  | { kind: "quoted"; text: string }
+  | { kind: "name"; text: string; words: number }
+  /** A word-shaped identifier: "#4471", "cus_88213", "v2.3.1", "billing-api". */
+  | { kind: "token"; text: string };
+
+export interface Found {
+  value: Value;
+  span: Span;
+  /** The value as written. */
+  raw: string;
+  /** Lower-case words before the value in its clause, nearest first (at most six). */
+  left: string[];
+  /** Lower-case words after it in its clause, nearest first (at most four). */
+  right: string[];
+}
+
+export interface Turn {
+  text: string;
+  found: Found[];
+  /** Every word of the turn, lower case, with its span: for enum values, booleans and labelled text. */
+  words: { word: string; span: Span }[];
+  /** Tokens and their spans, for readers that need the typed stream. */
+  tokens: Token[];
+  spans: Span[];
+}
+
+const MONTHS_AND_DAYS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow"]);
+// Words that end a clause for the purpose of context: a value's cue does not reach across them.
+const CLAUSE_END = /[.;!?\n]/;
+
+function contextOf(text: string, words: Turn["words"], span: Span): { left: string[]; right: string[] } {
+  const left: string[] = [];
+  for (let i = words.length - 1; i >= 0 && left.length < 6; i--) {
+    const w = words[i]!;
+    if (w.span.end > span.start) continue;
+    if (CLAUSE_END.test(text.slice(w.span.end, left.length === 0 ? span.start : words[i + 1]!.span.start))) break;
+    left.push(w.word);
+  }
+  const right: string[] = [];
+  for (let i = 0; i < words.length && right.length < 4; i++) {
+    const w = words[i]!;
+    if (w.span.start < span.end) continue;
+    const gapFrom = right.length === 0 ? span.end : words[i - 1]!.span.end;
+    if (CLAUSE_END.test(text.slice(gapFrom, w.span.start).replace(/\.(?=\d)/g, ""))) break;
+    right.push(w.word);
+  }
+  return { left, right };
+}
+
+const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+
+/** Runs of capitalised words that are not the first word of a sentence alone, months, or codes. */
+function nameRuns(text: string, taken: Span[]): { span: Span; text: string; words: number }[] {
+  const out: { span: Span; text: string; words: number }[] = [];
+  const re = /(?<![\w@.'-])(?:[A-Z][a-z'’]+(?:-[A-Z]?[a-z]+)*|[A-Z]{2,}(?=[a-z]))(?:\s+(?:(?:de|da|van|von|der|del|la|le|di|du|al|bin|ter)\s+)?(?:[A-Z][a-z'’]+(?:-[A-Z]?[a-z]+)*|&|[A-Z]{2,}\b))*/g;
+  for (const m of text.matchAll(re)) {
+    let value = m[0].replace(/\s+&$/, "");
+    let start = m.index!;
+    // A sentence's first word is capitalised anyway: it starts a name only when more capitals follow.
+    const sentenceStart = start === 0 || /[.!?:\n]\s*$/.test(text.slice(Math.max(0, start - 3), start)) || /^\s*[-*•]\s*$/.test(text.slice(text.lastIndexOf("\n", start - 1) + 1, start));
+    let parts = value.split(/\s+/);
+    if (sentenceStart && parts.length >= 1) {
+      // "Book Lisbon …": a verb at the start is dropped; "Tom Becker from …": kept.
+      const first = parts[0]!.toLowerCase();
+      const concepts = conceptsOf(first);
+      const common = concepts.size > 1 || /^(please|hi|hello|hey|can|could|would|we|i|the|a|an|our|my|this|that|and|but|so|also|then|yes|no|ok|okay|thanks|new|add|log|book|send|create|set)$/.test(first);
+      if (common || parts.length === 1) {
+        parts = parts.slice(1);
+        if (parts.length === 0) continue;
+        start = text.indexOf(parts[0]!, start + first.length);
+        value = parts.join(" ");
+      }
+    }
+    while (parts.length > 0 && MONTHS_AND_DAYS.has(parts.at(-1)!.toLowerCase())) parts.pop();
+    while (parts.length > 0 && MONTHS_AND_DAYS.has(parts[0]!.toLowerCase())) {
+      start = text.indexOf(parts[1] ?? "", start + parts[0]!.length);
+      parts.shift();
+    }
+    if (parts.length === 0) continue;
+    value = parts.join(" ");
+    const span = { start, end: start + value.length };
+    if (taken.some((t) => overlaps(t, span))) continue;
+    out.push({ span, text: value, words: parts.length });
+  }
+  return out;
+}
+
+/** Reads a turn's values. `now` anchors dates written without a year or relative to today. */
+export function readTurn(text: string, now: Date): Turn {
+  const { tokens, spans } = tokenizeWithSpans(text);
+  let words: Turn["words"] = [];
+  // Arrows stand for "to" ("picking → packing").
+  for (const m of text.matchAll(/→|->|=>|⟶/g)) words.push({ word: "to", span: { start: m.index!, end: m.index! + m[0].length } });
+  tokens.forEach((t, i) => {
+    if (t.kind === "word") for (const part of t.norm.split("-")) if (part) words.push({ word: part === t.norm ? t.norm : part, span: spans[i]! });
+  });
+  words = words.sort((a, b) => a.span.start - b.span.start);
+  const found: Found[] = [];
+  const dates = readDates(text, now);
+  const dateSpans = dates.map((d) => ({ start: d.start, end: d.end }));
+  for (const d of dates) found.push({ value: { kind: "date", date: d }, span: { start: d.start, end: d.end }, raw: text.slice(d.start, d.end), ...contextOf(text, words, d) });
+  tokens.forEach((t, i) => {
+    let span = spans[i]!;
+    // "#4471." at the end of a sentence: the full stop is not part of it.
+    if (t.kind === "tag" || t.kind === "word") while (span.end > span.start + 1 && /[.,:;]/.test(text[span.end - 1]!)) span = { start: span.start, end: span.end - 1 };
+    let value: Value | undefined;
+    if (t.kind === "money") value = { kind: "money", amount: t.value, currency: t.currency, scaled: /\d\s?(k|m|mm|bn|b|thousand|million|billion)\b/i.test(t.text) };
+    else if (t.kind === "number") value = { kind: "number", amount: t.value, scaled: /\d\s?(k|m|mm|bn|b|thousand|million|billion)$/i.test(t.text), grouped: /\d[,.\s]\d{3}(?!\d)/.test(t.text) };
+    else if (t.kind === "percent") value = { kind: "percent", amount: t.value };
+    else if (t.kind === "quantity") value = { kind: "quantity", quantity: t.quantity };
+    else if (t.kind === "email") value = { kind: "email", address: text.slice(span.start, span.end) };
+    else if (t.kind === "quoted") value = { kind: "quoted", text: text.slice(span.start + 1, span.end - 1).trim() };
+    else if (t.kind === "tag") value = { kind: "token", text: text.slice(span.start, span.end) };
+    else if (t.kind === "word" && (/\d/.test(t.norm) || /[a-z0-9][-_][a-z0-9]/.test(t.norm))) value = { kind: "token", text: text.slice(span.start, span.end) };
+    if (value?.kind === "number" && /\d\.\d+\.\d/.test(t.text)) value = { kind: "token", text: text.slice(span.start, span.end) };
+    // "-12" glued to a word ("R-12", "ORD-12") is part of a code, not a negative number.
+    if (value && (value.kind === "number" || value.kind === "quantity" || value.kind === "percent") && span.start > 0 && /[A-Za-z]-$/.test(text.slice(Math.max(0, span.start - 1), span.start + 1))) return;
+    if (!value) return;
+    // Numbers inside a date ("March 15, 2027") belong to the date.
+    if (value.kind !== "email" && value.kind !== "quoted" && value.kind !== "token" && dateSpans.some((d) => overlaps(d, span))) return;
+    found.push({ value, span, raw: text.slice(span.start, span.end), ...contextOf(text, words, span) });
+  });
+  const taken = found.map((f) => f.span);
+  for (const run of nameRuns(text, taken)) found.push({ value: { kind: "name", text: run.text, words: run.words }, span: run.span, raw: run.text, ...contextOf(text, words, run.span) });
+  found.sort((a, b) => a.span.start - b.span.start);
+  return { text, found, words, tokens, spans };
+}

@@ -1,0 +1,75 @@
+// Dates and date-times as people write them: ISO forms read exactly, everything else ("March 15, 2027",
+// "15 Mar", "next Thursday", "Feb 8 to Feb 12", "tomorrow at 9:30") by chrono-node, a maintained parser of
+// English date expressions, against the caller's clock. Dates are calendar dates in UTC unless the text
+// names a zone or offset; a date written without a year is the next one to come.
+import * as chrono from "chrono-node";
+
+export interface DateMention {
+  /** [start, end) of the expression in the text, without a leading preposition ("on", "from"). */
+  start: number;
+  end: number;
+  /** YYYY-MM-DD. */
+  date: string;
+  /** HH:MM:SS when the text gives a clock time. */
+  time?: string;
+  /** "Z" or "+02:00" when the text gives one. */
+  offset?: string;
+  /** The second date of a range ("Feb 8 to Feb 12", "from the 3rd until the 7th"). */
+  until?: { date: string; time?: string };
+  /** Whether the text wrote the day itself (a weekday or "tomorrow" is certain too); false for a bare time. */
+  dated: boolean;
+}
+
+const ISO = /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
+const LEADING = /^(?:on|at|from|by|for|in|until|till|starting|the)\s+/i;
+const pad = (n: number) => String(n).padStart(2, "0");
+
+function validDate(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+function fromComponents(c: chrono.ParsedComponents): { date: string; time?: string } {
+  const date = `${c.get("year")}-${pad(c.get("month") ?? 1)}-${pad(c.get("day") ?? 1)}`;
+  if (!c.isCertain("hour")) return { date };
+  return { date, time: `${pad(c.get("hour") ?? 0)}:${pad(c.get("minute") ?? 0)}:${pad(c.get("second") ?? 0)}` };
+}
+
+/** Every date the text mentions, in order. Never throws: a text chrono cannot read has no dates. */
+export function readDates(text: string, now: Date): DateMention[] {
+  const found: DateMention[] = [];
+  // ISO first, and masked for chrono, which reads "2027-03-01 until 2027-03-05" as clock times.
+  let masked = text;
+  for (const m of text.matchAll(ISO)) {
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (!validDate(y, mo, d)) continue;
+    const time = m[4] !== undefined ? `${m[4]}:${m[5]}:${m[6] ?? "00"}` : undefined;
+    const offset = m[7] === undefined ? undefined : m[7] === "Z" ? "Z" : m[7].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
+    found.push({ start: m.index!, end: m.index! + m[0].length, date: `${m[1]}-${m[2]}-${m[3]}`, ...(time ? { time } : {}), ...(offset ? { offset } : {}), dated: true });
+    masked = masked.slice(0, m.index!) + " ".repeat(m[0].length) + masked.slice(m.index! + m[0].length);
+  }
+  let results: chrono.ParsedResult[] = [];
+  try {
+    results = chrono.parse(masked, { instant: now, timezone: "UTC" }, { forwardDate: true });
+  } catch {
+    results = [];
+  }
+  for (const r of results) {
+    const lead = LEADING.exec(r.text)?.[0].length ?? 0;
+    const start = r.index + lead;
+    const end = r.index + r.text.length;
+    // A bare number or a code chrono reads as a day ("4.2.1", "R-12"): only expressions with a word, a
+    // separator of dates, or a clock time count.
+    const body = r.text.slice(lead);
+    if (!/[a-z]/i.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/:/.test(body)) continue;
+    // "for two hours", "a 30 minute visit": a length of time, not a date, unless it counts from now ("in
+    // two weeks", "three days from now", "2 hours later").
+    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?$/i.test(body.trim());
+    if (duration && !/^(?:in|within)\b/i.test(r.text) && !/^\s*(?:ago|later|from now|after)\b/i.test(masked.slice(end))) continue;
+    const dated = r.start.isCertain("day") || r.start.isCertain("weekday");
+    const at = fromComponents(r.start);
+    const until = r.end ? fromComponents(r.end) : undefined;
+    found.push({ start, end, ...at, ...(until ? { until } : {}), dated });
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
