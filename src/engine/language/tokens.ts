@@ -206,9 +206,9 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     const first = i;
     const emitted = out.length;
     const previous = out.at(-1);
-    // One step reads one value from tokens[first..i]; `continue` inside do/while(false) ends the step, so
+    // One step reads one value from tokens[first..i]; `break step` ends it, so
     // the span of what it emitted (or the previous value it extended) is set in one place below.
-    do {
+    step: {
     let t = tokens[i]!;
     // "a quarter of a million", "half a million", "a third of a thousand": a fraction of a scale.
     if (t.kind === "word") {
@@ -220,7 +220,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         const last = at + ofA;
         tokens[last] = { kind: "number", text: tokens.slice(i, last + 1).map((x) => x.text).join(" "), value: fraction * scale };
         i = last - 1;
-        continue;
+        break step;
       }
     }
     // Numbers in words become numbers first.
@@ -249,26 +249,26 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       if (currency2) {
         out.push({ kind: "money", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, value: t.value, currency: currency2 });
         i += 2;
-        continue;
+        break step;
       }
     }
     if (t.kind === "number" && n1?.kind === "punct" && SYMBOLS[n1.text]) {
       // "5.000,50 €": the symbol after the amount.
       out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: t.value, currency: SYMBOLS[n1.text]! });
       i++;
-      continue;
+      break step;
     }
     if (t.kind === "number") {
       const currency = isWord(n1) ? currencyOfWord(wordOf(n1).norm) : undefined;
       if (currency) {
         out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value: n1!.text.toLowerCase() === "cents" ? t.value / 100 : t.value, currency });
         i++;
-        continue;
+        break step;
       }
       if (isWord(n1, "percent", "pct", "percentage") || (isWord(n1, "per") && isWord(n2, "cent"))) {
         out.push({ kind: "percent", text: `${t.text} ${n1!.text}`, value: t.value });
         i += isWord(n1, "per") ? 2 : 1;
-        continue;
+        break step;
       }
       // Two-word units first ("degrees celsius", "km per hour" is read by the parser as a rate).
       if (isWord(n1) && isWord(n2)) {
@@ -276,7 +276,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         if (q2) {
           out.push({ kind: "quantity", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, quantity: q2 });
           i += 2;
-          continue;
+          break step;
         }
       }
       // "2.0 m/s", "100 km/h" (a path token), "50 kg", "30 °C".
@@ -286,7 +286,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         if (q && !isAmbiguousUnitWord(unitText)) {
           out.push({ kind: "quantity", text: `${t.text} ${unitText}`, quantity: q });
           i += n1.kind === "punct" ? 2 : 1;
-          continue;
+          break step;
         }
       }
     }
@@ -298,7 +298,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       if (q) {
         out[out.length - 1] = { kind: "quantity", text: `${last.text} ${t.text} ${n1.text}`, quantity: q };
         i++;
-        continue;
+        break step;
       }
     }
     if (t.kind === "word" && t.norm.length === 3 && n1?.kind === "number") {
@@ -306,7 +306,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       if (currency && currency === t.norm.toUpperCase()) {
         out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: n1.value, currency });
         i++;
-        continue;
+        break step;
       }
     }
     if (t.kind === "money" && isWord(n1)) {
@@ -315,7 +315,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       if (currency && wordOf(n1).norm.length === 3) {
         out.push({ ...t, text: `${t.text} ${wordOf(n1).text}`, currency });
         i++;
-        continue;
+        break step;
       }
     }
     if (t.kind === "time" && isWord(n1) && /^[ap]m$/.test(wordOf(n1).norm)) {
@@ -323,11 +323,11 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       if (minutes !== undefined) {
         out.push({ kind: "time", text: `${t.text} ${wordOf(n1).text}`, minutes });
         i++;
-        continue;
+        break step;
       }
     }
     out.push(t);
-    } while (false);
+    }
     if (spans && outSpans) {
       const span = { start: spans[first]!.start, end: spans[i]!.end };
       for (let k = emitted; k < out.length; k++) outSpans[k] = span;
