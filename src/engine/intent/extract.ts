@@ -18,8 +18,8 @@ export interface ExtractOptions {
   now?: Date;
 }
 
-// Kinds whose values a later turn may replace only when it answers a question about them: a loose name
-// ("I'm the on-call lead") must not overwrite the one the request gave.
+// Kinds whose values a later turn may replace only when it answers a question about them (and codes of a
+// pattern that also accepts words): a loose name ("I'm the on-call lead") must not overwrite the request's.
 const LOOSE = new Set(["name", "text"]);
 
 /** Arguments for a tool from the user's turns (oldest first). */
@@ -32,7 +32,8 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
     const found = assignTurn(sigs, readTurn(text, now), asked);
     for (const [key, value] of found) {
       const sig = sigs.find((s) => s.key === key)!;
-      if (args[key] === undefined || asked.has(key) || !LOOSE.has(sig.kind)) args[key] = value;
+      const loose = LOOSE.has(sig.kind) || (sig.pattern !== undefined && !sig.pattern.strict);
+      if (args[key] === undefined || asked.has(key) || !loose) args[key] = value;
     }
   });
   return args;
@@ -55,8 +56,9 @@ const ID_WORDS = new Set(["id", "key", "code", "number", "no", "ref"]);
  * → the date parameter.
  */
 export function askedParameters(schema: JsonSchema, question: string | undefined): string[] {
-  if (!question) return [];
-  const words = wordsOf(question);
+  // Only a question asks: a refusal or a report that names a parameter ("scaling a service to zero") does not.
+  if (!question || !question.includes("?")) return [];
+  const words = wordsOf(question.slice(0, question.lastIndexOf("?") + 1).split(/(?<=[.!])\s+/).filter((s) => s.includes("?")).join(" "));
   const concepts = new Set(words.flatMap((w) => [...conceptsOf(w)]));
   const asked: string[] = [];
   for (const sig of signaturesOf(schema)) {

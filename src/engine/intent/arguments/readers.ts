@@ -85,8 +85,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
   const out: Candidate[] = [];
   for (const sig of sigs) {
     if (!sig.pattern) continue;
-    const { find, whole, upperCase } = sig.pattern;
-    const strict = !["the", "order", "deploy", "a1", "ok"].some((w) => whole.test(w));
+    const { find, whole, upperCase, strict } = sig.pattern;
     const seen = new Set<number>();
     // Amounts, quantities and dates are read as such: "980 USD" is a fare even where a code pattern accepts "980".
     const typed = turn.found.filter((f) => ["date", "money", "percent", "quantity"].includes(f.value.kind)).map((f) => f.span);

@@ -44,7 +44,7 @@ export interface Signature {
   kind: SlotKind;
   type: string | undefined;
   /** For codes: the pattern anywhere in a text, and the whole-value test. */
-  pattern?: { find: RegExp; whole: RegExp; upperCase: boolean };
+  pattern?: { find: RegExp; whole: RegExp; upperCase: boolean; strict: boolean };
   enumForms?: EnumForm[];
   /** Currency codes when the enum is one of currencies (`currency: [USD, EUR, GBP]`). */
   currencyEnum?: boolean;
@@ -86,9 +86,12 @@ function typeOf(schema: JsonSchema): string | undefined {
 function compilePattern(source: string): Signature["pattern"] | undefined {
   const body = source.replace(/^\^/, "").replace(/\$$/, "");
   try {
+    const whole = new RegExp(`^(?:${body})$`);
     return {
+      // A pattern that also accepts ordinary words ("the", "deploy") is loose: only code-shaped tokens count.
+      strict: !["the", "order", "deploy", "a1", "ok"].some((w) => whole.test(w)),
       find: new RegExp(`(?<![A-Za-z0-9_.-])(?:${body})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`, "g"),
-      whole: new RegExp(`^(?:${body})$`),
+      whole,
       upperCase: /[A-Z]/.test(body) && !/[a-z]/.test(body.replace(/\\[a-z]/g, "")),
     };
   } catch {

@@ -61,9 +61,10 @@ function quotedNear(sig: Signature, turn: Turn, taken: Span[]): { value: string;
   return undefined;
 }
 
-type NameClass = "place" | "org" | "person" | "thing";
+type NameClass = "place" | "org" | "person" | "title" | "thing";
 
 function nameClass(sig: Signature): NameClass {
+  if (["title", "position", "role"].includes(sig.keyWords.at(-1) ?? "")) return "title";
   if (sig.keyWords.some((w) => PLACE_NOUNS.has(w))) return "place";
   if (sig.keyWords.some((w) => ORG_NOUNS.has(w))) return "org";
   if (sig.keyWords.includes("name") && sig.keyWords.length <= 2 && sig.keyWords.some((w) => ["full", "first", "last", "given", "family", "candidate", "contact", "employee", "person", "customer", "patient", "guest", "traveler", "traveller"].includes(w))) return "person";
@@ -84,6 +85,8 @@ function nameScore(sig: Signature, cls: NameClass, f: Found): number {
   // words ("Data Analyst", "Team Lead") is a title or a thing.
   const known = f.value.text.split(/\s+/).every((w) => isKnownWord(w));
   if (cls === "person") score += (words >= 2 && words <= 4 ? 0.8 : -0.2) + (lead && PERSON_LEADS.has(lead) ? 0.5 : 0) - (ORG_ENDINGS.test(f.value.text) ? 1.2 : 0) - (known && words >= 2 ? 1 : 0);
+  // A job title or role: known words ("Data Analyst"), after "as" or "for" ("hire her as Head of Sales").
+  if (cls === "title") score += (lead === "as" || lead === "for" ? 0.8 : 0) + (known ? 0.3 : -0.5);
   if (cls === "thing") score += (f.value.text.toLowerCase().split(/\s+/).some((w) => sig.keyWords.includes(w)) ? 1 : 0) + (known ? 0.3 : -0.3);
   return score;
 }
