@@ -210,7 +210,12 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
     let own = 0;
     let matched = 0;
+    // Objects matched by an argument value: the noun right after one names the value's kind ("first class"
+    // with cabin: first, "express shipping" with method: express) and counts as matched too.
+    let afterValue = false;
     for (const o of objects) {
+      const followsValue = afterValue;
+      afterValue = false;
       // A name-like word ("analytics-prod", "db_2") is one particular thing: it matches as a whole or not at all.
       if (o.nameLike) {
         const inTool = norm(action.input.tool).includes(o.whole);
@@ -229,7 +234,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts)) {
         own++;
         matched++;
-      } else if (meets(valueConceptsOf(action), o.concepts)) matched++;
+      } else if (meets(valueConceptsOf(action), o.concepts)) {
+        matched++;
+        afterValue = true;
+      } else if (followsValue) matched++;
     }
     // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
