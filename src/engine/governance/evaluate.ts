@@ -206,6 +206,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       return false;
     }
     if (objects.length === 0) return verbsOnly;
+    // "schedule II", "tier 3": a parameter's noun then a short value names one value of it; an action with
+    // another value there is not the one the rule names.
+    for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;
     if (nounOfAction && noNameLike) return true;
     if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
     let own = 0;
@@ -213,9 +216,18 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // Objects matched by an argument value: the noun right after one names the value's kind ("first class"
     // with cabin: first, "express shipping" with method: express) and counts as matched too.
     let afterValue = false;
-    for (const o of objects) {
+    for (let i = 0; i < objects.length; i++) {
+      const o = objects[i]!;
       const followsValue = afterValue;
       afterValue = false;
+      // The parameter's noun and its value (checked above: the same, or not given, which fails closed).
+      const named = valueAfterParameter(action, o.concepts, objects[i + 1]);
+      if (named === "same" || named === "unknown") {
+        matched += 2;
+        own++;
+        i++;
+        continue;
+      }
       // A name-like word ("analytics-prod", "db_2") is one particular thing: it matches as a whole or not at all.
       if (o.nameLike) {
         const inTool = norm(action.input.tool).includes(o.whole);
@@ -244,6 +256,22 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
     return own > 0 && matched * 2 >= objects.length;
   };
+}
+
+const VALUE_LIKE = /^(?:[ivx]{1,4}|[a-z]?\d[\w.-]*|[a-z]\d?)$/;
+
+/**
+ * A term's object that names a parameter ("schedule" for `controlled_schedule`) followed by a short
+ * value-like word ("ii", "3", "b"): whether the action's value of that parameter is the same, another, or
+ * not given. Undefined when the words are not of that shape.
+ */
+function valueAfterParameter(action: PreparedAction, concepts: ReadonlySet<string>, next: { whole: string; concepts: ReadonlySet<string> } | undefined): "same" | "other" | "unknown" | undefined {
+  if (!next || !VALUE_LIKE.test(next.whole) || meets(action.concepts, next.concepts) || meets(action.paramConcepts, next.concepts)) return undefined;
+  const param = [...(action.params ?? [])].find((p) => meets(lexical(conceptSet(p.replace(/[._]/g, " "))), concepts));
+  if (!param) return undefined;
+  const field = action.fields.find((f) => f.path === param);
+  if (!field || field.value === undefined || field.value === null || field.value === "") return "unknown";
+  return norm(String(field.value)) === next.whole ? "same" : "other";
 }
 
 const matchesTerms = (terms: ActionTerm[]) => {

@@ -21,6 +21,8 @@ export interface DateMention {
 }
 
 const ISO = /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
+// A date expression names a month, a weekday or a day relative to today; "2.6 m" is a quantity.
+const DATE_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:today|tonight|tomorrow|yesterday|next|last|this|ago|noon|midnight|weekend|week|month|year|fortnight|days?|hours?|minutes?)\b|\d(?:st|nd|rd|th)\b/i;
 const LEADING = /^(?:on|at|from|by|for|in|until|till|starting|the)\s+/i;
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -46,7 +48,21 @@ export function readDates(text: string, now: Date): DateMention[] {
     const time = m[4] !== undefined ? `${m[4]}:${m[5]}:${m[6] ?? "00"}` : undefined;
     const offset = m[7] === undefined ? undefined : m[7] === "Z" ? "Z" : m[7].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
     found.push({ start: m.index!, end: m.index! + m[0].length, date: `${m[1]}-${m[2]}-${m[3]}`, ...(time ? { time } : {}), ...(offset ? { offset } : {}), dated: true });
-    masked = masked.slice(0, m.index!) + " ".repeat(m[0].length) + masked.slice(m.index! + m[0].length);
+    // "2027-02-21 at 10:00", "2027-02-21, 9:30am": the clock time after the date is its time.
+    const clock = time ? null : /^,?\s*(?:at\s+|@\s*)?(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)?(?![\d:])/i.exec(text.slice(m.index! + m[0].length));
+    if (clock) {
+      let hours = Number(clock[1]);
+      const pm = clock[3] && /^p/i.test(clock[3]);
+      if (pm && hours < 12) hours += 12;
+      if (clock[3] && !pm && hours === 12) hours = 0;
+      if (hours < 24) {
+        const last = found.at(-1)!;
+        last.time = `${pad(hours)}:${clock[2]}:00`;
+        last.end += clock[0].length;
+      }
+    }
+    const span = found.at(-1)!;
+    masked = masked.slice(0, span.start) + " ".repeat(span.end - span.start) + masked.slice(span.end);
   }
   let results: chrono.ParsedResult[] = [];
   try {
@@ -61,7 +77,13 @@ export function readDates(text: string, now: Date): DateMention[] {
     // A bare number or a code chrono reads as a day ("4.2.1", "R-12"): only expressions with a word, a
     // separator of dates, or a clock time count.
     const body = r.text.slice(lead);
-    if (!/[a-z]/i.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/:/.test(body)) continue;
+    if (!DATE_WORD.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/\d:\d\d|\d\s?[ap]\.?m\b/i.test(body)) continue;
+    // The same day written twice ("Sunday 2027-02-21"): the ISO form is read already.
+    if (found.some((f) => f.start - end <= 3 && start - f.end <= 3 && f.start < start + 40)) {
+      const iso = found.find((f) => f.start - end <= 3 && start - f.end <= 3);
+      if (iso && !iso.time && r.start.isCertain("hour")) iso.time = fromComponents(r.start).time;
+      continue;
+    }
     // "for two hours", "a 30 minute visit": a length of time, not a date, unless it counts from now ("in
     // two weeks", "three days from now", "2 hours later").
     const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?$/i.test(body.trim());

@@ -34,8 +34,10 @@ function roleScore(sig: Signature, paired: Set<Role>, f: { left: string[] }, imp
   for (const role of sig.roles) {
     if (!paired.has(OPPOSITE[role])) continue;
     const lead = f.left[0] === "the" || f.left[0] === "a" ? f.left[1] : f.left[0];
-    if (implied === role || (lead && ROLE_CUES[role].includes(lead))) score += 1;
-    else if (implied === OPPOSITE[role] || (lead && ROLE_CUES[OPPOSITE[role]].includes(lead))) score -= 1;
+    // A range's own ends say it; else the word before the value.
+    if (implied !== undefined) score += implied === role ? 1 : implied === OPPOSITE[role] ? -1 : 0;
+    else if (lead && ROLE_CUES[role].includes(lead)) score += 1;
+    else if (lead && ROLE_CUES[OPPOSITE[role]].includes(lead)) score -= 1;
   }
   return score;
 }
@@ -103,6 +105,8 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
       readings[0]!.implied = "start";
       const until = { ...f.value.date, date: f.value.date.until.date, ...(f.value.date.until.time ? { time: f.value.date.until.time } : {}), until: undefined };
       readings.push({ f: { ...f, value: { kind: "date", date: until }, span: { start: f.span.end - 1, end: f.span.end } }, implied: "end" });
+      // The two dates of a range are two values: each its own end of the span.
+      readings[0]!.f = { ...f, span: { start: f.span.start, end: f.span.start + 1 } };
     }
     for (const reading of readings) {
       for (const sig of sigs) {
@@ -144,7 +148,10 @@ function pairedRoles(sigs: Signature[]): Set<Role> {
  */
 export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): Map<string, unknown> {
   const paired = pairedRoles(sigs);
-  const candidates = [...readCodes(sigs, turn, asked, paired), ...typedCandidates(sigs, turn, asked, paired), ...readEnums(sigs, turn, asked, paired)].filter((c) => c.score >= FLOOR);
+  let candidates = [...readCodes(sigs, turn, asked, paired), ...typedCandidates(sigs, turn, asked, paired), ...readEnums(sigs, turn, asked, paired)].filter((c) => c.score >= FLOOR);
+  // A value written inside a longer value of another enum ("picking" inside "picking B") is that longer one.
+  const inLonger = (c: Candidate) => c.kind === "enum" && candidates.some((o) => o !== c && o.kind === "enum" && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);
+  candidates = candidates.filter((c) => !inLonger(c));
   candidates.sort((a, b) => b.score - a.score);
   const result = new Map<string, unknown>();
   const scores = new Map<string, number>();

@@ -215,6 +215,7 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       }
       continue;
     }
+    out.push(...noneByNegation(sig, turn, asked));
     for (const m of enumMentions(sig, turn)) {
       const left = leftWords(turn, m.span);
       const right = rightWords(turn, m.span);
@@ -293,4 +294,20 @@ function stateOf(sig: Signature, turn: Turn): boolean | undefined {
     return (said === keyClass) !== negated;
   }
   return undefined;
+}
+
+const NONE_VALUES = new Set(["none", "no", "false", "n/a", "na", "not_applicable", "neither"]);
+
+/** "it's not controlled", "non-urgent": the parameter's own word negated picks its none value. */
+function noneByNegation(sig: Signature, turn: Turn, asked: Set<string>): Candidate[] {
+  const none = sig.enumForms?.find((f) => typeof f.value === "string" && NONE_VALUES.has(f.value.toLowerCase()));
+  if (!none) return [];
+  const out: Candidate[] = [];
+  turn.words.forEach((w, i) => {
+    if (!sig.keyWords.some((k) => k.length > 3 && sameWord(w.word, k))) return;
+    const before = turn.words.slice(Math.max(0, i - 2), i).map((x) => x.word);
+    const negated = before.some((x) => NEGATIONS.has(x) || x.endsWith("n't") || x === "non") || /\bnon-?$/i.test(turn.text.slice(Math.max(0, w.span.start - 4), w.span.start));
+    if (negated) out.push({ key: sig.key, value: none.value, score: 2.2 + (asked.has(sig.key) ? 1.5 : 0), span: w.span, kind: "enum" });
+  });
+  return out;
 }

@@ -58,6 +58,8 @@ export interface Signature {
   minor?: boolean;
   /** Concepts of the words that name the parameter: its key's words and its description's content words. */
   label: Set<string>;
+  /** The label's concepts no other parameter of the tool has ("first" for start_date, not "day"). */
+  distinct: Set<string>;
   /** Its key's words (lower case). */
   keyWords: string[];
   roles: Role[];
@@ -183,6 +185,7 @@ export function signaturesOf(schema: JsonSchema): Signature[] {
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const out = Object.entries(props).map(([key, s]) => signatureOf(key, s, required.has(key)));
+  for (const sig of out) for (const c of sig.label) if (!out.some((o) => o !== sig && o.label.has(c))) sig.distinct.add(c);
   cache.set(schema, out);
   return out;
 }
@@ -202,6 +205,7 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
     kind,
     type: typeOf(s),
     label: labelOf(key, description),
+    distinct: new Set(),
     keyWords,
     roles: [...new Set(keyWords.map((w) => ROLE_WORDS[w]).filter((r): r is Role => r !== undefined))],
   };
@@ -230,13 +234,22 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   return sig;
 }
 
-/** How strongly the words around a value name the parameter: 1 next to it, 0.5 in its clause, else 0. */
+/**
+ * How strongly the words around a value name the parameter: 1 for a word of its own label next to it (0.5
+ * for a label word other parameters share), half that anywhere in its clause, else 0.
+ */
 export function cueScore(sig: Signature, left: string[], right: string[]): number {
-  const named = (w: string) => {
-    for (const c of conceptsOf(w)) if (sig.label.has(c)) return true;
-    return false;
+  const weight = (w: string) => {
+    let best = 0;
+    for (const c of conceptsOf(w)) {
+      if (sig.distinct.has(c)) return 1;
+      if (sig.label.has(c)) best = 0.5;
+    }
+    return best;
   };
-  if (left.slice(0, 3).some(named) || right.slice(0, 2).some(named)) return 1;
-  if (left.slice(3).some(named) || right.slice(2).some(named)) return 0.5;
-  return 0;
+  let near = 0;
+  for (const w of [...left.slice(0, 3), ...right.slice(0, 2)]) near = Math.max(near, weight(w));
+  let far = 0;
+  for (const w of [...left.slice(3), ...right.slice(2)]) far = Math.max(far, weight(w));
+  return Math.max(near, far / 2);
 }

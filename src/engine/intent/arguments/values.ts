@@ -68,7 +68,7 @@ const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 /** Runs of capitalised words that are not the first word of a sentence alone, months, or codes. */
 function nameRuns(text: string, taken: Span[]): { span: Span; text: string; words: number }[] {
   const out: { span: Span; text: string; words: number }[] = [];
-  const re = /(?<![\w@.'-])(?:[A-Z][a-z'’]+(?:-[A-Z]?[a-z]+)*|[A-Z]{2,}(?=[a-z]))(?:\s+(?:(?:de|da|van|von|der|del|la|le|di|du|al|bin|ter)\s+)?(?:[A-Z][a-z'’]+(?:-[A-Z]?[a-z]+)*|&|[A-Z]{2,}\b))*/g;
+  const re = /(?<![\w@.'-])(?:[A-Z][a-z'’]+(?:-[A-Z]?[a-z]+)*|[A-Z]{2,}(?=[a-z]))(?:\s+(?:(?:de|da|van|von|der|del|la|le|di|du|al|bin|ter)\s+)?(?:[A-Z][a-z'’]+(?:-[A-Z]?[a-z]+)*|&|[A-Z]{2,}\b(?![-\d])))*/g;
   for (const m of text.matchAll(re)) {
     let value = m[0].replace(/\s+&$/, "");
     let start = m.index!;
@@ -108,7 +108,7 @@ export function readTurn(text: string, now: Date): Turn {
   // Arrows stand for "to" ("picking → packing").
   for (const m of text.matchAll(/→|->|=>|⟶/g)) words.push({ word: "to", span: { start: m.index!, end: m.index! + m[0].length } });
   tokens.forEach((t, i) => {
-    if (t.kind === "word") for (const part of t.norm.split("-")) if (part) words.push({ word: part === t.norm ? t.norm : part, span: spans[i]! });
+    if (t.kind === "word") for (const part of t.norm.split(/[-_]/)) if (part) words.push({ word: part === t.norm ? t.norm : part, span: spans[i]! });
   });
   words = words.sort((a, b) => a.span.start - b.span.start);
   const found: Found[] = [];
