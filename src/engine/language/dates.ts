@@ -73,10 +73,13 @@ export function readDates(text: string, now: Date): DateMention[] {
   for (const r of results) {
     const lead = LEADING.exec(r.text)?.[0].length ?? 0;
     const start = r.index + lead;
-    const end = r.index + r.text.length;
+    // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR": chrono reads the number after the year as a time; it
+    // is not one (a time after a date is written with a colon or "at").
+    const tail = /(\d{4}),\s*\d{1,2}(?:\.\d{2})?$/.exec(r.text);
+    const end = tail ? r.index + tail.index + tail[1]!.length : r.index + r.text.length;
     // A bare number or a code chrono reads as a day ("4.2.1", "R-12"): only expressions with a word, a
     // separator of dates, or a clock time count.
-    const body = r.text.slice(lead);
+    const body = r.text.slice(lead, end - r.index);
     if (!DATE_WORD.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/\d:\d\d|\d\s?[ap]\.?m\b/i.test(body)) continue;
     // The same day written twice ("Sunday 2027-02-21"): the ISO form is read already.
     if (found.some((f) => f.start - end <= 3 && start - f.end <= 3 && f.start < start + 40)) {
@@ -86,10 +89,11 @@ export function readDates(text: string, now: Date): DateMention[] {
     }
     // "for two hours", "a 30 minute visit": a length of time, not a date, unless it counts from now ("in
     // two weeks", "three days from now", "2 hours later").
-    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?$/i.test(body.trim());
+    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?$/i.test(body.trim().replace(/^[-–—:\s]+/, ""));
     if (duration && !/^(?:in|within)\b/i.test(r.text) && !/^\s*(?:ago|later|from now|after)\b/i.test(masked.slice(end))) continue;
     const dated = r.start.isCertain("day") || r.start.isCertain("weekday");
     const at = fromComponents(r.start);
+    if (tail) delete at.time;
     const until = r.end ? fromComponents(r.end) : undefined;
     found.push({ start, end, ...at, ...(until ? { until } : {}), dated });
   }

@@ -51,6 +51,8 @@ function morphology(w: string): string[] {
   const add = (x: string) => {
     if (x.length >= 3 && VOWEL.test(x)) out.push(x);
   };
+  // A noun of action in -y: "delivery" → deliver, "recovery" → recover.
+  if (/[^aeiou]ery$/.test(w) && w.length > 6) add(w.slice(0, -1));
   if (w.endsWith("ies") && w.length > 4) add(`${w.slice(0, -3)}y`);
   if (w.endsWith("es") && w.length > 3) add(w.slice(0, -2));
   if (w.endsWith("s") && !w.endsWith("ss") && w.length > 3) add(w.slice(0, -1));

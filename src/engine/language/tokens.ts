@@ -271,7 +271,8 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
       // Two-word units first ("degrees celsius", "km per hour" is read by the parser as a rate).
-      if (isWord(n1) && isWord(n2)) {
+      // (Not when the second word is a preposition or article: "500 kg in total" is kilograms, not kg·inch.)
+      if (isWord(n1) && isWord(n2) && !isAmbiguousUnitWord(wordOf(n2).norm)) {
         const q2 = quantity(t.value, `${wordOf(n1).norm} ${wordOf(n2).norm}`);
         if (q2) {
           out.push({ kind: "quantity", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, quantity: q2 });

@@ -119,7 +119,8 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
         if (n !== undefined && !inBounds(sig, n)) score *= 0.4;
         if (n !== undefined && sig.type === "integer" && !Number.isInteger(n)) score *= 0.5;
         if (asked.has(sig.key)) score += 1.5;
-        out.push({ key: sig.key, value: typed.value, score, span: reading.f.span, kind: reading.f.value.kind });
+        const alternative = reading.f.left[0] === "or" || reading.f.right[0] === "or";
+        out.push({ key: sig.key, value: typed.value, score, span: reading.f.span, kind: reading.f.value.kind, ...(alternative ? { alternative } : {}) });
       }
     }
   }
@@ -161,7 +162,7 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
     if (result.has(c.key) || open.has(c.key)) continue;
     if (!c.shared && taken.some((t) => overlaps(t, c.span))) continue;
     // A tie: another free value fits this parameter as well and is not a better fit elsewhere.
-    const rival = candidates.find((o) => o !== c && o.key === c.key && o.score > c.score - TIE && !overlaps(o.span, c.span) && JSON.stringify(o.value) !== JSON.stringify(c.value) && !taken.some((t) => overlaps(t, o.span)) && !candidates.some((x) => x.key !== c.key && overlaps(x.span, o.span) && x.score > o.score + TIE));
+    const rival = candidates.find((o) => o !== c && o.key === c.key && (o.score > c.score - TIE || (o.alternative && c.alternative)) && !overlaps(o.span, c.span) && JSON.stringify(o.value) !== JSON.stringify(c.value) && !taken.some((t) => overlaps(t, o.span)) && !candidates.some((x) => x.key !== c.key && overlaps(x.span, o.span) && x.score > o.score + TIE));
     if (rival && !asked.has(c.key)) {
       open.add(c.key);
       continue;

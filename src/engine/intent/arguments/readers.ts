@@ -15,6 +15,8 @@ export interface Candidate {
   kind: string;
   /** The span may serve another parameter too (a money value's currency). */
   shared?: boolean;
+  /** Written as one of alternatives ("the 9th or the 10th"): never chosen over the other by score alone. */
+  alternative?: boolean;
 }
 
 const ROLE_LEADS: Record<Role, string[]> = {

@@ -128,10 +128,11 @@ function afterSeparator(turn: Turn, taken: Span[]): { value: string; span: Span 
   if (!m) return undefined;
   const start = m.index! + m[0].length - m[1]!.length;
   const value = m[1]!.trim().replace(/[.!]+$/, "");
-  const span = { start, end: start + value.length };
-  // Free text may hold values other parameters took ("5 attendees, they want a pilot"); it must not start in one.
-  if (taken.some((t) => overlaps(t, { start, end: start + 1 })) || value.split(/\s+/).length < 2) return undefined;
-  return { value, span: { start, end: start + 1 } };
+  // Free text may hold values other parameters took ("5 attendees, they want a pilot"): only its first
+  // character is claimed, and it must not start inside one of them.
+  const span = { start, end: start + 1 };
+  if (taken.some((t) => overlaps(t, span)) || value.split(/\s+/).length < 2) return undefined;
+  return { value, span };
 }
 
 /** `ticket_id`: "ticket #4471", "#4471", "the new-checkout flag"; the token after (or before) its noun. */
