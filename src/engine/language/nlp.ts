@@ -57,7 +57,17 @@ export function tag(words: readonly string[]): Tagged[] {
  * Whether a word is in the model's English lexicon. Words it has never seen (most surnames, many place and
  * brand names) get ids past the lexicon's end; "analyst" and "designer" are known words, "Nwosu" is not.
  */
+const known = new Map<string, boolean>();
 export function isKnownWord(word: string): boolean {
+  const w = word.toLowerCase();
+  const hit = known.get(w);
+  if (hit !== undefined) return hit;
+  if (known.size > 20_000) known.clear();
+  known.set(w, knownByModel(w));
+  return known.get(w)!;
+}
+
+function knownByModel(word: string): boolean {
   try {
     const id = wink().readDoc(word.toLowerCase()).tokens().out(wink().its.uniqueId)[0] as unknown as number;
     return id < lexiconSize;

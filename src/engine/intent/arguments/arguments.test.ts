@@ -233,6 +233,12 @@ describe("arguments across surface forms", () => {
     expect(got).toMatchObject({ site_id: "SITE-0042", duration_minutes: 90, priority: "urgent" });
   });
 
+  it("sets aside a value the correction rejects", () => {
+    const schema = TOOLS.schedule_panel_inspection as unknown as Record<string, unknown>;
+    const got = extractArguments(schema, ["Inspect SITE-0042 on 2027-03-09 with 3 technicians, routine, 90 minutes.", "no, 2 technicians not 3"], { now: NOW });
+    expect(got.crew_size).toBe(2);
+  });
+
   it("takes a correction in a later turn", () => {
     const schema = TOOLS.schedule_panel_inspection as unknown as Record<string, unknown>;
     const got = extractArguments(schema, ["Schedule an urgent inspection of SITE-0042 on 2027-03-09 for 90 minutes.", "actually make it 2027-03-12"], { now: NOW });

@@ -26,6 +26,8 @@ const ROLE_CUES: Record<Role, string[]> = {
 };
 const OPPOSITE: Record<Role, Role> = { source: "target", target: "source", start: "end", end: "start" };
 
+const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === "object" && JSON.stringify(a) === JSON.stringify(b));
+
 export const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
 
 /** +1 when the word before the value gives the parameter's role, −1 when it gives the opposite one. */
@@ -99,6 +101,8 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
   const out: Candidate[] = [];
   const lessening = takesAway(turn);
   for (const f of turn.found) {
+    // "3, not 4", "the 12th instead of the 9th": the value set aside is not an argument.
+    if (rejected(f.left)) continue;
     const readings: { f: Found; implied?: Role; value?: Found["value"] }[] = [{ f }];
     // A range ("Feb 8 to Feb 12") is two dates: a start and an end.
     if (f.value.kind === "date" && f.value.date.until) {
@@ -136,6 +140,8 @@ function takesAway(turn: Turn): boolean {
 
 const isChange = (sig: Signature) => (sig.min === undefined || sig.min < 0) && sig.keyWords.some((w) => ["delta", "change", "adjustment", "adjust", "diff", "difference", "offset"].includes(w));
 
+const rejected = (left: string[]) => left[0] === "not" || (left[0] === "of" && left[1] === "instead") || (left[0] === "than" && left[1] === "rather");
+
 /** Which roles the tool's parameters come in pairs of (origin/destination, start/end). */
 function pairedRoles(sigs: Signature[]): Set<Role> {
   const roles = new Set<Role>();
@@ -154,6 +160,8 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
   const inLonger = (c: Candidate) => c.kind === "enum" && candidates.some((o) => o !== c && o.kind === "enum" && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);
   candidates = candidates.filter((c) => !inLonger(c));
   candidates.sort((a, b) => b.score - a.score);
+  const byKey = new Map<string, Candidate[]>();
+  for (const c of candidates) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
   const result = new Map<string, unknown>();
   const scores = new Map<string, number>();
   const taken: Span[] = [];
@@ -162,7 +170,7 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
     if (result.has(c.key) || open.has(c.key)) continue;
     if (!c.shared && taken.some((t) => overlaps(t, c.span))) continue;
     // A tie: another free value fits this parameter as well and is not a better fit elsewhere.
-    const rival = candidates.find((o) => o !== c && o.key === c.key && (o.score > c.score - TIE || (o.alternative && c.alternative)) && !overlaps(o.span, c.span) && JSON.stringify(o.value) !== JSON.stringify(c.value) && !taken.some((t) => overlaps(t, o.span)) && !candidates.some((x) => x.key !== c.key && overlaps(x.span, o.span) && x.score > o.score + TIE));
+    const rival = (byKey.get(c.key) ?? []).find((o) => o !== c && (o.score > c.score - TIE || (o.alternative && c.alternative)) && !overlaps(o.span, c.span) && !sameValue(o.value, c.value) && !taken.some((t) => overlaps(t, o.span)) && !candidates.some((x) => x.key !== c.key && overlaps(x.span, o.span) && x.score > o.score + TIE));
     if (rival && !asked.has(c.key)) {
       open.add(c.key);
       continue;

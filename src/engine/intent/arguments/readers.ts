@@ -146,8 +146,15 @@ const shape = (value: string) => value.replace(/[A-Za-z]+/g, "A").replace(/\d+/g
 const punctuation = (value: string) => [...new Set(value.replace(/[A-Za-z0-9]/g, ""))].sort().join("");
 
 /** The base forms of a word, without verb classes: "picking" → picking, pick. */
+const formsCache = new Map<string, Set<string>>();
 function forms(word: string): Set<string> {
-  return new Set([...conceptsOf(word)].filter((c) => !c.startsWith(":")));
+  let hit = formsCache.get(word);
+  if (!hit) {
+    hit = new Set([...conceptsOf(word)].filter((c) => !c.startsWith(":")));
+    if (formsCache.size > 20_000) formsCache.clear();
+    formsCache.set(word, hit);
+  }
+  return hit;
 }
 
 const sameWord = (a: string, b: string) => {
