@@ -695,8 +695,12 @@ class ConditionReader {
     let j = i;
     const subject: W[] = [];
     let negated = false;
+    // A value named by a preposition before the subject ("dispatches to cold_storage with a payload over 50
+    // kg"): the action's value there, not a word of the subject.
+    const placed: W[] = [];
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && ws[j]!.t.kind === "word") {
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
+      else if (/[_\d]/.test(ws[j]!.norm) && wordIs(ws[j - 1], "to", "into", "in", "at", "from", "for")) placed.push(ws[j]!);
       else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
       j++;
     }
@@ -761,6 +765,7 @@ class ConditionReader {
     if (s.words.some((x) => CHANGE.includes(x)) || (s.words.length === 0 && this.actionNouns.some((x) => CHANGE.includes(x)))) subj = { ...subj, magnitude: true };
     let condition: Condition = { kind: "compare", subject: subj, op, value, ...(high ? { high } : {}) };
     if (negated) condition = negate(condition);
+    if (placed.length > 0) condition = { kind: "and", of: [...placed.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false })), condition] };
     // "exceeding 1,000 shares or $50,000 in value": a second value after "or" shares the comparator.
     if (wordIs(ws[k], "or") && ws[k + 1] && NUMERIC_KINDS.has(ws[k + 1]!.t.kind)) {
       const second = valueOf(ws[k + 1]!.t)!;
