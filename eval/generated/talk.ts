@@ -396,11 +396,11 @@ const peopleOps: FixtureTalk = {
     {
       tool: "send_offer_letter",
       verbs: ["send"],
-      objects: ["an offer letter to {candidate_email}", "an offer to {candidate_email}"],
+      objects: ["the offer to {candidate_email}", "an offer letter out to {candidate_email}"],
       noun: "an offer letter",
       contexts: ["Final interview went great", "The hiring panel agreed this morning"],
       args: {
-        candidate_email: { labels: ["Candidate email", "To"], frames: ["to {v}"], pool: [email("r.alvarez@inbox.test"), email("mina.cho@inbox.test"), email("t.eriksen@inbox.test")] },
+        candidate_email: { labels: ["Candidate email", "Candidate"], frames: ["to {v}"], pool: [email("r.alvarez@inbox.test"), email("mina.cho@inbox.test"), email("t.eriksen@inbox.test")] },
         position: { labels: ["Position", "Role"], frames: ["for the {v} role", "as {v}"], pool: [text("Product Designer"), text("Backend Engineer"), text("Account Executive")] },
         annual_salary: {
           labels: ["Salary", "Annual salary", "Base"],
