@@ -106,6 +106,33 @@ function table(title: string, s: SetSummary): string {
   return lines.join("\n");
 }
 
+/**
+ * Generated cases name their meaning and surface form in the note (`[generated <meaning id>, <form>]`):
+ * accuracy per form and per kind of meaning says which class of writing fails, without reading a case.
+ */
+function generatedBreakdown(cases: Case[], results: CaseResult[]): string | undefined {
+  const tagOf = (c: Case) => /\[generated [^/\]]+\/[^/\]]+\/([a-z]+)-\d+, ([a-z]+)(, typo)?\]/.exec(c.note);
+  const byCase = new Map(cases.map((c) => [c.id, c]));
+  const rows = new Map<string, Row>();
+  const add = (label: string, passed: boolean) => {
+    const row = rows.get(label) ?? { label, total: 0, passed: 0 };
+    row.total += 1;
+    if (passed) row.passed += 1;
+    rows.set(label, row);
+  };
+  for (const r of results) {
+    const tag = tagOf(byCase.get(r.id)!);
+    if (!tag) continue;
+    add(`meaning ${tag[1]}`, r.passed);
+    add(`fixture ${r.fixture}`, r.passed);
+    add(`form ${tag[2]}`, r.passed);
+    if (tag[3]) add("with a typo", r.passed);
+  }
+  if (rows.size === 0) return undefined;
+  const sorted = [...rows.values()].sort((a, b) => a.label.localeCompare(b.label));
+  return sorted.map((r) => `  ${r.label.padEnd(30)}${String(r.total).padStart(6)}${String(r.passed).padStart(8)}${pct(r.passed, r.total).padStart(10)}`).join("\n");
+}
+
 /** One line: what was expected, what came back, and what differed. */
 function failureLine(c: Case, r: CaseResult): string {
   const e = c.expect;
@@ -224,6 +251,8 @@ async function main(): Promise<void> {
       summaries.push(summary);
       const title = split === undefined ? titles[set.name] : `${titles[set.name]}, ${split}${split === "holdout" ? " (aggregate only)" : ""}`;
       console.log(`${table(`${title}: ${part.length} cases`, summary)}\n`);
+      const breakdown = generatedBreakdown(selected.get(set.name)!, part);
+      if (breakdown) console.log(`${title}, by kind of meaning and surface form:\n${breakdown}\n`);
       const name = split === undefined ? set.name : `${set.name}-${split}`;
       headlines.push(`${name.padEnd(18)} ${String(summary.passed).padStart(4)}/${String(summary.cases).padEnd(4)} ${pct(summary.passed, summary.cases)}   tool ${pct(summary.tool_choice.passed, summary.tool_choice.total)}   args ${pct(summary.arguments.passed, summary.arguments.total)}   safety ${summary.safety_violations.length}`);
     }
