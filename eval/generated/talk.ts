@@ -790,6 +790,12 @@ const library: FixtureTalk = {
         membership_type: { labels: ["Membership"], frames: ["as a {v} member", "on a {v} membership"], pool: [en("adult"), en("junior"), en("senior"), en("student")] },
         home_branch: { labels: ["Home branch"], frames: ["at {v}"], pool: branchPool, optional: true },
       },
+      // Junior membership is for children and senior for over-65s (the fixture's own memory says so).
+      valid: (v) => {
+        const born = iso(v.date_of_birth!).slice(0, 4);
+        const type = (v.membership_type as { value: string }).value;
+        return (type === "junior") === born >= "2011" && (type !== "senior" || born <= "1962");
+      },
     },
     {
       tool: "book_room",
@@ -809,7 +815,7 @@ const library: FixtureTalk = {
       tool: "order_title",
       verbs: ["order", "buy"],
       objects: ["{copies} copies of {isbn}", "copies of {isbn}"],
-      noun: "an acquisition",
+      noun: "copies of a title",
       contexts: ["Holds queue is over thirty", "Reading group requested it"],
       args: {
         isbn,

@@ -162,7 +162,7 @@ const WEEK_WORDS: Record<number, string> = { 1: "a week", 2: "two weeks", 3: "th
 /** Every way of writing the quantity, in its own unit and in others that convert to it exactly. */
 function quantityForms(v: Extract<Value, { kind: "quantity" }>, voice: boolean): string[] {
   const n = v.value;
-  const num = voice ? spoken : plain;
+  const num = voice ? spoken : String;
   const forms: string[] = [];
   switch (v.unit) {
     case "minute": {
@@ -194,7 +194,7 @@ function quantityForms(v: Extract<Value, { kind: "quantity" }>, voice: boolean):
       break;
     }
     case "kWh": {
-      forms.push(voice ? `${num(n)} kilowatt hours` : `${grouped(n)} kWh`, `${plain(n)} kWh`);
+      forms.push(voice ? `${num(n)} kilowatt hours` : `${grouped(n)} kWh`, `${n} kWh`);
       const mwh = n / 1000;
       if (n >= 1000 && Number.isInteger(mwh * 1000) && String(mwh).length <= 5) forms.push(voice ? `${mwh} megawatt hours` : `${mwh} MWh`);
       break;
@@ -295,7 +295,7 @@ export function canonical(v: Value): string {
     case "money":
       return `${grouped(v.amount)} ${v.currency}`;
     case "quantity":
-      return `${plain(v.value)} ${{ minute: "minutes", day: "days", kg: "kg", m: "m", kWh: "kWh" }[v.unit]}`;
+      return `${v.value} ${{ minute: "minutes", day: "days", kg: "kg", m: "m", kWh: "kWh" }[v.unit]}`;
     case "fraction":
       return `${Math.round(v.value * 1000) / 10}%`;
     case "count":
