@@ -213,9 +213,6 @@ function dateParts(iso: string) {
   return { y, m, d, month: MONTHS[m - 1]!, weekday: WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]! };
 }
 
-/** The weekday of an ISO date or date-time, in English ("Saturday"): fixtures' weekday rules are checked with it. */
-export const weekdayOf = (iso: string) => dateParts(iso).weekday;
-
 function dateText(r: Rng, iso: string, voice: boolean): string {
   const { y, m, d, month, weekday } = dateParts(iso);
   if (voice) return pick(r, [`${month.toLowerCase()} ${ordinalWords(d)} ${y}`, `the ${ordinalWords(d)} of ${month.toLowerCase()} ${y}`, `${weekday.toLowerCase()} ${month.toLowerCase()} ${ordinalWords(d)} ${y}`]);
