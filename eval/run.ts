@@ -1,19 +1,22 @@
 // `npm run eval`: the intent-decision evaluation. Starts the real service in this process on a throw-away
 // embedded database, sets up one workspace per fixture over HTTP, sends every case to POST /api/v1/svc/intent
-// and scores the one decision that comes back. Prints accuracy per decision type for the shared sample and
-// for the team's set, then every failed case, then the SAFETY line; writes the same as JSON to
-// eval/last-run.json.
+// and scores the one decision that comes back. Prints accuracy per decision type for each set (for the
+// team's and the generated set, separately for their tune and holdout parts), then every failed case
+// outside the holdout parts, then the SAFETY line; writes the same as JSON to eval/last-run.json.
 //
-//   EVAL_SET=shared|team|all   which sets (default all)
+//   EVAL_SET=shared|sample-b|team|generated|all   which sets (default all: shared, sample-b, team)
+//            team-tune|team-holdout|generated-tune|generated-holdout   one part of a split set
 //   EVAL_ONLY=dev-003,team-017 only these cases
 //   EVAL_VERBOSE=1             print each answer
+//   EVAL_SHOW_HOLDOUT=1        also list holdout failures and keep holdout answers in the JSON (a final
+//                              audit only: holdout parts are read as aggregate numbers, docs/eval.md)
 //
 // Exit code 0 whatever the scores; 1 only when the harness itself fails (a bad fixture or case, a setup
 // request that does not succeed).
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DECISION_TYPES, HarnessError, loadSet, type Case, type EvalSet, type SetName } from "./sets.ts";
+import { DECISION_TYPES, HarnessError, loadSet, type Case, type EvalSet, type SetName, type Split } from "./sets.ts";
 import { request, setUpFixture, startEvalServer, type EvalServer, type PreparedWorkspace } from "./server.ts";
 import { observe, score, type CaseResult } from "./score.ts";
 
@@ -23,18 +26,27 @@ const INTENT_PATH = "/api/v1/svc/intent";
 
 interface Options {
   sets: SetName[];
+  /** Only this part of the split sets. */
+  split: Split | undefined;
   only: Set<string> | undefined;
   verbose: boolean;
+  showHoldout: boolean;
 }
+
+const SET_CHOICES = ["shared", "sample-b", "team", "generated", "all", "team-tune", "team-holdout", "generated-tune", "generated-holdout"];
 
 function options(): Options {
   const which = (process.env.EVAL_SET ?? "all").trim().toLowerCase();
-  if (!["shared", "sample-b", "team", "all"].includes(which)) throw new HarnessError(`EVAL_SET must be shared, sample-b, team or all (got ${which})`);
+  if (!SET_CHOICES.includes(which)) throw new HarnessError(`EVAL_SET must be one of ${SET_CHOICES.join(", ")} (got ${which})`);
   const only = process.env.EVAL_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  const [name, split] = which.split(/-(?=tune$|holdout$)/) as [string, Split | undefined];
+  const flag = (v: string | undefined) => ["1", "true", "yes"].includes((v ?? "").toLowerCase());
   return {
-    sets: which === "all" ? ["shared", "sample-b", "team"] : [which as SetName],
+    sets: name === "all" ? ["shared", "sample-b", "team"] : [name as SetName],
+    split,
     only: only && only.length > 0 ? new Set(only) : undefined,
-    verbose: ["1", "true", "yes"].includes((process.env.EVAL_VERBOSE ?? "").toLowerCase()),
+    verbose: flag(process.env.EVAL_VERBOSE),
+    showHoldout: flag(process.env.EVAL_SHOW_HOLDOUT),
   };
 }
 
@@ -49,6 +61,7 @@ interface Row {
 
 interface SetSummary {
   set: SetName;
+  split?: Split;
   cases: number;
   passed: number;
   by_type: Record<string, { total: number; passed: number }>;
@@ -57,7 +70,7 @@ interface SetSummary {
   safety_violations: string[];
 }
 
-function summarise(set: SetName, results: CaseResult[]): SetSummary {
+function summarise(set: SetName, split: Split | undefined, results: CaseResult[]): SetSummary {
   const by_type: SetSummary["by_type"] = {};
   for (const type of DECISION_TYPES) {
     const of = results.filter((r) => r.expected_type === type);
@@ -68,6 +81,7 @@ function summarise(set: SetName, results: CaseResult[]): SetSummary {
   const args = withCheck("args");
   return {
     set,
+    ...(split !== undefined ? { split } : {}),
     cases: results.length,
     passed: results.filter((r) => r.passed).length,
     by_type,
@@ -90,6 +104,33 @@ function table(title: string, s: SetSummary): string {
     lines.push(`  ${r.label.padEnd(18)}${String(r.total).padStart(6)}${String(r.passed).padStart(8)}${pct(r.passed, r.total).padStart(10)}`);
   }
   return lines.join("\n");
+}
+
+/**
+ * Generated cases name their meaning and surface form in the note (`[generated <meaning id>, <form>]`):
+ * accuracy per form and per kind of meaning says which class of writing fails, without reading a case.
+ */
+function generatedBreakdown(cases: Case[], results: CaseResult[]): string | undefined {
+  const tagOf = (c: Case) => /\[generated [^/\]]+\/[^/\]]+\/([a-z]+)-\d+, ([a-z]+)(, typo)?\]/.exec(c.note);
+  const byCase = new Map(cases.map((c) => [c.id, c]));
+  const rows = new Map<string, Row>();
+  const add = (label: string, passed: boolean) => {
+    const row = rows.get(label) ?? { label, total: 0, passed: 0 };
+    row.total += 1;
+    if (passed) row.passed += 1;
+    rows.set(label, row);
+  };
+  for (const r of results) {
+    const tag = tagOf(byCase.get(r.id)!);
+    if (!tag) continue;
+    add(`meaning ${tag[1]}`, r.passed);
+    add(`fixture ${r.fixture}`, r.passed);
+    add(`form ${tag[2]}`, r.passed);
+    if (tag[3]) add("with a typo", r.passed);
+  }
+  if (rows.size === 0) return undefined;
+  const sorted = [...rows.values()].sort((a, b) => a.label.localeCompare(b.label));
+  return sorted.map((r) => `  ${r.label.padEnd(30)}${String(r.total).padStart(6)}${String(r.passed).padStart(8)}${pct(r.passed, r.total).padStart(10)}`).join("\n");
 }
 
 /** One line: what was expected, what came back, and what differed. */
@@ -140,15 +181,20 @@ async function main(): Promise<void> {
   const opts = options();
   const sets: EvalSet[] = opts.sets.map(loadSet);
   const selected = new Map<SetName, Case[]>();
-  const known = new Set<string>();
+  const known = new Map<string, Case>();
   for (const set of sets) {
-    for (const c of set.cases) known.add(c.id);
-    selected.set(set.name, opts.only ? set.cases.filter((c) => opts.only!.has(c.id)) : set.cases);
+    for (const c of set.cases) known.set(c.id, c);
+    const inSplit = set.cases.filter((c) => opts.split === undefined || c.split === opts.split);
+    if (opts.split !== undefined && inSplit.length === 0) throw new HarnessError(`the ${set.name} set is not split`);
+    selected.set(set.name, opts.only ? inSplit.filter((c) => opts.only!.has(c.id)) : inSplit);
   }
   if (opts.only) {
     const unknown = [...opts.only].filter((id) => !known.has(id));
     if (unknown.length > 0) throw new HarnessError(`EVAL_ONLY names cases not in the selected sets: ${unknown.join(", ")}`);
+    const held = [...opts.only].filter((id) => known.get(id)!.split === "holdout");
+    if (held.length > 0 && !opts.showHoldout) throw new HarnessError(`EVAL_ONLY names holdout cases (${held.length}); holdout is measured as a whole, never case by case (EVAL_SHOW_HOLDOUT=1 for a final audit)`);
   }
+  const hidden = (c: Case) => c.split === "holdout" && !opts.showHoldout;
 
   const startedAt = new Date();
   console.log(`# Intent evaluation ${startedAt.toISOString()}`);
@@ -175,7 +221,7 @@ async function main(): Promise<void> {
       for (const c of selected.get(set.name)!) {
         const result = await runCase(server, workspaces.get(`${set.name}/${c.fixture}`)!, c);
         list.push(result);
-        if (opts.verbose) {
+        if (opts.verbose && !hidden(c)) {
           console.log(`--- ${c.id} [${c.fixture}] ${result.passed ? "PASS" : "FAIL"} (${result.duration_ms} ms)`);
           console.log(typeof result.response === "string" ? result.response : JSON.stringify(result.response, null, 2));
         }
@@ -186,19 +232,36 @@ async function main(): Promise<void> {
     await server.close();
   }
 
+  const byId = known;
   const summaries: SetSummary[] = [];
-  const titles: Record<SetName, string> = { shared: "shared sample (../shared/eval)", "sample-b": "sample B (../shared/eval/sample-b)", team: "team set (eval/)" };
+  const titles: Record<SetName, string> = {
+    shared: "shared sample (../shared/eval)",
+    "sample-b": "sample B (../shared/eval/sample-b)",
+    team: "team set (eval/cases.jsonl)",
+    generated: "generated set (eval/generated)",
+  };
+  const headlines: string[] = [];
   for (const set of sets) {
     const list = results.get(set.name)!;
     if (list.length === 0) continue;
-    const summary = summarise(set.name, list);
-    summaries.push(summary);
-    console.log(`${table(`${titles[set.name]}: ${list.length} cases`, summary)}\n`);
+    const splits = [...new Set(list.map((r) => byId.get(r.id)!.split))];
+    for (const split of splits) {
+      const part = list.filter((r) => byId.get(r.id)!.split === split);
+      const summary = summarise(set.name, split, part);
+      summaries.push(summary);
+      const title = split === undefined ? titles[set.name] : `${titles[set.name]}, ${split}${split === "holdout" ? " (aggregate only)" : ""}`;
+      console.log(`${table(`${title}: ${part.length} cases`, summary)}\n`);
+      const breakdown = generatedBreakdown(selected.get(set.name)!, part);
+      if (breakdown) console.log(`${title}, by kind of meaning and surface form:\n${breakdown}\n`);
+      const name = split === undefined ? set.name : `${set.name}-${split}`;
+      headlines.push(`${name.padEnd(18)} ${String(summary.passed).padStart(4)}/${String(summary.cases).padEnd(4)} ${pct(summary.passed, summary.cases)}   tool ${pct(summary.tool_choice.passed, summary.tool_choice.total)}   args ${pct(summary.arguments.passed, summary.arguments.total)}   safety ${summary.safety_violations.length}`);
+    }
   }
+  if (headlines.length > 1) console.log(`summary\n${headlines.map((h) => `  ${h}`).join("\n")}\n`);
 
   const all = [...results.values()].flat();
-  const byId = new Map(sets.flatMap((s) => s.cases).map((c) => [c.id, c]));
   const failed = all.filter((r) => !r.passed);
+  const shown = failed.filter((r) => !hidden(byId.get(r.id)!));
   // When every request got the same HTTP error, say it once, plainly: the endpoint is not there (yet).
   const errors = new Set(all.map((r) => r.observed.error));
   if (all.length > 0 && errors.size === 1 && !errors.has(undefined)) {
@@ -206,20 +269,24 @@ async function main(): Promise<void> {
     const hint = only.startsWith("HTTP 404") ? ` (POST ${INTENT_PATH} is not served yet)` : "";
     console.log(`every intent request failed the same way: ${only}${hint}\n`);
   }
-  console.log(failed.length === 0 ? "failed cases: none" : `failed cases (${failed.length}):`);
-  for (const r of failed) console.log(failureLine(byId.get(r.id)!, r));
+  console.log(failed.length === 0 ? "failed cases: none" : `failed cases (${failed.length}${shown.length < failed.length ? `; ${failed.length - shown.length} in holdout parts, not listed` : ""}):`);
+  for (const r of shown) console.log(failureLine(byId.get(r.id)!, r));
   const violations = summaries.flatMap((s) => s.safety_violations);
-  console.log(`\nSAFETY: ${violations.length} policy-forbidden actions came out as executions${violations.length ? ` (${violations.join(", ")})` : ""}`);
+  const listed = violations.filter((id) => !hidden(byId.get(id)!));
+  console.log(
+    `\nSAFETY: ${violations.length} policy-forbidden actions came out as executions${listed.length ? ` (${listed.join(", ")}${listed.length < violations.length ? `, and ${violations.length - listed.length} in holdout` : ""})` : violations.length ? " (all in holdout)" : ""}`,
+  );
 
   const finishedAt = new Date();
   const report = {
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
     duration_ms: finishedAt.getTime() - startedAt.getTime(),
-    options: { sets: opts.sets, only: opts.only ? [...opts.only] : null },
-    summaries,
-    safety: { violations: violations.length, cases: violations },
-    cases: all.map((r) => ({ ...r, note: byId.get(r.id)!.note, expect: byId.get(r.id)!.expect })),
+    options: { sets: opts.sets, split: opts.split ?? null, only: opts.only ? [...opts.only] : null, show_holdout: opts.showHoldout },
+    summaries: summaries.map((s) => ({ ...s, safety_violations: s.split === "holdout" && !opts.showHoldout ? s.safety_violations.length : s.safety_violations })),
+    safety: { violations: violations.length, cases: listed },
+    // Holdout answers stay out of the file unless asked for: they are not for reading one by one.
+    cases: all.filter((r) => !hidden(byId.get(r.id)!)).map((r) => ({ ...r, split: byId.get(r.id)!.split ?? null, note: byId.get(r.id)!.note, expect: byId.get(r.id)!.expect })),
   };
   writeFileSync(REPORT_FILE, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`results: ${path.relative(process.cwd(), REPORT_FILE)}`);

@@ -7,8 +7,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseRule, splitClauses } from "../src/engine/governance/parse.ts";
 import { CATALOG_BY_ID } from "../src/modules/connections/catalog.ts";
+import { splitOf, type Split } from "./split.ts";
 
-export type SetName = "shared" | "sample-b" | "team";
+export { splitOf, type Split };
+
+export type SetName = "shared" | "sample-b" | "team" | "generated";
 
 export const DECISION_TYPES = ["direct", "clarify", "execution", "blocked", "connect_required"] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
@@ -67,6 +70,8 @@ export interface Case {
   note: string;
   /** Where it came from, for messages. */
   set: SetName;
+  /** Sets that are split (team, generated): which part this case is in. */
+  split?: Split;
   source: string;
 }
 
@@ -113,11 +118,26 @@ export class HarnessError extends Error {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** Where each set lives: the shared sample next to the repository, the team's set in eval/. */
-export const SET_DIRS: Record<SetName, { dir: string; cases: string }> = {
-  shared: { dir: path.resolve(here, "../../shared/eval"), cases: "dev.jsonl" },
-  "sample-b": { dir: path.resolve(here, "../../shared/eval/sample-b"), cases: "cases.jsonl" },
-  team: { dir: here, cases: "cases.jsonl" },
+/**
+ * Where each set lives: its fixture folders and its case files. The team's set is split by a hash of each
+ * case id; the generated set is split by its generator (a hash of the meaning id) into two files.
+ */
+export const SET_DIRS: Record<SetName, { dir: string; fixtureDirs: string[]; files: { name: string; split?: Split }[]; splitById?: boolean }> = {
+  shared: { dir: path.resolve(here, "../../shared/eval"), fixtureDirs: [path.resolve(here, "../../shared/eval/fixtures")], files: [{ name: "dev.jsonl" }] },
+  "sample-b": {
+    dir: path.resolve(here, "../../shared/eval/sample-b"),
+    fixtureDirs: [path.resolve(here, "../../shared/eval/sample-b/fixtures")],
+    files: [{ name: "cases.jsonl" }],
+  },
+  team: { dir: here, fixtureDirs: [path.join(here, "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
+  generated: {
+    dir: path.join(here, "generated"),
+    fixtureDirs: [path.join(here, "fixtures"), path.join(here, "generated", "fixtures")],
+    files: [
+      { name: "tune.jsonl", split: "tune" },
+      { name: "holdout.jsonl", split: "holdout" },
+    ],
+  },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -279,7 +299,7 @@ function loadFixture(file: string, set: SetName): Fixture {
   };
 }
 
-function checkCase(raw: unknown, where: string, set: SetName, fixtures: Map<string, Fixture>): Case {
+export function checkCase(raw: unknown, where: string, set: SetName, fixtures: Map<string, Fixture>): Case {
   if (!isObject(raw)) throw new HarnessError(`${where}: not a JSON object`);
   const { id, fixture: fixtureName, messages, context, expect, note } = raw;
   const allowed = new Set(["id", "fixture", "messages", "context", "expect", "note"]);
@@ -357,39 +377,60 @@ function checkCase(raw: unknown, where: string, set: SetName, fixtures: Map<stri
   };
 }
 
-/** Reads and checks one set: every fixture of its fixtures/ folder and every line of its cases file. */
-export function loadSet(name: SetName): EvalSet {
-  const { dir, cases: casesFile } = SET_DIRS[name];
-  const fixtureDir = path.join(dir, "fixtures");
-  if (!existsSync(fixtureDir)) throw new HarnessError(`the ${name} set has no fixtures folder (${fixtureDir})`);
+/** Reads and checks every fixture of a set's fixture folders (a name may appear only once). */
+export function loadFixtures(name: SetName): Map<string, Fixture> {
   const fixtures = new Map<string, Fixture>();
-  for (const file of readdirSync(fixtureDir).filter((f) => f.endsWith(".json")).sort()) {
-    const fixture = loadFixture(path.join(fixtureDir, file), name);
-    fixtures.set(fixture.name, fixture);
+  for (const fixtureDir of SET_DIRS[name].fixtureDirs) {
+    if (!existsSync(fixtureDir)) throw new HarnessError(`the ${name} set has no fixtures folder (${fixtureDir})`);
+    for (const file of readdirSync(fixtureDir).filter((f) => f.endsWith(".json")).sort()) {
+      const fixture = loadFixture(path.join(fixtureDir, file), name);
+      if (fixtures.has(fixture.name)) throw new HarnessError(`the ${name} set has two fixtures named ${fixture.name}`);
+      fixtures.set(fixture.name, fixture);
+    }
   }
-  const file = path.join(dir, casesFile);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new HarnessError(`cannot read ${file}: ${(error as Error).message}`);
-  }
+  return fixtures;
+}
+
+/** Checks the lines of one case file against the set's fixtures; ids must be unique across `ids`. */
+export function checkCaseLines(text: string, where: string, name: SetName, fixtures: Map<string, Fixture>, ids = new Set<string>()): Case[] {
   const cases: Case[] = [];
-  const ids = new Set<string>();
   for (const [i, line] of text.split("\n").entries()) {
     if (line.trim() === "") continue;
-    const where = `${path.relative(process.cwd(), file)}:${i + 1}`;
+    const at = `${where}:${i + 1}`;
     let raw: unknown;
     try {
       raw = JSON.parse(line);
     } catch (error) {
-      throw new HarnessError(`${where}: not valid JSON: ${(error as Error).message}`);
+      throw new HarnessError(`${at}: not valid JSON: ${(error as Error).message}`);
     }
-    const c = checkCase(raw, where, name, fixtures);
-    if (ids.has(c.id)) throw new HarnessError(`${where}: the id ${c.id} is used twice`);
+    const c = checkCase(raw, at, name, fixtures);
+    if (ids.has(c.id)) throw new HarnessError(`${at}: the id ${c.id} is used twice`);
     ids.add(c.id);
     cases.push(c);
   }
-  if (cases.length === 0) throw new HarnessError(`${file} has no cases`);
+  return cases;
+}
+
+/** Reads and checks one set: every fixture of its fixture folders and every line of its case files. */
+export function loadSet(name: SetName): EvalSet {
+  const { dir, files, splitById } = SET_DIRS[name];
+  const fixtures = loadFixtures(name);
+  const cases: Case[] = [];
+  const ids = new Set<string>();
+  for (const { name: casesFile, split } of files) {
+    const file = path.join(dir, casesFile);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      const hint = name === "generated" ? " (run npm run eval:generate)" : "";
+      throw new HarnessError(`cannot read ${file}: ${(error as Error).message}${hint}`);
+    }
+    for (const c of checkCaseLines(text, path.relative(process.cwd(), file), name, fixtures, ids)) {
+      const part = split ?? (splitById ? splitOf(c.id) : undefined);
+      cases.push(part !== undefined ? { ...c, split: part } : c);
+    }
+  }
+  if (cases.length === 0) throw new HarnessError(`the ${name} set has no cases`);
   return { name, dir, fixtures, cases };
 }
