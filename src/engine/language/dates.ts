@@ -64,22 +64,24 @@ export function readDates(text: string, now: Date): DateMention[] {
     const span = found.at(-1)!;
     masked = masked.slice(0, span.start) + " ".repeat(span.end - span.start) + masked.slice(span.end);
   }
-  let results: chrono.ParsedResult[] = [];
-  try {
-    results = chrono.parse(masked, { instant: now, timezone: "UTC" }, { forwardDate: true });
-  } catch {
-    results = [];
+  // Line by line: a list's lines are separate statements, and chrono would join "Monday … - Last day" into
+  // a range across them.
+  const results: { r: chrono.ParsedResult; index: number }[] = [];
+  let offset = 0;
+  for (const line of masked.split("\n")) {
+    for (const hit of parseLine(line, now)) results.push({ r: hit.r, index: hit.index + offset });
+    offset += line.length + 1;
   }
-  for (const r of results) {
+  for (const { r, index } of results) {
     const lead = LEADING.exec(r.text)?.[0].length ?? 0;
-    const start = r.index + lead;
+    const start = index + lead;
     // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR": chrono reads the number after the year as a time; it
     // is not one (a time after a date is written with a colon or "at").
     const tail = /(\d{4}),\s*\d{1,2}(?:\.\d{2})?$/.exec(r.text);
-    const end = tail ? r.index + tail.index + tail[1]!.length : r.index + r.text.length;
+    const end = tail ? index + tail.index + tail[1]!.length : index + r.text.length;
     // A bare number or a code chrono reads as a day ("4.2.1", "R-12"): only expressions with a word, a
     // separator of dates, or a clock time count.
-    const body = r.text.slice(lead, end - r.index);
+    const body = r.text.slice(lead, end - index);
     if (!DATE_WORD.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/\d:\d\d|\d\s?[ap]\.?m\b/i.test(body)) continue;
     // The same day written twice ("Sunday 2027-02-21"): the ISO form is read already.
     if (found.some((f) => f.start - end <= 3 && start - f.end <= 3 && f.start < start + 40)) {
@@ -98,4 +100,20 @@ export function readDates(text: string, now: Date): DateMention[] {
     found.push({ start, end, ...at, ...(until ? { until } : {}), dated });
   }
   return found.sort((a, b) => a.start - b.start);
+}
+
+/** chrono's reading of one line; a day-first numeric date ("19/3/2027") the US reading misses is read British. */
+function parseLine(line: string, now: Date): { r: chrono.ParsedResult; index: number }[] {
+  if (line.trim() === "") return [];
+  try {
+    const results = chrono.parse(line, { instant: now, timezone: "UTC" }, { forwardDate: true }).map((r) => ({ r, index: r.index }));
+    for (const m of line.matchAll(/(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?![\d/])/g)) {
+      if (Number(m[1]) <= 12 || results.some((x) => x.index <= m.index! && x.index + x.r.text.length >= m.index! + m[0].length)) continue;
+      const british = chrono.en.GB.parse(m[0], { instant: now, timezone: "UTC" }, { forwardDate: true })[0];
+      if (british) results.push({ r: british, index: m.index! });
+    }
+    return results.sort((a, b) => a.index - b.index);
+  } catch {
+    return [];
+  }
 }

@@ -9,11 +9,11 @@ const SMALL: Record<string, number> = {
 const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 const ORDINALS: Record<string, number> = { half: 0.5, quarter: 0.25 };
 
-export const isNumberWord = (w: string): boolean => w in SMALL || w === "hundred" || w in SCALES || w === "dozen";
+export const isNumberWord = (w: string): boolean => w in SMALL || w === "hundred" || w in SCALES || w === "dozen" || (w.includes("-") && w.split("-").every((p) => p in SMALL));
 
 /**
  * Reads a number from the words at `start`; returns the value and how many words it took, or undefined.
- * "and" is allowed between groups ("one hundred and five"); hyphens were split by the tokenizer.
+ * "and" is allowed between groups ("one hundred and five"); "ninety-nine" is one word.
  */
 export function readNumberWords(words: readonly string[], start: number): { value: number; length: number } | undefined {
   // "a hundred", "a thousand", "a dozen": the article is one.
@@ -27,8 +27,12 @@ export function readNumberWords(words: readonly string[], start: number): { valu
   let any = false;
   for (let i = start; i < words.length; i++) {
     const w = words[i]!;
+    const [tens, unit] = w.split("-");
     if (w in SMALL) {
       group += SMALL[w]!;
+    } else if (unit !== undefined && tens! in SMALL && unit in SMALL && SMALL[tens!]! >= 20 && SMALL[unit]! < 10) {
+      // "ninety-nine": the tokenizer keeps a hyphenated word whole.
+      group += SMALL[tens!]! + SMALL[unit]!;
     } else if (w === "hundred" && any) {
       group = (group || 1) * 100;
     } else if (w in SCALES && any) {

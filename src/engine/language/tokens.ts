@@ -230,6 +230,9 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         const text = tokens.slice(i, i + spelled.length).map((x) => x.text).join(" ");
         t = { kind: "number", text, value: spelled.value };
         i += spelled.length - 1;
+      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour")) && ONE_UNITS.has(words[i + 1] ?? "")) {
+        // "for one hour", "an hour": one of a unit of time (alone, "one" is an article).
+        t = { kind: "number", text: t.text, value: 1 };
       } else if (t.norm === "noon" || t.norm === "midday") t = { kind: "time", text: t.text, minutes: 720 };
       else if (t.norm === "midnight") t = { kind: "time", text: t.text, minutes: 0 };
     }
@@ -337,6 +340,8 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
   }
   return out;
 }
+
+const ONE_UNITS = new Set(["hour", "minute", "second", "day", "week", "month", "year", "night", "kilogram", "kg", "metre", "meter", "litre", "liter"]);
 
 // Words js-quantities reads as units that, after a number, are almost always something else: "3 refunds
 // per hour" is handled as a rate, "500 units" is a count, "in" is a preposition, "a" an article.

@@ -4,6 +4,7 @@
 // named by their words ("without a reboot" → reboot: false).
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
+import { convert } from "../../language/units.ts";
 import { cueScore, type Role, type Signature } from "./signature.ts";
 import type { Turn } from "./values.ts";
 
@@ -108,7 +109,9 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     };
     find.lastIndex = 0;
     for (const m of turn.text.matchAll(find)) {
-      if (!strict && !looksLikeCode(m[0])) continue;
+      // A sentence's full stop is not part of a code: "in." is the word "in".
+      const bare = m[0].replace(/[.-]+$/, "");
+      if (!strict && (!looksLikeCode(bare) || !whole.test(bare))) continue;
       seen.add(m.index!);
       add(m.index!, m[0], m[0]);
     }
@@ -220,7 +223,9 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     }
     if (sig.enumForms.every((f) => typeof f.value === "number")) {
       for (const f of turn.found) {
-        if (f.value.kind === "number" && sig.enumForms.some((e) => e.value === (f.value as { amount: number }).amount)) out.push({ key: sig.key, value: f.value.amount, score: 1.5 + cueScore(sig, f.left, f.right) + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum" });
+        // A number, or a quantity in the unit the key names ("one hour" for `duration_minutes: [30, 60]`).
+        const n = f.value.kind === "number" ? f.value.amount : f.value.kind === "quantity" && sig.unit && f.value.quantity.kind === sig.unit.kind ? convert(f.value.quantity.value, f.value.quantity.unit, sig.unit.unit) : undefined;
+        if (n !== undefined && sig.enumForms.some((e) => e.value === n)) out.push({ key: sig.key, value: n, score: 1.5 + (f.value.kind === "quantity" ? 0.5 : 0) + cueScore(sig, f.left, f.right) + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum" });
       }
       continue;
     }

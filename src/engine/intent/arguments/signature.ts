@@ -219,7 +219,7 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   if (typeof s.exclusiveMinimum === "number") sig.min = s.exclusiveMinimum;
   if (typeof s.maximum === "number") sig.max = s.maximum;
   if (typeof s.exclusiveMaximum === "number") sig.max = s.exclusiveMaximum;
-  if (kind === "quantity" && usableUnit) sig.unit = usableUnit;
+  if ((kind === "quantity" || kind === "enum") && usableUnit) sig.unit = usableUnit;
   if (kind === "money") {
     if (currency) sig.currency = currency;
     if (keyWords.includes("cents")) sig.minor = true;

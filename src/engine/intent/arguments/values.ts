@@ -102,13 +102,17 @@ function nameRuns(text: string, taken: Span[]): { span: Span; text: string; word
 }
 
 /** Reads a turn's values. `now` anchors dates written without a year or relative to today. */
-export function readTurn(text: string, now: Date): Turn {
+export function readTurn(original: string, now: Date): Turn {
+  const text = withoutForwardedHeaders(original);
   const { tokens, spans } = tokenizeWithSpans(text);
   let words: Turn["words"] = [];
   // Arrows stand for "to" ("picking → packing").
   for (const m of text.matchAll(/→|->|=>|⟶/g)) words.push({ word: "to", span: { start: m.index!, end: m.index! + m[0].length } });
   tokens.forEach((t, i) => {
-    if (t.kind === "word") for (const part of t.norm.split(/[-_]/)) if (part) words.push({ word: part === t.norm ? t.norm : part, span: spans[i]! });
+    if (t.kind !== "word") return;
+    for (const part of t.norm.split(/[-_]/)) if (part) words.push({ word: part === t.norm ? t.norm : part, span: spans[i]! });
+    // "e-mail", "check-in": the joined spelling is a word too.
+    if (/^[a-z]+-[a-z]+$/.test(t.norm) && t.norm.split("-")[0]!.length <= 2) words.push({ word: t.norm.replace("-", ""), span: spans[i]! });
   });
   words = words.sort((a, b) => a.span.start - b.span.start);
   const found: Found[] = [];
@@ -140,4 +144,16 @@ export function readTurn(text: string, now: Date): Turn {
   for (const run of nameRuns(text, taken)) found.push({ value: { kind: "name", text: run.text, words: run.words }, span: run.span, raw: run.text, ...contextOf(text, words, run.span) });
   found.sort((a, b) => a.span.start - b.span.start);
   return { text, found, words, tokens, spans };
+}
+
+const FORWARDED = /-{2,}\s*forwarded message\s*-{2,}|-{2,}\s*original message\s*-{2,}|^begin forwarded message:/im;
+const HEADER = /^[ \t>]*(?:from|sent|date|to|cc|bcc|reply-to)[ \t]*:.*$/gim;
+
+/**
+ * A forwarded e-mail's header lines (From, Date, To…) describe the e-mail, not the request: their dates and
+ * addresses are blanked (same length, so spans still point into the original) before values are read.
+ */
+function withoutForwardedHeaders(text: string): string {
+  if (!FORWARDED.test(text)) return text;
+  return text.replace(HEADER, (line) => " ".repeat(line.length));
 }
