@@ -514,7 +514,7 @@ class ConditionReader {
     let negated = false;
     // "inspections that begin on a Sunday": the day of the action's own time ("start"), not of now.
     const subject: W[] = [];
-    while (j < ws.length && j < i + 4 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "on", "during", "at", "over", "outside", "except") && DAYS[ws[j]!.norm] === undefined) {
+    while (j < ws.length && j < i + 4 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "on", "during", "at", "over", "outside", "except", "for", "a", "the", "any") && DAYS[ws[j]!.norm] === undefined) {
       const w = ws[j]!;
       if (wordIs(w, "that", "which", "who", "when", "whose", "is", "are", "scheduled", "set")) {
         j++;
@@ -524,12 +524,16 @@ class ConditionReader {
       subject.push(w);
       j++;
     }
-    if (subject.length > 0 && !wordIs(ws[j], "on", "during", "over")) return undefined;
+    // "scheduled for a Saturday" names the day as "on" does.
+    if (subject.length > 0 && !wordIs(ws[j], "on", "during", "over", "for")) return undefined;
     if (wordIs(ws[j], "outside", "except")) {
       negated = true;
       j++;
     }
-    if (wordIs(ws[j], "on", "during", "at", "over")) j++;
+    const preposition = wordIs(ws[j], "on", "during", "at", "over", "for");
+    if (preposition) j++;
+    // "for" names a day only right before one ("for a Saturday"), never a person or thing ("for Sam").
+    if (wordIs(ws[j - 1], "for") && !isDayWord(ws[j]) && !(wordIs(ws[j], "the", "a", "any") && isDayWord(ws[j + 1]))) return undefined;
     if (wordIs(ws[j], "the", "a", "any")) j++;
     const days = new Set<number>();
     let k = j;
