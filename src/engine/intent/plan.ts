@@ -76,6 +76,15 @@ export interface PlanInput {
   userTurns: string[];
   /** The assistant's last turn, when the conversation has one. */
   lastAssistant?: string;
+  /** The tool the conversation's last clarification asked about (kept with the conversation). */
+  pending?: PendingTool;
+}
+
+/** A clarification still open: its tool, the fields it asked for, and the arguments known when it asked. */
+export interface PendingTool {
+  tool: string;
+  fields: string[];
+  arguments: Record<string, unknown>;
 }
 
 export type Plan =
@@ -258,6 +267,8 @@ export function readToolFor(tools: Tool[], question: string): Tool | undefined {
 }
 
 export function plan(input: PlanInput): Plan {
+  const resumed = input.pending ? resumePending(input, input.pending) : undefined;
+  if (resumed) return resumed;
   const last = input.userTurns.at(-1) ?? "";
   const everything = input.userTurns.join("\n");
 
@@ -305,10 +316,27 @@ export function plan(input: PlanInput): Plan {
   return planFor(ranked[0]!.item, input, ranked.slice(0, 5), continued);
 }
 
-/** The plan for a chosen tool: its arguments from the conversation. */
+/**
+ * The answer to an open clarification: its tool again, unless the last turn names another tool by its verb
+ * (a new request). The fields asked for are the engine's own, not re-read from the assistant's words.
+ */
+function resumePending(input: PlanInput, pending: PendingTool): Plan | undefined {
+  const tool = input.tools.find((t) => t.name === pending.tool);
+  if (!tool) return undefined;
+  const last = input.userTurns.at(-1) ?? "";
+  const verb = leadingVerb(last, verbsOf(input.tools));
+  if (verb !== undefined) {
+    const verbs = expand([verb]);
+    if (candidatesFor(input.tools, last, verb).ranked.some((r) => r.item !== tool && verbs.some((v) => r.nameMatched.includes(v)))) return undefined;
+  }
+  return planFor(tool, input, [], true);
+}
+
+/** The plan for a chosen tool: its arguments from the conversation (and those an open clarification kept). */
 export function planFor(tool: Tool, input: PlanInput, candidates: Ranked<Tool>[] = [], continued = false): Extract<Plan, { kind: "tool" }> {
-  const asked = askedParameters(tool.parameters, input.lastAssistant);
-  const args = extractArguments(tool.parameters, input.userTurns, { asked });
+  const resuming = input.pending?.tool === tool.name ? input.pending : undefined;
+  const asked = resuming ? resuming.fields : askedParameters(tool.parameters, input.lastAssistant);
+  const args = { ...resuming?.arguments, ...extractArguments(tool.parameters, input.userTurns, { asked }) };
   return { kind: "tool", tool, arguments: args, candidates: candidates.length > 0 ? candidates : [{ item: tool, score: 1, matched: [], nameMatched: [] }], continued };
 }
 
