@@ -54,7 +54,9 @@ export async function decideParts(messages: Message[], decide: (messages: Messag
   if (parts.length < 2) return undefined;
   const earlier = messages.slice(0, -1);
   const results: EngineResult[] = [];
-  const isAction = (r: EngineResult) => r.outcome.type === "execution" || r.outcome.type === "blocked";
+  // A part is a request of its own only when it says what it wants: one that only carries the earlier
+  // turns on ("ok", a bare value, "then do it") makes the message one request, decided whole.
+  const isAction = (r: EngineResult) => (r.outcome.type === "execution" || r.outcome.type === "blocked") && !(r.plan?.kind === "tool" && r.plan.continued);
   // "delete /tmp/a.txt and /tmp/b.txt": a part without its own verb borrows the first part's.
   const verb = parts[0]!.split(/\s+/)[0]!;
   for (const part of parts) {
