@@ -121,6 +121,8 @@ export function createIntentService(deps: {
       outcome,
       evidence,
       governance: { ...r.governance, decision: v.decision, verdict: v },
+      // The part was tried as a dry run: the escalation opened since is the one its stage names.
+      stages: r.stages.map((stage) => (stage.name === "escalation" && v.escalationId ? { ...stage, detail: `escalation ${v.escalationId} opened` } : stage)),
       startedAt: split.results[0]!.startedAt,
       durationMs: split.results.reduce((n, x) => n + x.durationMs, 0),
     };
