@@ -5,8 +5,6 @@
 // in words; a call needing approval becomes a yes/no question kept with the conversation; a blocked call is
 // never returned or run.
 import { governedAction } from "../../engine/governance/action.ts";
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
 import { countTokens, decode, encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { Clock } from "../../clock.ts";
 import type { Governance } from "../../engine/governance/chokepoint.ts";
@@ -36,14 +34,11 @@ import { functionDefinition, MAX_MEMORY_ITEMS, memoryBlock } from "../../engine/
 import type { Upstream, UpstreamToolCall } from "./upstream.ts";
 import { chatTrace } from "./trace.ts";
 import { StageClock, type Gap } from "../../engine/intent/trace.ts";
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+import { createClientTools, type ToolSet } from "./client-tools.ts";
 
 /** How long a pending confirmation waits for the user's yes or no. */
 export const PENDING_TTL_MS = 15 * 60_000;
 const MAX_TURNS = 20;
-// Client tool definitions compiled and kept (by their JSON); beyond this the cache starts over.
-const MAX_CLIENT_TOOLS = 500;
 
 export interface ChatPart {
   type?: string;
@@ -284,10 +279,6 @@ interface Turn {
   nextAsking: PendingTool | undefined;
 }
 
-type ClientTool = { tool: Tool; validate: ValidateFunction | undefined };
-// An agent sends the same tool definitions with every request: the set is kept by its JSON (one stringify a
-// request), with its tools made and its token count taken once. Never changed once made.
-type ToolSet = { json: string; client: ReadonlyMap<string, ClientTool>; tokens?: number };
 
 export function createChatService(deps: {
   conversations: ConversationService;
@@ -310,61 +301,7 @@ export function createChatService(deps: {
   onDecision?: (type: string) => void;
 }): ChatService {
   const { conversations, ids, clock, tools, connections, memory, policies, governance } = deps;
-  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
-  addFormats(ajv);
-  const clientTools = new Map<string, ClientTool>();
-
-  /** A client function definition as a tool (never invoked here: the client runs it). */
-  function clientTool(definition: ChatFunction): ClientTool | undefined {
-    const fn = definition.function;
-    if (!fn || typeof fn.name !== "string" || fn.name === "") return undefined;
-    const key = JSON.stringify(fn);
-    let hit = clientTools.get(key);
-    if (!hit) {
-      const parameters: JsonSchema = fn.parameters && typeof fn.parameters === "object" ? fn.parameters : { type: "object", properties: {} };
-      let validate: ValidateFunction | undefined;
-      try {
-        validate = ajv.compile(parameters);
-      } catch {
-        validate = undefined;
-      }
-      const tool: Tool = {
-        name: fn.name,
-        description: typeof fn.description === "string" ? fn.description : fn.name.replace(/[_-]+/g, " "),
-        parameters,
-        source: "builtin",
-        connectionId: undefined,
-        invoke: () => Promise.reject(new Error("a client tool runs on the client")),
-        health: () => "healthy",
-      };
-      if (clientTools.size >= MAX_CLIENT_TOOLS) {
-        for (const old of clientTools.values()) ajv.removeSchema(old.tool.parameters);
-        clientTools.clear();
-      }
-      hit = { tool, validate };
-      clientTools.set(key, hit);
-    }
-    return hit;
-  }
-
-  const toolSets = new Map<string, ToolSet>();
-  const noTools: ToolSet = { json: "", client: new Map(), tokens: 0 };
-  const toolSetOf = (definitions: ChatFunction[] | undefined): ToolSet => {
-    if (!definitions?.length) return noTools;
-    const json = JSON.stringify(definitions);
-    let set = toolSets.get(json);
-    if (!set) {
-      const client = new Map<string, ClientTool>();
-      for (const definition of definitions) {
-        const made = clientTool(definition);
-        if (made) client.set(made.tool.name, made);
-      }
-      if (toolSets.size >= MAX_CLIENT_TOOLS) toolSets.clear();
-      set = { json, client };
-      toolSets.set(json, set);
-    }
-    return set;
-  };
+  const toolSetOf = createClientTools();
 
   /** The request's prompt tokens (usage): counted once, while the upstream thinks when there is one. */
   const promptTokens = (t: Turn) =>
