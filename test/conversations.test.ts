@@ -79,11 +79,6 @@ describe("dialogue state", () => {
     const elsewhere = await intent(other, "Riverside", { conversation_id: conversation });
     expect(elsewhere.body.type).not.toBe("execution");
 
-    // A reply that names nothing is not taken for the value: the question stays open.
-    const unsure = await intent(ws, "no idea yet", { conversation_id: conversation });
-    expect(unsure.body).toMatchObject({ type: "clarify", clarification: { tool: "place_hold" } });
-    expect(await pendingOf(ws, conversation)).toMatchObject({ tool: "place_hold", fields: ["branch"] });
-
     const second = await intent(ws, "Riverside", { conversation_id: conversation });
     expect(second.body).toMatchObject({ type: "execution", action: { tool: "place_hold", arguments: { branch: "Riverside" } } });
   });
