@@ -51,6 +51,7 @@ import { createHealingService, type HealingService } from "./modules/healing/ser
 import { registerLearningRoutes } from "./modules/learning/routes.ts";
 import { createLearningService } from "./modules/learning/service.ts";
 import { createIntentService, type IntentService } from "./modules/intent/service.ts";
+import { createConversationService } from "./modules/conversations/service.ts";
 import { createExecutionService, type ExecutionService } from "./modules/executions/service.ts";
 import { createEscalationService, type EscalationService } from "./modules/escalations/service.ts";
 import { registerPolicyRoutes } from "./modules/policies/routes.ts";
@@ -207,10 +208,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   // A model provider only when one is configured (operator configuration: not behind the SSRF guard).
   const planner = config.modelBaseUrl ? createOpenAiPlanner({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
-  const intents = createIntentService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, outbox, knownSecrets: credentials.knownSecrets, observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
+  const conversations = createConversationService({ db: database.db });
+  const intents = createIntentService({ db: database.db, ids, clock, conversations, tools, connections, memory, policies, governance, executions: () => executions, planner, plannerFallback: config.modelFallback === "embedded", escalations, outbox, knownSecrets: credentials.knownSecrets, observe: { decision: (type) => metrics.decisions.inc({ source: "intent", type }), stages: tracing.enabled ? tracing.stages : undefined } });
   const upstream = config.modelBaseUrl ? createUpstream({ baseUrl: config.modelBaseUrl, apiKey: config.modelApiKey, model: config.modelName, timeoutMs: config.modelTimeoutMs }) : undefined;
   const records = createRecordWriter(database.db, app.log);
-  const chat = createChatService({ db: database.db, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets, onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
+  const chat = createChatService({ conversations, ids, clock, tools, connections, memory, policies, governance, planner, plannerFallback: config.modelFallback === "embedded", upstream, records, knownSecrets: credentials.knownSecrets, onDecision: (type) => metrics.decisions.inc({ source: "chat", type }) });
   // The audit read API joins a request's record, execution and escalations; records written behind are
   // flushed first so a request's own record is always there.
   const auditReads = createAuditService({

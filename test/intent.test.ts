@@ -186,6 +186,24 @@ describe("intent: decisions", () => {
     expect(execution.body).toMatchObject({ status: "awaiting_approval", escalation_id: escalationId });
   });
 
+  it("several requests in one message are one decision: a blocked part blocks them all, an approval makes the execution of every part wait", async () => {
+    const blocking = await workspace([{ name: "refund-limit", rule: "Block refunds over $500" }]);
+    const blocked = await ask(blocking, "Refund $30 on ORD-30001 and refund $900 on ORD-30002");
+    expect(blocked.body).toMatchObject({ type: "blocked", reason_code: "blocked_by_policy", action: { tool: "create_refund", arguments: { order_id: "ORD-30002", amount: 900 } } });
+    expect(blocked.body.execution).toEqual({});
+    expect(blocked.body.intelligence.reasoning.evidence.join("\n")).toMatch(/one message, 2 requests/);
+
+    const approving = await workspace([{ name: "big-refunds", rule: "Require approval for refunds over $500" }]);
+    const waiting = await ask(approving, "Refund $30 on ORD-30001 and refund $900 on ORD-30002");
+    expect(waiting.body).toMatchObject({ type: "blocked", reason_code: "conditional_approval_required", action: { arguments: { order_id: "ORD-30002" } } });
+    const execution = await call(server(), "GET", `/api/v1/svc/executions/${waiting.body.execution.id}`, { key: approving.key });
+    expect(execution.body).toMatchObject({ status: "awaiting_approval", escalation_id: waiting.body.escalation.id });
+    expect(execution.body.steps.map((step: { tool: string }) => step.tool)).toEqual(["create_refund", "create_refund"]);
+    // Only the part that needs approval opened an escalation (the parts were tried without opening any).
+    const escalations = await call(server(), "GET", "/api/v1/svc/escalations", { key: approving.key });
+    expect(escalations.body.escalations).toHaveLength(1);
+  });
+
   it("answers small talk directly, and treats a question in a governed domain as a question", async () => {
     const ws = await workspace([{ name: "finance", rule: "Escalate any action in the finance domain" }], ["Marketplace seller payouts are sent every Tuesday and Friday."]);
     const hi = await ask(ws, "Hi there! Thanks a lot for sorting out the payouts yesterday.");

@@ -342,6 +342,8 @@ export const intents = pgTable(
 );
 
 // What a conversation is waiting for (a clarification's answer, a confirmation), so the next turn resumes it.
+// `state` is the transcript as its endpoint keeps it; `pending` is the tool a clarification asked about,
+// with the fields asked for and the arguments already known (owned by src/modules/conversations).
 export const conversations = pgTable(
   "conversations",
   {
@@ -350,6 +352,7 @@ export const conversations = pgTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     id: text("id").notNull(),
     state: jsonb("state").$type<Record<string, unknown>>().notNull(),
+    pending: jsonb("pending").$type<{ tool: string; fields: string[]; arguments: Record<string, unknown> }>(),
     createdAt: createdAt(),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },

@@ -10,7 +10,7 @@ import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
 import { classifyTurn, type TurnKind } from "./classify.ts";
-import { missingArguments, plan, planFor, questionFor, readToolFor, type Plan } from "./plan.ts";
+import { missingArguments, plan, planFor, questionFor, readToolFor, type PendingTool, type Plan } from "./plan.ts";
 import { StageClock, type Gap, type Stage } from "./trace.ts";
 import { PlannerUnavailable, type Planner, type PlannerProposal } from "../planner/planner.ts";
 import { AppError } from "../../errors/app-error.ts";
@@ -26,6 +26,8 @@ export interface EngineInput {
   constraints?: Record<string, unknown>;
   mode: "auto" | "chat" | "execution";
   dryRun: boolean;
+  /** The tool the conversation's last clarification asked about, kept with the conversation. */
+  pending?: PendingTool;
 }
 
 /** What the engine reads and does, given by the intent service (no module is imported for its state). */
@@ -85,7 +87,7 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   const healthyTools = tools.filter((t) => ports.toolHealth(t) === "healthy").length;
   let planned: Plan | undefined;
   let kind = asked;
-  const planInput = { tools, catalog: catalog.integrations, userTurns, lastAssistant };
+  const planInput = { tools, catalog: catalog.integrations, userTurns, lastAssistant, pending: input.pending };
   // A question about one record a tool can read ("what's the status of ORD-20417?") is a lookup to run,
   // not a question for memory.
   const reader = kind === "question" ? readToolFor(tools, lastUser) : undefined;

@@ -6,6 +6,8 @@ import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { stem, words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
+import { wordsOf } from "../language/lemmas.ts";
+import { tag } from "../language/nlp.ts";
 import { Bm25, contentStems, type Ranked } from "./rank.ts";
 
 // Verbs people use for what tools call otherwise: the query is widened with these stems.
@@ -76,6 +78,15 @@ export interface PlanInput {
   userTurns: string[];
   /** The assistant's last turn, when the conversation has one. */
   lastAssistant?: string;
+  /** The tool the conversation's last clarification asked about (kept with the conversation). */
+  pending?: PendingTool;
+}
+
+/** A clarification still open: its tool, the fields it asked for, and the arguments known when it asked. */
+export interface PendingTool {
+  tool: string;
+  fields: string[];
+  arguments: Record<string, unknown>;
 }
 
 export type Plan =
@@ -258,6 +269,8 @@ export function readToolFor(tools: Tool[], question: string): Tool | undefined {
 }
 
 export function plan(input: PlanInput): Plan {
+  const resumed = input.pending ? resumePending(input, input.pending) : undefined;
+  if (resumed) return resumed;
   const last = input.userTurns.at(-1) ?? "";
   const everything = input.userTurns.join("\n");
 
@@ -305,10 +318,50 @@ export function plan(input: PlanInput): Plan {
   return planFor(ranked[0]!.item, input, ranked.slice(0, 5), continued);
 }
 
-/** The plan for a chosen tool: its arguments from the conversation. */
+/**
+ * The answer to an open clarification: its tool again, unless the last turn names another tool by its verb
+ * (a new request). The fields asked for are the engine's own, not re-read from the assistant's words.
+ */
+function resumePending(input: PlanInput, pending: PendingTool): Plan | undefined {
+  const tool = input.tools.find((t) => t.name === pending.tool);
+  if (!tool) return undefined;
+  const last = input.userTurns.at(-1) ?? "";
+  const verb = leadingVerb(last, verbsOf(input.tools));
+  if (verb !== undefined) {
+    const verbs = expand([verb]);
+    if (candidatesFor(input.tools, last, verb).ranked.some((r) => r.item !== tool && verbs.some((v) => r.nameMatched.includes(v)))) return undefined;
+  }
+  const planned = planFor(tool, input, [], true);
+  // A short reply to one open free-text question ("Riverside") is its value, as a person would read it;
+  // the schema's validation still judges it.
+  const open = pending.fields.filter((key) => planned.arguments[key] === undefined);
+  const schema = open.length === 1 ? ((tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>)[open[0]!] : undefined;
+  const reply = last.trim().replace(/[.!]+$/, "");
+  if (schema && schema.type === "string" && !schema.enum && !schema.format && reply !== "" && namesAThing(reply) && (!strictPattern(schema) || strictPattern(schema)!.test(reply))) {
+    planned.arguments[open[0]!] = reply;
+  }
+  return planned;
+}
+
+// The longest reply still taken whole as the value of the one field a clarification asked for.
+const MAX_BARE_WORDS = 4;
+// Parts of speech that make a reply a sentence ("I don't know", "ok", "do it") rather than a value; a
+// negation ("no idea", "none") says there is no value.
+const NOT_A_VALUE = new Set(["VERB", "AUX", "PRON", "INTJ", "PART"]);
+const NEGATIONS = new Set(["no", "not", "none", "nothing", "nope"]);
+
+/** A short reply made only of naming words ("Riverside", "the east wing"). */
+function namesAThing(reply: string): boolean {
+  const replyWords = wordsOf(reply);
+  if (replyWords.length === 0 || replyWords.length > MAX_BARE_WORDS) return false;
+  return tag(replyWords).every((w) => !NOT_A_VALUE.has(w.pos) && !NEGATIONS.has(w.lemma));
+}
+
+/** The plan for a chosen tool: its arguments from the conversation (and those an open clarification kept). */
 export function planFor(tool: Tool, input: PlanInput, candidates: Ranked<Tool>[] = [], continued = false): Extract<Plan, { kind: "tool" }> {
-  const asked = askedParameters(tool.parameters, input.lastAssistant);
-  const args = extractArguments(tool.parameters, input.userTurns, { asked });
+  const resuming = input.pending?.tool === tool.name ? input.pending : undefined;
+  const asked = resuming ? resuming.fields : askedParameters(tool.parameters, input.lastAssistant);
+  const args = { ...resuming?.arguments, ...extractArguments(tool.parameters, input.userTurns, { asked }) };
   return { kind: "tool", tool, arguments: args, candidates: candidates.length > 0 ? candidates : [{ item: tool, score: 1, matched: [], nameMatched: [] }], continued };
 }
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/index.ts";
-import { conversations, executions, intents } from "../../db/schema.ts";
+import { executions, intents } from "../../db/schema.ts";
 
 export type IntentRow = typeof intents.$inferSelect;
 export type NewIntentRow = Omit<typeof intents.$inferInsert, "workspaceId">;
@@ -98,29 +98,6 @@ export async function intentStats(db: Db, workspaceId: string, now: Date) {
     .where(and(eq(intents.workspaceId, workspaceId), gte(intents.createdAt, new Date(now.getTime() - 30 * day))))
     .groupBy(intents.domain);
   return { row, byDecision, byDomain };
-}
-
-export async function getConversation(db: Db, workspaceId: string, id: string): Promise<Record<string, unknown> | undefined> {
-  const [row] = await db.select().from(conversations).where(and(eq(conversations.workspaceId, workspaceId), eq(conversations.id, id)));
-  return row?.state;
-}
-
-export async function saveConversation(db: Db, workspaceId: string, id: string, state: Record<string, unknown>, at: Date): Promise<void> {
-  await db
-    .insert(conversations)
-    .values({ workspaceId, id, state, createdAt: at, updatedAt: at })
-    .onConflictDoUpdate({ target: [conversations.workspaceId, conversations.id], set: { state, updatedAt: at } });
-}
-
-/** The conversation of the intent whose execution waits on this escalation, if any. */
-export async function conversationOfEscalation(db: Db, workspaceId: string, escalationId: string): Promise<{ conversationId: string; intentId: string } | undefined> {
-  const [row] = await db
-    .select({ conversationId: intents.conversationId, intentId: intents.id })
-    .from(executions)
-    .innerJoin(intents, and(eq(intents.workspaceId, executions.workspaceId), eq(intents.id, executions.intentId)))
-    .where(and(eq(executions.workspaceId, workspaceId), eq(executions.escalationId, escalationId)))
-    .limit(1);
-  return row?.conversationId ? { conversationId: row.conversationId, intentId: row.intentId } : undefined;
 }
 
 /** The execution an intent planned, as it stands now (status, error, diagnosis). */
