@@ -117,7 +117,8 @@ describe("intent: decisions", () => {
     expect(reply.body).toMatchObject({ type: "execution", status: "ready_to_execute", action: { tool: "create_refund", arguments: { order_id: "ORD-77310", amount: 499.99 } } });
     const id = reply.body.execution.id;
     expect(id).toMatch(/^exe_/);
-    expect(reply.body.execution.steps).toEqual([{ tool: "create_refund", arguments: { order_id: "ORD-77310", amount: 499.99 } }]);
+    // "$" names the currency too: the schema's currency enum is filled from it.
+    expect(reply.body.execution.steps).toEqual([{ tool: "create_refund", arguments: { order_id: "ORD-77310", amount: 499.99, currency: "USD" } }]);
     expect(reply.body.next_action).toMatchObject({ type: "confirm_execution", endpoint: `/api/v1/svc/executions/${id}/confirm` });
     expect(reply.body.mission).toEqual(reply.body.execution);
     const execution = await call(server(), "GET", `/api/v1/svc/executions/${id}`, { key: ws.key });

@@ -140,6 +140,13 @@ export function readTurn(original: string, now: Date): Turn {
     if (value.kind !== "email" && value.kind !== "quoted" && value.kind !== "token" && dateSpans.some((d) => overlaps(d, span))) return;
     found.push({ value, span, raw: text.slice(span.start, span.end), ...contextOf(text, words, span) });
   });
+  // Codes the tokenizer reads in pieces ("A-77" is a letter and a number to it): one token each.
+  for (const m of text.matchAll(/(?<![\w@.#-])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*[-_]\d[A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*(?![\w@-])/g)) {
+    const span = { start: m.index!, end: m.index! + m[0].length };
+    if (found.some((f) => f.value.kind === "token" && f.span.start === span.start && f.span.end === span.end)) continue;
+    for (let k = found.length - 1; k >= 0; k--) if (overlaps(found[k]!.span, span) && found[k]!.value.kind !== "email") found.splice(k, 1);
+    found.push({ value: { kind: "token", text: m[0] }, span, raw: m[0], ...contextOf(text, words, span) });
+  }
   const taken = found.map((f) => f.span);
   for (const run of nameRuns(text, taken)) found.push({ value: { kind: "name", text: run.text, words: run.words }, span: run.span, raw: run.text, ...contextOf(text, words, run.span) });
   found.sort((a, b) => a.span.start - b.span.start);
