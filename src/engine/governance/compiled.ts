@@ -32,7 +32,7 @@ export interface Subject {
   /** Lemmas of the subject's content words, head (the noun that names it) last. */
   words: string[];
   /** Set when the sentence named no subject: the kind of value decides where to look. */
-  implied?: "amount" | "percent" | "count" | "quantity";
+  implied?: "amount" | "percent" | "count" | "quantity" | "time";
   /** A count of things ("more than 100 recipients"): a number or the length of a list argument. */
   count?: boolean;
   /** The size of a change ("fare adjustments beyond 15%"): compared as an absolute value. */

@@ -655,6 +655,7 @@ type Check = (action: PreparedAction) => Truth;
  * argument ("inspections that begin on a Sunday" → `start_time`).
  */
 function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | null | undefined {
+  if (subject?.implied === "time") return actionTime(subject);
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
     // A tool that has no such time ("cancel" has no start) is not what the rule is about.
@@ -664,6 +665,27 @@ function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: 
       if (Number.isNaN(at.getTime())) continue;
       return (tz) => wallClock(at, tz);
     }
+    a.unknowns.add(subject.text);
+    return undefined;
+  };
+}
+
+const TIME_KEY = /(?:^|[._])(?:date|time|at|on|day|start|starts|when|scheduled|from|until|due)(?:$|[._])/;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * The action's own time, whichever argument holds it ("scheduled for a Saturday" and `disconnect_date`):
+ * the first time-named argument with a date. A tool with no such parameter is not what the rule is about;
+ * one that has it without a value is unknown (fail closed).
+ */
+function actionTime(subject: Subject): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | null | undefined {
+  return (a) => {
+    for (const f of a.fields) {
+      if (typeof f.value !== "string" || !ISO_DAY.test(f.value)) continue;
+      const at = new Date(f.value.length === 10 ? `${f.value}T00:00:00Z` : f.value);
+      if (!Number.isNaN(at.getTime())) return (tz) => wallClock(at, tz);
+    }
+    if (a.params && ![...a.params].some((p) => TIME_KEY.test(p))) return null;
     a.unknowns.add(subject.text);
     return undefined;
   };

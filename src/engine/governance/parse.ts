@@ -516,7 +516,7 @@ class ConditionReader {
     const subject: W[] = [];
     while (j < ws.length && j < i + 4 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "on", "during", "at", "over", "outside", "except", "for", "a", "the", "any") && DAYS[ws[j]!.norm] === undefined) {
       const w = ws[j]!;
-      if (wordIs(w, "that", "which", "who", "when", "whose", "is", "are", "scheduled", "set")) {
+      if (wordIs(w, "that", "which", "who", "when", "whose", "is", "are")) {
         j++;
         continue;
       }
@@ -1036,6 +1036,7 @@ function negate(c: Condition): Condition {
 // Who acts, in a rule with a subject ("AI agents must not …", "Users may not …"): not part of the action.
 const ACTORS = new Set(["agent", "agents", "ai", "bot", "bots", "assistant", "assistants", "automation", "automations", "automated", "user", "users", "employee", "employees", "staff", "anyone", "anybody", "nobody", "someone", "somebody", "everyone", "we", "you", "they", "it", "llm", "llms", "model", "models", "copilot", "system", "systems", "service", "services", "app", "apps", "application", "applications", "script", "scripts", "people", "person"]);
 // Verbs that say when an action's own time is: "inspections that begin on a Sunday".
+const PLANNED = new Set(["scheduled", "planned", "booked", "set", "due", "slated", "arranged", "dated", "timed"]);
 const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", "occur", "open", "close", "expire", "fall", "land", "depart", "arrive", "leave"]);
 
 const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));
@@ -1275,6 +1276,12 @@ export function readClause(sentence: string): Reading | ParseFailure {
   const manner: Condition[] = adverbs.map((w) => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm.endsWith("ically") ? w.norm.slice(0, -4) : w.norm.slice(0, -2)], negate: false }));
   for (const w of adverbs) (actionWords.includes(w) ? actionWords : conditionWords).splice((actionWords.includes(w) ? actionWords : conditionWords).indexOf(w), 1);
   const read = reader.read(conditionWords);
+  // "disconnections scheduled for a Saturday", "visits planned on Sundays": a day after a participle of
+  // planning is the day of the action's own time argument, not the day it is asked.
+  const planned = actionWords.at(-1);
+  if (planned && planned.t.kind === "word" && PLANNED.has(planned.norm)) {
+    for (const c of read.conditions) if (c.kind === "weekday" && !c.subject) c.subject = { text: planned.norm, words: [], implied: "time" };
+  }
   const spareNouns = read.spare;
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
