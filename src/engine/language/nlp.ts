@@ -12,7 +12,16 @@ export interface Tagged {
 }
 
 let engine: WinkMethods | undefined;
-const wink = (): WinkMethods => (engine ??= winkNLP(model, ["pos"]));
+// Lexemes of the model's own lexicon are numbered before any word it meets later: the number a word never
+// seen takes, read first thing, is where the lexicon ends.
+let lexiconSize = 0;
+const wink = (): WinkMethods => {
+  if (engine) return engine;
+  engine = winkNLP(model, ["pos"]);
+  const ids = engine.readDoc("qqxzjvkw").tokens().out(engine.its.uniqueId) as number[];
+  lexiconSize = ids[0] ?? 0;
+  return engine;
+};
 
 /**
  * Tags words in their sentence. The words are joined by spaces and read as one sentence (lower-cased: the
@@ -43,3 +52,44 @@ export function tag(words: readonly string[]): Tagged[] {
   }
   return out;
 }
+
+/**
+ * Whether a word is in the English model's lexicon (about 87,000 words and names: "use", "right", "amex",
+ * "firmware"), or an inflection of one ("forklifts", "rebooted"), as opposed to one it never saw (a
+ * misspelling, a made-up name, an id). A lexicon word is never "corrected" into another word.
+ */
+export function isEnglishWord(word: string): boolean {
+  const w = word.toLowerCase();
+  if (!/^[a-z]+(?:['-][a-z]+)*$/.test(w)) return false;
+  if (inLexicon(w)) return true;
+  // The lexicon holds base forms and common inflections; a regular inflection of a base form is a word too.
+  const bases: string[] = [];
+  if (w.endsWith("ies")) bases.push(`${w.slice(0, -3)}y`);
+  if (w.endsWith("es")) bases.push(w.slice(0, -2));
+  if (w.endsWith("s") && !w.endsWith("ss")) bases.push(w.slice(0, -1));
+  for (const suffix of ["ed", "ing"]) {
+    if (!w.endsWith(suffix)) continue;
+    const stem = w.slice(0, -suffix.length);
+    bases.push(stem, `${stem}e`);
+    if (stem.length > 2 && stem.at(-1) === stem.at(-2)) bases.push(stem.slice(0, -1));
+  }
+  return bases.some((b) => b.length >= 3 && inLexicon(b));
+}
+
+function inLexicon(w: string): boolean {
+  const hit = LEXICON_CACHE.get(w);
+  if (hit !== undefined) return hit;
+  let known = false;
+  try {
+    const doc = wink().readDoc(w);
+    const ids = doc.tokens().out(wink().its.uniqueId) as number[];
+    known = ids.length > 0 && ids.every((id) => id < lexiconSize);
+  } catch {
+    // Unknown is the safe answer: the word is then only compared with memory's words, never rewritten blindly.
+  }
+  if (LEXICON_CACHE.size >= 20_000) LEXICON_CACHE.clear();
+  LEXICON_CACHE.set(w, known);
+  return known;
+}
+
+const LEXICON_CACHE = new Map<string, boolean>();
