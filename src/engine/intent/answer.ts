@@ -106,14 +106,16 @@ function idf(items: number, df: number): number {
 
 /**
  * A word's weight in this workspace. A word no item holds: a name or code no dictionary knows weighs the
- * most (the question is about something memory does not hold); a dictionary word weighs as the rarest word
- * memory holds, as it may be another word for one of memory's ("window" for "within 30 days").
+ * most (the question is about something memory does not hold); a dictionary word weighs as a word one item
+ * holds, as it may be another word for one of memory's ("window" for "within 30 days"), and at least half
+ * as much as a name (in a memory of a few items, one item's word tells little).
  */
 function workspaceWeight(stem: string, word: string, context: MemoryContext): number {
   const f = context.frequencies;
   if (!f) return 1;
   const df = f.df[stem] ?? 0;
-  return idf(f.items, df === 0 && isEnglishWord(word) ? 1 : df);
+  if (df > 0 || !isEnglishWord(word)) return idf(f.items, df);
+  return Math.max(idf(f.items, 1), idf(f.items, 0) / 2);
 }
 
 /** How much a word says about what is asked, by its part of speech (a code or id names a thing). */
@@ -136,10 +138,16 @@ function segments(text: string): string[] {
     .filter((s) => s.trim() !== "");
 }
 
-/** Digits that are part of an id ("R-07", "ORD-20417", "Q3"): as specific as a name, never soft. */
-function idDigits(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of text.matchAll(/\b[A-Za-z]{1,8}[-_]?(\d+)\b/g)) out.add(m[1]!.toLowerCase());
+/**
+ * The ids of a text ("R-07", "ORD-20417", "Q3") as one word each ("r07"), by their digits: the digits of an
+ * id are matched as the whole id, never as a number ("room B-12" is not "12 people").
+ */
+function idsOf(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of text.matchAll(/\b([A-Za-z]{1,8})[-_]?(\d+)\b/g)) {
+    const digits = m[2]!;
+    out.set(digits, [...(out.get(digits) ?? []), `${m[1]!.toLowerCase()}${digits}`]);
+  }
   return out;
 }
 
@@ -151,7 +159,7 @@ function idDigits(text: string): Set<string> {
 function readMessage(text: string, context: MemoryContext, asked = true): Term[] {
   const corrected = context.corrected ?? {};
   const fixed = text.replace(/[\p{L}']+/gu, (w) => (!isEnglishWord(w) && corrected[w.toLowerCase()]) || w);
-  const ids = idDigits(fixed);
+  const ids = idsOf(fixed);
   const read = (everything: boolean): Term[] => {
     const terms: Term[] = [];
     for (const segment of segments(fixed)) {
@@ -167,8 +175,8 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
         const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : undefined;
         if (wants) terms.push({ stem: `#how ${w}`, concepts: new Set(), weight: 0, role, word: `how ${w}`, wants });
         if (/^\d+$/.test(w)) {
-          const id = ids.has(w);
-          terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" && !id ? "soft" : role, word: w, specific: id });
+          for (const id of ids.get(w) ?? []) terms.push({ stem: id, concepts: new Set(), weight: workspaceWeight(id, id, context), role, word: id, specific: true });
+          if (!ids.has(w)) terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" ? "soft" : role, word: w });
           return;
         }
         if (FUNCTION_WORDS.has(tags[i]!.pos)) return;
@@ -205,6 +213,7 @@ function heldBy(hit: SearchHit): Held {
   const all = [...words(text), ...(hit.tags ?? []).flatMap((t) => words(t))];
   const values = new Set(tokenize(text).map((t) => t.kind));
   if (values.has("email")) all.push("email");
+  for (const ids of idsOf(text).values()) all.push(...ids);
   const concepts = new Set<string>();
   for (const w of all) if (/[a-z]/.test(w)) for (const c of baseForms(w)) concepts.add(c);
   return { stems: new Set(all.map(stem)), concepts, values };
