@@ -207,8 +207,22 @@ interface Held {
   values: Set<string>;
 }
 
+// What items hold, by id and version: an item is read once, not on every question it is a hit for.
+const HELD_CACHE = new Map<string, Held>();
+const HELD_CACHE_LIMIT = 5_000;
+
 /** What an item holds: its text's and its tags' stems and base forms, and "email" when it holds an address. */
 function heldBy(hit: SearchHit): Held {
+  const key = `${hit.workspaceId}/${hit.id}/${hit.version}`;
+  const cached = HELD_CACHE.get(key);
+  if (cached) return cached;
+  const held = readItem(hit);
+  if (HELD_CACHE.size >= HELD_CACHE_LIMIT) HELD_CACHE.clear();
+  HELD_CACHE.set(key, held);
+  return held;
+}
+
+function readItem(hit: SearchHit): Held {
   const text = itemText(hit);
   const all = [...words(text), ...(hit.tags ?? []).flatMap((t) => words(t))];
   const values = new Set(tokenize(text).map((t) => t.kind));
