@@ -207,18 +207,21 @@ interface Held {
   values: Set<string>;
 }
 
-// What items hold, by id and version: an item is read once, not on every question it is a hit for.
-const HELD_CACHE = new Map<string, Held>();
+// What items hold, by id: an item is read once, not on every question it is a hit for. The entry is used
+// only while the item's text and tags are the ones it was read from.
+const HELD_CACHE = new Map<string, { text: string; tags: string; held: Held }>();
 const HELD_CACHE_LIMIT = 5_000;
 
 /** What an item holds: its text's and its tags' stems and base forms, and "email" when it holds an address. */
 function heldBy(hit: SearchHit): Held {
-  const key = `${hit.workspaceId}/${hit.id}/${hit.version}`;
+  const key = `${hit.workspaceId}/${hit.id}`;
+  const text = itemText(hit);
+  const tags = (hit.tags ?? []).join("\u0000");
   const cached = HELD_CACHE.get(key);
-  if (cached) return cached;
+  if (cached && cached.text === text && cached.tags === tags) return cached.held;
   const held = readItem(hit);
   if (HELD_CACHE.size >= HELD_CACHE_LIMIT) HELD_CACHE.clear();
-  HELD_CACHE.set(key, held);
+  HELD_CACHE.set(key, { text, tags, held });
   return held;
 }
 
