@@ -6,8 +6,8 @@
 // about, each weighed by how much it tells the workspace's items apart (idf, from the memory search) and by
 // its part of speech (nouns, names and ids name what the question is about; verbs and adjectives say
 // something about it; adverbs least). An item answers when it holds at least half of that weight: a
-// relative threshold, so that "parking at the riverside site" is not answered by the one item that names
-// the site. Words before the question ("Before you do anything:", "Not asking you to act.") are context:
+// relative threshold, so that "bike storage at the harbour office" is not answered by the one item that
+// names the office. Words around the question ("Before you change anything:", "No need to act.") are context:
 // they help choose between items that answer, never count against one. The noun a which/what question
 // asks for ("which carrier…") is the answer's type, often not a word of the answer, so it counts only when
 // an item holds it; so do plain numbers, which tell near-duplicates apart. A follow-up ("and for the night
@@ -51,6 +51,10 @@ const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "w
 const ASKS_FOR_KIND = new Set(["which", "what", "whose"]);
 // Parts of speech that continue the noun phrase after such a determiner.
 const NOUN_PHRASE = new Set(["NOUN", "PROPN", "ADJ", "NUM", "X"]);
+// Words that point back at what was asked before rather than name anything ("the other one", "someone
+// else"): no term of their own; "other" and its kind exclude the item that answered before.
+const CONTRAST = new Set(["other", "another", "else"]);
+const POINTERS = new Set([...CONTRAST, "one", "ones"]);
 // Parts of speech of words that name things.
 const NAMING = new Set(["NOUN", "PROPN", "X", "NUM"]);
 // Parts of speech that say nothing about what is asked ("have", "they", "the", "and", "to").
@@ -179,7 +183,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
           if (!ids.has(w)) terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" ? "soft" : role, word: w });
           return;
         }
-        if (FUNCTION_WORDS.has(tags[i]!.pos)) return;
+        if (FUNCTION_WORDS.has(tags[i]!.pos) || POINTERS.has(w)) return;
         for (const s of contentStems(w)) {
           if (QUESTION_WORDS.has(s)) continue;
           const key = SAME_AS[s] ?? s;
@@ -297,16 +301,24 @@ function best(items: { hit: SearchHit; held: Held }[], terms: Term[]): Judged | 
 
 /** Picks the item that answers a question, or says nothing is known. */
 export function answerFromMemory(question: string, hits: SearchHit[], context: MemoryContext = {}): Answer {
-  const items = hits.map((hit) => ({ hit, held: heldBy(hit) }));
+  let items = hits.map((hit) => ({ hit, held: heldBy(hit) }));
   const terms = readMessage(question, context);
-  const earlier = (context.earlier ?? []).slice(-2).flatMap((turn, i, all) => readMessage(turn, context, i === all.length - 1));
+  let earlier = (context.earlier ?? []).slice(-2).flatMap((turn, i, all) => readMessage(turn, context, i === all.length - 1));
   const answers = (j: Judged | undefined): boolean => j !== undefined && j.fits && j.coverage >= MIN_COVERAGE;
+  // "And the other one?": the item that answered the question before is the one this one is not about,
+  // and the ids and codes that question named are not this one's.
+  if (words(question).some((w) => CONTRAST.has(w)) && earlier.some((t) => t.role !== "context")) {
+    const before = best(items, earlier);
+    if (before && answers(before)) items = items.filter((i) => i.hit.id !== before.hit.id);
+    earlier = earlier.map((t) => (t.specific ? { ...t, role: "context" as const } : t));
+  }
   let chosen = best(items, [...terms, ...earlier.map((t) => ({ ...t, role: "context" as const }))]);
-  // A follow-up ("and in Lisbon?") is about what the previous question was about: read together, and the
-  // item must still hold a fair share of what the follow-up adds.
+  // A follow-up ("and at the weekend?") is about what the previous question was about: read together, and
+  // the item must still hold a fair share of what the follow-up adds (when it adds any word of its own).
   if (!answers(chosen) && earlier.some((t) => t.role !== "context")) {
     const together = best(items, [...terms, ...earlier]);
-    if (together && answers(together) && judge(together.hit, heldBy(together.hit), terms).coverage >= MIN_COVERAGE / 2) chosen = together;
+    const adds = terms.some((t) => t.role !== "context");
+    if (together && answers(together) && (!adds || judge(together.hit, heldBy(together.hit), terms).coverage >= MIN_COVERAGE / 2)) chosen = together;
   }
   if (chosen && answers(chosen)) {
     return { content: itemText(chosen.hit), used: [chosen.hit.id], coverage: chosen.coverage, known: true };

@@ -66,8 +66,8 @@ function surfaces(question: string): string[] {
     question,
     `Before you change anything: ${question}`,
     `I'm putting together the newsletter for the parents' association this weekend. ${question}`,
-    `${question} Not asking you to reserve anything.`,
-    `Quick one, don't book anything yet, I only need to know ${question.charAt(0).toLowerCase()}${question.slice(1)}`,
+    `${question} No need to reserve anything.`,
+    `Quick one, leave the bookings alone for now, I just want to find out ${question.charAt(0).toLowerCase()}${question.slice(1)}`,
     question.toLowerCase(),
   ];
 }
@@ -117,11 +117,15 @@ describe("memory answers: the item that answers", () => {
 
   it("reads a follow-up with the question before it, and still wants the follow-up's own words held", () => {
     const earlier = ["Who is the archivist for local history?"];
-    for (const form of ["what's her email?", "And her e-mail address?", "ok, and how do I reach her by email?"]) {
+    for (const form of ["and her email?", "And her e-mail address?", "ok, and how do I reach her by email?"]) {
       expectAnswer(ask(form, earlier), LIBRARY[5]!.body, form);
     }
     for (const form of ["and the Elmwood one?", "What about the Elmwood branch?"]) {
       expectAnswer(ask(form, ["When does the main branch open?"]), LIBRARY[0]!.body, form);
+    }
+    // "The other one" is not the item that answered before, nor the room that question named.
+    for (const form of ["and the other one?", "What about the other room?", "and the other study room?"]) {
+      expectAnswer(ask(form, ["How many people fit in study room B-12?"]), LIBRARY[3]!.body, form);
     }
     // The earlier question names the item; the follow-up asks something it does not hold.
     for (const form of ["is there a waiting list for them?", "and can I get them in audio too?"]) {
@@ -140,7 +144,7 @@ describe("memory answers: the item that answers", () => {
 describe("memory answers: I don't know", () => {
   const unknown = [
     "Does the library lend telescopes?",
-    "What's the Wi-Fi password at the Elmwood branch?",
+    "Which network key opens the guest Wi-Fi at the Elmwood branch?",
     "How much does a locker at the main branch cost?",
     "Who repairs the photocopiers?",
     "Can members of the Vanderhoek guild borrow DVDs?",
