@@ -55,6 +55,8 @@ const NOUN_PHRASE = new Set(["NOUN", "PROPN", "ADJ", "NUM", "X"]);
 // else"): no term of their own; "other" and its kind exclude the item that answered before.
 const CONTRAST = new Set(["other", "another", "else"]);
 const POINTERS = new Set([...CONTRAST, "one", "ones"]);
+// Pronouns that refer to something named before them in the message.
+const REFERRING = new Set(["it", "its", "they", "them", "their", "these", "those", "he", "him", "his", "she", "her"]);
 // Parts of speech of words that name things.
 const NAMING = new Set(["NOUN", "PROPN", "X", "NUM"]);
 // Parts of speech that say nothing about what is asked ("have", "they", "the", "and", "to").
@@ -164,6 +166,9 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
   const corrected = context.corrected ?? {};
   const fixed = text.replace(/[\p{L}']+/gu, (w) => (!isEnglishWord(w) && corrected[w.toLowerCase()]) || w);
   const ids = idsOf(fixed);
+  // A question that refers back ("how much does it cost?") is about what the words before it name: then
+  // they are part of the question, not a preamble ("About the boat hire: how much does it cost?").
+  let refers = false;
   const read = (everything: boolean): Term[] => {
     const terms: Term[] = [];
     for (const segment of segments(fixed)) {
@@ -171,6 +176,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       const tags = tag(ws);
       const wh = ws.findIndex((w) => WH.has(w));
       const start = wh >= 0 ? wh : segment.trim().endsWith("?") ? 0 : ws.length;
+      if (ws.slice(start).some((w) => REFERRING.has(w))) refers = true;
       // The noun phrase right after "which"/"what" names the kind of answer.
       const kind = new Set<number>();
       if (wh >= 0 && ASKS_FOR_KIND.has(ws[wh]!)) for (let i = wh + 1; i < ws.length && NOUN_PHRASE.has(tags[i]!.pos); i++) kind.add(i);
@@ -195,7 +201,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
     return terms;
   };
   const terms = read(false);
-  return !asked || terms.some((t) => t.role !== "context") ? terms : read(true);
+  return !asked || (!refers && terms.some((t) => t.role !== "context")) ? terms : read(true);
 }
 
 /** A word's base forms (the language layer's lemma and morphology), without verb classes: memory is read

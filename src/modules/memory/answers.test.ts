@@ -139,6 +139,13 @@ describe("memory answers: the item that answers", () => {
     const after = "How long do interlibrary loans take to arrive? The teacher wants everything by the end of the month, so timing matters.";
     expectAnswer(ask(after), LIBRARY[4]!.body, after);
   });
+
+  it("reads the words before a question that refers back to them as part of it", () => {
+    for (const form of ["About colour printing: how much does it cost per page?", "Colour printing. How much is it per page?"]) expectAnswer(ask(form), LIBRARY[10]!.body, form);
+    for (const form of ["Study room B-14, how many people does it hold?", "Room B-14: how many people can it take?"]) expectAnswer(ask(form), LIBRARY[3]!.body, form);
+    // The maker space is held, its price is not; the printing item's price is not its price.
+    for (const form of ["About the maker space: how much does it cost?", "The maker space at Elmwood. How much will it cost members?"]) expectUnknown(ask(form), form);
+  });
 });
 
 describe("memory answers: I don't know", () => {
