@@ -97,13 +97,14 @@ interface Term {
   wants?: ReadonlySet<string>;
 }
 
-// The kinds of value (language/tokens.ts) that answer "how much", "how many" and "how long": an item with
-// none of them does not answer such a question, whatever words it shares with it.
+// The kinds of value (language/tokens.ts) that answer "how much", "how many", "how long" and "when": an
+// item with none of them does not answer such a question, whatever words it shares with it.
 const VALUE_ASKED: Record<string, ReadonlySet<string>> = {
   much: new Set(["money", "percent", "quantity"]),
   many: new Set(["number", "quantity", "money", "percent"]),
   long: new Set(["quantity", "number", "time_range"]),
 };
+const WHEN_ASKED: ReadonlySet<string> = new Set(["time", "time_range", "number", "quantity"]);
 
 /** BM25's idf: how much finding a word tells memory's items apart. */
 function idf(items: number, df: number): number {
@@ -182,8 +183,8 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       if (wh >= 0 && ASKS_FOR_KIND.has(ws[wh]!)) for (let i = wh + 1; i < ws.length && NOUN_PHRASE.has(tags[i]!.pos); i++) kind.add(i);
       ws.forEach((w, i) => {
         const role: Role = !asked || (!everything && i < start) ? "context" : kind.has(i) ? "soft" : "core";
-        const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : undefined;
-        if (wants) terms.push({ stem: `#how ${w}`, concepts: new Set(), weight: 0, role, word: `how ${w}`, wants });
+        const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : w === "when" ? WHEN_ASKED : undefined;
+        if (wants) terms.push({ stem: `#${i > 0 ? ws[i - 1] : ""} ${w}`, concepts: new Set(), weight: 0, role, word: w, wants });
         if (/^\d+$/.test(w)) {
           for (const id of ids.get(w) ?? []) terms.push({ stem: id, concepts: new Set(), weight: workspaceWeight(id, id, context), role, word: id, specific: true });
           if (!ids.has(w)) terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" ? "soft" : role, word: w });
@@ -238,7 +239,8 @@ function heldBy(hit: SearchHit): Held {
 function readItem(hit: SearchHit): Held {
   const text = itemText(hit);
   const all = [...words(text), ...(hit.tags ?? []).flatMap((t) => words(t))];
-  const values = new Set(tokenize(text).map((t) => t.kind));
+  // The digits after a hyphen are an id's ("CS-3") or part of a date, not a number of something.
+  const values = new Set(tokenize(text).flatMap((t) => (t.kind === "number" && t.text.startsWith("-") ? [] : [t.kind])));
   if (values.has("email")) all.push("email");
   for (const ids of idsOf(text).values()) all.push(...ids);
   const concepts = new Set<string>();
@@ -329,7 +331,7 @@ export function answerFromMemory(question: string, hits: SearchHit[], context: M
   if (chosen && answers(chosen)) {
     return { content: itemText(chosen.hit), used: [chosen.hit.id], coverage: chosen.coverage, known: true };
   }
-  const asked = [...new Set(terms.filter((t) => t.role === "core").map((t) => t.word))];
+  const asked = [...new Set(terms.filter((t) => t.role === "core" && !t.wants).map((t) => t.word))];
   const topic = asked.length > 0 ? asked.slice(0, 6).join(" ") : "that";
   return {
     content: `I don't know: nothing in this workspace's memory answers a question about ${topic}. Add what the answer should be as a memory item (POST /api/v1/svc/memory) and ask again.`,

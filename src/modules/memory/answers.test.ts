@@ -155,8 +155,9 @@ describe("memory answers: I don't know", () => {
     "How much does a locker at the main branch cost?",
     "Who repairs the photocopiers?",
     "Can members of the Vanderhoek guild borrow DVDs?",
-    // The project is held, but not a price: "how much" wants an amount.
+    // The project is held, but not a price: "how much" wants an amount; "when" wants a time or a date.
     "How much does the maker space cost?",
+    "When was the night desk set up?",
   ];
   for (const question of unknown) {
     it(`says so for "${question}" in every surface form`, () => {
