@@ -17,6 +17,7 @@ import type { SearchHit } from "../../modules/memory/store.ts";
 import { conceptsOf } from "../language/lemmas.ts";
 import { isEnglishWord, tag } from "../language/nlp.ts";
 import { tokenize } from "../language/tokens.ts";
+import { quantity } from "../language/units.ts";
 import { stem, words } from "../text/stem.ts";
 import { contentStems } from "./rank.ts";
 
@@ -102,7 +103,7 @@ interface Term {
 const VALUE_ASKED: Record<string, ReadonlySet<string>> = {
   much: new Set(["money", "percent", "quantity"]),
   many: new Set(["number", "quantity", "money", "percent"]),
-  long: new Set(["quantity", "number", "time_range"]),
+  long: new Set(["duration", "time_range"]),
 };
 const WHEN_ASKED: ReadonlySet<string> = new Set(["time", "time_range", "number", "quantity"]);
 
@@ -239,13 +240,31 @@ function heldBy(hit: SearchHit): Held {
 function readItem(hit: SearchHit): Held {
   const text = itemText(hit);
   const all = [...words(text), ...(hit.tags ?? []).flatMap((t) => words(t))];
-  // The digits after a hyphen are an id's ("CS-3") or part of a date, not a number of something.
-  const values = new Set(tokenize(text).flatMap((t) => (t.kind === "number" && t.text.startsWith("-") ? [] : [t.kind])));
+  const values = valueKinds(text);
   if (values.has("email")) all.push("email");
   for (const ids of idsOf(text).values()) all.push(...ids);
   const concepts = new Set<string>();
   for (const w of all) if (/[a-z]/.test(w)) for (const c of baseForms(w)) concepts.add(c);
   return { stems: new Set(all.map(stem)), concepts, values };
+}
+
+const isTimeUnit = (word: string): boolean => quantity(1, word)?.kind === "time";
+
+/**
+ * The kinds of value a text holds, and "duration" for a length of time: a quantity of time ("45 minutes")
+ * or a number a time unit follows closely ("5 business days"). The digits after a hyphen are an id's
+ * ("CS-3") or part of a date, not a number of something.
+ */
+function valueKinds(text: string): Set<string> {
+  const tokens = tokenize(text);
+  const kinds = new Set<string>();
+  tokens.forEach((t, i) => {
+    if (t.kind === "number" && t.text.startsWith("-")) return;
+    kinds.add(t.kind);
+    const next = tokens.slice(i + 1, i + 3).filter((n) => n.kind === "word");
+    if ((t.kind === "quantity" && t.quantity.kind === "time") || (t.kind === "number" && next.some((n) => n.kind === "word" && isTimeUnit(n.norm)))) kinds.add("duration");
+  });
+  return kinds;
 }
 
 function holds(item: Held, term: Term): boolean {
