@@ -115,15 +115,15 @@ function idf(items: number, df: number): number {
 /**
  * A word's weight in this workspace. A word no item holds: a name or code no dictionary knows weighs the
  * most (the question is about something memory does not hold); a dictionary word weighs as a word one item
- * holds, as it may be another word for one of memory's ("window" for "within 30 days"), and at least half
- * as much as a name (in a memory of a few items, one item's word tells little).
+ * holds, as it may be another word for one of memory's ("limit" for "at most 15 items"), and at least a
+ * third of what a name weighs (in a memory of one to three items, a word one item holds tells little).
  */
 function workspaceWeight(stem: string, word: string, context: MemoryContext): number {
   const f = context.frequencies;
   if (!f) return 1;
   const df = f.df[stem] ?? 0;
   if (df > 0 || !isEnglishWord(word)) return idf(f.items, df);
-  return Math.max(idf(f.items, 1), idf(f.items, 0) / 2);
+  return Math.max(idf(f.items, 1), idf(f.items, 0) / 3);
 }
 
 /** How much a word says about what is asked, by its part of speech (a code or id names a thing). */
