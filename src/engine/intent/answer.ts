@@ -89,7 +89,7 @@ interface Term {
   /** The word as asked, for saying what is not known. */
   word: string;
   /**
-   * A code or id ("MAD1", the 07 of "R-07", "Q3"): an item must hold it, as one about another warehouse or
+   * A code or id ("LYN4", the 09 of "K-09", "Q3"): an item must hold it, as one about another warehouse or
    * robot answers nothing about this one. (A name no dictionary knows weighs the most but is not required:
    * memory may name the place by its code.)
    */
@@ -98,14 +98,14 @@ interface Term {
   wants?: ReadonlySet<string>;
 }
 
-// The kinds of value (language/tokens.ts) that answer "how much", "how many", "how long" and "when": an
-// item with none of them does not answer such a question, whatever words it shares with it.
+// The kinds of value (language/tokens.ts) that answer "how much", "how many" and "how long": an item with
+// none of them does not answer such a question, whatever words it shares with it. ("When" is not among
+// them: times are often written in words, "with the monthly payroll", "every Friday".)
 const VALUE_ASKED: Record<string, ReadonlySet<string>> = {
   much: new Set(["money", "percent", "quantity"]),
   many: new Set(["number", "quantity", "money", "percent"]),
   long: new Set(["duration", "time_range"]),
 };
-const WHEN_ASKED: ReadonlySet<string> = new Set(["time", "time_range", "number", "quantity"]);
 
 /** BM25's idf: how much finding a word tells memory's items apart. */
 function idf(items: number, df: number): number {
@@ -147,7 +147,7 @@ function segments(text: string): string[] {
 }
 
 /**
- * The ids of a text ("R-07", "ORD-20417", "Q3") as one word each ("r07"), by their digits: the digits of an
+ * The ids of a text ("K-09", "INV-30211", "Q3") as one word each ("r07"), by their digits: the digits of an
  * id are matched as the whole id, never as a number ("room B-12" is not "12 people").
  */
 function idsOf(text: string): Map<string, string[]> {
@@ -184,8 +184,8 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       if (wh >= 0 && ASKS_FOR_KIND.has(ws[wh]!)) for (let i = wh + 1; i < ws.length && NOUN_PHRASE.has(tags[i]!.pos); i++) kind.add(i);
       ws.forEach((w, i) => {
         const role: Role = !asked || (!everything && i < start) ? "context" : kind.has(i) ? "soft" : "core";
-        const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : w === "when" ? WHEN_ASKED : undefined;
-        if (wants) terms.push({ stem: `#${i > 0 ? ws[i - 1] : ""} ${w}`, concepts: new Set(), weight: 0, role, word: w, wants });
+        const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : undefined;
+        if (wants) terms.push({ stem: `#how ${w}`, concepts: new Set(), weight: 0, role, word: w, wants });
         if (/^\d+$/.test(w)) {
           for (const id of ids.get(w) ?? []) terms.push({ stem: id, concepts: new Set(), weight: workspaceWeight(id, id, context), role, word: id, specific: true });
           if (!ids.has(w)) terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" ? "soft" : role, word: w });
@@ -253,7 +253,7 @@ const isTimeUnit = (word: string): boolean => quantity(1, word)?.kind === "time"
 /**
  * The kinds of value a text holds, and "duration" for a length of time: a quantity of time ("45 minutes")
  * or a number a time unit follows closely ("5 business days"). The digits after a hyphen are an id's
- * ("CS-3") or part of a date, not a number of something.
+ * ("DK-2") or part of a date, not a number of something.
  */
 function valueKinds(text: string): Set<string> {
   const tokens = tokenize(text);

@@ -155,9 +155,8 @@ describe("memory answers: I don't know", () => {
     "How much does a locker at the main branch cost?",
     "Who repairs the photocopiers?",
     "Can members of the Vanderhoek guild borrow DVDs?",
-    // The project is held, but not a price: "how much" wants an amount; "when" wants a time or a date.
+    // The project is held, but not a price: "how much" wants an amount.
     "How much does the maker space cost?",
-    "When was the night desk set up?",
     // Room B-12's item holds a number, not a length of time.
     "How long is the waiting list for study room B-12?",
   ];
