@@ -131,8 +131,8 @@ async function measureCorpus(corpus: Corpus): Promise<{ lines: string[]; mixed: 
     for (const [i, words] of asks.entries()) {
       const [fast, slow] = [await memory.related(workspace.id, words, 5), await relatedFromSql(database.db, workspace.id, words, 5)];
       if (fast.hits[0]?.id === slow.hits[0]?.id) sameTop++;
-      if (answerFromMemory(rotation[i]!, fast.hits, fast.corrected).known) answeredFast++;
-      if (answerFromMemory(rotation[i]!, slow.hits, slow.corrected).known) answeredSlow++;
+      if (answerFromMemory(rotation[i]!, fast.hits, { corrected: fast.corrected, frequencies: fast.frequencies }).known) answeredFast++;
+      if (answerFromMemory(rotation[i]!, slow.hits, { corrected: slow.corrected, frequencies: slow.frequencies }).known) answeredSlow++;
     }
 
     // Another process's write to one item: a second service on the same database stands for another

@@ -1,7 +1,23 @@
 // Direct answers: from the workspace's memory, grounded in the items used (their ids go into the answer's
 // metadata and the trace). When nothing in memory covers the question, the answer says so and the trace
 // reports the gap; nothing is made up.
+//
+// Which item answers (docs/intent.md, "Answers from memory"): the question is read as the words it asks
+// about, each weighed by how much it tells the workspace's items apart (idf, from the memory search) and by
+// its part of speech (nouns, names and ids name what the question is about; verbs and adjectives say
+// something about it; adverbs least). An item answers when it holds at least half of that weight: a
+// relative threshold, so that "bike storage at the harbour office" is not answered by the one item that
+// names the office. Words around the question ("Before you change anything:", "No need to act.") are context:
+// they help choose between items that answer, never count against one. The noun a which/what question
+// asks for ("which carrier…") is the answer's type, often not a word of the answer, so it counts only when
+// an item holds it; so do plain numbers, which tell near-duplicates apart. A follow-up ("and for the night
+// shift?") is read with the user's earlier question when it cannot be answered alone, and then the item
+// must hold the follow-up's own words too.
 import type { SearchHit } from "../../modules/memory/store.ts";
+import { conceptsOf } from "../language/lemmas.ts";
+import { isEnglishWord, tag } from "../language/nlp.ts";
+import { tokenize } from "../language/tokens.ts";
+import { quantity } from "../language/units.ts";
 import { stem, words } from "../text/stem.ts";
 import { contentStems } from "./rank.ts";
 
@@ -9,17 +25,43 @@ export interface Answer {
   content: string;
   /** Memory items the answer is made of. */
   used: string[];
-  /** How much of the question the best item covers, 0..1. */
+  /** How much of the question's weight the best item holds, 0..1. */
   coverage: number;
   known: boolean;
 }
 
-// Below this share of the question's words, an item is about something else.
+/** What the memory search reports besides its hits, and the conversation before the question. */
+export interface MemoryContext {
+  /** Misspelt words and the memory words they were read as. */
+  corrected?: Record<string, string>;
+  /** How many items memory holds, and how many hold each stem; absent, every word weighs the same. */
+  frequencies?: { items: number; df: Record<string, number> };
+  /** The user's earlier turns, oldest first: what a follow-up question is about. */
+  earlier?: string[];
+}
+
+// An item holding this share of the question's weight answers it.
 const MIN_COVERAGE = 0.5;
 // Question words that say what kind of answer, not what about.
 const QUESTION_WORDS = new Set(["what", "whats", "which", "who", "whos", "when", "where", "why", "how", "usual", "usually", "our", "we", "do", "does", "handle", "deal", "typically", "normally", "go", "goes", "out", "until", "time", "long", "much", "many", "often", "can", "be", "get", "need", "happen", "should", "must", "quick", "question", "know", "tell", "wonder", "anyone"].map(stem));
 // Different words for the same thing in a question and in memory.
 const SAME_AS: Record<string, string> = { [stem("twice")]: stem("double"), [stem("owns")]: stem("owner"), [stem("own")]: stem("owner") };
+// The words that open a question, direct or embedded ("I need to know who…").
+const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"]);
+// Determiners whose noun names the kind of thing asked for ("which hotel", "what time").
+const ASKS_FOR_KIND = new Set(["which", "what", "whose"]);
+// Parts of speech that continue the noun phrase after such a determiner.
+const NOUN_PHRASE = new Set(["NOUN", "PROPN", "ADJ", "NUM", "X"]);
+// Words that point back at what was asked before rather than name anything ("the other one", "someone
+// else"): no term of their own; "other" and its kind exclude the item that answered before.
+const CONTRAST = new Set(["other", "another", "else"]);
+const POINTERS = new Set([...CONTRAST, "one", "ones"]);
+// Pronouns that refer to something named before them in the message.
+const REFERRING = new Set(["it", "its", "they", "them", "their", "these", "those", "he", "him", "his", "she", "her"]);
+// Parts of speech of words that name things.
+const NAMING = new Set(["NOUN", "PROPN", "X", "NUM"]);
+// Parts of speech that say nothing about what is asked ("have", "they", "the", "and", "to").
+const FUNCTION_WORDS = new Set(["AUX", "PRON", "DET", "CCONJ", "SCONJ", "PART", "INTJ", "PUNCT"]);
 
 /** The words of a question worth looking up: no question words, fillers or stop words. */
 export function questionWords(question: string): string[] {
@@ -31,29 +73,289 @@ function itemText(hit: SearchHit): string {
   return typeof content.text === "string" ? content.text : JSON.stringify(content);
 }
 
-/** Picks the items that answer a question, or says nothing is known. `corrected` maps misspelt words to the memory's. */
-export function answerFromMemory(question: string, hits: SearchHit[], corrected: Record<string, string> = {}): Answer {
-  const fixed = question.replace(/[A-Za-z']+/g, (w) => corrected[w.toLowerCase()] ?? w);
-  const asked = [...new Set(contentStems(fixed).filter((s) => !QUESTION_WORDS.has(s)).map((s) => SAME_AS[s] ?? s))];
-  let best: { hit: SearchHit; coverage: number } | undefined;
-  for (const hit of hits) {
-    const stems = new Set(words(itemText(hit)).map(stem));
-    for (const tag of hit.tags ?? []) for (const w of words(tag)) stems.add(stem(w));
-    const covered = asked.filter((s) => stems.has(s)).length;
-    const coverage = asked.length === 0 ? 0 : covered / asked.length;
-    // Ties go to the search's own order (its relevance ranking).
-    if (!best || coverage > best.coverage + 1e-9) best = { hit, coverage };
+/**
+ * - core: counts for an item that holds it and against one that does not;
+ * - soft: counts only for an item that holds it (the kind of answer asked for, a plain number);
+ * - context: never counts against; among items that answer, the one holding more of it is chosen.
+ */
+type Role = "core" | "soft" | "context";
+
+interface Term {
+  stem: string;
+  /** Its base forms ("escalating" → escalate), which an item's words may share instead of the stem. */
+  concepts: ReadonlySet<string>;
+  weight: number;
+  role: Role;
+  /** The word as asked, for saying what is not known. */
+  word: string;
+  /**
+   * A code or id ("LYN4", the 09 of "K-09", "Q3"): an item must hold it, as one about another warehouse or
+   * robot answers nothing about this one. (A name no dictionary knows weighs the most but is not required:
+   * memory may name the place by its code.)
+   */
+  specific?: boolean;
+  /** For "how much", "how many", "how long": the kinds of value an answer holds (money, quantity…). */
+  wants?: ReadonlySet<string>;
+}
+
+// The kinds of value (language/tokens.ts) that answer "how much", "how many" and "how long": an item with
+// none of them does not answer such a question, whatever words it shares with it. ("When" is not among
+// them: times are often written in words, "with the monthly payroll", "every Friday".)
+const VALUE_ASKED: Record<string, ReadonlySet<string>> = {
+  much: new Set(["money", "percent", "quantity"]),
+  many: new Set(["number", "quantity", "money", "percent"]),
+  long: new Set(["duration", "time_range"]),
+};
+
+/** BM25's idf: how much finding a word tells memory's items apart. */
+function idf(items: number, df: number): number {
+  return Math.log(1 + (items - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * A word's weight in this workspace. A word no item holds: a name or code no dictionary knows weighs the
+ * most (the question is about something memory does not hold); a dictionary word weighs as a word one item
+ * holds, as it may be another word for one of memory's ("limit" for "at most 15 items"), and at least a
+ * third of what a name weighs (in a memory of one to three items, a word one item holds tells little).
+ */
+function workspaceWeight(stem: string, word: string, context: MemoryContext): number {
+  const f = context.frequencies;
+  if (!f) return 1;
+  const df = f.df[stem] ?? 0;
+  if (df > 0 || !isEnglishWord(word)) return idf(f.items, df);
+  return Math.max(idf(f.items, 1), idf(f.items, 0) / 3);
+}
+
+/** How much a word says about what is asked, by its part of speech (a code or id names a thing). */
+function partWeight(pos: string, word: string): number {
+  if (/\d/.test(word) || NAMING.has(pos)) return 1;
+  if (pos === "VERB" || pos === "ADJ") return 0.5;
+  return 0.25;
+}
+
+/** Sentences and colon-separated parts; an abbreviation ("Dr.", "St.") does not end a sentence. */
+function segments(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;:])\s+|\n+/)
+    .reduce<string[]>((out, part) => {
+      const last = out.at(-1);
+      if (last !== undefined && /(?:^|\s)[A-Z][a-z]?\.$/.test(last)) out[out.length - 1] = `${last} ${part}`;
+      else out.push(part);
+      return out;
+    }, [])
+    .filter((s) => s.trim() !== "");
+}
+
+/**
+ * The ids of a text ("K-09", "INV-30211", "Q3") as one word each ("r07"), by their digits: the digits of an
+ * id are matched as the whole id, never as a number ("room B-12" is not "12 people").
+ */
+function idsOf(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of text.matchAll(/\b([A-Za-z]{1,8})[-_]?(\d+)\b/g)) {
+    const digits = m[2]!;
+    out.set(digits, [...(out.get(digits) ?? []), `${m[1]!.toLowerCase()}${digits}`]);
   }
-  // Half of a longer question is not enough ("parking cost at the riverside location": only the place).
-  const enough = best !== undefined && (asked.length <= 2 ? best.coverage >= MIN_COVERAGE : best.coverage > MIN_COVERAGE);
-  if (best && enough) {
-    return { content: itemText(best.hit), used: [best.hit.id], coverage: best.coverage, known: true };
+  return out;
+}
+
+/**
+ * The terms of one message. In each sentence, the question starts at its first wh-word; a sentence with
+ * none is a question when it ends with "?" (yes/no questions), otherwise context. When no sentence asks
+ * about anything, the whole message is the question ("My laptop died. What do we do?").
+ */
+function readMessage(text: string, context: MemoryContext, asked = true): Term[] {
+  const corrected = context.corrected ?? {};
+  const fixed = text.replace(/[\p{L}']+/gu, (w) => (!isEnglishWord(w) && corrected[w.toLowerCase()]) || w);
+  const ids = idsOf(fixed);
+  // A question that refers back ("how much does it cost?") is about what the words before it name: then
+  // they are part of the question, not a preamble ("About the boat hire: how much does it cost?").
+  let refers = false;
+  const read = (everything: boolean): Term[] => {
+    const terms: Term[] = [];
+    for (const segment of segments(fixed)) {
+      const ws = words(segment);
+      const tags = tag(ws);
+      const wh = ws.findIndex((w) => WH.has(w));
+      const start = wh >= 0 ? wh : segment.trim().endsWith("?") ? 0 : ws.length;
+      if (ws.slice(start).some((w) => REFERRING.has(w))) refers = true;
+      // The noun phrase right after "which"/"what" names the kind of answer.
+      const kind = new Set<number>();
+      if (wh >= 0 && ASKS_FOR_KIND.has(ws[wh]!)) for (let i = wh + 1; i < ws.length && NOUN_PHRASE.has(tags[i]!.pos); i++) kind.add(i);
+      ws.forEach((w, i) => {
+        const role: Role = !asked || (!everything && i < start) ? "context" : kind.has(i) ? "soft" : "core";
+        const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : undefined;
+        if (wants) terms.push({ stem: `#how ${w}`, concepts: new Set(), weight: 0, role, word: w, wants });
+        if (/^\d+$/.test(w)) {
+          for (const id of ids.get(w) ?? []) terms.push({ stem: id, concepts: new Set(), weight: workspaceWeight(id, id, context), role, word: id, specific: true });
+          if (!ids.has(w)) terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" ? "soft" : role, word: w });
+          return;
+        }
+        if (FUNCTION_WORDS.has(tags[i]!.pos) || POINTERS.has(w)) return;
+        for (const s of contentStems(w)) {
+          if (QUESTION_WORDS.has(s)) continue;
+          const key = SAME_AS[s] ?? s;
+          const specific = /\d/.test(w);
+          terms.push({ stem: key, concepts: baseForms(w), weight: workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role, word: w, specific });
+        }
+      });
+    }
+    return terms;
+  };
+  const terms = read(false);
+  return !asked || (!refers && terms.some((t) => t.role !== "context")) ? terms : read(true);
+}
+
+/** A word's base forms (the language layer's lemma and morphology), without verb classes: memory is read
+ * for what it says, not for which operation it names. */
+function baseForms(word: string): ReadonlySet<string> {
+  return new Set([...conceptsOf(word)].filter((c) => !c.startsWith(":")));
+}
+
+interface Held {
+  stems: Set<string>;
+  concepts: Set<string>;
+  /** The kinds of value it holds (money, quantity, time…). */
+  values: Set<string>;
+}
+
+// What items hold, by id: an item is read once, not on every question it is a hit for. The entry is used
+// only while the item's text and tags are the ones it was read from.
+const HELD_CACHE = new Map<string, { text: string; tags: string; held: Held }>();
+const HELD_CACHE_LIMIT = 5_000;
+
+/** What an item holds: its text's and its tags' stems and base forms, and "email" when it holds an address. */
+function heldBy(hit: SearchHit): Held {
+  const key = `${hit.workspaceId}/${hit.id}`;
+  const text = itemText(hit);
+  const tags = (hit.tags ?? []).join("\u0000");
+  const cached = HELD_CACHE.get(key);
+  if (cached && cached.text === text && cached.tags === tags) return cached.held;
+  const held = readItem(hit);
+  if (HELD_CACHE.size >= HELD_CACHE_LIMIT) HELD_CACHE.clear();
+  HELD_CACHE.set(key, { text, tags, held });
+  return held;
+}
+
+function readItem(hit: SearchHit): Held {
+  const text = itemText(hit);
+  const all = [...words(text), ...(hit.tags ?? []).flatMap((t) => words(t))];
+  const values = valueKinds(text);
+  if (values.has("email")) all.push("email");
+  for (const ids of idsOf(text).values()) all.push(...ids);
+  const concepts = new Set<string>();
+  for (const w of all) if (/[a-z]/.test(w)) for (const c of baseForms(w)) concepts.add(c);
+  return { stems: new Set(all.map(stem)), concepts, values };
+}
+
+const isTimeUnit = (word: string): boolean => quantity(1, word)?.kind === "time";
+
+/**
+ * The kinds of value a text holds, and "duration" for a length of time: a quantity of time ("45 minutes")
+ * or a number a time unit follows closely ("5 business days"). The digits after a hyphen are an id's
+ * ("DK-2") or part of a date, not a number of something.
+ */
+function valueKinds(text: string): Set<string> {
+  const tokens = tokenize(text);
+  const kinds = new Set<string>();
+  tokens.forEach((t, i) => {
+    if (t.kind === "number" && t.text.startsWith("-")) return;
+    kinds.add(t.kind);
+    const next = tokens.slice(i + 1, i + 3).filter((n) => n.kind === "word");
+    if ((t.kind === "quantity" && t.quantity.kind === "time") || (t.kind === "number" && next.some((n) => n.kind === "word" && isTimeUnit(n.norm)))) kinds.add("duration");
+  });
+  return kinds;
+}
+
+function holds(item: Held, term: Term): boolean {
+  if (term.wants) return [...term.wants].some((kind) => item.values.has(kind));
+  if (item.stems.has(term.stem)) return true;
+  for (const c of term.concepts) if (item.concepts.has(c)) return true;
+  return false;
+}
+
+interface Judged {
+  hit: SearchHit;
+  /** It holds every name and id asked about, and a value of the kind asked for ("how much" → an amount). */
+  fits: boolean;
+  coverage: number;
+  /** Weight of the question's terms the item holds, then of the context's: to choose among items that answer. */
+  held: number;
+  context: number;
+}
+
+/** How much of the terms' weight an item holds; a term asked twice counts once, in its strongest role. */
+function judge(hit: SearchHit, item: Held, terms: Term[]): Judged {
+  const strongest = new Map<string, Term>();
+  const rank = { core: 2, soft: 1, context: 0 };
+  for (const t of terms) {
+    const seen = strongest.get(t.stem);
+    if (!seen || rank[t.role] > rank[seen.role] || (t.role === seen.role && t.weight > seen.weight)) strongest.set(t.stem, t);
   }
-  const topic = asked.length > 0 ? words(fixed).filter((w) => asked.includes(stem(w))).slice(0, 6).join(" ") : "that";
+  let held = 0;
+  let wanted = 0;
+  let context = 0;
+  let fits = true;
+  for (const t of strongest.values()) {
+    const has = holds(item, t);
+    if (t.role === "core" && (t.specific || t.wants) && !has) fits = false;
+    if (t.role === "context") context += has ? t.weight : 0;
+    else if (has) {
+      held += t.weight;
+      wanted += t.weight;
+    } else if (t.role === "core") wanted += t.weight;
+  }
+  return { hit, fits, coverage: wanted === 0 ? 0 : held / wanted, held, context };
+}
+
+function better(a: Judged, b: Judged | undefined): boolean {
+  if (!b) return true;
+  if (a.fits !== b.fits) return a.fits;
+  if (Math.abs(a.coverage - b.coverage) > 1e-9) return a.coverage > b.coverage;
+  if (Math.abs(a.held - b.held) > 1e-9) return a.held > b.held;
+  // Then the search's own order (its relevance ranking).
+  return a.context > b.context + 1e-9;
+}
+
+function best(items: { hit: SearchHit; held: Held }[], terms: Term[]): Judged | undefined {
+  let top: Judged | undefined;
+  for (const { hit, held } of items) {
+    const judged = judge(hit, held, terms);
+    if (better(judged, top)) top = judged;
+  }
+  return top;
+}
+
+/** Picks the item that answers a question, or says nothing is known. */
+export function answerFromMemory(question: string, hits: SearchHit[], context: MemoryContext = {}): Answer {
+  let items = hits.map((hit) => ({ hit, held: heldBy(hit) }));
+  const terms = readMessage(question, context);
+  let earlier = (context.earlier ?? []).slice(-2).flatMap((turn, i, all) => readMessage(turn, context, i === all.length - 1));
+  const answers = (j: Judged | undefined): boolean => j !== undefined && j.fits && j.coverage >= MIN_COVERAGE;
+  // "And the other one?": the item that answered the question before is the one this one is not about,
+  // and the ids and codes that question named are not this one's.
+  if (words(question).some((w) => CONTRAST.has(w)) && earlier.some((t) => t.role !== "context")) {
+    const before = best(items, earlier);
+    if (before && answers(before)) items = items.filter((i) => i.hit.id !== before.hit.id);
+    earlier = earlier.map((t) => (t.specific ? { ...t, role: "context" as const } : t));
+  }
+  let chosen = best(items, [...terms, ...earlier.map((t) => ({ ...t, role: "context" as const }))]);
+  // A follow-up ("and at the weekend?") is about what the previous question was about: read together, and
+  // the item must still hold a fair share of what the follow-up adds (when it adds any word of its own).
+  if (!answers(chosen) && earlier.some((t) => t.role !== "context")) {
+    const together = best(items, [...terms, ...earlier]);
+    const adds = terms.some((t) => t.role !== "context");
+    if (together && answers(together) && (!adds || judge(together.hit, heldBy(together.hit), terms).coverage >= MIN_COVERAGE / 2)) chosen = together;
+  }
+  if (chosen && answers(chosen)) {
+    return { content: itemText(chosen.hit), used: [chosen.hit.id], coverage: chosen.coverage, known: true };
+  }
+  const asked = [...new Set(terms.filter((t) => t.role === "core" && !t.wants).map((t) => t.word))];
+  const topic = asked.length > 0 ? asked.slice(0, 6).join(" ") : "that";
   return {
     content: `I don't know: nothing in this workspace's memory answers a question about ${topic}. Add what the answer should be as a memory item (POST /api/v1/svc/memory) and ask again.`,
     used: [],
-    coverage: best?.coverage ?? 0,
+    coverage: chosen?.coverage ?? 0,
     known: false,
   };
 }

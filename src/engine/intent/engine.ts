@@ -37,7 +37,8 @@ export interface EnginePorts {
   catalog(): Promise<{ integrations: CatalogIntegration[]; installed: Set<string>; active: string[]; total: number; healthy: number }>;
   toolHealth(tool: Tool): "healthy" | "degraded";
   validate(tool: Tool, args: Record<string, unknown>): { field: string; message: string }[] | undefined;
-  searchMemory(query: string): Promise<SearchResult>;
+  /** Items related to a question; `earlier`: the user's earlier turns (oldest first), for follow-ups. */
+  searchMemory(query: string, earlier?: string[]): Promise<SearchResult>;
   review(action: { tool: Tool; arguments: Record<string, unknown> }, options: { certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
   policiesActive(): Promise<number>;
   /** The workspace's preference items ("The data team prefers blue-green releases for the billing service"). */
@@ -161,14 +162,15 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
       return finish({ type: "direct", answer: { content: smallTalk(lastUser), used: [], coverage: 1, known: true }, smallTalk: true }, await noGovernance());
     }
     let result: SearchResult;
+    const earlier = userTurns.slice(0, -1);
     try {
-      result = await ports.searchMemory(lastUser);
+      result = await ports.searchMemory(lastUser, earlier);
     } catch {
       memory.healthy = false;
       result = { hits: [], match: "none" };
     }
     memory.queried = result.hits.length;
-    const answer = answerFromMemory(lastUser, result.hits, result.corrected ?? {});
+    const answer = answerFromMemory(lastUser, result.hits, { corrected: result.corrected, frequencies: result.frequencies, earlier });
     memory.used = answer.used;
     clock.mark("memory_lookup", memory.healthy ? "passed" : "degraded", answer.known ? `answered from ${answer.used.join(", ")} (coverage ${answer.coverage.toFixed(2)})` : `no item covers the question (best coverage ${answer.coverage.toFixed(2)})`);
     if (!answer.known) gaps.push({ kind: "no_knowledge", reason: "No memory item answers the question.", blocking: false, severity: "medium" });

@@ -12,14 +12,14 @@ export interface Tagged {
 }
 
 let engine: WinkMethods | undefined;
-// The model gives words it has never seen ids past the end of its lexicon, in the order it meets them: the
-// first unseen string, read as soon as the model loads, marks where the lexicon ends.
-let lexiconSize = Infinity;
+// Lexemes of the model's own lexicon are numbered before any word it meets later: the number a word never
+// seen takes, read first thing, is where the lexicon ends.
+let lexiconSize = 0;
 const wink = (): WinkMethods => {
-  if (!engine) {
-    engine = winkNLP(model, ["pos"]);
-    lexiconSize = engine.readDoc("qxzvjkq").tokens().out(engine.its.uniqueId)[0] as unknown as number;
-  }
+  if (engine) return engine;
+  engine = winkNLP(model, ["pos"]);
+  const ids = engine.readDoc("qqxzjvkw").tokens().out(engine.its.uniqueId) as number[];
+  lexiconSize = ids[0] ?? 0;
   return engine;
 };
 
@@ -54,24 +54,48 @@ export function tag(words: readonly string[]): Tagged[] {
 }
 
 /**
- * Whether a word is in the model's English lexicon. Words it has never seen (most surnames, many place and
- * brand names) get ids past the lexicon's end; "analyst" and "designer" are known words, "Nwosu" is not.
+ * Whether a word is in the English model's lexicon (about 87,000 words and names: "use", "right", "amex",
+ * "firmware"), or an inflection of one ("forklifts", "rebooted"), as opposed to one it never saw (a
+ * misspelling, a made-up name, an id). A lexicon word is never "corrected" into another word.
  */
-const known = new Map<string, boolean>();
-export function isKnownWord(word: string): boolean {
+export function isEnglishWord(word: string): boolean {
   const w = word.toLowerCase();
-  const hit = known.get(w);
-  if (hit !== undefined) return hit;
-  if (known.size > 20_000) known.clear();
-  known.set(w, knownByModel(w));
-  return known.get(w)!;
+  if (!/^[a-z]+(?:['-][a-z]+)*$/.test(w)) return false;
+  if (inLexicon(w)) return true;
+  // The lexicon holds base forms and common inflections; a regular inflection of a base form is a word too.
+  const bases: string[] = [];
+  if (w.endsWith("ies")) bases.push(`${w.slice(0, -3)}y`);
+  if (w.endsWith("es")) bases.push(w.slice(0, -2));
+  if (w.endsWith("s") && !w.endsWith("ss")) bases.push(w.slice(0, -1));
+  for (const suffix of ["ed", "ing"]) {
+    if (!w.endsWith(suffix)) continue;
+    const stem = w.slice(0, -suffix.length);
+    bases.push(stem, `${stem}e`);
+    if (stem.length > 2 && stem.at(-1) === stem.at(-2)) bases.push(stem.slice(0, -1));
+  }
+  return bases.some((b) => b.length >= 3 && inLexicon(b));
 }
 
-function knownByModel(word: string): boolean {
+function inLexicon(w: string): boolean {
+  const hit = LEXICON_CACHE.get(w);
+  if (hit !== undefined) return hit;
+  let known = false;
   try {
-    const id = wink().readDoc(word.toLowerCase()).tokens().out(wink().its.uniqueId)[0] as unknown as number;
-    return id < lexiconSize;
+    const doc = wink().readDoc(w);
+    const ids = doc.tokens().out(wink().its.uniqueId) as number[];
+    known = ids.length > 0 && ids.every((id) => id < lexiconSize);
   } catch {
-    return true;
+    // Unknown is the safe answer: the word is then only compared with memory's words, never rewritten blindly.
   }
+  if (LEXICON_CACHE.size >= 20_000) LEXICON_CACHE.clear();
+  LEXICON_CACHE.set(w, known);
+  return known;
 }
+
+const LEXICON_CACHE = new Map<string, boolean>();
+
+/**
+ * Whether a word as written is in the model's lexicon (no inflection fallback): surnames and many place and
+ * brand names are not ("Nwosu"), titles are ("analyst", "designer").
+ */
+export const isKnownWord = (word: string): boolean => inLexicon(word.toLowerCase());

@@ -161,7 +161,9 @@ export function createIntentService(deps: {
         catalog: async () => ({ integrations: CATALOG, ...(await connections.summary(workspaceId)) }),
         toolHealth: (tool) => tool.health(),
         validate: (tool, args) => tools.validate(tool, args),
-        searchMemory: (query) => memory.related(workspaceId, questionWords(query), 5),
+        // The question's words first (a long conversation is cut at the search's limit), then those of the two
+        // turns before it, most recent first: what a follow-up is about.
+        searchMemory: (query, earlier = []) => memory.related(workspaceId, [...questionWords(query), ...earlier.slice(-2).reverse().flatMap(questionWords)], 10),
         preferences: () => memory.preferences(workspaceId),
         review: (action, reviewOptions) => governance.review(governedAction(action.tool, action.arguments, { caller: actor, domain }), reviewOptions),
         policiesActive: async () => (await policies.ruleSet(workspaceId)).size,

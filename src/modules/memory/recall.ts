@@ -14,6 +14,7 @@
 // notification names is read again; dropped and loaded again on the next question when it names none).
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { contentStems } from "../../engine/intent/rank.ts";
+import { isEnglishWord } from "../../engine/language/nlp.ts";
 import { termsOf, type MemoryRow, type SearchHit } from "./store.ts";
 
 // BM25's usual constants: term frequency saturates softly, long items are discounted by three quarters.
@@ -306,12 +307,13 @@ export class RecallIndex {
    * Query words (as termsOf gives them) that memory does not know, with their corrections. A word is known
    * when an item holds it, or when its stems are indexed already ("refunds" where memory says "refund"):
    * such a word matches as written, and "correcting" it could only add a different word to the question.
-   * Stop words and numbers carry nothing to correct.
+   * Stop words and numbers carry nothing to correct, and neither does a word of the English lexicon
+   * ("use" is not a misspelt "usd", nor "right" a misspelt "night"): only words no dictionary knows are typos.
    */
   corrections(terms: string[]): Map<string, string> {
     const corrected = new Map<string, string>();
     for (const term of terms) {
-      if (corrected.has(term) || this.wordIds.has(term)) continue;
+      if (corrected.has(term) || this.wordIds.has(term) || isEnglishWord(term)) continue;
       const stems = contentStems(term);
       if (stems.length === 0 || stems.every((s) => this.postings.has(s))) continue;
       const best = this.closest(term);
@@ -329,6 +331,11 @@ export class RecallIndex {
     const stems = new Set<string>();
     for (const term of [...terms, ...corrected.values()]) for (const s of contentStems(term)) stems.add(s);
     return { hits: this.rank([...stems], limit), corrected };
+  }
+
+  /** How many items hold this stem. */
+  df(stem: string): number {
+    return this.postings.get(stem)?.slots.length ?? 0;
   }
 
   /** Items holding any of these stems, best first, at most `limit`. */

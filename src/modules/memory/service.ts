@@ -4,8 +4,10 @@ import type { Database, Db } from "../../db/index.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
+import { contentStems } from "../../engine/intent/rank.ts";
+import { isEnglishWord } from "../../engine/language/nlp.ts";
 import { findSecret, stringsIn } from "./secrets.ts";
-import { MAX_RECALL_LIMIT, Recall, RECALL_BUDGET, RECALL_MAX_ITEMS, RECALL_WAIT_ITEMS, type RecallLimits, type RecallSource } from "./recall.ts";
+import { MAX_RECALL_LIMIT, Recall, RECALL_BUDGET, RECALL_MAX_ITEMS, RECALL_WAIT_ITEMS, type RecallIndex, type RecallLimits, type RecallSource } from "./recall.ts";
 import {
   addTerms,
   announceChange,
@@ -46,6 +48,11 @@ export interface SearchResult {
   match: "all_words" | "any_word" | "similar" | "none";
   /** Near-miss words replaced by words of the workspace's memory (typo → word), when that tier answered. */
   corrected?: Record<string, string>;
+  /**
+   * For `related`: how many items the workspace holds, and how many of them hold each stem of the question
+   * (0 for a stem none holds), for weighing the question's words. Absent when SQL answered.
+   */
+  frequencies?: { items: number; df: Record<string, number> };
 }
 
 export interface MemoryService {
@@ -142,6 +149,27 @@ function questionTerms(words: string[]): string[] {
   return [...new Set(words.flatMap((w) => termsOf(w)))].slice(0, MAX_QUESTION_TERMS);
 }
 
+/** The words worth a typo correction: those no English dictionary knows ("refnd", not "use" or "right"). */
+function correctable(terms: string[]): string[] {
+  return terms.filter((t) => !isEnglishWord(t));
+}
+
+/**
+ * `related` on a workspace's recall index: the items holding any of the question's words (or their
+ * corrections), with the weight of every stem of the question in this workspace, for the caller to judge
+ * which item answers it.
+ */
+export function relatedFromIndex(index: RecallIndex, words: string[], limit: number): SearchResult {
+  const terms = questionTerms(words);
+  if (terms.length === 0) return { hits: [], match: "none" };
+  const { hits, corrected } = index.recall(terms, limit);
+  if (hits.length === 0) return { hits, match: "none" };
+  const df: Record<string, number> = {};
+  for (const word of [...words, ...corrected.values()]) for (const s of contentStems(word)) df[s] ??= index.df(s);
+  const frequencies = { items: index.size, df };
+  return corrected.size > 0 ? { hits, match: "similar", corrected: Object.fromEntries(corrected), frequencies } : { hits, match: "any_word", frequencies };
+}
+
 /**
  * `related` on SQL: the workspace's lexicon corrects the words it does not know (trigram similarity), then
  * full-text search ranks the items holding any word. For workspaces too large to hold in process, and the
@@ -151,7 +179,7 @@ export async function relatedFromSql(db: Db, workspaceId: string, words: string[
   const terms = questionTerms(words);
   if (terms.length === 0) return { hits: [], match: "none" };
   try {
-    const corrections = await correctTerms(db, workspaceId, terms);
+    const corrections = await correctTerms(db, workspaceId, correctable(terms));
     const text = [...terms, ...corrections.values()].join(" ");
     const hits = await searchFullText(db, workspaceId, text, { limit: Math.min(Math.max(limit, 1), MAX_LIMIT) }, false);
     if (hits.length === 0) return { hits, match: "none" };
@@ -204,13 +232,10 @@ export function createMemoryService(deps: { database: Database; ids: Ids; clock:
     ofType: (workspaceId, type, limit) => itemsOfType(db, workspaceId, type, limit),
 
     related: async (workspaceId, words, limit) => {
-      const terms = questionTerms(words);
-      if (terms.length === 0) return { hits: [], match: "none" };
+      if (questionTerms(words).length === 0) return { hits: [], match: "none" };
       const index = await recall.index(workspaceId);
       if (!index) return relatedFromSql(db, workspaceId, words, limit);
-      const { hits, corrected } = index.recall(terms, limit);
-      if (hits.length === 0) return { hits, match: "none" };
-      return corrected.size > 0 ? { hits, match: "similar", corrected: Object.fromEntries(corrected) } : { hits, match: "any_word" };
+      return relatedFromIndex(index, words, limit);
     },
 
     search: async (workspaceId, query, filter) => {
@@ -226,7 +251,7 @@ export function createMemoryService(deps: { database: Database; ids: Ids; clock:
         if (/["]|(^|\s)-\S|\bor\b/i.test(text)) return { hits: [], match: "none" };
         // Near-misses first (cheap: a lookup in the workspace's lexicon): words memory does not know are
         // read as their closest known word, and the corrected query must match every word.
-        const corrections = await correctTerms(db, workspaceId, termsOf(text));
+        const corrections = await correctTerms(db, workspaceId, correctable(termsOf(text)));
         const corrected = corrections.size > 0 ? termsOf(text).map((word) => corrections.get(word) ?? word).join(" ") : undefined;
         const correctedFields = corrected ? { corrected: Object.fromEntries(corrections) } : {};
         if (corrected) {

@@ -1,0 +1,186 @@
+// Which memory item answers a question (engine/intent/answer.ts over this module's recall index, wired as
+// the intent service wires them): words weighed by idf and part of speech, the question apart from what is
+// said before or after it, follow-ups read with the earlier question, codes and ids required, the kind of
+// value asked for required, dictionary words never "corrected", and "I don't know" when nothing answers.
+// Every case is asked in several surface forms.
+import { describe, expect, it } from "vitest";
+import { answerFromMemory, questionWords, type Answer } from "../../engine/intent/answer.ts";
+import { isEnglishWord } from "../../engine/language/nlp.ts";
+import { RecallIndex } from "./recall.ts";
+import { relatedFromIndex } from "./service.ts";
+import type { MemoryRow } from "./store.ts";
+
+let counter = 0;
+function row(body: string, tags: string[] = []): MemoryRow {
+  counter++;
+  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, counter));
+  return {
+    id: `00000000-0000-4000-8000-${String(counter).padStart(12, "0")}`,
+    workspaceId: "wsp_library",
+    type: "reference",
+    domain: "general",
+    scope: "tenant",
+    authority: 5,
+    tags,
+    content: { text: body },
+    body,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+    search: "",
+  };
+}
+
+// A town library's memory: two study rooms alike but for their code and size, two archivists alike but for
+// their collection, an item with an address, amounts, a project with a date but no price.
+const LIBRARY = [
+  row("The main branch is open Monday to Friday 09:00-20:00; the Elmwood branch closes at 17:00.", ["hours"]),
+  row("Overdue fines are 0.25 USD per day per book, capped at 10 USD.", ["fines"]),
+  row("Study room B-12 holds 40 people and has a projector.", ["rooms"]),
+  row("Study room B-14 holds 12 people and has a whiteboard.", ["rooms"]),
+  row("Interlibrary loans arrive within 10 business days; request them at the front counter.", ["loans"]),
+  row("The archivist for local history is Wilhelmina Osterhout (w.osterhout@example-library.test).", ["staff"]),
+  row("The archivist for maps and atlases is Joaquim Reinders (j.reinders@example-library.test).", ["staff"]),
+  row("E-book loans last 21 days and renew automatically once.", ["loans"]),
+  row("Project Lantern: a maker space opens at the Elmwood branch in autumn 2027.", ["projects"]),
+  row("Members may borrow at most 15 items at a time.", ["loans"]),
+  row("Printing costs 0.10 USD per page in black and white and 0.50 USD in colour.", ["printing"]),
+  row("The night desk handles returns after closing time.", ["returns"]),
+];
+
+const index = new RecallIndex();
+for (const item of LIBRARY) index.upsert(item);
+
+/** Asks as the intent service does: the question's words, then the earlier turns', searched; then judged. */
+function ask(question: string, earlier: string[] = []): Answer {
+  const words = [...questionWords(question), ...earlier.slice(-2).reverse().flatMap(questionWords)];
+  const found = relatedFromIndex(index, words, 10);
+  return answerFromMemory(question, found.hits, { corrected: found.corrected, frequencies: found.frequencies, earlier });
+}
+
+const bodyOf = (answer: Answer) => LIBRARY.find((r) => r.id === answer.used[0])?.body;
+
+/** One question in the ways people put it: bare, after a preamble, with a remark after it, in lower case. */
+function surfaces(question: string): string[] {
+  return [
+    question,
+    `Before you change anything: ${question}`,
+    `I'm putting together the newsletter for the parents' association this weekend. ${question}`,
+    `${question} No need to reserve anything.`,
+    `Quick one, leave the bookings alone for now, I just want to find out ${question.charAt(0).toLowerCase()}${question.slice(1)}`,
+    question.toLowerCase(),
+  ];
+}
+
+function expectAnswer(answer: Answer, body: string, question: string): void {
+  expect(answer.known, `${question} → ${answer.content}`).toBe(true);
+  expect(bodyOf(answer), question).toBe(body);
+  // Grounded: the answer is the item's text, and its id is reported.
+  expect(answer.content).toBe(body);
+  expect(answer.used).toHaveLength(1);
+}
+
+function expectUnknown(answer: Answer, question: string): void {
+  expect(answer.known, `${question} → ${answer.content}`).toBe(false);
+  expect(answer.used).toEqual([]);
+  expect(answer.content).toMatch(/^I don't know/);
+}
+
+describe("memory answers: the item that answers", () => {
+  const cases: [string, number][] = [
+    ["How much does colour printing cost per page?", 10],
+    ["When does the Elmwood branch close?", 0],
+    ["How many items can members borrow at once?", 9],
+    ["How long do e-book loans last?", 7],
+    ["Who is the archivist for local history?", 5],
+    ["Who looks after the maps and atlases?", 6],
+    ["What are the overdue fines per day?", 1],
+  ];
+  for (const [question, at] of cases) {
+    it(`answers "${question}" in every surface form`, () => {
+      for (const form of surfaces(question)) expectAnswer(ask(form), LIBRARY[at]!.body, form);
+    });
+  }
+
+  it("weighs words by how rare they are in memory: the item holding the rare words wins over one holding common ones", () => {
+    // "branch" is in three items, "Elmwood" in two, "maker" in one.
+    for (const form of surfaces("When does the maker space at the Elmwood branch open?")) expectAnswer(ask(form), LIBRARY[8]!.body, form);
+  });
+
+  it("tells near-duplicates apart by their code and by their name", () => {
+    for (const form of surfaces("How many people fit in study room B-14?")) expectAnswer(ask(form), LIBRARY[3]!.body, form);
+    for (const form of surfaces("How many people fit in study room B-12?")) expectAnswer(ask(form), LIBRARY[2]!.body, form);
+    for (const form of surfaces("What is the e-mail address of Joaquim Reinders?")) expectAnswer(ask(form), LIBRARY[6]!.body, form);
+    // A room memory does not hold is not answered by a room it does.
+    for (const form of surfaces("How many people fit in study room B-16?")) expectUnknown(ask(form), form);
+  });
+
+  it("reads a follow-up with the question before it, and still wants the follow-up's own words held", () => {
+    const earlier = ["Who is the archivist for local history?"];
+    for (const form of ["and her email?", "And her e-mail address?", "ok, and how do I reach her by email?"]) {
+      expectAnswer(ask(form, earlier), LIBRARY[5]!.body, form);
+    }
+    for (const form of ["and the Elmwood one?", "What about the Elmwood branch?"]) {
+      expectAnswer(ask(form, ["When does the main branch open?"]), LIBRARY[0]!.body, form);
+    }
+    // "The other one" is not the item that answered before, nor the room that question named.
+    for (const form of ["and the other one?", "What about the other room?", "and the other study room?"]) {
+      expectAnswer(ask(form, ["How many people fit in study room B-12?"]), LIBRARY[3]!.body, form);
+    }
+    // The earlier question names the item; the follow-up asks something it does not hold.
+    for (const form of ["is there a waiting list for them?", "and can I get them in audio too?"]) {
+      expectUnknown(ask(form, ["How long do e-book loans last?"]), form);
+    }
+  });
+
+  it("does not count what is said before or after the question against an item", () => {
+    const long = "My daughter's class is doing a project on the old harbour and the teacher asked every family to find sources at home, in the attic and at the town hall. How long do interlibrary loans take to arrive?";
+    expectAnswer(ask(long), LIBRARY[4]!.body, long);
+    const after = "How long do interlibrary loans take to arrive? The teacher wants everything by the end of the month, so timing matters.";
+    expectAnswer(ask(after), LIBRARY[4]!.body, after);
+  });
+
+  it("reads the words before a question that refers back to them as part of it", () => {
+    for (const form of ["About colour printing: how much does it cost per page?", "Colour printing. How much is it per page?"]) expectAnswer(ask(form), LIBRARY[10]!.body, form);
+    for (const form of ["Study room B-14, how many people does it hold?", "Room B-14: how many people can it take?"]) expectAnswer(ask(form), LIBRARY[3]!.body, form);
+    // The maker space is held, its price is not; the printing item's price is not its price.
+    for (const form of ["About the maker space: how much does it cost?", "The maker space at Elmwood. How much will it cost members?"]) expectUnknown(ask(form), form);
+  });
+});
+
+describe("memory answers: I don't know", () => {
+  const unknown = [
+    "Does the library lend telescopes?",
+    "Which network key opens the guest Wi-Fi at the Elmwood branch?",
+    "How much does a locker at the main branch cost?",
+    "Who repairs the photocopiers?",
+    "Can members of the Vanderhoek guild borrow DVDs?",
+    // The project is held, but not a price: "how much" wants an amount.
+    "How much does the maker space cost?",
+    // Room B-12's item holds a number, not a length of time.
+    "How long is the waiting list for study room B-12?",
+  ];
+  for (const question of unknown) {
+    it(`says so for "${question}" in every surface form`, () => {
+      for (const form of surfaces(question)) expectUnknown(ask(form), form);
+    });
+  }
+});
+
+describe("memory answers: typo correction", () => {
+  it("corrects words no dictionary knows, and never a dictionary word into a memory word", () => {
+    expect(isEnglishWord("right")).toBe(true);
+    expect(isEnglishWord("use")).toBe(true);
+    expect(isEnglishWord("entrances")).toBe(true);
+    expect(isEnglishWord("intrlibrary")).toBe(false);
+    expect(isEnglishWord("B14")).toBe(false);
+    // "night" and "usd" are memory words a trigram away from "right" and "use".
+    const found = index.recall(["which", "entrance", "right", "use", "intrlibrary"], 10);
+    expect(found.corrected.get("intrlibrary")).toBe("interlibrary");
+    expect(found.corrected.has("right")).toBe(false);
+    expect(found.corrected.has("use")).toBe(false);
+    for (const form of surfaces("How long do intrlibrary loans take?")) expectAnswer(ask(form), LIBRARY[4]!.body, form);
+    // Not read as "the night desk": nothing answers it.
+    for (const form of surfaces("Is the right entrance step-free?")) expectUnknown(ask(form), form);
+  });
+});
