@@ -10,6 +10,7 @@
 // The turn's kind follows from its clauses and from the conversation before it (a question the assistant
 // left pending, an earlier request): request, question, small talk, acknowledgement, answer, correction or
 // insistence. Insistence is governed again like any request; it is never a way around a decision.
+import { verbClassOf } from "../language/lemmas.ts";
 import { tag } from "../language/nlp.ts";
 
 export type TurnKind = "request" | "question" | "small_talk" | "acknowledgement" | "answer" | "correction" | "insistence";
@@ -70,6 +71,7 @@ const NEGATIONS = new Set(["not", "n't", "never", "no"]);
 // Commands that add nothing but pressure to an earlier request ("do it anyway", "try again", "proceed"),
 // and ones that ask to step around a check: both are insistence when something was asked before.
 const PRESSING = new Set(["do", "try", "retry", "proceed", "continue", "redo", "repeat", "go", "push", "force", "resubmit", "rerun"]);
+const PARTICLES = new Set(["off", "up", "out", "down", "over", "back", "away"]);
 const AGAIN = new Set(["again", "anyway", "anyways", "regardless", "still", "without"]);
 const BYPASSING = new Set(["skip", "ignore", "bypass", "override", "disregard", "circumvent", "waive"]);
 // Words that announce a change to what was said ("actually…", "sorry, I meant…", "no, …").
@@ -133,12 +135,18 @@ const isBase = (w: Word) => w.pos === "VERB" && (w.lemma === w.lower || w.lower 
 function objectAfter(words: Word[], from: number): string | undefined {
   for (let i = from; i < words.length; i++) {
     const w = words[i]!;
+    if (i === from && BACK_REFERENCES.has(w.lower)) return w.lower;
     if (["DET", "ADJ", "NUM", "PART", "ADV", "ADP"].includes(w.pos) || isValue(w)) continue;
     if (w.pos === "PRON") {
       if (BACK_REFERENCES.has(w.lower)) return w.lower;
       continue;
     }
-    if (w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "X" || (w.pos === "VERB" && /ing$/.test(w.lower))) return w.lower;
+    if (w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "X" || (w.pos === "VERB" && /ing$/.test(w.lower))) {
+      // A compound's head is its last noun ("the garden atlas" → atlas).
+      let head = i;
+      while (words[head + 1] && (words[head + 1]!.pos === "NOUN") && !isValue(words[head + 1]!)) head++;
+      return words[head]!.lower;
+    }
     return undefined;
   }
   return undefined;
@@ -194,13 +202,19 @@ function readClause(words: Word[], asked: boolean): Clause {
       const k = words.findIndex((x, n) => n > j + 1 && isBase(x));
       return k > 0 ? command(k) : clause("command", "go", j + 1);
     }
+    // A phrasal verb ("call off the delivery", "sort out access") is not its bare verb; one the verb
+    // classes know as a word ("look up" → lookup, "back up" → backup) is that word.
+    if (after && PARTICLES.has(after.lower) && (after.pos === "ADP" || after.pos === "PART" || after.pos === "ADV") && words[j + 2] && ["DET", "NOUN", "PROPN", "PRON"].includes(words[j + 2]!.pos)) {
+      const joined = `${w.lemma}${after.lower}`;
+      return { ...clause("command", w.lemma, j + 1), verb: verbClassOf(joined) ? joined : `${w.lemma} ${after.lower}` };
+    }
     return clause("command", w.lemma, j);
   };
   // After a verb of wanting: "(you) to X", "X added" (a participle), or a thing wanted.
   const wanting = (from: number): Clause | undefined => {
     for (let k = from; k < words.length; k++) {
       const w = words[k]!;
-      if (w.pos === "VERB" || (w.pos === "AUX" && w.lower === "do")) return KNOWING.has(w.lemma) ? clause("question", w.lemma, k) : negated ? clause("prohibition", w.lemma, k) : clause("command", w.lemma, k);
+      if (w.pos === "VERB" || (w.pos === "AUX" && w.lower === "do")) return KNOWING.has(w.lemma) ? clause("question", w.lemma, k) : command(k);
     }
     return negated ? undefined : clause("command", undefined);
   };
@@ -217,7 +231,10 @@ function readClause(words: Word[], asked: boolean): Clause {
       return clause("question");
     }
     if (MODALS.has(first.lower) && next && (next.lower === "you" || next.lower === "u" || next.lower === "we")) {
-      const k = words.findIndex((x, n) => n > i + 1 && (x.pos === "VERB" || (x.pos === "AUX" && x.lower === "do")));
+      // The word after "can you (please)" is the verb, whatever the tagger made of it ("can u reserve…").
+      let k = i + 2;
+      while (words[k] && (words[k]!.lower === "please" || words[k]!.lower === "kindly" || words[k]!.lower === "just" || words[k]!.pos === "ADV")) k++;
+      if (!words[k] || ["PRON", "DET", "NUM", "PUNCT", "ADP"].includes(words[k]!.pos) || isValue(words[k]!)) k = -1;
       if (k > 0) {
         // "would you mind closing it": the verb after "mind".
         if (words[k]!.lemma === "mind" && words[k + 1]) return { ...clause("command", words[k + 1]!.lemma, k + 1), verb: tag(["we", "are", words[k + 1]!.lower])[2]?.lemma ?? words[k + 1]!.lemma };
