@@ -7,7 +7,7 @@ import { asksHistory, classifyTurn, requestFocus, routeOf, type TurnKind } from 
 const after = (assistant: string) => ({ lastAssistant: assistant, earlierTurns: 1 });
 const ASKED = after("Which branch should the books go to?");
 const DONE = after("Done: the loan is renewed until the 30th.");
-const REFUSED = after("I can't do that: policy no-late-renewals forbids it.");
+const REFUSED = after("That is not allowed: the no-late-renewals policy forbids it.");
 
 const expectKind = (kind: TurnKind, turns: string[], context = {}) => {
   for (const text of turns) expect(classifyTurn(text, context), text).toBe(kind);
@@ -55,7 +55,7 @@ describe("classifyTurn", () => {
       "Quick question: which branch has the atlas?",
       "ok so. who signs off on overtime?",
       "Before you order anything: by what date must the flour be ordered?",
-      "Don't order anything yet, I only need to know who supplies our rye.",
+      "No changes yet, I just want to know who supplies our rye.",
       "Don't change the playlist. Which song opens the show?",
       "Which fern sells best? Not asking you to reprice anything.",
       "do gift cards expire? if so when",
@@ -94,7 +94,7 @@ describe("classifyTurn", () => {
 describe("requestFocus", () => {
   it("finds the verb of the command and the noun it acts on", () => {
     expect(requestFocus("Kill the booking BK-1, plans changed")).toEqual({ verb: "kill", object: "booking" });
-    expect(requestFocus("Could you extend an offer to CAN-4?")).toEqual({ verb: "extend", object: "offer" });
+    expect(requestFocus("Could you prepare a quote for client CL-4?")).toEqual({ verb: "prepare", object: "quote" });
     expect(requestFocus("Do me a favour and archive the report")).toEqual({ verb: "archive", object: "report" });
     expect(requestFocus("The van is broken. Can you book a repair?")).toEqual({ verb: "book", object: "repair" });
     expect(requestFocus("Booking BK-2.")).toEqual({});

@@ -61,10 +61,10 @@ describe("ranking: verb and object", () => {
 
   it("a word ending in -er keeps its meaning (an order is not an ore, an offer is not time off)", () => {
     const tools = [
-      tool("send_offer", "Send an offer letter to a candidate.", { candidate_id: code("CN", 4, "The candidate.") }, ["candidate_id"]),
+      tool("send_offer", "Sends a candidate the written job offer.", { candidate_id: code("CN", 4, "The candidate.") }, ["candidate_id"]),
       tool("request_time_off", "Record time off for an employee.", { employee_id: code("EM", 4, "The employee."), start_date: { type: "string", format: "date" } }, ["employee_id"]),
     ];
-    expect(chosen(decide(tools, ["We'd like to extend an offer to CN-4821 starting 2027-05-01"]))).toBe("send_offer");
+    expect(chosen(decide(tools, ["Please draft the offer for CN-4821, first day 2027-05-01"]))).toBe("send_offer");
   });
 });
 
@@ -94,7 +94,7 @@ describe("ranking: ambiguity margin", () => {
 
 describe("ranking: the catalog", () => {
   it("a catalog name used as an ordinary word does not stand for the integration", () => {
-    expect(chosen(decide(BAKERY, ["Linear ovens are slow to heat. Page the maintenance on-call."]))).toBe("connect:pagerduty");
+    expect(chosen(decide(BAKERY, ["Linear ovens are slow to heat. Page the facilities on-call."]))).toBe("connect:pagerduty");
     expect(chosen(decide(BAKERY, ["Teams at both shops are short today, text the manager that we open late"]))).toBe("connect:twilio");
   });
 
