@@ -1,35 +1,335 @@
-// Understand: what kind of turn the last user message is. A request asks for something to be done (also
-// when phrased as "can you …?"), a question asks for knowledge, small talk needs neither.
-const REQUEST_OPENERS = /^(please\s+|pls\s+|kindly\s+)?(can|could|would|will)\s+(you|u|we)\s+(please\s+)?(?!tell me|explain|remind me|say)\w+/i;
-const QUESTION_OPENERS = /^(what|what's|whats|which|who|who's|whom|whose|when|when's|where|where's|why|how|how's|is|are|was|were|do|does|did|should|has|have|had|am|tell me|explain|remind me)\b/i;
-const SMALL_TALK = /^(hi|hello|hey|hiya|thanks|thank you|thx|ty|cheers|morning|good (morning|afternoon|evening)|happy (monday|friday|new year))\b/i;
-// Words of doing: a turn that has one of these outside a question is a request.
-const ACTION_HINT = /^(refund|pay|send|email|close|open|create|delete|remove|cancel|deploy|scale|schedule|assign|issue|give|grant|revoke|reset|turn|set|update|change|move|ship|order|book|post|page|ping|text|call|notify|add|restart|roll|approve|transfer|charge|invite|submit|file|log|disable|enable|archive|export|import|upload|publish|launch|start|stop|pause|resume)\w*/i;
+// Understand: what the last user turn does in the conversation, read as a whole. The turn is split into
+// clauses and each clause is read by its grammar (wink-nlp's parts of speech and lemmas, through the
+// language layer), not by lists of opening phrases:
+//   - a clause whose first content word is a verb in its base form is a command ("cancel the order",
+//     "do cancel the order", "do me a favour and close it"); one after "can/could/would you" is a request
+//     phrased as a question; one after "I need / I'd like / we want (you) to" is a request too;
+//   - a clause that opens with a wh-word or an auxiliary ("is it…", "do we…"), or a command to tell,
+//     explain or remind, asks for knowledge;
+//   - thanks, praise and greetings carry neither.
+// The turn's kind follows from its clauses and from the conversation before it (a question the assistant
+// left pending, an earlier request): request, question, small talk, acknowledgement, answer, correction or
+// insistence. Insistence is governed again like any request; it is never a way around a decision.
+import { verbClassOf } from "../language/lemmas.ts";
+import { tag } from "../language/nlp.ts";
 
-export type TurnKind = "request" | "question" | "small_talk";
+export type TurnKind = "request" | "question" | "small_talk" | "acknowledgement" | "answer" | "correction" | "insistence";
 
-// Openers that say nothing about the kind of turn: "Quick question: …", "Hey, …".
-const FILLER = /^(?:quick question|question|q|hey|hi|hello|so|ok|okay|um|well|btw|fyi)\b[\s:,!.-]*/i;
-const firstWord = (sentence: string) => sentence.trim().replace(FILLER, "").split(/\s+/)[0] ?? "";
+/** What the engine does with a turn: plan an action, look up knowledge, or reply socially. */
+export type Route = "request" | "question" | "small_talk";
 
-export function classifyTurn(text: string): TurnKind {
-  const original = text.trim();
-  let t = original;
-  for (let i = 0; i < 3 && FILLER.test(t) && !SMALL_TALK.test(t.replace(FILLER, "")); i++) t = t.replace(FILLER, "");
-  // Greetings and thanks with no sentence that starts with a verb of doing: small talk.
-  if (SMALL_TALK.test(original)) {
-    const sentences = original.split(/(?<=[.!?])\s+/);
-    const imperative = sentences.some((s) => ACTION_HINT.test(firstWord(s)) && !/^(thanks|thank)/i.test(s.trim()));
-    if (!imperative && !REQUEST_OPENERS.test(t)) return "small_talk";
-  }
-  if (REQUEST_OPENERS.test(t)) return "request";
-  if (QUESTION_OPENERS.test(t)) return "question";
-  // "right. so who approves holiday requests?": the question after the filler decides.
-  const lastSentence = t.split(/(?<=[.!])\s+/).at(-1) ?? t;
-  if (lastSentence !== t) {
-    const inner = lastSentence.replace(/^(and|but|so|also|ok|okay)[,.]?\s+/i, "");
-    if (QUESTION_OPENERS.test(inner)) return "question";
-  }
-  if (t.endsWith("?") && !ACTION_HINT.test(t)) return "question";
+/** Acknowledgements are answered like small talk (nothing is planned again); answers, corrections and
+ * insistence continue the earlier request, which is planned and governed again with the new turn. */
+export function routeOf(kind: TurnKind): Route {
+  if (kind === "question" || kind === "small_talk") return kind;
+  if (kind === "acknowledgement") return "small_talk";
   return "request";
+}
+
+export interface TurnContext {
+  /** The assistant's turn just before this one (a question it asked makes a bare value an answer). */
+  lastAssistant?: string;
+  /** How many user turns came before this one. */
+  earlierTurns?: number;
+}
+
+export interface Word {
+  text: string;
+  lower: string;
+  lemma: string;
+  /** Universal Dependencies part of speech, read in the clause's context. */
+  pos: string;
+}
+
+export interface Clause {
+  words: Word[];
+  /** The sentence the clause ends ends with a question mark. */
+  asked: boolean;
+  act: ClauseAct;
+  /** The verb a command or request is about (its lemma), and the noun it acts on. */
+  verb?: string;
+  object?: string;
+}
+
+export type ClauseAct = "command" | "prohibition" | "question" | "thanks" | "praise" | "greeting" | "statement";
+
+// Dialogue words: the closed classes of English words that thank, praise, assent or greet. They are
+// interjections in use, whatever part of speech the model gives them in isolation.
+const THANKS = new Set(["thank", "thanks", "thx", "ty", "cheers", "appreciate", "appreciated", "grateful", "kudos"]);
+const PRAISE = new Set(["great", "perfect", "awesome", "excellent", "brilliant", "lovely", "nice", "cool", "wonderful", "fantastic", "amazing", "good", "fine", "ok", "okay", "alright", "sure", "yes", "yep", "yeah", "noted", "gotcha", "superb", "sweet", "neat"]);
+const GREETINGS = new Set(["hi", "hello", "hey", "hiya", "yo", "morning", "afternoon", "evening", "howdy"]);
+// Verbs whose command asks for knowledge, not an action ("tell me…", "remind me…", "I need to know…").
+const KNOWING = new Set(["tell", "explain", "remind", "describe", "clarify", "know", "wonder", "understand", "learn", "recall"]);
+// Verbs of wanting: what follows them is the request ("I'd like X added", "we need to refund…").
+const WANTING = new Set(["need", "want", "like", "wish", "love", "prefer", "require"]);
+// Verbs of stance, whose subject casual writing drops ("hope you're well", "guess that's it"): a
+// statement, not a command.
+const STANCE = new Set(["hope", "trust", "guess", "think", "believe", "reckon", "suppose", "bet", "feel", "assume", "wish"]);
+const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"]);
+const MODALS = new Set(["can", "could", "would", "will", "may", "might", "shall"]);
+const NEGATIONS = new Set(["not", "n't", "never", "no"]);
+// Commands that add nothing but pressure to an earlier request ("do it anyway", "try again", "proceed"),
+// and ones that ask to step around a check: both are insistence when something was asked before.
+const PRESSING = new Set(["do", "try", "retry", "proceed", "continue", "redo", "repeat", "go", "push", "force", "resubmit", "rerun"]);
+const PARTICLES = new Set(["off", "up", "out", "down", "over", "back", "away"]);
+const AGAIN = new Set(["again", "anyway", "anyways", "regardless", "still", "without"]);
+const BYPASSING = new Set(["skip", "ignore", "bypass", "override", "disregard", "circumvent", "waive"]);
+// Words that announce a change to what was said ("actually…", "sorry, I meant…", "no, …").
+const AMENDING = new Set(["actually", "instead", "rather", "sorry", "oops", "correction", "wait", "meant"]);
+const OBJECT_PRONOUNS = new Set(["me", "him", "her", "us", "them", "it", "my", "our", "their", "his", "your", "its"]);
+const BACK_REFERENCES = new Set(["it", "that", "this", "them", "so", "one"]);
+
+/** Splits contractions the way the tagger reads them ("can't" → ca n't, "I'd" → I 'd). */
+function tokens(text: string): string[] {
+  const spaced = text.replace(/(\w)n['’]t\b/gi, "$1 n't").replace(/(\w)['’](s|d|ll|re|ve|m)\b/gi, "$1 '$2");
+  return spaced.match(/\S+@\S+\.\w+|[\p{L}\p{N}$£€¥#@]+(?:[-_.,:/'→][\p{L}\p{N}]+)*%?|n't|'[a-z]+|[^\s\p{L}\p{N}]/giu) ?? [];
+}
+
+const CACHE = new Map<string, Clause[]>();
+const CACHE_LIMIT = 2_000;
+
+/**
+ * The clauses of a text, each with its words tagged in context and its act. Sentences end at . ! ? ; and
+ * line breaks; a comma, colon or dash also ends a clause (each piece of "X is broken, can you fix it?").
+ */
+export function clausesOf(text: string): Clause[] {
+  const hit = CACHE.get(text);
+  if (hit) return hit;
+  const clauses: Clause[] = [];
+  for (const line of text.split(/\n+/)) {
+    const toks = tokens(line);
+    let sentence: string[] = [];
+    const flush = (end: string | undefined) => {
+      if (sentence.length === 0) return;
+      // "please" in front makes the tagger read a first word such as "book", "ship" or "email" as the
+      // verb of a command rather than as a noun; it is dropped again after tagging.
+      const tagged = tag(["please", ...sentence]).slice(1);
+      const words: Word[] = sentence.map((t, i) => ({ text: t, lower: t.toLowerCase(), lemma: tagged[i]?.lemma ?? t.toLowerCase(), pos: tagged[i]?.pos ?? "X" }));
+      let piece: Word[] = [];
+      const pieces: Word[][] = [];
+      for (const w of words) {
+        if (w.pos === "PUNCT" && /^[,:—–-]$|^\(|^\)$/.test(w.text)) {
+          if (piece.length > 0) pieces.push(piece);
+          piece = [];
+        } else if (w.pos !== "PUNCT" || /[→]/.test(w.text)) piece.push(w);
+      }
+      if (piece.length > 0) pieces.push(piece);
+      pieces.forEach((p, i) => clauses.push(readClause(p, end === "?" && i === pieces.length - 1)));
+      sentence = [];
+    };
+    for (const t of toks) {
+      if (/^[.!?;]$/.test(t)) flush(t);
+      else sentence.push(t);
+    }
+    flush(undefined);
+  }
+  if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
+  CACHE.set(text, clauses);
+  return clauses;
+}
+
+const isValue = (w: Word) => /\d|@/.test(w.text);
+const isBase = (w: Word) => w.pos === "VERB" && (w.lemma === w.lower || w.lower === "do");
+
+/** The noun a verb acts on: the first noun after it, past articles, possessives and adjectives. */
+function objectAfter(words: Word[], from: number): string | undefined {
+  for (let i = from; i < words.length; i++) {
+    const w = words[i]!;
+    if (i === from && BACK_REFERENCES.has(w.lower)) return w.lower;
+    if (["DET", "ADJ", "NUM", "PART", "ADV", "ADP"].includes(w.pos) || isValue(w)) continue;
+    if (w.pos === "PRON") {
+      if (BACK_REFERENCES.has(w.lower)) return w.lower;
+      continue;
+    }
+    if (w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "X" || (w.pos === "VERB" && /ing$/.test(w.lower))) {
+      // A compound's head is its last noun ("the garden atlas" → atlas).
+      let head = i;
+      while (words[head + 1] && (words[head + 1]!.pos === "NOUN") && !isValue(words[head + 1]!)) head++;
+      return words[head]!.lower;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/** Where the clause's words start after politeness ("please", "kindly", "just"). */
+function firstIndex(words: Word[]): number {
+  let i = 0;
+  while (i < words.length && (words[i]!.pos === "INTJ" || words[i]!.pos === "ADV" || words[i]!.lower === "please")) i++;
+  return i;
+}
+
+function readClause(words: Word[], asked: boolean): Clause {
+  const clause = (act: ClauseAct, verb?: string, at?: number): Clause => ({ words, asked, act, ...(verb ? { verb } : {}), ...(verb && at !== undefined ? { object: objectAfter(words, at + 1) } : {}) });
+  // Leading discourse words say nothing about the act: "so", "and", "ok", "please", "just", "now".
+  let i = 0;
+  let negated = false;
+  for (; i < words.length; i++) {
+    const w = words[i]!;
+    if (NEGATIONS.has(w.lower) && words.length > i + 1) {
+      negated = true;
+      continue;
+    }
+    if (THANKS.has(w.lower) || PRAISE.has(w.lower) || GREETINGS.has(w.lower)) break;
+    if (w.pos === "INTJ" || w.pos === "CCONJ" || (w.pos === "ADV" && !WH.has(w.lower)) || w.lower === "please" || w.lower === "kindly") continue;
+    break;
+  }
+  const first = words[i];
+  if (!first) return clause("statement");
+  const next = words[i + 1];
+  if (THANKS.has(first.lower) || (first.lower === "thank" && next?.lower === "you")) return clause("thanks");
+  if ((GREETINGS.has(first.lower) || (first.lower === "good" && GREETINGS.has(next?.lower ?? ""))) && words.length <= i + 3) return clause("greeting");
+  if (PRAISE.has(first.lower) && words.slice(i + 1).every((w) => PRAISE.has(w.lower) || w.pos === "PRON" || w.pos === "AUX" || w.pos === "ADV")) return clause("praise");
+  if (WH.has(first.lower)) return clause("question");
+  // "by what time…", "for which order…": a preposition before the wh-word.
+  if (first.pos === "ADP" && next && WH.has(next.lower)) return clause("question");
+
+  // The verb a command is about, from position j: "let's X" and "go ahead and X" are X; "need to X" wants X.
+  const command = (j: number): Clause => {
+    const w = words[j]!;
+    if (negated) return clause("prohibition", w.lemma, j);
+    if (STANCE.has(w.lemma) && j === firstIndex(words)) return clause("statement");
+    const after = words[j + 1];
+    // "tell me…", "remind us how…", "explain why…" ask for knowledge; "tell the drivers that…" asks for
+    // a message to be sent.
+    if (KNOWING.has(w.lemma) && (!after || ["me", "us", "to"].includes(after.lower) || WH.has(after.lower) || after.pos === "SCONJ")) return clause("question", w.lemma, j);
+    if (WANTING.has(w.lemma)) return wanting(j + 1) ?? clause("command", w.lemma, j);
+    if (w.lemma === "let" && after && (after.lower === "'s" || after.lower === "us" || after.lower === "me")) {
+      const k = words.findIndex((x, n) => n > j + 1 && x.pos === "VERB");
+      if (k > 0) return command(k);
+    }
+    if (w.lemma === "go" && after?.lower === "ahead") {
+      const k = words.findIndex((x, n) => n > j + 1 && isBase(x));
+      return k > 0 ? command(k) : clause("command", "go", j + 1);
+    }
+    // A phrasal verb ("call off the delivery", "sort out access") is not its bare verb; one the verb
+    // classes know as a word ("look up" → lookup, "back up" → backup) is that word.
+    if (after && PARTICLES.has(after.lower) && (after.pos === "ADP" || after.pos === "PART" || after.pos === "ADV") && words[j + 2] && ["DET", "NOUN", "PROPN", "PRON"].includes(words[j + 2]!.pos)) {
+      const joined = `${w.lemma}${after.lower}`;
+      return { ...clause("command", w.lemma, j + 1), verb: verbClassOf(joined) ? joined : `${w.lemma} ${after.lower}` };
+    }
+    return clause("command", w.lemma, j);
+  };
+  // After a verb of wanting: "(you) to X", "X added" (a participle), or a thing wanted.
+  const wanting = (from: number): Clause | undefined => {
+    for (let k = from; k < words.length; k++) {
+      const w = words[k]!;
+      if (w.pos === "VERB" || (w.pos === "AUX" && w.lower === "do")) return KNOWING.has(w.lemma) ? clause("question", w.lemma, k) : command(k);
+    }
+    return negated ? undefined : clause("command", undefined);
+  };
+
+  if (first.pos === "AUX") {
+    if (first.lower === "do" || first.lower === "does" || first.lower === "did") {
+      if (next && NEGATIONS.has(next.lower)) return clause("prohibition", words.slice(i + 2).find((w) => w.pos === "VERB")?.lemma);
+      // "Do cancel the order", "do me a favour and close it", "do it": the emphatic or plain verb "do".
+      if (first.lower === "do" && !asked && next && (next.pos === "VERB" || BACK_REFERENCES.has(next.lower) || (next.lower === "me" && /^favou?r$/.test(words[i + 3]?.lower ?? "")))) {
+        if (next.pos === "VERB") return command(i + 1);
+        const k = words.findIndex((x, n) => n > i + 2 && x.pos === "VERB" && isBase(x));
+        return k > 0 && next.lower === "me" ? command(k) : clause("command", "do", i);
+      }
+      return clause("question");
+    }
+    if (MODALS.has(first.lower) && next && (next.lower === "you" || next.lower === "u" || next.lower === "we")) {
+      // The word after "can you (please)" is the verb, whatever the tagger made of it ("can u reserve…").
+      let k = i + 2;
+      while (words[k] && (words[k]!.lower === "please" || words[k]!.lower === "kindly" || words[k]!.lower === "just" || words[k]!.pos === "ADV")) k++;
+      if (!words[k] || ["PRON", "DET", "NUM", "PUNCT", "ADP"].includes(words[k]!.pos) || isValue(words[k]!)) k = -1;
+      if (k > 0) {
+        // "would you mind closing it": the verb after "mind".
+        if (words[k]!.lemma === "mind" && words[k + 1]) return { ...clause("command", words[k + 1]!.lemma, k + 1), verb: tag(["we", "are", words[k + 1]!.lower])[2]?.lemma ?? words[k + 1]!.lemma };
+        return command(k);
+      }
+    }
+    return clause("question");
+  }
+  // A base-form verb opens a command unless it is the subject of what follows ("read is enough"). A word
+  // the model reads as a noun is a verb too when an article or an object pronoun follows it at once ("text
+  // the customer", "page the on-call", "record my call"): a noun is not followed so.
+  if (first.pos === "VERB" && isBase(first) && next?.pos !== "AUX") return command(i);
+  if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
+  // "I need…", "we'd like…", "I want you to…": the request follows the verb of wanting.
+  if (first.pos === "PRON" && ["i", "we"].includes(first.lower)) {
+    const k = words.findIndex((x, n) => n > i && n <= i + 3 && (x.pos === "VERB" || x.pos === "ADP") && WANTING.has(x.lemma));
+    if (k > 0) {
+      const between = words.slice(i + 1, k);
+      if (between.some((w) => NEGATIONS.has(w.lower))) negated = true;
+      return wanting(k + 1) ?? clause("statement");
+    }
+  }
+  return clause("statement");
+}
+
+const pendingQuestion = (assistant: string | undefined) => assistant !== undefined && /\?\s*$|\?\s/.test(assistant.trim());
+
+/** The kind of the last user turn, read as a whole and in the light of the conversation before it. */
+export function classifyTurn(text: string, context: TurnContext = {}): TurnKind {
+  const clauses = clausesOf(text.trim());
+  const followUp = (context.earlierTurns ?? 0) > 0;
+  const pending = pendingQuestion(context.lastAssistant);
+  const commands = clauses.filter((c) => c.act === "command");
+  const firstWords = clauses[0]?.words ?? [];
+
+  if (commands.length > 0) {
+    if (followUp) {
+      // Pressure without new content ("do it anyway", "try again", "go ahead"), or a request to step
+      // around a check ("skip the approval this time"): the earlier request, insisted on.
+      const again = (c: Clause) => c.words.some((w) => AGAIN.has(w.lower));
+      const pressing = commands.every((c) => (PRESSING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || again(c))) || BYPASSING.has(c.verb ?? ""));
+      if (pressing || commands.some((c) => BYPASSING.has(c.verb ?? ""))) return "insistence";
+      // "actually make it Thursday", "change that to 4": a command about what was already asked.
+      if (amends(firstWords) || commands.some((c) => c.object !== undefined && BACK_REFERENCES.has(c.object) && !PRESSING.has(c.verb ?? ""))) return "correction";
+    }
+    return "request";
+  }
+  if (clauses.some((c) => c.act === "question" || (c.asked && c.act === "statement"))) {
+    // "the 14th?" in reply to a question is still its answer.
+    if (pending && clauses.length === 1 && clauses[0]!.words.length <= 3) return "answer";
+    return "question";
+  }
+  // Thanks, praise and greetings, with nothing asked and no value given: an acknowledgement of what was
+  // done (or a "yes" to a pending question), or a greeting.
+  const social = clauses.filter((c) => c.act === "thanks" || c.act === "praise" || c.act === "greeting");
+  const valued = clauses.some((c) => c.words.some(isValue));
+  if (social.length > 0 && !valued) {
+    if (pending && social.every((c) => c.act === "praise")) return "answer";
+    if (social.some((c) => c.act === "thanks") || (social.some((c) => c.act === "praise") && (followUp || context.lastAssistant !== undefined))) return "acknowledgement";
+    return "small_talk";
+  }
+  if (clauses.length > 0 && clauses.every((c) => c.act === "prohibition")) return "question";
+  if (followUp && amends(firstWords)) return "correction";
+  if (pending) return "answer";
+  return "request";
+}
+
+/** The turn opens by amending what was said: "actually…", "sorry, I meant…", "no, 3 not 4". */
+function amends(words: Word[]): boolean {
+  const first = words[0];
+  if (!first) return false;
+  if (AMENDING.has(first.lower)) return true;
+  if (first.lower === "i" && words[1]?.lower === "meant") return true;
+  return first.lower === "no" && words.length === 1;
+}
+
+/** The verb and object of the request a turn makes: its last command, else undefined. */
+export function requestFocus(text: string): { verb?: string; object?: string } {
+  const commands = clausesOf(text.trim()).filter((c) => c.act === "command" && c.verb !== undefined);
+  const last = commands.at(-1);
+  return last ? { verb: last.verb, ...(last.object && !BACK_REFERENCES.has(last.object) ? { object: last.object } : {}) } : {};
+}
+
+// Words that place a question in the past: "back in July", "last week", "two days ago", "earlier".
+const PAST_TIME = new Set(["ago", "yesterday", "last", "back", "earlier", "previously", "formerly", "once"]);
+const MONTHS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]);
+
+/**
+ * Whether a question asks about what happened to something ("what happened with R-7 back in July?", "why
+ * did the March run fail last week?") rather than about its present state ("is ORD-1 shipped yet?",
+ * "what's the status of…", "did ORD-1 ship?"): an event is history, which memory keeps; a tool reads the
+ * present. A past tense alone is not enough ("did it ship?" asks where it is now); an event verb or a
+ * time in the past is.
+ */
+export function asksHistory(text: string): boolean {
+  const words = clausesOf(text.trim()).flatMap((c) => c.words);
+  return words.some((w, i) => PAST_TIME.has(w.lower) || (w.lemma === "happen" && w.lower !== "happen") || (MONTHS.has(w.lower) && w.lower !== "may" && ["in", "back", "during", "since"].includes(words[i - 1]?.lower ?? "")));
 }

@@ -9,7 +9,7 @@ import type { GovernanceVerdict } from "../governance/action.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
-import { classifyTurn, type TurnKind } from "./classify.ts";
+import { asksHistory, classifyTurn, routeOf, type TurnKind } from "./classify.ts";
 import { missingArguments, plan, planFor, questionFor, readToolFor, type PendingTool, type Plan } from "./plan.ts";
 import { StageClock, type Gap, type Stage } from "./trace.ts";
 import { PlannerUnavailable, type Planner, type PlannerProposal } from "../planner/planner.ts";
@@ -81,17 +81,21 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   // The assistant's last turn before the user's last one: the question a bare reply ("4 pls") answers.
   const lastUserAt = input.messages.map((m) => m.role).lastIndexOf("user");
   const lastAssistant = input.messages.slice(0, Math.max(lastUserAt, 0)).reverse().find((m) => m.role === "assistant")?.content;
-  const asked = classifyTurn(lastUser);
-  clock.mark("understand", "passed", `${asked}; ${userTurns.length} user turn(s)`);
+  // The turn's kind (request, question, acknowledgement, answer, correction, insistence…) and the route it
+  // takes: an acknowledgement is answered like small talk, never planned again; an answer, a correction
+  // or insistence continues the earlier request, which is planned and governed again as a whole.
+  const turn = classifyTurn(lastUser, { lastAssistant, earlierTurns: userTurns.length - 1 });
+  clock.mark("understand", "passed", `${turn}; ${userTurns.length} user turn(s)`);
 
   const [tools, catalog] = await Promise.all([ports.tools(), ports.catalog()]);
   const healthyTools = tools.filter((t) => ports.toolHealth(t) === "healthy").length;
   let planned: Plan | undefined;
-  let kind = asked;
-  const planInput = { tools, catalog: catalog.integrations, userTurns, lastAssistant, pending: input.pending };
-  // A question about one record a tool can read ("what's the status of ORD-20417?") is a lookup to run,
-  // not a question for memory.
-  const reader = kind === "question" ? readToolFor(tools, lastUser) : undefined;
+  let kind = routeOf(turn);
+  const planInput = { tools, catalog: catalog.integrations, userTurns, lastAssistant, turn, pending: input.pending };
+  // A question about one record a tool can read ("what's the status of ORD-20417?") is a lookup to run
+  // when it asks about the record's present state; a question about its history ("what happened to…
+  // last month?") is memory's: the tool reads only the present.
+  const reader = kind === "question" && !asksHistory(lastUser) ? readToolFor(tools, lastUser) : undefined;
   if (reader) {
     kind = "request";
     planned = planFor(reader, planInput);
@@ -132,7 +136,7 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   const capability = { total: tools.length, healthy: healthyTools, active: catalog.active, matches };
 
   const memory = { queried: 0, used: [] as string[], healthy: true };
-  const base = { kind, plan: planned, gaps, memory, capability, evidence, startedAt };
+  const base = { kind: turn, plan: planned, gaps, memory, capability, evidence, startedAt };
   const finish = (outcome: Outcome, governance: EngineResult["governance"]): EngineResult => {
     clock.mark("decide", "passed", outcome.type);
     return { ...base, outcome, governance, stages: clock.stages, durationMs: Math.round(performance.now() - t0) };

@@ -4,11 +4,12 @@
 // tools for means a connection is required.
 import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { Tool } from "../../tools/tool.ts";
-import { stem, words } from "../text/stem.ts";
+import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
-import { wordsOf } from "../language/lemmas.ts";
+import { wordsOf, sameConcept } from "../language/lemmas.ts";
 import { tag } from "../language/nlp.ts";
-import { Bm25, contentStems, type Ranked } from "./rank.ts";
+import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
+import { clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
 // Verbs people use for what tools call otherwise: the query is widened with these stems.
 const EXPANSIONS: Record<string, string[]> = {
@@ -45,13 +46,14 @@ const EXPANSIONS: Record<string, string[]> = {
   look: ["lookup", "get", "find"],
   put: ["create", "submit"],
   log: ["create", "record"],
+  record: ["log"],
   submit: ["create", "request"],
   request: ["create", "request"],
   setup: ["create"],
 };
 // Verbs that name a channel rather than an operation ("text the customer", "page on-call"): when no tool
 // has them, the catalog integration that does is what the request needs.
-const CHANNEL_VERBS = new Set(["text", "sms", "page", "call", "phone", "ping", "dm", "email", "mail", "tweet", "slack"].map(stem));
+const CHANNEL_VERBS = new Set(["text", "sms", "page", "call", "phone", "ping", "dm", "email", "mail", "tweet", "slack"].map(rankKey));
 // Other names of catalog integrations, as people write them.
 const ALIASES: Record<string, string[]> = {
   microsoft_teams: ["Teams", "MS Teams"],
@@ -78,6 +80,8 @@ export interface PlanInput {
   userTurns: string[];
   /** The assistant's last turn, when the conversation has one. */
   lastAssistant?: string;
+  /** The last turn's kind: an answer, a correction or insistence continues the earlier request. */
+  turn?: TurnKind;
   /** The tool the conversation's last clarification asked about (kept with the conversation). */
   pending?: PendingTool;
 }
@@ -116,12 +120,12 @@ function firstVerb(text: string): string | undefined {
   // "ORD-20551", "#4471", "4 pls": a value, not a verb.
   if (/\d/.test(token) || token.startsWith("#")) return undefined;
   const first = words(stripped)[0];
-  return first ? stem(first) : undefined;
+  return first ? rankKey(first) : undefined;
 }
 
 function expand(stems: string[]): string[] {
   const out = [...stems];
-  for (const s of stems) for (const [word, more] of Object.entries(EXPANSIONS)) if (stem(word) === s) out.push(...more.map(stem));
+  for (const s of stems) for (const [word, more] of Object.entries(EXPANSIONS)) if (rankKey(word) === s) out.push(...more.map(rankKey));
   return out;
 }
 
@@ -146,8 +150,12 @@ export function namedIntegrations(text: string, catalog: CatalogIntegration[]): 
 function toolDocument(tool: Tool): { item: Tool; name: string; text: string } {
   const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
   const enumWords = Object.values(props).flatMap((p) => (Array.isArray(p.enum) ? (p.enum as unknown[]).map(String) : []));
+  // Parameter descriptions say what the tool acts on in the API author's words ("Work email of the
+  // traveler", "Shelf name, e.g. north-annex"); formats in parentheses are not vocabulary, and examples
+  // that are codes drop out as the request's codes do.
+  const described = Object.values(props).map((p) => (typeof p.description === "string" ? p.description.replace(/\((?!e\.g\.)[^)]*\)/g, "") : "")).join(" ");
   // Single-word enum values count as words ("canary"); multi-word ones only as whole phrases (enumPhraseHit).
-  return { item: tool, name: tool.name, text: `${tool.description} ${Object.keys(props).join(" ")} ${enumWords.filter((v) => !/[_ -]/.test(v)).join(" ")}` };
+  return { item: tool, name: tool.name, text: `${tool.description} ${Object.keys(props).join(" ")} ${described} ${enumWords.filter((v) => !/[_ -]/.test(v)).join(" ")}` };
 }
 
 const indexes = new WeakMap<Tool[], Bm25<Tool>>();
@@ -157,29 +165,36 @@ const verbSets = new WeakMap<Tool[], Set<string>>();
 function verbsOf(tools: Tool[]): Set<string> {
   let set = verbSets.get(tools);
   if (!set) {
-    set = new Set(tools.flatMap((t) => contentStems(t.name)));
-    for (const [word, more] of Object.entries(EXPANSIONS)) if (more.map(stem).some((m) => set!.has(m))) set.add(stem(word));
+    set = new Set(tools.flatMap((t) => rankTerms(t.name)));
+    for (const [word, more] of Object.entries(EXPANSIONS)) if (more.map(rankKey).some((m) => set!.has(m))) set.add(rankKey(word));
     verbSets.set(tools, set);
   }
   return set;
 }
-const codePatterns = new WeakMap<Tool, RegExp[]>();
+const codePatterns = new WeakMap<Tool, { re: RegExp; prefixed: boolean }[]>();
 
-/** How many of the tool's code-shaped parameters the text holds a value for ("APT-220914" → appointment_id). */
-function codeHits(tool: Tool, text: string): number {
+/**
+ * How many of the tool's code-shaped parameters the text holds a value for ("APT-220914" → appointment_id).
+ * `prefixedOnly`: only codes whose pattern starts with literal letters (`^BK-[0-9]{4,6}$`), which name one
+ * kind of record; a pattern of character classes (`^[A-Z0-9]{2}[0-9]{1,4}$`) also accepts years and counts.
+ */
+function codeHits(tool: Tool, text: string, prefixedOnly = false): number {
   let patterns = codePatterns.get(tool);
   if (!patterns) {
     const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
-    patterns = Object.values(props).flatMap((schema) => strictPattern(schema) ?? []);
+    patterns = Object.values(props).flatMap((schema) => {
+      const re = strictPattern(schema);
+      return re ? [{ re, prefixed: typeof schema.pattern === "string" && /^\^?[A-Za-z]{2}/.test(schema.pattern) }] : [];
+    });
     codePatterns.set(tool, patterns);
   }
-  return patterns.filter((re) => re.test(text)).length;
+  return patterns.filter((p) => (!prefixedOnly || p.prefixed) && p.re.test(text)).length;
 }
 
 function indexOf(tools: Tool[]): Bm25<Tool> {
   let index = indexes.get(tools);
   if (!index) {
-    index = new Bm25(tools.map(toolDocument));
+    index = new Bm25(tools.map(toolDocument), rankTerms);
     indexes.set(tools, index);
   }
   return index;
@@ -206,56 +221,162 @@ export interface Candidates {
   ranked: Ranked<Tool>[];
   /** Matched only through a synonym ("compensate" → refund, credit): the literal words named no tool. */
   viaSynonymOnly: boolean;
+  /** What in the request supports each candidate beyond shared words. */
+  support: Map<Tool, Support>;
+  /** The request's verb and its synonyms, as ranking keys. */
+  verbKeys: string[];
+}
+
+interface Support {
+  /** The tool's operation is the request's verb (or a verb of its class: "erase" for delete_…). */
+  verb: boolean;
+  /** …as written or by verb class, not only through the synonym table ("write" → send). */
+  verbLiteral: boolean;
+  /** The tool's name holds the noun the request's verb acts on ("kill the booking" → cancel_booking). */
+  object: boolean;
+  /** Codes in the request that the tool's parameters accept, and e-mail addresses for its e-mail fields. */
+  codes: number;
+  /** A multi-word enum value of the tool written out ("password reset"). */
+  enumPhrase: boolean;
+  /** The request dictates a text ("tell them …") and the tool takes one. */
+  dictates: boolean;
+}
+
+// The request's main verb and its object count this much more than its other words, in BM25 and as a
+// factor when the tool's name holds them (calibrated on the team set and on generated tool sets with decoys).
+const FOCUS_WEIGHT = 2;
+const VERB_FACTOR = 1.5;
+const OBJECT_FACTOR = 1.6;
+// Below this score a candidate with neither the verb, the object, a code nor an enum phrase of the request
+// fits it only by incidental words: the request is answered without a tool rather than sent to it.
+// Calibrated between the generated sets' unrelated matches (a request about something else sharing one
+// description word scores up to 1.7) and the development sets' weakest right match (2.5 and above).
+const FLOOR = 2;
+// Two candidates closer than this ratio, each with evidence the other lacks, are a question naming both.
+const MARGIN = 0.85;
+const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((w) => b.includes(w));
+
+const EMAIL = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i;
+const takesEmail = (tool: Tool) => Object.values((tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>).some((p) => p.format === "email");
+const singular = (w: string) => w.replace(/(?<=[^s])s$/, "");
+
+/**
+ * Whether the tool's operation (the first word of its name: `cancel_reservation` cancels) is the request's
+ * verb: as written, by synonym ("literal" false), or by verb class. "Reserve" is not the operation of
+ * change_reservation, whose name only holds the noun.
+ */
+function operationIs(tool: Tool, verb: string | undefined, verbKey: string | undefined, verbKeys: string[]): { hit: boolean; literal: boolean } {
+  // A generic first word (`create_refund`, `issue_store_credit`) leaves the operation to the words after it.
+  const name = words(tool.name);
+  const operations = GENERIC.has(rankKey(name[0] ?? "")) ? name.slice(1) : name.slice(0, 1);
+  let synonym = false;
+  for (const operation of operations) {
+    const key = rankKey(operation);
+    if (verbKey !== undefined && key === verbKey) return { hit: true, literal: true };
+    if (verb && operation.length > 2 && !GENERIC.has(key) && sameConcept(operation, verb)) return { hit: true, literal: true };
+    if (verbKeys.includes(key)) synonym = true;
+  }
+  return { hit: synonym, literal: false };
 }
 
 /**
  * Candidates a request can mean: tools sharing a distinctive word of their name with it (or two of any).
- * A tool whose name holds the request's verb, and one whose distinctive name words are all matched, rank
- * higher ("deploy X" is create_deployment, not rollback_deployment).
+ * The request's main verb and the noun it acts on weigh more, in BM25 and when the tool's name holds them
+ * ("deploy X" is create_deployment, not rollback_deployment; "extend an offer" is send_offer, not a tool
+ * that only shares a start date).
  */
-function candidatesFor(tools: Tool[], text: string, verb: string | undefined): Candidates {
+function candidatesFor(tools: Tool[], text: string, verb: string | undefined, focus: { verb?: string; object?: string } = {}): Candidates {
   const cleaned = intentText(text);
   const index = indexOf(tools);
-  const literal = contentStems(cleaned).map((s) => index.correct(s));
+  const literal = rankTerms(cleaned).map((s) => index.correct(s));
   // A tool matches by a distinctive word of its name, by two of any, or by a word only it knows (an enum
   // value such as "bonus", a term of its description such as "vacation").
   const keep = (r: Ranked<Tool>) => r.nameMatched.some((s) => !GENERIC.has(s)) || r.nameMatched.length >= 2 || r.matched.some((s) => s.length >= 4 && !GENERIC.has(s) && index.documentFrequency(s) === 1);
   const literalHits = index.rank(literal).filter(keep);
   const verbs = verb ? expand([verb]) : [];
+  const objectKey = focus.object ? rankKey(singular(focus.object.toLowerCase())) : undefined;
+  const weights = new Map<string, number>();
+  for (const v of verbs) weights.set(v, FOCUS_WEIGHT);
+  if (objectKey) weights.set(objectKey, FOCUS_WEIGHT);
   const cues = freeTextCues(text);
   // A code the request carries ("APT-220914") that only some tools take makes them candidates too.
   const byCode = new Map(tools.map((t) => [t, codeHits(t, text)] as const));
-  const scored = index.rank(expand(literal));
+  const scored = index.rank(expand(literal), weights);
   for (const t of tools) if ((byCode.get(t) ?? 0) > 0 && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
+  const support = new Map<Tool, Support>();
   const ranked = scored
     .filter((r) => keep(r) || (byCode.get(r.item) ?? 0) > 0)
     .map((r) => {
-      const distinctive = contentStems(r.item.name).filter((s) => !GENERIC.has(s));
+      const distinctive = rankTerms(r.item.name).filter((s) => !GENERIC.has(s));
       const coverage = distinctive.length === 0 ? 0 : distinctive.filter((s) => r.nameMatched.includes(s)).length / distinctive.length;
-      const verbBonus = verbs.some((v) => r.nameMatched.includes(v)) ? 1.5 : 1;
-      const enumBonus = enumPhraseHit(r.item, text) ? 1.5 : 1;
+      const operation = operationIs(r.item, focus.verb, verb, verbs);
+      const has: Support = {
+        verb: operation.hit,
+        verbLiteral: operation.literal,
+        object: objectKey !== undefined && words(r.item.name).some((w) => rankKey(singular(w)) === objectKey),
+        codes: codeHits(r.item, text, true) + (EMAIL.test(text) && takesEmail(r.item) ? 1 : 0),
+        enumPhrase: enumPhraseHit(r.item, text),
+        dictates: false,
+      };
       // The request writes out a message ("tell them …"): a tool that takes free text fits it.
       const props = Object.keys((r.item.parameters.properties ?? {}) as object);
-      const textBonus = props.some((k) => cues.has(k)) ? 1.3 : 1;
-      return { ...r, score: r.score * verbBonus * enumBonus * textBonus * (1 + 0.5 * coverage) + 0.75 * (byCode.get(r.item) ?? 0) };
+      has.dictates = props.some((k) => cues.has(k));
+      support.set(r.item, has);
+      const textBonus = has.dictates ? 1.3 : 1;
+      const factor = (has.verb ? VERB_FACTOR : 1) * (has.object ? OBJECT_FACTOR : 1) * (has.enumPhrase ? 1.5 : 1) * textBonus * (1 + 0.5 * coverage);
+      return { ...r, score: r.score * factor + 0.75 * (byCode.get(r.item) ?? 0) };
     })
-    .sort((x, y) => y.score - x.score);
-  return { ranked, viaSynonymOnly: literalHits.length === 0 && ranked.length > 0 };
+    // Evidence first, then score: a tool with the request's verb or object, or one taking a code the
+    // request carries, outranks one that shares only other words with it.
+    .sort((x, y) => evidence(support.get(y.item)) - evidence(support.get(x.item)) || y.score - x.score);
+  return { ranked, viaSynonymOnly: literalHits.length === 0 && ranked.length > 0, support, verbKeys: verbs };
 }
 
-function isAmbiguous(ranked: Ranked<Tool>[], viaSynonymOnly: boolean): boolean {
+/** How many kinds of evidence a candidate has: the request's operation or object, its codes, an enum phrase. */
+function evidence(s: Support | undefined): number {
+  return s ? Number(s.verb || s.object) + Number(s.codes > 0) + Number(s.enumPhrase) : 0;
+}
+
+/** A candidate fits the request by more than incidental words: its verb, its object, a code or an enum phrase, or a high enough score. */
+function fits(r: Ranked<Tool>, support: Support | undefined, verbKeys: string[]): boolean {
+  if (!support) return true;
+  if (support.object || support.codes > 0 || support.enumPhrase || support.verbLiteral) return true;
+  // Only a synonym of the verb ("write me a poem" → send_newsletter) and nothing else of the request: the
+  // tool does something else that is merely described with a related verb.
+  const beyondVerb = r.matched.filter((m) => !verbKeys.includes(m));
+  if (support.verb) return beyondVerb.length > 0 || support.dictates;
+  // With no verb, object, code or enum phrase of the request, the tool needs a word of its name or two
+  // words of the request, and a score above the floor: one word of a description is a coincidence.
+  return r.score >= FLOOR && (r.nameMatched.some((s) => !GENERIC.has(s)) || beyondVerb.length >= 2);
+}
+
+function isAmbiguous(ranked: Ranked<Tool>[], found: Candidates): boolean {
   const [a, b] = ranked;
   if (!a || !b) return false;
   // "Compensate the customer": only synonyms matched, and they point at different tools.
-  if (viaSynonymOnly) return !a.nameMatched.every((s) => b.nameMatched.includes(s));
-  if (b.score < a.score * 0.85) return false;
+  if (found.viaSynonymOnly && a.nameMatched.some((s) => !b.nameMatched.includes(s)) && b.nameMatched.some((s) => !a.nameMatched.includes(s))) return true;
+  const sa = found.support.get(a.item);
+  // The request names no operation and no word that fits one tool taking its code but not another ("the
+  // booking BK-1" with cancel_booking and change_flight): nothing says which action is wanted.
+  const sameCodes = ranked.slice(1).find((r) => found.support.get(r.item)?.codes === sa?.codes);
+  const sc = sameCodes ? found.support.get(sameCodes.item) : undefined;
+  if (sa && sc && sameCodes && !sa.verb && !sc.verb && sa.object === sc.object && !sa.enumPhrase && (sa.codes > 0 || sa.object) && a.matched.every((m) => sameCodes.matched.includes(m))) {
+    ranked.splice(ranked.indexOf(sameCodes), 1);
+    ranked.splice(1, 0, sameCodes);
+    return true;
+  }
+  const sb = found.support.get(b.item);
+  // Both tools have the request's verb and neither has any other word of it in its name ("log my
+  // catch-up" with log_call and log_meeting): which one is the question.
+  if (sa?.verb && sb?.verb && !sa.object && !sb.object && !sa.enumPhrase && !sb.enumPhrase && sameWords(a.matched, b.matched) && sa.codes === sb?.codes) return true;
+  if (b.score < a.score * MARGIN) return false;
   // Close scores on different distinctive words ("refund" vs "credit"): the request could mean either.
   const onlyA = a.nameMatched.filter((s) => !GENERIC.has(s) && !b.nameMatched.includes(s));
   const onlyB = b.nameMatched.filter((s) => !GENERIC.has(s) && !a.nameMatched.includes(s));
   return onlyA.length > 0 && onlyB.length > 0;
 }
 
-const READ_VERBS = new Set(["get", "lookup", "look", "find", "fetch", "read", "show", "check", "search", "list", "view", "describe", "status", "track"].map(stem));
+const READ_VERBS = new Set(["get", "lookup", "look", "find", "fetch", "read", "show", "check", "search", "list", "view", "describe", "status", "track"].map(rankKey));
 
 /**
  * A question about one record the workspace's tools can read ("what's the status of ORD-20417?"): the
@@ -263,7 +384,7 @@ const READ_VERBS = new Set(["get", "lookup", "look", "find", "fetch", "read", "s
  * more than one such tool.
  */
 export function readToolFor(tools: Tool[], question: string): Tool | undefined {
-  const readers = tools.filter((t) => READ_VERBS.has(stem(words(t.name)[0] ?? "")) && codeHits(t, question) > 0);
+  const readers = tools.filter((t) => READ_VERBS.has(rankKey(words(t.name)[0] ?? "")) && codeHits(t, question) > 0);
   if (readers.length !== 1) return undefined;
   return readers[0];
 }
@@ -273,9 +394,10 @@ export function plan(input: PlanInput): Plan {
   if (resumed) return resumed;
   const last = input.userTurns.at(-1) ?? "";
   const everything = input.userTurns.join("\n");
+  const focus = requestFocus(last);
 
   // An integration the request names, which the workspace has no tools for.
-  const named = namedIntegrations(last, input.catalog);
+  const named = namedIntegrations(last, input.catalog).filter((entry) => namedStrongly(entry, last) || offersOperation(entry, focus));
   if (named.length > 0) {
     const integration = named[0]!;
     const provides = input.tools.some((t) => words(t.name).includes(integration.id) || t.description.toLowerCase().includes(integration.name.toLowerCase()));
@@ -283,38 +405,37 @@ export function plan(input: PlanInput): Plan {
   }
 
   let continued = false;
-  const verb = leadingVerb(last, verbsOf(input.tools));
-  let found = candidatesFor(input.tools, last, verb);
+  const verb = verbOf(last, focus, verbsOf(input.tools));
+  let found = candidatesFor(input.tools, last, verb, focus);
   let ranked = found.ranked;
   // The request's verb is one no tool has but an integration of the catalog does ("text the customer").
   if (verb && !GENERIC.has(verb)) {
     const verbStems = expand([verb]);
     const toolHasVerb = input.tools.some((t) => {
-      const doc = contentStems(`${t.name} ${t.description}`);
+      const doc = rankTerms(`${t.name} ${t.description}`);
       return verbStems.some((v) => doc.includes(v));
     });
-    if (!toolHasVerb) {
-      const offer = CHANNEL_VERBS.has(verb) ? input.catalog.find((entry) => entry.capabilities.some((c) => stem(words(c)[0] ?? "") === verb || verbStems.includes(stem(words(c).at(-1) ?? "")))) : undefined;
-      if (offer && !ranked.some((r) => r.nameMatched.includes(verb))) {
-        const capability = offer.capabilities.find((c) => contentStems(c).some((s) => verbStems.includes(s))) ?? offer.capabilities[0];
-        return { kind: "connect", integration: offer, named: false, reason: `No connected tool can ${capability}; ${offer.name} can.` };
-      }
+    if (!toolHasVerb && CHANNEL_VERBS.has(verb) && !ranked.some((r) => r.nameMatched.includes(verb))) {
+      const offer = channelOffer(input.catalog, verb, verbStems, last);
+      if (offer) return { kind: "connect", integration: offer.integration, named: false, reason: `No connected tool can ${offer.capability}; ${offer.integration.name} can.` };
     }
   }
-  // A reply to a question ("ORD-20551", "4 pls") or a push after a refusal ("do it now"): when the last
-  // turn names no tool by its verb, the earlier turns say what is wanted.
+  // A reply to a question ("ORD-20551", "4 pls"), a correction or a push after a refusal ("do it now"):
+  // when the last turn names no tool by its verb, the earlier turns say what is wanted.
   const verbNamesTool = verb !== undefined && ranked.some((r) => expand([verb]).some((v) => r.nameMatched.includes(v)));
-  const answering = input.lastAssistant !== undefined && !verbNamesTool;
-  if (input.userTurns.length > 1 && (ranked.length === 0 || answering)) {
-    const earlier = candidatesFor(input.tools, everything, leadingVerb(input.userTurns[0] ?? ""));
+  const continues = input.turn === "answer" || input.turn === "correction" || input.turn === "insistence";
+  const answering = (input.lastAssistant !== undefined || continues) && !verbNamesTool;
+  if (input.userTurns.length > 1 && (ranked.length === 0 || answering || (continues && !found.support.get(ranked[0]!.item)?.verb))) {
+    const first = input.userTurns[0] ?? "";
+    const earlier = candidatesFor(input.tools, everything, leadingVerb(first), requestFocus(first));
     if (earlier.ranked.length > 0) {
       found = earlier;
       ranked = earlier.ranked;
       continued = true;
     }
   }
-  if (ranked.length === 0) return { kind: "none", candidates: [] };
-  if (isAmbiguous(ranked, found.viaSynonymOnly)) return { kind: "ambiguous", candidates: ranked.slice(0, 2) };
+  if (ranked.length === 0 || !fits(ranked[0]!, found.support.get(ranked[0]!.item), found.verbKeys)) return { kind: "none", candidates: [] };
+  if (isAmbiguous(ranked, found)) return { kind: "ambiguous", candidates: ranked.slice(0, 2) };
   return planFor(ranked[0]!.item, input, ranked.slice(0, 5), continued);
 }
 
@@ -355,6 +476,69 @@ function namesAThing(reply: string): boolean {
   const replyWords = wordsOf(reply);
   if (replyWords.length === 0 || replyWords.length > MAX_BARE_WORDS) return false;
   return tag(replyWords).every((w) => !NOT_A_VALUE.has(w.pos) && !NEGATIONS.has(w.lemma));
+}
+
+
+/**
+ * The request's verb as a ranking key: the verb of its command as the language layer reads it ("can you
+ * raise one?" → raise; "do me a favour and archive…" → archive). A command that only presses ("go ahead
+ * with…", "do it") leaves the choice to the leading verb; a turn with no command has no verb ("Booking
+ * BK-1." names a thing, not the operation of booking).
+ */
+function verbOf(text: string, focus: { verb?: string }, known: Set<string>): string | undefined {
+  if (focus.verb && !["go", "do", "let", "try", "make", "get", "have", "be"].includes(focus.verb)) return rankKey(focus.verb);
+  if (focus.verb) return leadingVerb(text, known);
+  const commands = clausesOf(text).some((c) => c.act === "command");
+  return commands ? leadingVerb(text, known) : undefined;
+}
+
+/**
+ * The integration a channel verb asks for ("page the on-call", "text the customer"): the one with a
+ * capability whose verb is the request's verb, best when its object is in the request too ("page
+ * on-call"); a capability that only has the word as its object ("create page") fits less.
+ */
+function channelOffer(catalog: CatalogIntegration[], verb: string, verbKeys: string[], text: string): { integration: CatalogIntegration; capability: string } | undefined {
+  const asked = new Set(rankTerms(text));
+  let best: { integration: CatalogIntegration; capability: string; score: number } | undefined;
+  for (const integration of catalog) {
+    for (const capability of integration.capabilities) {
+      const [head, ...rest] = words(capability).map(rankKey);
+      let score = head === verb ? 3 : verbKeys.includes(rest.at(-1) ?? "") ? 1 : 0;
+      if (score === 0) continue;
+      score += rest.filter((w) => asked.has(w)).length + rankTerms(integration.description).filter((w) => asked.has(w)).length * 0.5;
+      if (!best || score > best.score) best = { integration, capability, score };
+    }
+  }
+  return best;
+}
+
+/**
+ * A catalog name written as a name, not as an ordinary word: several words ("Microsoft Teams"), a word that
+ * is only a name ("Jira"), or an ordinary word ("Linear", "Teams") capitalised inside a sentence or placed
+ * as a channel ("in Linear", "on our Notion"). "Teams at both shops are short" opens a sentence with the
+ * ordinary word.
+ */
+function namedStrongly(entry: CatalogIntegration, text: string): boolean {
+  const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const forms = [entry.name, entry.id.replace(/_/g, " "), ...(ALIASES[entry.id] ?? [])];
+  for (const form of forms) {
+    const ordinary = !/\s/.test(form) && CASED_NAMES.has(form.toLowerCase());
+    const re = new RegExp(`(?<![A-Za-z0-9])(${escape(form)})(?![A-Za-z0-9])`, ordinary ? "g" : "gi");
+    for (const m of text.matchAll(re)) {
+      if (!ordinary) return true;
+      const before = text.slice(0, m.index).trimEnd();
+      const sentenceStart = before === "" || /[.!?:;\n]$/.test(before);
+      if (/(?:^|\s)(?:on|in|into|via|through|to|with|using|from|over)(?:\s+(?:my|our|the|their|your))?$/i.test(before)) return true;
+      if (!sentenceStart) return true;
+    }
+  }
+  return false;
+}
+
+/** The integration offers the operation the request asks for: a capability with its verb or its object. */
+function offersOperation(entry: CatalogIntegration, focus: { verb?: string; object?: string }): boolean {
+  const keys = [focus.verb, focus.object].filter((w): w is string => w !== undefined).map((w) => rankKey(w));
+  return entry.capabilities.some((c) => rankTerms(c).some((k) => keys.includes(k)));
 }
 
 /** The plan for a chosen tool: its arguments from the conversation (and those an open clarification kept). */

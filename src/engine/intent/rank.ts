@@ -20,6 +20,24 @@ export function contentStems(text: string): string[] {
     .map(stem);
 }
 
+/**
+ * The ranking key of one lower-case word: its stem, except that a word ending in -er keeps that ending.
+ * The stemmer strips -er for agent nouns ("sender" → send), which also turns "offer" into "off", "order"
+ * into "ord" and "transfer" into "transf" and makes an offer match time off; in tool vocabularies such
+ * words are objects far more often than agents. Inflections still meet: "offered", "offers" → offer.
+ */
+export function rankKey(word: string): string {
+  if (word.length > 4 && /ers?$/.test(word) && !/(ss|us|is)$/.test(word)) return word.replace(/s$/, "");
+  return stem(word);
+}
+
+/** The ranking keys of a text's content words (stop words and bare numbers dropped). */
+export function rankTerms(text: string): string[] {
+  return words(text)
+    .filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+$/.test(w))
+    .map(rankKey);
+}
+
 export interface RankDocument<T> {
   item: T;
   /** Words that name the thing (tool name, integration name): counted three times. */
@@ -47,12 +65,13 @@ export class Bm25<T> {
   private readonly df = new Map<string, number>();
   private readonly avgLength: number;
 
-  constructor(documents: RankDocument<T>[]) {
+  /** `terms`: how a text becomes index terms (stems by default; the intent engine's ranking keys). */
+  constructor(documents: RankDocument<T>[], terms: (text: string) => string[] = contentStems) {
     this.docs = documents.map((d) => {
       const tf = new Map<string, number>();
-      const nameStems = contentStems(d.name);
+      const nameStems = terms(d.name);
       for (const s of nameStems) tf.set(s, (tf.get(s) ?? 0) + NAME_WEIGHT);
-      const body = contentStems(d.text);
+      const body = terms(d.text);
       for (const s of body) tf.set(s, (tf.get(s) ?? 0) + 1);
       for (const s of tf.keys()) this.df.set(s, (this.df.get(s) ?? 0) + 1);
       return { item: d.item, tf, length: nameStems.length * NAME_WEIGHT + body.length, nameStems: new Set(nameStems) };
@@ -68,9 +87,15 @@ export class Bm25<T> {
     return this.df.get(term) ?? 0;
   }
 
-  /** A misspelt query stem read as the indexed stem one edit away ("reshedul" → "schedul"), else itself. */
+  /**
+   * A misspelt query stem read as the indexed stem one edit away ("reshedul" → "schedul"), or a clipped
+   * word as the one indexed word it begins ("repo" → repository), else itself.
+   */
   correct(term: string): string {
-    if (this.df.has(term) || term.length < 5) return term;
+    if (this.df.has(term) || term.length < 4) return term;
+    const longer = [...this.df.keys()].filter((known) => known.length >= term.length + 3 && known.startsWith(term));
+    if (longer.length === 1) return longer[0]!;
+    if (term.length < 5) return term;
     let best: string | undefined;
     for (const known of this.df.keys()) {
       if (Math.abs(known.length - term.length) > 1 || known.length < 5) continue;
@@ -82,8 +107,11 @@ export class Bm25<T> {
     return best ?? term;
   }
 
-  /** Documents that share at least one stem with the query, best first. */
-  rank(queryStems: string[]): Ranked<T>[] {
+  /**
+   * Documents that share at least one term with the query, best first. `weights` counts some query terms
+   * more (the request's main verb and its object); a term's weight multiplies its BM25 contribution.
+   */
+  rank(queryStems: string[], weights?: ReadonlyMap<string, number>): Ranked<T>[] {
     const unique = [...new Set(queryStems)];
     const n = this.docs.length;
     const results: Ranked<T>[] = [];
@@ -96,7 +124,7 @@ export class Bm25<T> {
         if (!f) continue;
         const df = this.df.get(q) ?? 0;
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / (this.avgLength || 1)));
+        score += ((weights?.get(q) ?? 1) * idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / (this.avgLength || 1)));
         matched.push(q);
         if (d.nameStems.has(q)) nameMatched.push(q);
       }

@@ -13,7 +13,7 @@ import { restate } from "../../engine/governance/explain.ts";
 import { parseRule } from "../../engine/governance/parse.ts";
 import { extractArguments } from "../../engine/intent/extract.ts";
 import { missingArguments, namedIntegrations, plan, questionFor } from "../../engine/intent/plan.ts";
-import { contentStems, type Ranked } from "../../engine/intent/rank.ts";
+import { contentStems, rankKey, rankTerms, type Ranked } from "../../engine/intent/rank.ts";
 import { stem, words } from "../../engine/text/stem.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { ErrorCode } from "../../errors/catalog.ts";
@@ -427,10 +427,11 @@ export function createSetupService(deps: {
     const ambiguous = ranking.kind === "ambiguous";
     const best = candidates[0]?.item;
     const taskWords = words(task);
-    const wordOf = (s: string) => taskWords.find((w) => stem(w) === s) ?? s;
+    // The ranking's keys (rankKey) and the catalog's stems both map back to the task's own words.
+    const wordOf = (s: string) => taskWords.find((w) => rankKey(w) === s || stem(w) === s) ?? s;
     const top = candidates[0]?.score ?? 0;
     const scoreOf = (r: Ranked<Tool>) => {
-      const nameStems = [...new Set(contentStems(r.item.name))];
+      const nameStems = [...new Set(rankTerms(r.item.name))];
       const coverage = nameStems.length === 0 ? 0 : nameStems.filter((s) => r.nameMatched.includes(s)).length / nameStems.length;
       return round2(0.5 * (top > 0 ? r.score / top : 0) + 0.5 * coverage);
     };

@@ -1,0 +1,109 @@
+// Turn classification across surface forms: each dialogue act written several ways (commands, requests
+// phrased as questions, requests after context, emphatic "do", thanks, bare replies, corrections,
+// insistence), in domains of our own (a library, a bakery, a garden centre, a radio station).
+import { describe, expect, it } from "vitest";
+import { asksHistory, classifyTurn, requestFocus, routeOf, type TurnKind } from "./classify.ts";
+
+const after = (assistant: string) => ({ lastAssistant: assistant, earlierTurns: 1 });
+const ASKED = after("Which branch should the books go to?");
+const DONE = after("Done: the loan is renewed until the 30th.");
+const REFUSED = after("That is not allowed: the no-late-renewals policy forbids it.");
+
+const expectKind = (kind: TurnKind, turns: string[], context = {}) => {
+  for (const text of turns) expect(classifyTurn(text, context), text).toBe(kind);
+};
+
+describe("classifyTurn", () => {
+  it("commands in many forms are requests", () => {
+    expectKind("request", [
+      "Renew the loan on card LIB-2231",
+      "please renew my loan",
+      "Kindly reserve two copies of the atlas",
+      "Do renew the loan for me",
+      "Do me a favour and reserve the atlas for Priya",
+      "Let's reorder the sourdough flour",
+      "Go ahead and restock the shelf",
+      "email the schedule to ana@bakery.test",
+      "text the driver that the van is ready",
+      "page the duty engineer",
+      "Tell the morning crew that the oven is broken",
+      "Need to order 40 kg of rye for Friday",
+      "I'd like the fern pots moved to aisle 3",
+      "we need you to cancel the delivery",
+      "R-20 → greenhouse, watering run",
+    ]);
+  });
+
+  it("requests phrased as questions, also after context, are requests", () => {
+    expectKind("request", [
+      "Could you renew the loan?",
+      "can u reserve the atlas for me?",
+      "Would you mind restocking the shelf?",
+      "The oven is acting up again, can you open a repair ticket?",
+      "We have a tasting on Friday. Could you order more rye?",
+    ]);
+  });
+
+  it("questions for knowledge are questions", () => {
+    expectKind("question", [
+      "What's the late fee for a lost book?",
+      "how long can I keep a loan?",
+      "Is the rye delivery due today?",
+      "Do we deliver on Sundays?",
+      "could you tell me the opening hours?",
+      "Remind me how the loyalty stamps work",
+      "Quick question: which branch has the atlas?",
+      "ok so. who signs off on overtime?",
+      "Before you order anything: by what date must the flour be ordered?",
+      "No changes yet, I just want to know who supplies our rye.",
+      "Don't change the playlist. Which song opens the show?",
+      "Which fern sells best? Not asking you to reprice anything.",
+      "do gift cards expire? if so when",
+    ]);
+  });
+
+  it("greetings are small talk", () => {
+    expectKind("small_talk", ["Hi!", "hello there", "Good morning", "Morning! Hope your week went well"]);
+  });
+
+  it("thanks and praise are acknowledgements, never the earlier request again", () => {
+    expectKind("acknowledgement", ["thanks!", "perfect, thanks", "Great, thank you for sorting the loans, you're a star.", "cheers"], DONE);
+    expectKind("acknowledgement", ["Thanks for the quick reply"]);
+    expect(routeOf("acknowledgement")).toBe("small_talk");
+  });
+
+  it("a bare value after the assistant's question is its answer", () => {
+    expectKind("answer", ["Riverside", "the 14th", "yes", "¥3,000", "two hours", "It's the north branch.", "ok"], ASKED);
+    expect(routeOf("answer")).toBe("request");
+  });
+
+  it("a change to what was asked is a correction", () => {
+    expectKind("correction", ["actually make it Thursday", "no, 3 not 4", "Sorry, I meant the Riverside branch", "change that to 12 copies", "Actually, the 15th"], DONE);
+  });
+
+  it("pressure without new content, or a request to skip a check, is insistence", () => {
+    expectKind("insistence", ["just do it", "Do it anyway.", "It's urgent, the manager agreed. Do it anyway.", "try again without the approval", "Skip the policy check this time", "go ahead", "proceed"], REFUSED);
+    expect(routeOf("insistence")).toBe("request");
+  });
+
+  it("the same words open a conversation as a request, not insistence", () => {
+    expect(classifyTurn("Go ahead with the order for 40 kg of rye")).toBe("request");
+  });
+});
+
+describe("requestFocus", () => {
+  it("finds the verb of the command and the noun it acts on", () => {
+    expect(requestFocus("Kill the booking BK-1, plans changed")).toEqual({ verb: "kill", object: "booking" });
+    expect(requestFocus("Could you prepare a quote for client CL-4?")).toEqual({ verb: "prepare", object: "quote" });
+    expect(requestFocus("Do me a favour and archive the report")).toEqual({ verb: "archive", object: "report" });
+    expect(requestFocus("The van is broken. Can you book a repair?")).toEqual({ verb: "book", object: "repair" });
+    expect(requestFocus("Booking BK-2.")).toEqual({});
+  });
+});
+
+describe("asksHistory", () => {
+  it("tells questions about what happened from questions about the present state", () => {
+    for (const q of ["What happened with van V-3 back in May?", "why did loan L-9 fail last week?", "What went wrong with order 7 two days ago?"]) expect(asksHistory(q), q).toBe(true);
+    for (const q of ["What's the status of loan L-9?", "Is van V-3 charged yet?", "did order 7 ship?", "Where is van V-3 now?"]) expect(asksHistory(q), q).toBe(false);
+  });
+});

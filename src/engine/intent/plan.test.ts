@@ -1,0 +1,158 @@
+// Ranking on tool sets of our own (a library and a bakery), with decoy tools that share words with the
+// right one: the request's verb and object pick the tool, a request no tool fits gets none (the floor), two
+// tools the request cannot tell apart become a question naming both (the margin), and catalog names that
+// are also ordinary words do not stand in for the capability a request asks for. The generated part renders
+// each tool's request in several surface forms and reports the share planned right.
+import { describe, expect, it } from "vitest";
+import { CATALOG } from "../../modules/connections/catalog.ts";
+import type { JsonSchema, Tool } from "../../tools/tool.ts";
+import { classifyTurn } from "./classify.ts";
+import { plan, type Plan } from "./plan.ts";
+
+function tool(name: string, description: string, properties: Record<string, JsonSchema>, required: string[] = []): Tool {
+  return {
+    name,
+    description,
+    parameters: { type: "object", properties, required },
+    source: "builtin",
+    connectionId: undefined,
+    invoke: () => Promise.reject(new Error("not called")),
+    health: () => "healthy",
+  };
+}
+
+const code = (prefix: string, digits: number, description: string): JsonSchema => ({ type: "string", pattern: `^${prefix}-[0-9]{${digits}}$`, description });
+
+const LIBRARY: Tool[] = [
+  tool("renew_loan", "Renew a loan — Extends a member's loan by some weeks.", { loan_id: code("LN", 5, "The loan, e.g. LN-12345."), weeks: { type: "integer", minimum: 1, maximum: 4 } }, ["loan_id"]),
+  tool("reserve_title", "Reserve a title — Puts a hold on a title for a member at a branch.", { member_id: code("MB", 4, "The member."), title: { type: "string" }, branch: { type: "string", enum: ["central", "riverside", "north"] } }, ["member_id", "title"]),
+  tool("cancel_reservation", "Cancel a reservation — Releases a hold.", { reservation_id: code("RS", 5, "The reservation.") }, ["reservation_id"]),
+  tool("change_reservation", "Change a reservation — Moves a hold to another branch.", { reservation_id: code("RS", 5, "The reservation."), branch: { type: "string", enum: ["central", "riverside", "north"] } }, ["reservation_id", "branch"]),
+  tool("pay_fine", "Pay a fine — Records a payment against a member's overdue fines.", { member_id: code("MB", 4, "The member."), amount: { type: "number", description: "Amount paid in EUR." } }, ["member_id", "amount"]),
+  tool("get_loan_status", "Get a loan's status — Due date, renewals left and reserved titles waiting behind it.", { loan_id: code("LN", 5, "The loan.") }, ["loan_id"]),
+  tool("log_visit", "Log a visit — Notes a member's visit to a branch.", { member_id: code("MB", 4, "The member."), notes: { type: "string" } }, ["member_id"]),
+  tool("log_phone_call", "Log a phone call — Notes a call with a member.", { member_id: code("MB", 4, "The member."), notes: { type: "string" } }, ["member_id"]),
+  tool("send_newsletter", "Send the newsletter — Mails the monthly newsletter to all members.", { subject: { type: "string" } }, ["subject"]),
+];
+
+const BAKERY: Tool[] = [
+  tool("order_flour", "Order flour from the mill.", { kind: { type: "string", enum: ["rye", "wheat", "spelt"] }, kilograms: { type: "number", description: "How much, in kg." } }, ["kind", "kilograms"]),
+  tool("schedule_bake", "Schedule a bake — Puts a batch on the oven plan.", { product: { type: "string" }, start: { type: "string", format: "date-time" } }, ["product", "start"]),
+  tool("cancel_delivery", "Cancel a delivery to a café customer.", { delivery_id: code("DL", 4, "The delivery.") }, ["delivery_id"]),
+  tool("get_delivery_status", "Where a delivery is now.", { delivery_id: code("DL", 4, "The delivery.") }, ["delivery_id"]),
+  tool("record_waste", "Record unsold bread thrown away at closing.", { kilograms: { type: "number" } }, ["kilograms"]),
+];
+
+function decide(tools: Tool[], userTurns: string[], lastAssistant?: string): Plan {
+  const turn = classifyTurn(userTurns.at(-1)!, { lastAssistant, earlierTurns: userTurns.length - 1 });
+  return plan({ tools, catalog: CATALOG, userTurns, ...(lastAssistant ? { lastAssistant } : {}), turn });
+}
+const chosen = (p: Plan) => (p.kind === "tool" ? p.tool.name : p.kind === "connect" ? `connect:${p.integration.id}` : p.kind === "ambiguous" ? `ambiguous:${p.candidates.map((c) => c.item.name).join("|")}` : "none");
+
+describe("ranking: verb and object", () => {
+  it("the request's verb and the noun it acts on pick the tool over decoys sharing other words", () => {
+    expect(chosen(decide(LIBRARY, ["Please renew LN-12345 for two more weeks"]))).toBe("renew_loan");
+    expect(chosen(decide(LIBRARY, ["could you cancel reservation RS-10001?"]))).toBe("cancel_reservation");
+    expect(chosen(decide(LIBRARY, ["Reserve the garden atlas for MB-1234 at riverside"]))).toBe("reserve_title");
+    expect(chosen(decide(LIBRARY, ["We're closing the north branch early today. Can you move reservation RS-10001 to central?"]))).toBe("change_reservation");
+    expect(chosen(decide(BAKERY, ["Do order 40 kg of rye for Friday"]))).toBe("order_flour");
+    expect(chosen(decide(BAKERY, ["Scrap delivery DL-4411, the café closed"]))).toBe("cancel_delivery");
+  });
+
+  it("a word ending in -er keeps its meaning (an order is not an ore, an offer is not time off)", () => {
+    const tools = [
+      tool("send_offer", "Sends a candidate the written job offer.", { candidate_id: code("CN", 4, "The candidate.") }, ["candidate_id"]),
+      tool("request_time_off", "Record time off for an employee.", { employee_id: code("EM", 4, "The employee."), start_date: { type: "string", format: "date" } }, ["employee_id"]),
+    ];
+    expect(chosen(decide(tools, ["Please draft the offer for CN-4821, first day 2027-05-01"]))).toBe("send_offer");
+  });
+});
+
+describe("ranking: floor", () => {
+  it("a request no tool fits is answered without one", () => {
+    for (const text of ["Write me a limerick about autumn leaves", "Translate the opening hours into French", "Summarise this week's staff meeting"]) {
+      expect(chosen(decide(LIBRARY, [text])), text).toBe("none");
+      expect(chosen(decide(BAKERY, [text])), text).toBe("none");
+    }
+  });
+});
+
+describe("ranking: ambiguity margin", () => {
+  it("two tools with the same verb and nothing else to tell them apart are a question naming both", () => {
+    expect(chosen(decide(LIBRARY, ["Log my chat with MB-1234 about the overdue atlas"]))).toMatch(/^ambiguous:(log_visit\|log_phone_call|log_phone_call\|log_visit)$/);
+  });
+
+  it("a record named with no operation, which two tools act on, is a question", () => {
+    expect(chosen(decide(LIBRARY, ["The member can't come on Saturday anymore. Reservation RS-10001."]))).toMatch(/^ambiguous:.*cancel_reservation/);
+    expect(chosen(decide(LIBRARY, ["The member can't come on Saturday anymore. Reservation RS-10001."]))).toMatch(/change_reservation/);
+  });
+
+  it("the object of the verb settles what the verb alone would not", () => {
+    expect(chosen(decide(LIBRARY, ["Log a phone call with MB-1234: asked about the atlas"]))).toBe("log_phone_call");
+  });
+});
+
+describe("ranking: the catalog", () => {
+  it("a catalog name used as an ordinary word does not stand for the integration", () => {
+    expect(chosen(decide(BAKERY, ["Linear ovens are slow to heat. Page the facilities on-call."]))).toBe("connect:pagerduty");
+    expect(chosen(decide(BAKERY, ["Teams at both shops are short today, text the manager that we open late"]))).toBe("connect:twilio");
+  });
+
+  it("a catalog name in the place of a channel is the integration", () => {
+    expect(chosen(decide(BAKERY, ["Open an issue in Linear for the broken proofer"]))).toBe("connect:linear");
+    expect(chosen(decide(BAKERY, ["Post the oven plan on Microsoft Teams"]))).toBe("connect:microsoft_teams");
+  });
+
+  it("the capability the request asks for picks the integration", () => {
+    expect(chosen(decide(LIBRARY, ["page the on-call, the scanner at north is down again"]))).toBe("connect:pagerduty");
+  });
+});
+
+describe("turns that continue a request", () => {
+  it("insistence plans the earlier request again (to be governed again), a bare answer fills it", () => {
+    expect(chosen(decide(LIBRARY, ["Renew LN-12345 for 4 weeks", "Just do it anyway."], "I can't: policy no-long-renewals forbids it."))).toBe("renew_loan");
+    expect(chosen(decide(LIBRARY, ["Reserve the garden atlas for MB-1234", "riverside"], "Which branch should it be held at?"))).toBe("reserve_title");
+  });
+});
+
+// Requests rendered from each tool's verb and object in surface forms people use; the share planned right
+// is the ranking's score on this generated set (printed for the record, held to a floor here).
+const FORMS = [
+  (v: string, o: string, c: string) => `${v} ${o} ${c}`,
+  (v: string, o: string, c: string) => `please ${v.toLowerCase()} the ${o} ${c} asap`,
+  (v: string, o: string, c: string) => `Can you ${v.toLowerCase()} ${o} ${c}?`,
+  (v: string, o: string, c: string) => `Busy morning here. Could you ${v.toLowerCase()} the ${o} ${c}?`,
+  (v: string, o: string, c: string) => `Do ${v.toLowerCase()} the ${o} ${c} for me`,
+  (v: string, o: string, c: string) => `I need you to ${v.toLowerCase()} the ${o} ${c}.`,
+  (v: string, o: string, c: string) => `${c} - ${v.toLowerCase()} the ${o}, thanks`,
+];
+const GENERATED: [Tool[], string, string, string, string][] = [
+  [LIBRARY, "renew_loan", "Renew", "loan", "LN-20001"],
+  [LIBRARY, "renew_loan", "Extend", "loan", "LN-20002"],
+  [LIBRARY, "cancel_reservation", "Cancel", "reservation", "RS-30001"],
+  [LIBRARY, "cancel_reservation", "Release", "hold", "RS-30002"],
+  [LIBRARY, "change_reservation", "Change", "reservation", "RS-30003"],
+  [LIBRARY, "pay_fine", "Pay", "fine for", "MB-4001"],
+  [LIBRARY, "log_visit", "Log", "visit of", "MB-4002"],
+  [BAKERY, "cancel_delivery", "Cancel", "delivery", "DL-5001"],
+  [BAKERY, "cancel_delivery", "Call off", "delivery", "DL-5002"],
+  [BAKERY, "order_flour", "Order", "spelt flour,", "30 kg"],
+];
+
+describe("ranking on generated surface forms", () => {
+  it("plans the right tool for most renderings", () => {
+    let right = 0;
+    const wrong: string[] = [];
+    for (const [tools, expected, verb, object, value] of GENERATED) {
+      for (const form of FORMS) {
+        const text = form(verb, object, value);
+        const got = chosen(decide(tools, [text]));
+        if (got === expected) right++;
+        else wrong.push(`${text} → ${got}`);
+      }
+    }
+    const total = GENERATED.length * FORMS.length;
+    console.log(`generated ranking set: ${right}/${total} right${wrong.length > 0 ? `; wrong: ${wrong.join("; ")}` : ""}`);
+    expect(right / total).toBeGreaterThanOrEqual(0.9);
+  });
+});
