@@ -25,7 +25,9 @@ export async function startBenchServer(env: Record<string, string> = {}, options
   // Logs to a file, as a deployment does: read from a pipe, the load generator's own process would pay for them.
   const logFile = options.logToFile ? path.join(dir, "stdout.log") : undefined;
   const fd = logFile ? openSync(logFile, "w") : undefined;
-  const child = spawn(process.execPath, [path.resolve("bin/svc.js"), "serve"], {
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under the bench.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.resolve("bin/svc.js"), "serve"], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
