@@ -6,8 +6,7 @@ import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
-import { wordsOf, sameConcept } from "../language/lemmas.ts";
-import { tag } from "../language/nlp.ts";
+import { sameConcept } from "../language/lemmas.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
@@ -452,30 +451,9 @@ function resumePending(input: PlanInput, pending: PendingTool): Plan | undefined
     const verbs = expand([verb]);
     if (candidatesFor(input.tools, last, verb).ranked.some((r) => r.item !== tool && verbs.some((v) => r.nameMatched.includes(v)))) return undefined;
   }
-  const planned = planFor(tool, input, [], true);
-  // A short reply to one open free-text question ("Riverside") is its value, as a person would read it;
-  // the schema's validation still judges it.
-  const open = pending.fields.filter((key) => planned.arguments[key] === undefined);
-  const schema = open.length === 1 ? ((tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>)[open[0]!] : undefined;
-  const reply = last.trim().replace(/[.!]+$/, "");
-  if (schema && schema.type === "string" && !schema.enum && !schema.format && reply !== "" && namesAThing(reply) && (!strictPattern(schema) || strictPattern(schema)!.test(reply))) {
-    planned.arguments[open[0]!] = reply;
-  }
-  return planned;
-}
-
-// The longest reply still taken whole as the value of the one field a clarification asked for.
-const MAX_BARE_WORDS = 4;
-// Parts of speech that make a reply a sentence ("I don't know", "ok", "do it") rather than a value; a
-// negation ("no idea", "none") says there is no value.
-const NOT_A_VALUE = new Set(["VERB", "AUX", "PRON", "INTJ", "PART"]);
-const NEGATIONS = new Set(["no", "not", "none", "nothing", "nope"]);
-
-/** A short reply made only of naming words ("Riverside", "the east wing"). */
-function namesAThing(reply: string): boolean {
-  const replyWords = wordsOf(reply);
-  if (replyWords.length === 0 || replyWords.length > MAX_BARE_WORDS) return false;
-  return tag(replyWords).every((w) => !NOT_A_VALUE.has(w.pos) && !NEGATIONS.has(w.lemma));
+  // A short reply to the open question ("Riverside", "m.okafor") is read by the argument layer as the
+  // value of the field asked for.
+  return planFor(tool, input, [], true);
 }
 
 

@@ -3,8 +3,8 @@
 // Each takes the words that name it: a labelled value ("Company: Kestrel Labs", "reason - flooding"),
 // quoted text near its label, a run of capitalised words whose neighbours fit the kind of name, or the
 // clause after a cue of reported speech ("saying …", "because …"). What no words give stays open.
-import { conceptsOf } from "../../language/lemmas.ts";
-import { isKnownWord } from "../../language/nlp.ts";
+import { conceptsOf, wordsOf } from "../../language/lemmas.ts";
+import { isKnownWord, tag } from "../../language/nlp.ts";
 import type { Span } from "../../language/tokens.ts";
 import { cueScore, type Signature } from "./signature.ts";
 import type { Found, Turn } from "./values.ts";
@@ -155,15 +155,29 @@ function identifier(sig: Signature, turn: Turn, taken: Span[], asked: boolean): 
   return undefined;
 }
 
-/** A short reply to a question about this parameter, as a whole ("Lisbon", "the Marriott near the port"). */
+// A reply longer than this is a sentence, not a value.
+const MAX_BARE_WORDS = 6;
+// Parts of speech that make a reply a sentence ("I don't know yet", "do it") rather than a value; a negation
+// ("no idea", "none") says there is no value.
+const NOT_A_VALUE = new Set(["VERB", "AUX", "PRON", "INTJ", "PART"]);
+const NO_VALUE = new Set(["no", "not", "none", "nothing", "nope", "idea", "unsure", "dunno"]);
+
+/**
+ * A short reply to a question about this parameter, as a whole ("Lisbon", "the Marriott near the port",
+ * "m.okafor"), without lead-ins ("it's", "use") and politeness; undefined for a sentence or a refusal.
+ */
 function bareReply(turn: Turn): string | undefined {
   const value = turn.text
     .trim()
     .replace(/^(?:(?:it's|it is|its|that's|that is|the|use|make it|let's say|say|ok|okay|sure|yes|yeah|um|uh|so|well)[,\s]+)+/i, "")
-    .replace(/[\s,]*(?:please|pls|thanks|thank you|thx)[.!]*$/i, "")
+    .replace(/[\s,]*(?:please|pls|thanks|thank you|thx|cheers)[.!]*$/i, "")
     .replace(/[.!]+$/, "")
     .trim();
-  return value.length > 0 && value.split(/\s+/).length <= 12 ? value : undefined;
+  const words = wordsOf(value);
+  if (value.length === 0 || words.length === 0 || words.length > MAX_BARE_WORDS) return undefined;
+  // Codes and addresses are values whatever the tagger makes of them; words must all name something.
+  if (/^\S+$/.test(value) && /[\d._@-]/.test(value)) return value;
+  return tag(words).every((w) => !NOT_A_VALUE.has(w.pos) && !NO_VALUE.has(w.lemma)) ? value : undefined;
 }
 
 /** Values for the word-valued parameters still open after the typed matching. */
@@ -241,8 +255,9 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
   const stillOpen = textSigs.filter((s) => !out.has(s.key) && s.required);
   if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken));
   // A bare reply to a question about one word-valued parameter is its value.
+  const stillAsked = [...asked].filter((k) => !filled.has(k) && !out.has(k));
   for (const sig of open) {
-    if (out.has(sig.key) || !asked.has(sig.key) || asked.size !== 1 || filled.size > 0) continue;
+    if (out.has(sig.key) || !asked.has(sig.key) || stillAsked.length !== 1) continue;
     const reply = bareReply(turn);
     if (reply) out.set(sig.key, reply);
   }
