@@ -55,6 +55,8 @@ export type ClauseAct = "command" | "prohibition" | "question" | "thanks" | "pra
 
 // Dialogue words: the closed classes of English words that thank, praise, assent or greet. They are
 // interjections in use, whatever part of speech the model gives them in isolation.
+// Words that open a clause without saying anything about its act (the tagger reads some as nouns or verbs).
+const DISCOURSE = new Set(["please", "kindly", "um", "uh", "hmm", "erm"]);
 const THANKS = new Set(["thank", "thanks", "thx", "ty", "cheers", "appreciate", "appreciated", "grateful", "kudos"]);
 const PRAISE = new Set(["great", "perfect", "awesome", "excellent", "brilliant", "lovely", "nice", "cool", "wonderful", "fantastic", "amazing", "good", "fine", "ok", "okay", "alright", "sure", "yes", "yep", "yeah", "noted", "gotcha", "superb", "sweet", "neat"]);
 const GREETINGS = new Set(["hi", "hello", "hey", "hiya", "yo", "morning", "afternoon", "evening", "howdy"]);
@@ -171,13 +173,15 @@ function readClause(words: Word[], asked: boolean): Clause {
       continue;
     }
     if (THANKS.has(w.lower) || PRAISE.has(w.lower) || GREETINGS.has(w.lower)) break;
-    if (w.pos === "INTJ" || w.pos === "CCONJ" || (w.pos === "ADV" && !WH.has(w.lower)) || w.lower === "please" || w.lower === "kindly") continue;
+    if (w.pos === "INTJ" || w.pos === "CCONJ" || (w.pos === "ADV" && !WH.has(w.lower)) || DISCOURSE.has(w.lower)) continue;
     break;
   }
   const first = words[i];
   if (!first) return clause("statement");
   const next = words[i + 1];
   if (THANKS.has(first.lower) || (first.lower === "thank" && next?.lower === "you")) return clause("thanks");
+  // "ok thanks a lot", "great, thank you": praise then thanks is thanks.
+  if (PRAISE.has(first.lower) && words.slice(i + 1, i + 3).some((w) => THANKS.has(w.lower))) return clause("thanks");
   if ((GREETINGS.has(first.lower) || (first.lower === "good" && GREETINGS.has(next?.lower ?? ""))) && words.length <= i + 3) return clause("greeting");
   if (PRAISE.has(first.lower) && words.slice(i + 1).every((w) => PRAISE.has(w.lower) || w.pos === "PRON" || w.pos === "AUX" || w.pos === "ADV")) return clause("praise");
   if (WH.has(first.lower)) return clause("question");

@@ -56,9 +56,12 @@ const ID_WORDS = new Set(["id", "key", "code", "number", "no", "ref"]);
  * → the date parameter.
  */
 export function askedParameters(schema: JsonSchema, question: string | undefined): string[] {
-  // Only a question asks: a refusal or a report that names a parameter ("scaling a service to zero") does not.
-  if (!question || !question.includes("?")) return [];
-  const words = wordsOf(question.slice(0, question.lastIndexOf("?") + 1).split(/(?<=[.!])\s+/).filter((s) => s.includes("?")).join(" "));
+  // Only a question or a statement of need asks ("Which date?", "I just need the salary."); a refusal or a
+  // report that names a parameter ("policy X forbids scaling a service to zero") does not.
+  if (!question) return [];
+  const asking = question.split(/(?<=[.!?])\s+/).filter((s) => s.includes("?") || /\b(?:need|needs|provide|missing|tell me|let me know)\b/i.test(s));
+  if (asking.length === 0) return [];
+  const words = wordsOf(asking.join(" "));
   const concepts = new Set(words.flatMap((w) => [...conceptsOf(w)]));
   const asked: string[] = [];
   for (const sig of signaturesOf(schema)) {

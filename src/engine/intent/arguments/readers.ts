@@ -182,6 +182,12 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
   const out: { value: string | number; span: Span; words: number }[] = [];
   const words = turn.words;
   for (const form of sig.enumForms ?? []) {
+    // Another name the description gives the value ("Rotterdam" for RTM1), matched like its own words.
+    for (const alias of form.aliases) {
+      for (let i = 0; i + alias.length <= words.length; i++) {
+        if (alias.every((a, k) => sameWord(words[i + k]!.word, a))) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + alias.length - 1]!.span.end }, words: alias.length });
+      }
+    }
     const parts = form.words;
     if (parts.length === 0) continue;
     for (let i = 0; i + parts.length <= words.length; i++) {

@@ -36,6 +36,27 @@ export interface EnumForm {
   value: string | number;
   /** The value's words as concept sets, in order ("premium_economy" → premium, economy). */
   words: string[];
+  /** Other names the description gives it ("RTM1 Rotterdam, LEJ2 Leipzig" → rotterdam for RTM1). */
+  aliases: string[][];
+}
+
+/**
+ * Names a description gives enum values: the words after each value up to the next value or separator
+ * ("Warehouse code: RTM1 Rotterdam, LEJ2 Leipzig", "II (Schedule II)", "fr = French").
+ */
+function aliasesOf(values: (string | number)[], description: string): Map<string | number, string[][]> {
+  const out = new Map<string | number, string[][]>();
+  if (!description) return out;
+  for (const value of values) {
+    const v = String(value);
+    if (v.length === 0) continue;
+    const at = new RegExp(`(?<![A-Za-z0-9_])${v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![A-Za-z0-9_])\\s*(?:[=:(–—-]\\s*)?([A-Za-z][A-Za-z .'-]{1,40}?)\\)?\\s*(?:[,;.)]|$|\\s(?:and|or)\\s)`).exec(description);
+    const alias = at?.[1]?.trim();
+    if (!alias || values.some((o) => String(o).toLowerCase() === alias.toLowerCase())) continue;
+    const words = wordsOf(alias);
+    if (words.length > 0 && words.length <= 4) out.set(value, [words]);
+  }
+  return out;
 }
 
 export interface Signature {
@@ -70,6 +91,10 @@ export interface Signature {
 
 // Nouns whose numbers are sums of money. A parameter named so is an amount even with no currency stated.
 const MONEY_NOUNS = new Set(["amount", "price", "cost", "fee", "fare", "salary", "wage", "pay", "payment", "bonus", "budget", "balance", "total", "refund", "credit", "revenue", "spend", "sum", "compensation", "deposit", "payout", "tip", "rate", "value", "charge", "premium", "income", "limit"]);
+// Names of minor currency units in keys (`amount_cents`, `fine_pence`): the amount is in hundredths, and
+// for pence the currency is the pound's.
+const MINOR_UNITS: Record<string, string | null> = { cents: null, cent: null, pence: "GBP", pennies: "GBP", penny: "GBP", centimes: null, paise: "INR", kopecks: "RUB" };
+
 // Head nouns of proper names: people, organisations, places, venues.
 const NAME_NOUNS = new Set(["name", "company", "organisation", "organization", "employer", "city", "town", "location", "merchant", "vendor", "supplier", "hotel", "venue", "place", "country", "region", "site", "account"]);
 // Head nouns of free text written in sentences.
@@ -148,7 +173,7 @@ function numericKind(keyWords: string[], description: string, schema: JsonSchema
   const max = typeof schema.maximum === "number" ? schema.maximum : undefined;
   if (words.some((w) => w === "percent" || w === "pct" || w === "percentage") || description.includes("%")) return max !== undefined && max <= 1 ? "fraction" : "percent";
   if (unit) return "quantity";
-  if (currency || keyWords.includes("cents") || /\bmajor units\b|\bcurrency\b/i.test(description)) return "money";
+  if (currency || keyWords.some((w) => MINOR_UNITS[w] !== undefined) || /\bmajor units\b|\bcurrency\b/i.test(description)) return "money";
   if (keyWords.some((w) => MONEY_NOUNS.has(w)) && !keyWords.some((w) => ["count", "number", "num", "qty", "quantity"].includes(w))) return "money";
   if (max !== undefined && max <= 1 && (schema.minimum === 0 || schema.minimum === undefined) && typeOf(schema) === "number") return "fraction";
   return typeOf(schema) === "integer" ? "count" : "number";
@@ -194,9 +219,10 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   const keyWords = wordsOf(key);
   const description = typeof s.description === "string" ? s.description : "";
   const keyCurrency = keyWords.length > 1 ? keyWords.map((w) => (w.length === 3 ? currencyOfWord(w) : undefined)).find(Boolean) : undefined;
-  const currency = keyCurrency ?? currencyOfDescription(description);
+  const minorWord = keyWords.find((w) => MINOR_UNITS[w] !== undefined);
+  const currency = keyCurrency ?? (minorWord ? (MINOR_UNITS[minorWord] ?? undefined) : undefined) ?? currencyOfDescription(description);
+  const unit = minorWord || currency ? undefined : (unitOfName(keyWords) ?? unitOfDescription(description));
   const unitWord = keyWords.at(-1) ?? "";
-  const unit = unitWord === "cents" || currency ? undefined : (unitOfName(keyWords) ?? unitOfDescription(description));
   const usableUnit = unit && unit.kind !== "unitless" && !(keyWords.length === 1 && unit.kind === "length" && unitWord.length === 1) ? unit : undefined;
   const kind = kindOf(keyWords, s, description, usableUnit, currency);
   const sig: Signature = {
@@ -212,7 +238,8 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   if (typeof s.pattern === "string") sig.pattern = compilePattern(s.pattern);
   if (Array.isArray(s.enum)) {
     const values = (s.enum as unknown[]).filter((v): v is string | number => typeof v === "string" || typeof v === "number");
-    sig.enumForms = values.map((value) => ({ value, words: wordsOf(String(value)) }));
+    const aliases = aliasesOf(values, description);
+    sig.enumForms = values.map((value) => ({ value, words: wordsOf(String(value)), aliases: aliases.get(value) ?? [] }));
     sig.currencyEnum = values.length > 0 && values.every((v) => typeof v === "string" && v.length === 3 && currencyOfWord(v) === v);
   }
   if (typeof s.minimum === "number") sig.min = s.minimum;
@@ -222,7 +249,7 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   if ((kind === "quantity" || kind === "enum") && usableUnit) sig.unit = usableUnit;
   if (kind === "money") {
     if (currency) sig.currency = currency;
-    if (keyWords.includes("cents")) sig.minor = true;
+    if (minorWord) sig.minor = true;
   }
   const example = exampleOf(s);
   if (example) sig.example = example;
