@@ -16,24 +16,36 @@ export interface ExtractOptions {
   asked?: string[];
   /** The clock dates without a year or relative to today are read against. */
   now?: Date;
+  /** The last turn corrects the request ("actually, make it Thursday"): its values replace earlier ones. */
+  correction?: boolean;
 }
 
 // Kinds whose values a later turn may replace only when it answers a question about them (and codes of a
 // pattern that also accepts words): a loose name ("I'm the on-call lead") must not overwrite the request's.
 const LOOSE = new Set(["name", "text"]);
+// A value that fits this well (a typed value of the parameter's kind) may correct any earlier one.
+const FIRM = 2;
 
 /** Arguments for a tool from the user's turns (oldest first). */
 export function extractArguments(schema: JsonSchema, turns: string[], options: ExtractOptions = {}): Record<string, unknown> {
   const sigs = signaturesOf(schema);
   const now = options.now ?? new Date();
   const args: Record<string, unknown> = {};
+  const scores = new Map<string, number>();
   turns.forEach((text, index) => {
-    const asked = new Set(index === turns.length - 1 ? (options.asked ?? []) : []);
+    const last = index === turns.length - 1;
+    const asked = new Set(last ? (options.asked ?? []) : []);
     const found = assignTurn(sigs, readTurn(text, now), asked);
-    for (const [key, value] of found) {
+    for (const [key, { value, score }] of found) {
       const sig = sigs.find((s) => s.key === key)!;
       const loose = LOOSE.has(sig.kind) || (sig.pattern !== undefined && !sig.pattern.strict);
-      if (args[key] === undefined || asked.has(key) || !loose) args[key] = value;
+      // A later value replaces an earlier one when asked for, or when it fits at least as well ("make it
+      // Thursday" for a date); a bare number ("ticket 12") does not replace an amount given in dollars.
+      const firm = !loose && score >= Math.min(FIRM, scores.get(key) ?? 0);
+      if (args[key] === undefined || asked.has(key) || firm || (last && options.correction)) {
+        args[key] = value;
+        scores.set(key, score);
+      }
     }
   });
   return args;

@@ -523,7 +523,7 @@ function offersOperation(entry: CatalogIntegration, focus: { verb?: string; obje
 export function planFor(tool: Tool, input: PlanInput, candidates: Ranked<Tool>[] = [], continued = false): Extract<Plan, { kind: "tool" }> {
   const resuming = input.pending?.tool === tool.name ? input.pending : undefined;
   const asked = resuming ? resuming.fields : askedParameters(tool.parameters, input.lastAssistant);
-  const args = { ...resuming?.arguments, ...extractArguments(tool.parameters, input.userTurns, { asked }) };
+  const args = { ...resuming?.arguments, ...extractArguments(tool.parameters, input.userTurns, { asked, correction: input.turn === "correction" }) };
   return { kind: "tool", tool, arguments: args, candidates: candidates.length > 0 ? candidates : [{ item: tool, score: 1, matched: [], nameMatched: [] }], continued };
 }
 

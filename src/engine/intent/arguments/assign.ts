@@ -149,11 +149,20 @@ function pairedRoles(sigs: Signature[]): Set<Role> {
   return new Set([...roles].filter((r) => roles.has(OPPOSITE[r])));
 }
 
+/** A value given to a parameter and how well it fit (the pair's score). */
+export interface Assigned {
+  value: unknown;
+  score: number;
+}
+
+// Values read from words (a yes/no named by its words, a name, free text): as firm as a typed value.
+const WORDED = 2;
+
 /**
  * The arguments one turn gives. `asked`: parameters the assistant's last question asked for (a bare value
  * goes to them).
  */
-export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): Map<string, unknown> {
+export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): Map<string, Assigned> {
   const paired = pairedRoles(sigs);
   let candidates = [...readCodes(sigs, turn, asked, paired), ...typedCandidates(sigs, turn, asked, paired), ...readEnums(sigs, turn, asked, paired)].filter((c) => c.score >= FLOOR);
   // A value written inside a longer value of another enum ("picking" inside "picking B") is that longer one.
@@ -162,7 +171,7 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
   candidates.sort((a, b) => b.score - a.score);
   const byKey = new Map<string, Candidate[]>();
   for (const c of candidates) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
-  const result = new Map<string, unknown>();
+  const result = new Map<string, Assigned>();
   const scores = new Map<string, number>();
   const taken: Span[] = [];
   const open = new Set<string>();
@@ -175,11 +184,11 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
       open.add(c.key);
       continue;
     }
-    result.set(c.key, c.value);
+    result.set(c.key, { value: c.value, score: c.score });
     scores.set(c.key, c.score);
     if (!c.shared) taken.push(c.span);
   }
-  for (const [key, value] of readBooleans(sigs, turn)) if (!result.has(key)) result.set(key, value);
-  for (const [key, value] of readTexts(sigs, turn, asked, taken, result)) if (!result.has(key) && !open.has(key)) result.set(key, value);
+  for (const [key, value] of readBooleans(sigs, turn)) if (!result.has(key)) result.set(key, { value, score: WORDED });
+  for (const [key, value] of readTexts(sigs, turn, asked, taken, result)) if (!result.has(key) && !open.has(key)) result.set(key, { value, score: WORDED });
   return result;
 }

@@ -76,7 +76,7 @@ const ORG_ENDINGS = /\b(?:Inc|Ltd|LLC|GmbH|AG|SA|BV|Corp|Co|Group|Labs?|Systems|
 /** How well a run of capitalised words fits a name parameter, from its neighbours and its shape. */
 function nameScore(sig: Signature, cls: NameClass, f: Found): number {
   if (f.value.kind !== "name") return 0;
-  const lead = f.left[0];
+  const lead = f.left.find((w) => w !== "the" && w !== "a" && w !== "an");
   let score = 0.6 + 1.5 * cueScore(sig, f.left, f.right);
   const words = f.value.words;
   if (cls === "place") score += (lead && PLACE_LEADS.has(lead) ? 1 : 0) + (words <= 2 ? 0.2 : -0.3) - (ORG_ENDINGS.test(f.value.text) ? 1 : 0);
