@@ -6,11 +6,12 @@
 // paraphrase tests (src/engine/language/language.test.ts).
 import { tag } from "./nlp.ts";
 
-// One line per operation. The first word names the class. A word may appear in one class only.
+// One line per operation. The first word names the class. A word may appear in one class only. Phrasal
+// verbs are written joined ("calloff", "pullup"): readers join a verb and its particle before asking.
 export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal"],
   ["send", "share", "post", "forward", "transmit", "email", "e-mail", "message", "mail", "dm", "notify", "publish", "broadcast", "text", "sms"],
-  ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup"],
+  ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup", "pullup", "bringup"],
   ["write", "insert", "append", "upsert", "store", "save", "persist", "load", "import", "ingest"],
   ["pay", "charge", "bill", "payout", "disburse", "remit"],
   ["refund", "reimburse", "repay", "chargeback"],
@@ -20,13 +21,13 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["move", "motion", "movement", "drive", "navigate", "travel", "go", "enter", "fly", "dispatch", "route", "steer"],
   ["run", "execute", "invoke", "launch", "trigger", "perform"],
   ["deploy", "release", "ship", "rollout", "promote"],
-  ["cancel", "terminate", "revoke", "void", "annul", "rescind", "abort"],
+  ["cancel", "terminate", "revoke", "void", "annul", "rescind", "abort", "calloff", "cutoff"],
   ["book", "reserve", "schedule"],
   ["export", "download", "extract", "dump", "backup"],
   ["restart", "reboot", "reset", "recycle", "bounce"],
   ["stop", "halt", "shutdown", "kill", "pause"],
-  ["disable", "deactivate", "suspend", "lock", "freeze", "block_account"],
-  ["enable", "activate", "unlock", "unfreeze", "reactivate", "restore"],
+  ["disable", "deactivate", "suspend", "lock", "freeze", "block_account", "switchoff", "turnoff"],
+  ["enable", "activate", "unlock", "unfreeze", "reactivate", "restore", "switchon", "turnon"],
   ["approve", "accept", "authorize", "authorise", "sign"],
   ["reject", "decline", "deny", "refuse"],
   ["close", "resolve", "archive", "finish", "complete"],
