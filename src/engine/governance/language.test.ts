@@ -232,6 +232,19 @@ describe("the policy language: shapes found while documenting it", () => {
   ["Block payments when the amount is over $500", "create_payment", { amount: 600 }, "2026-11-18T10:00:00Z", "blocked"],
   ["Block refunds over 500 when the customer is flagged", "refund_payment", { amount: 600, customer_flagged: false }, "2026-11-18T10:00:00Z", "approved"],
   ["Block refunds over 500 when the customer is flagged", "refund_payment", { amount: 600, customer_flagged: true }, "2026-11-18T10:00:00Z", "blocked"],
+  // A value and the noun of its kind ("express shipping" with method: express); a parameter's noun and a
+  // short value ("tier B", "schedule II"): another value there is not the action the rule names, none fails closed.
+  ["Never send parcels by express shipping", "send_parcel", { method: "express", weight_kg: 2 }, "2026-11-18T10:00:00Z", "blocked", ["method", "weight_kg"]],
+  ["Never send parcels by express shipping", "send_parcel", { method: "standard", weight_kg: 2 }, "2026-11-18T10:00:00Z", "approved", ["method", "weight_kg"]],
+  ["Require approval for upgrades of tier B accounts", "upgrade_account", { account_tier: "A" }, "2026-11-18T10:00:00Z", "approved", ["account_tier"]],
+  ["Require approval for upgrades of tier B accounts", "upgrade_account", { account_tier: "B" }, "2026-11-18T10:00:00Z", "conditional", ["account_tier"]],
+  ["Require approval for upgrades of tier B accounts", "upgrade_account", {}, "2026-11-18T10:00:00Z", "conditional", ["account_tier"]],
+  // A code-like value after a preposition scopes a comparison to it.
+  ["Require approval for moves to bay_7 with a load over 300 kg", "move_forklift", { target_bay: "bay_2", load_kg: 500 }, "2026-11-18T10:00:00Z", "approved", ["target_bay", "load_kg"]],
+  ["Require approval for moves to bay_7 with a load over 300 kg", "move_forklift", { target_bay: "bay_7", load_kg: 500 }, "2026-11-18T10:00:00Z", "conditional", ["target_bay", "load_kg"]],
+  // "scheduled for a Saturday": the day of the action's own date, not the day it is asked.
+  ["Block meter swaps scheduled for a Saturday", "schedule_meter_swap", { swap_date: "2026-11-21" }, "2026-11-18T10:00:00Z", "blocked", ["swap_date"]],
+  ["Block meter swaps scheduled for a Saturday", "schedule_meter_swap", { swap_date: "2026-11-23" }, SAT_10, "approved", ["swap_date"]],
 ];
 
   for (const [rule, tool, args, now, want, params] of cases) {
