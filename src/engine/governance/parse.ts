@@ -15,6 +15,7 @@
 import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Subject, Value } from "./compiled.ts";
 import { tag } from "../language/nlp.ts";
 import { conceptsOf, verbClassOf } from "../language/lemmas.ts";
+import { convert } from "../language/units.ts";
 import { tokenize, isValue, type Token } from "../language/tokens.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
 
@@ -498,6 +499,15 @@ class ConditionReader {
     const count = (ws[j]!.t as { value: number }).value;
     let k = j + 1;
     while (k < ws.length && k <= j + 4 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
+    // "within one hour": the tokenizer reads "one hour" as a length of time; one of its unit is the window.
+    const span = ws[k + 1]?.t;
+    if (wordIs(ws[k], "in", "within") && span?.kind === "quantity" && span.quantity.value === 1 && span.quantity.kind === "time") {
+      const seconds = convert(1, span.quantity.unit, "s");
+      if (seconds !== undefined) {
+        const op = cmp?.op === "gte" ? "gte" : "gt";
+        return { condition: { kind: "rate", op, count, window_seconds: seconds }, next: k + 2, spare: ws.slice(j + 1, k).filter((w) => !wordIs(w, "times", "time")) };
+      }
+    }
     if (!(wordIs(ws[k], "per", "a", "an", "every", "each") || (wordIs(ws[k], "in", "within") && wordIs(ws[k + 1], "a", "an", "one", "any")))) return undefined;
     const unitAt = wordIs(ws[k], "in", "within") ? k + 2 : k + 1;
     const unit = ws[unitAt];
