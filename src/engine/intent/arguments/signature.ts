@@ -261,6 +261,8 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   return sig;
 }
 
+const TRANSPARENT = new Set(["is", "are", "was", "were", "be", "will", "the", "a", "an", "should", "would"]);
+
 /**
  * How strongly the words around a value name the parameter: 1 for a word of its own label next to it (0.5
  * for a label word other parameters share), half that anywhere in its clause, else 0.
@@ -274,9 +276,12 @@ export function cueScore(sig: Signature, left: string[], right: string[]): numbe
     }
     return best;
   };
+  // A copula or an article between a label and its value ("first day off is 2027-03-09") is no distance.
+  const l = left.filter((w) => !TRANSPARENT.has(w));
+  const r = right.filter((w) => !TRANSPARENT.has(w));
   let near = 0;
-  for (const w of [...left.slice(0, 3), ...right.slice(0, 2)]) near = Math.max(near, weight(w));
+  for (const w of [...l.slice(0, 3), ...r.slice(0, 2)]) near = Math.max(near, weight(w));
   let far = 0;
-  for (const w of [...left.slice(3), ...right.slice(2)]) far = Math.max(far, weight(w));
+  for (const w of [...l.slice(3), ...r.slice(2)]) far = Math.max(far, weight(w));
   return Math.max(near, far / 2);
 }
