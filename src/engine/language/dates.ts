@@ -3,6 +3,7 @@
 // English date expressions, against the caller's clock. Dates are calendar dates in UTC unless the text
 // names a zone or offset; a date written without a year is the next one to come.
 import * as chrono from "chrono-node";
+import { readNumberWords } from "./numbers.ts";
 
 export interface DateMention {
   /** [start, end) of the expression in the text, without a leading preposition ("on", "from"). */
@@ -22,7 +23,7 @@ export interface DateMention {
 
 const ISO = /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
 // A date expression names a month, a weekday or a day relative to today; "2.6 m" is a quantity.
-const DATE_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:today|tonight|tomorrow|yesterday|next|last|this|ago|noon|midnight|weekend|week|month|year|fortnight|days?|hours?|minutes?)\b|\d(?:st|nd|rd|th)\b/i;
+const DATE_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:today|tonight|tomorrow|yesterday|next|last|this|ago|noon|midnight|weekends?|weeks?|months?|years?|fortnights?|days?|hours?|minutes?)\b|\d(?:st|nd|rd|th)\b/i;
 const LEADING = /^(?:on|at|from|by|for|in|until|till|starting|the)\s+/i;
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -99,7 +100,34 @@ export function readDates(text: string, now: Date): DateMention[] {
     const until = r.end ? fromComponents(r.end) : undefined;
     found.push({ start, end, ...at, ...(until ? { until } : {}), dated });
   }
+  attachSpokenTimes(text, found);
   return found.sort((a, b) => a.start - b.start);
+}
+
+const HOURS = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
+const SPOKEN_TIME = new RegExp(`\\b(${HOURS.join("|")})(?:[\\s-]+(o'?\\s?clock|oh[\\s-]+[a-z]+|[a-z]+(?:[\\s-][a-z]+)?))?[\\s-]*(a\\.?\\s?m\\b\\.?|p\\.?\\s?m\\b\\.?|in the morning|in the afternoon|in the evening|o'?\\s?clock)`, "gi");
+
+/**
+ * Clock times said in words, as a voice transcript writes them ("nine thirty a m", "ten o'clock in the
+ * morning"): the time of the date mentioned on the same line that has none.
+ */
+function attachSpokenTimes(text: string, found: DateMention[]): void {
+  for (const m of text.matchAll(SPOKEN_TIME)) {
+    let hours = HOURS.indexOf(m[1]!.toLowerCase());
+    const middle = (m[2] ?? "").toLowerCase().replace(/^oh[\s-]+/, "");
+    let minutes = 0;
+    if (middle && !/clock/.test(middle)) {
+      const spoken = readNumberWords(middle.split(/[\s-]+/), 0);
+      if (!spoken || spoken.value >= 60) continue;
+      minutes = spoken.value;
+    }
+    const suffix = m[3]!.toLowerCase();
+    if (/^p|afternoon|evening/.test(suffix)) hours += 12;
+    const lineStart = text.lastIndexOf("\n", m.index!) + 1;
+    const lineEnd = text.indexOf("\n", m.index!) === -1 ? text.length : text.indexOf("\n", m.index!);
+    const date = found.find((d) => !d.time && d.start >= lineStart && d.end <= lineEnd);
+    if (date) date.time = `${pad(hours)}:${pad(minutes)}:00`;
+  }
 }
 
 /** chrono's reading of one line; a day-first numeric date ("19/3/2027") the US reading misses is read British. */

@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { VERB_CLASSES, conceptsOf, sameConcept, verbClassOf } from "./lemmas.ts";
+import { readDates } from "./dates.ts";
 import { tokenize } from "./tokens.ts";
 import { zoneOf } from "./zones.ts";
 import { convert, unitOfName } from "./units.ts";
@@ -91,5 +92,37 @@ describe("typed values", () => {
 
   it("never throws, whatever the text", () => {
     fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => void tokenize(text)), { numRuns: 2000 });
+  });
+});
+
+describe("dates as people write them", () => {
+  const now = new Date("2026-11-24T12:00:00Z");
+  const day = (text: string) => readDates(text, now).map((d) => (d.time ? `${d.date} ${d.time}` : d.date));
+
+  it("one calendar day, whatever the written form", () => {
+    for (const form of ["2027-03-09", "March 9, 2027", "9 March 2027", "Mar 9th 2027", "the 9th of March 2027", "tuesday march ninth 2027"]) expect(day(form), form).toEqual(["2027-03-09"]);
+    // Slashed dates read month first; day first only when the first number cannot be a month.
+    expect(day("due 3/9/2027")).toEqual(["2027-03-09"]);
+    expect(day("due 19/3/2027")).toEqual(["2027-03-19"]);
+  });
+
+  it("a date and its clock time, in digits or in words", () => {
+    expect(day("2027-02-21 at 10:00")).toEqual(["2027-02-21 10:00:00"]);
+    expect(day("Sunday 2027-02-21, 9:30am")).toEqual(["2027-02-21 09:30:00"]);
+    expect(day("march sixteenth 2027 at nine thirty a m")).toEqual(["2027-03-16 09:30:00"]);
+    expect(day("on march 3 2027 at two p m")).toEqual(["2027-03-03 14:00:00"]);
+  });
+
+  it("not a date: lengths of time, quantities, versions, amounts after a year", () => {
+    expect(day("for two hours")).toEqual([]);
+    expect(day("a 30 minute slot")).toEqual([]);
+    expect(day("raise it to 2.6 m/s")).toEqual([]);
+    expect(day("firmware 4.2.1 on R-12")).toEqual([]);
+    expect(readDates("September 30, 2027, 22 EUR per bag", now)[0]).toMatchObject({ date: "2027-09-30", end: 18 });
+  });
+
+  it("a range is two ends; a year left out is the next to come", () => {
+    expect(readDates("off from Feb 8 to Feb 12", now)[0]).toMatchObject({ date: "2027-02-08", until: { date: "2027-02-12" } });
+    expect(day("in two weeks")).toEqual(["2026-12-08"]);
   });
 });
