@@ -190,6 +190,12 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     }
     const parts = form.words;
     if (parts.length === 0) continue;
+    // Two words in either order ("50 mm conduit" for conduit_50mm).
+    if (parts.length === 2) {
+      for (let i = 0; i + 1 < words.length; i++) {
+        if (sameWord(words[i]!.word, parts[1]!) && sameWord(words[i + 1]!.word, parts[0]!)) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + 1]!.span.end }, words: 2 });
+      }
+    }
     for (let i = 0; i + parts.length <= words.length; i++) {
       let exact = 0;
       let ok = true;

@@ -109,6 +109,8 @@ export function readTurn(original: string, now: Date): Turn {
   // Arrows stand for "to" ("picking → packing").
   for (const m of text.matchAll(/→|->|=>|⟶/g)) words.push({ word: "to", span: { start: m.index!, end: m.index! + m[0].length } });
   tokens.forEach((t, i) => {
+    // A number or quantity is a word too as written ("50mm", "4k"): enum values are spelt that way.
+    if (t.kind === "number" || t.kind === "quantity") words.push({ word: text.slice(spans[i]!.start, spans[i]!.end).replace(/\s+/g, "").toLowerCase(), span: spans[i]! });
     if (t.kind !== "word") return;
     for (const part of t.norm.split(/[-_]/)) if (part) words.push({ word: part === t.norm ? t.norm : part, span: spans[i]! });
     // "e-mail", "check-in": the joined spelling is a word too.
