@@ -206,15 +206,15 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       return false;
     }
     if (objects.length === 0) return verbsOnly;
-    // "schedule II", "tier 3": a parameter's noun then a short value names one value of it; an action with
+    // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;
     if (nounOfAction && noNameLike) return true;
     if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
     let own = 0;
     let matched = 0;
-    // Objects matched by an argument value: the noun right after one names the value's kind ("first class"
-    // with cabin: first, "express shipping" with method: express) and counts as matched too.
+    // Objects matched by an argument value: the noun right after one names the value's kind ("express
+    // shipping" with method: express, "gold tier" with level: gold) and counts as matched too.
     let afterValue = false;
     for (let i = 0; i < objects.length; i++) {
       const o = objects[i]!;

@@ -709,7 +709,7 @@ class ConditionReader {
     let j = i;
     const subject: W[] = [];
     let negated = false;
-    // A value named by a preposition before the subject ("dispatches to cold_storage with a payload over 50
+    // A value named by a preposition before the subject ("moves to bay_7 with a load over 300
     // kg"): the action's value there, not a word of the subject.
     const placed: W[] = [];
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && ws[j]!.t.kind === "word") {

@@ -21,7 +21,7 @@ export interface ExtractOptions {
 }
 
 // Kinds whose values a later turn may replace only when it answers a question about them (and codes of a
-// pattern that also accepts words): a loose name ("I'm the on-call lead") must not overwrite the request's.
+// pattern that also accepts words): a loose name ("I'm the duty manager") must not overwrite the request's.
 const LOOSE = new Set(["name", "text"]);
 // A value that fits this well (a typed value of the parameter's kind) may correct any earlier one.
 const FIRM = 2;
@@ -69,7 +69,7 @@ const ID_WORDS = new Set(["id", "key", "code", "number", "no", "ref"]);
  */
 export function askedParameters(schema: JsonSchema, question: string | undefined): string[] {
   // Only a question or a statement of need asks ("Which date?", "I just need the salary."); a refusal or a
-  // report that names a parameter ("policy X forbids scaling a service to zero") does not.
+  // report that names a parameter ("policy X forbids deleting a mailbox") does not.
   if (!question) return [];
   const asking = question.split(/(?<=[.!?])\s+/).filter((s) => s.includes("?") || /\b(?:need|needs|provide|missing|tell me|let me know)\b/i.test(s));
   if (asking.length === 0) return [];

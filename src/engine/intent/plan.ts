@@ -451,7 +451,7 @@ function resumePending(input: PlanInput, pending: PendingTool): Plan | undefined
     const verbs = expand([verb]);
     if (candidatesFor(input.tools, last, verb).ranked.some((r) => r.item !== tool && verbs.some((v) => r.nameMatched.includes(v)))) return undefined;
   }
-  // A short reply to the open question ("Riverside", "m.okafor") is read by the argument layer as the
+  // A short reply to the open question ("Harbourside", "j.ferreira") is read by the argument layer as the
   // value of the field asked for.
   return planFor(tool, input, [], true);
 }

@@ -22,7 +22,7 @@ export interface DateMention {
 }
 
 const ISO = /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
-// A date expression names a month, a weekday or a day relative to today; "2.6 m" is a quantity.
+// A date expression names a month, a weekday or a day relative to today; "1.8 m" is a quantity.
 const DATE_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:today|tonight|tomorrow|yesterday|next|last|this|ago|noon|midnight|weekends?|weeks?|months?|years?|fortnights?|days?|hours?|minutes?)\b|\d(?:st|nd|rd|th)\b/i;
 const LEADING = /^(?:on|at|from|by|for|in|until|till|starting|the)\s+/i;
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -49,7 +49,7 @@ export function readDates(text: string, now: Date): DateMention[] {
     const time = m[4] !== undefined ? `${m[4]}:${m[5]}:${m[6] ?? "00"}` : undefined;
     const offset = m[7] === undefined ? undefined : m[7] === "Z" ? "Z" : m[7].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
     found.push({ start: m.index!, end: m.index! + m[0].length, date: `${m[1]}-${m[2]}-${m[3]}`, ...(time ? { time } : {}), ...(offset ? { offset } : {}), dated: true });
-    // "2027-02-21 at 10:00", "2027-02-21, 9:30am": the clock time after the date is its time.
+    // "2027-06-04 at 16:15", "2027-06-04, 8:45am": the clock time after the date is its time.
     const clock = time ? null : /^,?\s*(?:at\s+|@\s*)?(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)?(?![\d:])/i.exec(text.slice(m.index! + m[0].length));
     if (clock) {
       let hours = Number(clock[1]);

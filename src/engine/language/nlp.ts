@@ -96,6 +96,6 @@ const LEXICON_CACHE = new Map<string, boolean>();
 
 /**
  * Whether a word as written is in the model's lexicon (no inflection fallback): surnames and many place and
- * brand names are not ("Nwosu"), titles are ("analyst", "designer").
+ * brand names are not ("Adebayo"), titles are ("analyst", "designer").
  */
 export const isKnownWord = (word: string): boolean => inLexicon(word.toLowerCase());

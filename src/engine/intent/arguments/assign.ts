@@ -1,7 +1,7 @@
 // Values to parameters by one global matching. Every (value, parameter) pair gets a score: how well the
 // value's type fits (an amount for a money parameter, a quantity of the parameter's dimension, a date for a
 // date), whether it lies within the parameter's bounds, and how close the words around the value are to the
-// parameter's label ("payload 45 kg" → payload_kg; "from LIS" → origin). Pairs are taken best first, each
+// parameter's label ("load 45 kg" → load_kg; "from OSL" → origin). Pairs are taken best first, each
 // value and each parameter once; a parameter two different values fit equally well is left open, to be
 // asked, never guessed. Values are converted to the schema's unit, currency minor units and 0–1 fractions.
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
@@ -165,7 +165,7 @@ const WORDED = 2;
 export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): Map<string, Assigned> {
   const paired = pairedRoles(sigs);
   let candidates = [...readCodes(sigs, turn, asked, paired), ...typedCandidates(sigs, turn, asked, paired), ...readEnums(sigs, turn, asked, paired)].filter((c) => c.score >= FLOOR);
-  // A value written inside a longer value of another enum ("picking" inside "picking B") is that longer one.
+  // A value written inside a longer value of another enum ("mowing" inside "mowing B") is that longer one.
   const inLonger = (c: Candidate) => c.kind === "enum" && candidates.some((o) => o !== c && o.kind === "enum" && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);
   candidates = candidates.filter((c) => !inLonger(c));
   candidates.sort((a, b) => b.score - a.score);

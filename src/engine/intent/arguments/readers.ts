@@ -1,5 +1,5 @@
-// Readers for values only a parameter's own schema recognises: codes its pattern accepts ("PT-20931",
-// "LH1166"), its enum values however they are written ("picking" → pick, "premium economy", "prod" →
+// Readers for values only a parameter's own schema recognises: codes its pattern accepts ("GRN-40211",
+// "KL642"), its enum values however they are written ("mowing" → mow, "dark roast", "prod" →
 // production by prefix), currencies named by a money value for a currency enum, and yes/no parameters
 // named by their words ("without a reboot" → reboot: false).
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
@@ -100,7 +100,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       const left = leftWords(turn, span);
       const right = rightWords(turn, span);
       let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleOf(sig, paired, left);
-      // Shaped like the schema's example ("LH1166": letters then digits) is likelier than a bare number.
+      // Shaped like the schema's example ("KL642": letters then digits) is likelier than a bare number.
       if (sig.example && shape(v) === shape(sig.example)) score += 0.4;
       else if (sig.example && /[A-Za-z]/.test(sig.example) && !/[A-Za-z]/.test(v)) score -= 0.8;
       else if (sig.example && punctuation(v) === punctuation(sig.example)) score += 0.2;
@@ -115,14 +115,14 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       seen.add(m.index!);
       add(m.index!, m[0], m[0]);
     }
-    // Codes written in lower case ("lh1166" for ^[A-Z0-9]{2}[0-9]{1,4}$).
+    // Codes written in lower case ("kl642" for ^[A-Z0-9]{2}[0-9]{1,4}$).
     if (upperCase) {
       for (const m of turn.text.matchAll(new RegExp(find.source, "gi"))) {
         if (seen.has(m.index!) || !whole.test(m[0].toUpperCase()) || !looksLikeCode(m[0]) || m[0] === m[0].toUpperCase()) continue;
         add(m.index!, m[0], m[0].toUpperCase());
       }
     }
-    // A code written with a space inside ("UA 901", "ord 5512"): its parts joined, when only that fits.
+    // A code written with a space inside ("KL 642", "ord 5512"): its parts joined, when only that fits.
     for (const m of turn.text.matchAll(/(?<![A-Za-z0-9])([A-Za-z]{1,4})[\s-](\d{1,8})(?![A-Za-z0-9])/g)) {
       for (const joined of [`${m[1]}${m[2]}`, `${m[1]}-${m[2]}`]) {
         const value = upperCase ? joined.toUpperCase() : joined;
@@ -144,11 +144,11 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
   return out;
 }
 
-/** A value's look: letters, digits and punctuation in order, runs collapsed ("LH1166" → A9, "4.2.1" → 9.9.9). */
+/** A value's look: letters, digits and punctuation in order, runs collapsed ("KL642" → A9, "4.2.1" → 9.9.9). */
 const shape = (value: string) => value.replace(/[A-Za-z]+/g, "A").replace(/\d+/g, "9");
 const punctuation = (value: string) => [...new Set(value.replace(/[A-Za-z0-9]/g, ""))].sort().join("");
 
-/** The base forms of a word, without verb classes: "picking" → picking, pick. */
+/** The base forms of a word, without verb classes: "mowing" → mowing, mow. */
 const formsCache = new Map<string, Set<string>>();
 function forms(word: string): Set<string> {
   let hit = formsCache.get(word);
@@ -174,15 +174,15 @@ const sameOperation = (a: string, b: string) => {
 };
 
 /**
- * Where an enum value is written in the turn: its words in order, each by any of its forms ("picking b" for
- * picking_b, "premium economy"), or a short value as the start of a longer word ("prod" for production).
- * Longer matches win: "premium economy" is not also "economy".
+ * Where an enum value is written in the turn: its words in order, each by any of its forms ("mowing b" for
+ * mowing_b, "dark roast"), or a short value as the start of a longer word ("prod" for production).
+ * Longer matches win: "dark roast" is not also "roast".
  */
 function enumMentions(sig: Signature, turn: Turn): { value: string | number; span: Span; words: number }[] {
   const out: { value: string | number; span: Span; words: number }[] = [];
   const words = turn.words;
   for (const form of sig.enumForms ?? []) {
-    // Another name the description gives the value ("Rotterdam" for RTM1), matched like its own words.
+    // Another name the description gives the value ("Oslo" for OSL1), matched like its own words.
     for (const alias of form.aliases) {
       for (let i = 0; i + alias.length <= words.length; i++) {
         if (alias.every((a, k) => sameWord(words[i + k]!.word, a))) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + alias.length - 1]!.span.end }, words: alias.length });

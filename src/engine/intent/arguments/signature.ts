@@ -1,6 +1,6 @@
 // A parameter's signature: what kind of value it takes and the words that name it, read once from its JSON
 // Schema (type, format, pattern, enum, bounds) and from its key and description (a unit or currency such as
-// `payload_kg`, `fare_usd`, "in metres per second", "in percent"). Values found in a turn are matched to
+// `load_kg`, `price_eur`, "in metres per second", "in percent"). Values found in a turn are matched to
 // signatures (assign.ts); nothing here knows any particular tool.
 import { conceptsOf, wordsOf } from "../../language/lemmas.ts";
 import { currencyOfWord } from "../../language/tokens.ts";
@@ -29,20 +29,20 @@ export type SlotKind =
   | "text"
   | "identifier";
 
-/** Where a value of a pair of parameters goes ("from RTM1 to MAD1", "starting … until …"). */
+/** Where a value of a pair of parameters goes ("from DK2 to NO1", "starting … until …"). */
 export type Role = "source" | "target" | "start" | "end";
 
 export interface EnumForm {
   value: string | number;
   /** The value's words as concept sets, in order ("premium_economy" → premium, economy). */
   words: string[];
-  /** Other names the description gives it ("RTM1 Rotterdam, LEJ2 Leipzig" → rotterdam for RTM1). */
+  /** Other names the description gives it ("OSL1 Oslo, BGO2 Bergen" → oslo for OSL1). */
   aliases: string[][];
 }
 
 /**
  * Names a description gives enum values: the words after each value up to the next value or separator
- * ("Warehouse code: RTM1 Rotterdam, LEJ2 Leipzig", "II (Schedule II)", "fr = French").
+ * ("Depot: OSL1 Oslo, BGO2 Bergen", "B (Band B)", "fr = French").
  */
 function aliasesOf(values: (string | number)[], description: string): Map<string | number, string[][]> {
   const out = new Map<string | number, string[][]>();
@@ -73,7 +73,7 @@ export interface Signature {
   max?: number;
   /** The schema's unit for quantities (js-quantities name) and its dimension. */
   unit?: Quantity;
-  /** ISO currency the amount is in, when the key or description says (`fare_usd`, "in USD"). */
+  /** ISO currency the amount is in, when the key or description says (`price_eur`, "in EUR"). */
   currency?: string;
   /** Amounts in minor units (`amount_cents`). */
   minor?: boolean;
@@ -276,7 +276,7 @@ export function cueScore(sig: Signature, left: string[], right: string[]): numbe
     }
     return best;
   };
-  // A copula or an article between a label and its value ("first day off is 2027-03-09") is no distance.
+  // A copula or an article between a label and its value ("last working day is 2027-06-30") is no distance.
   const l = left.filter((w) => !TRANSPARENT.has(w));
   const r = right.filter((w) => !TRANSPARENT.has(w));
   let near = 0;

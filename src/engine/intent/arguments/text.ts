@@ -1,6 +1,6 @@
 // Parameters whose values are words rather than typed values: names of people, organisations and places,
 // free text (a summary, a reason, a subject), identifiers without a pattern, versions, paths and links.
-// Each takes the words that name it: a labelled value ("Company: Kestrel Labs", "reason - flooding"),
+// Each takes the words that name it: a labelled value ("Company: Harbour Tiles Ltd", "reason - flooding"),
 // quoted text near its label, a run of capitalised words whose neighbours fit the kind of name, or the
 // clause after a cue of reported speech ("saying …", "because …"). What no words give stays open.
 import { conceptsOf, wordsOf } from "../../language/lemmas.ts";
@@ -30,7 +30,7 @@ const named = (sig: Signature, word: string) => {
   return false;
 };
 
-/** "Company: Kestrel Labs", "- reason = flooding", "Subject line: Renewal": the value after the label. */
+/** "Company: Harbour Tiles Ltd", "- reason = flooding", "Subject line: Renewal": the value after the label. */
 function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
   const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word)].includes(k));
   for (let i = 0; i < turn.words.length; i++) {
@@ -81,11 +81,11 @@ function nameScore(sig: Signature, cls: NameClass, f: Found): number {
   const words = f.value.words;
   if (cls === "place") score += (lead && PLACE_LEADS.has(lead) ? 1 : 0) + (words <= 2 ? 0.2 : -0.3) - (ORG_ENDINGS.test(f.value.text) ? 1 : 0);
   if (cls === "org") score += (lead && ORG_LEADS.has(lead) ? 0.8 : 0) + (ORG_ENDINGS.test(f.value.text) ? 1 : 0);
-  // People's names hold a word the English lexicon does not know ("Becker", "Nwosu"); a run of known
-  // words ("Data Analyst", "Team Lead") is a title or a thing.
+  // People's names hold a word the English lexicon does not know ("Szymborska", "Adebayo"); a run of known
+  // words ("Grant Writer", "Shift Supervisor") is a title or a thing.
   const known = f.value.text.split(/\s+/).every((w) => isKnownWord(w));
   if (cls === "person") score += (words >= 2 && words <= 4 ? 0.8 : -0.2) + (lead && PERSON_LEADS.has(lead) ? 0.5 : 0) - (ORG_ENDINGS.test(f.value.text) ? 1.2 : 0) - (known && words >= 2 ? 1 : 0);
-  // A job title or role: known words ("Data Analyst"), after "as" or "for" ("hire her as Head of Sales").
+  // A job title or role: known words ("Grant Writer"), after "as" or "for" ("hire her as Head of Sales").
   if (cls === "title") score += (lead === "as" || lead === "for" ? 0.8 : 0) + (known ? 0.3 : -0.5);
   if (cls === "thing") score += (f.value.text.toLowerCase().split(/\s+/).some((w) => sig.keyWords.includes(w)) ? 1 : 0) + (known ? 0.3 : -0.3);
   return score;
@@ -100,7 +100,7 @@ function afterCue(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
     if (!cues.includes(w.word)) continue;
     if (w.word === "due" && turn.words[i + 1]?.word !== "to") continue;
     if (TELL.includes(w.word)) {
-      // "tell them the fix ships Monday", "let the team know that …": what follows the one told.
+      // "tell them the van is late", "let the team know that …": what follows the one told.
       const rest = turn.words.slice(i + 1);
       let k = rest[0]?.word === "the" || rest[0]?.word === "our" || rest[0]?.word === "my" ? 2 : 1;
       if (rest[k]?.word === "know") k++;
@@ -128,7 +128,7 @@ function afterSeparator(turn: Turn, taken: Span[]): { value: string; span: Span 
   if (!m) return undefined;
   const start = m.index! + m[0].length - m[1]!.length;
   const value = m[1]!.trim().replace(/[.!]+$/, "");
-  // Free text may hold values other parameters took ("5 attendees, they want a pilot"): only its first
+  // Free text may hold values other parameters took ("12 seats, they liked the demo"): only its first
   // character is claimed, and it must not start inside one of them.
   const span = { start, end: start + 1 };
   if (taken.some((t) => overlaps(t, span)) || value.split(/\s+/).length < 2) return undefined;
@@ -163,8 +163,8 @@ const NOT_A_VALUE = new Set(["VERB", "AUX", "PRON", "INTJ", "PART"]);
 const NO_VALUE = new Set(["no", "not", "none", "nothing", "nope", "idea", "unsure", "dunno"]);
 
 /**
- * A short reply to a question about this parameter, as a whole ("Lisbon", "the Marriott near the port",
- * "m.okafor"), without lead-ins ("it's", "use") and politeness; undefined for a sentence or a refusal.
+ * A short reply to a question about this parameter, as a whole ("Bergen", "the inn by the harbour",
+ * "j.ferreira"), without lead-ins ("it's", "use") and politeness; undefined for a sentence or a refusal.
  */
 function bareReply(turn: Turn): string | undefined {
   const value = turn.text

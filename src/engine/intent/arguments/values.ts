@@ -76,7 +76,7 @@ function nameRuns(text: string, taken: Span[]): { span: Span; text: string; word
     const sentenceStart = start === 0 || /[.!?:\n]\s*$/.test(text.slice(Math.max(0, start - 3), start)) || /^\s*[-*•]\s*$/.test(text.slice(text.lastIndexOf("\n", start - 1) + 1, start));
     let parts = value.split(/\s+/);
     if (sentenceStart && parts.length >= 1) {
-      // "Book Lisbon …": a verb at the start is dropped; "Tom Becker from …": kept.
+      // "Book Bergen …": a verb at the start is dropped; "Ada Szymborska from …": kept.
       const first = parts[0]!.toLowerCase();
       const concepts = conceptsOf(first);
       const common = concepts.size > 1 || /^(please|hi|hello|hey|can|could|would|we|i|the|a|an|our|my|this|that|and|but|so|also|then|yes|no|ok|okay|thanks|new|add|log|book|send|create|set)$/.test(first);
@@ -106,7 +106,7 @@ export function readTurn(original: string, now: Date): Turn {
   const text = withoutForwardedHeaders(original);
   const { tokens, spans } = tokenizeWithSpans(text);
   let words: Turn["words"] = [];
-  // Arrows stand for "to" ("picking → packing").
+  // Arrows stand for "to" ("bay 3 → bay 5").
   for (const m of text.matchAll(/→|->|=>|⟶/g)) words.push({ word: "to", span: { start: m.index!, end: m.index! + m[0].length } });
   tokens.forEach((t, i) => {
     // A number or quantity is a word too as written ("50mm", "4k"): enum values are spelt that way.
