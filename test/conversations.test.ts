@@ -76,11 +76,11 @@ describe("dialogue state", () => {
     expect(pending).toMatchObject({ tool: "place_hold", fields: ["branch"] });
 
     const other = await workspace();
-    const elsewhere = await intent(other, "Riverside", { conversation_id: conversation });
+    const elsewhere = await intent(other, "Harbourside", { conversation_id: conversation });
     expect(elsewhere.body.type).not.toBe("execution");
 
-    const second = await intent(ws, "Riverside", { conversation_id: conversation });
-    expect(second.body).toMatchObject({ type: "execution", action: { tool: "place_hold", arguments: { branch: "Riverside" } } });
+    const second = await intent(ws, "Harbourside", { conversation_id: conversation });
+    expect(second.body).toMatchObject({ type: "execution", action: { tool: "place_hold", arguments: { branch: "Harbourside" } } });
   });
 
   it("/intent: a new request named by its verb is planned on its own, not as the answer", async () => {
