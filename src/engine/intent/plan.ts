@@ -6,7 +6,7 @@ import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
-import { sameConcept } from "../language/lemmas.ts";
+import { sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
@@ -268,6 +268,10 @@ function operationIs(tool: Tool, verb: string | undefined, verbKey: string | und
   // A generic first word (`create_refund`, `issue_store_credit`) leaves the operation to the words after it.
   const name = words(tool.name);
   const operations = GENERIC.has(rankKey(name[0] ?? "")) ? name.slice(1) : name.slice(0, 1);
+  // A generic first word still names its operation for a verb of the same class ("pull up" or "find" and
+  // `get_patient`); only its literal spelling is too common to count alone.
+  const first = name[0] ?? "";
+  if (verb && GENERIC.has(rankKey(first)) && verbClassOf(first) !== undefined && verbClassOf(first) === verbClassOf(verb)) return { hit: true, literal: false };
   let synonym = false;
   for (const operation of operations) {
     const key = rankKey(operation);
