@@ -9,27 +9,9 @@ import { isEnglishWord } from "../../engine/language/nlp.ts";
 import { RecallIndex } from "./recall.ts";
 import { relatedFromIndex } from "./service.ts";
 import type { MemoryRow } from "./store.ts";
+import { memoryRow } from "./memory-row.fixture.ts";
 
-let counter = 0;
-function row(body: string, tags: string[] = []): MemoryRow {
-  counter++;
-  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, counter));
-  return {
-    id: `00000000-0000-4000-8000-${String(counter).padStart(12, "0")}`,
-    workspaceId: "wsp_library",
-    type: "reference",
-    domain: "general",
-    scope: "tenant",
-    authority: 5,
-    tags,
-    content: { text: body },
-    body,
-    version: 1,
-    createdAt: at,
-    updatedAt: at,
-    search: "",
-  };
-}
+const row = (body: string, tags: string[] = []): MemoryRow => memoryRow(body, { tags });
 
 // A town library's memory: two study rooms alike but for their code and size, two archivists alike but for
 // their collection, an item with an address, amounts, a project with a date but no price.

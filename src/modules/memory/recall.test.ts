@@ -7,28 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type Database } from "../../db/index.ts";
 import { Recall, RecallIndex, similarity, trigramsOf, type RecallLimits, type RecallSource } from "./recall.ts";
 import type { MemoryRow } from "./store.ts";
+import { memoryRow } from "./memory-row.fixture.ts";
 
-let counter = 0;
-function item(body: string, extra: Partial<MemoryRow> = {}): MemoryRow {
-  counter++;
-  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, counter));
-  return {
-    id: `00000000-0000-4000-8000-${String(counter).padStart(12, "0")}`,
-    workspaceId: "wsp_test",
-    type: "reference",
-    domain: "general",
-    scope: "tenant",
-    authority: 5,
-    tags: [],
-    content: { text: body },
-    body,
-    version: 1,
-    createdAt: at,
-    updatedAt: at,
-    search: "",
-    ...extra,
-  };
-}
+const item = memoryRow;
 
 function indexOf(rows: MemoryRow[]): RecallIndex {
   const index = new RecallIndex();
