@@ -703,7 +703,7 @@ class ConditionReader {
     return { condition: { kind: "outside_domain", subject: subjectOf(subjectWords), domains, ...(outside ? {} : { inside: true }) }, next: j };
   }
 
-  /** Comparisons with a subject before them: "battery is under 15%", "salary above 150000", "between 2000 and 10000 dollars". */
+  /** Comparisons with a subject before them: "battery is under 15%", "salary above 150000", "between 300 and 900 euros". */
   private readComparison(ws: W[], i: number, lastSubject: W[], probe: boolean): { condition: Condition; next: number; subject?: W[] } | undefined {
     // The subject: words up to the comparator (skipping copulas and motion verbs: "goes above", "is greater than").
     let j = i;
@@ -728,7 +728,7 @@ class ConditionReader {
       value = valueOf(ws[j + 1]!.t);
       high = valueOf(ws[j + 3]!.t);
       k = j + 4;
-      // "between 2000 and 10000 dollars": the unit written once applies to both.
+      // "between 300 and 900 euros": the unit written once applies to both.
       if (high?.currency && !value?.currency && value) value = { ...value, currency: high.currency };
       if (high?.unit && !value?.unit && value) value = { ...value, unit: high.unit, kind: high.kind };
       if (high?.percent && value) value = { ...value, percent: true };
