@@ -6,7 +6,7 @@
 // guessed: a parameter no words give, or two values fit equally, stays missing and is asked for.
 import { conceptsOf, wordsOf } from "../language/lemmas.ts";
 import { assignTurn } from "./arguments/assign.ts";
-import { signaturesOf, type JsonSchema, type Signature } from "./arguments/signature.ts";
+import { compilePattern, signaturesOf, type JsonSchema, type Signature } from "./arguments/signature.ts";
 import { readTurn } from "./arguments/values.ts";
 
 export type { JsonSchema };
@@ -97,14 +97,9 @@ export function freeTextCues(text: string): Set<string> {
 /** A parameter pattern that only accepts codes (`^ORD-[0-9]+$`, `^[A-Z]{2}$`), not ordinary words. */
 export function strictPattern(schema: JsonSchema): RegExp | undefined {
   if (typeof schema.pattern !== "string") return undefined;
-  try {
-    const source = schema.pattern.replace(/^\^/, "").replace(/\$$/, "");
-    const whole = new RegExp(`^(?:${source})$`);
-    if (["the", "order", "deploy", "a1", "ok"].some((w) => whole.test(w))) return undefined;
-    // Codes of two capital letters ("US", "IT") are words too often to pick a tool by.
-    if (["US", "IT", "OK"].some((w) => whole.test(w))) return undefined;
-    return new RegExp(`(?<![A-Za-z0-9_.-])(?:${source})(?![A-Za-z0-9_-])`);
-  } catch {
-    return undefined;
-  }
+  const pattern = compilePattern(schema.pattern);
+  if (!pattern?.strict) return undefined;
+  // Codes of two capital letters ("US", "IT") are words too often to pick a tool by.
+  if (["US", "IT", "OK"].some((w) => pattern.whole.test(w))) return undefined;
+  return new RegExp(pattern.find.source);
 }

@@ -7,8 +7,8 @@
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { convert } from "../../language/units.ts";
 import type { Span } from "../../language/tokens.ts";
-import { cueScore, type Role, type Signature } from "./signature.ts";
-import type { Found, Turn } from "./values.ts";
+import { OPPOSITE, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
+import { overlaps, type Found, type Turn } from "./values.ts";
 import { readEnums, readBooleans, readCodes, type Candidate } from "./readers.ts";
 import { readTexts } from "./text.ts";
 
@@ -17,32 +17,7 @@ const FLOOR = 1;
 // Two values this close for one parameter are a tie: the parameter is asked for.
 const TIE = 0.25;
 
-// Words right before a value that give it a role.
-const ROLE_CUES: Record<Role, string[]> = {
-  source: ["from", "out", "leaving", "departing", "origin"],
-  target: ["to", "into", "towards", "toward", "destination", "for"],
-  start: ["from", "starting", "start", "starts", "beginning", "begins", "effective", "on", "since", "as"],
-  end: ["to", "until", "till", "through", "thru", "ending", "ends", "by", "before"],
-};
-const OPPOSITE: Record<Role, Role> = { source: "target", target: "source", start: "end", end: "start" };
-
 const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === "object" && JSON.stringify(a) === JSON.stringify(b));
-
-export const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
-
-/** +1 when the word before the value gives the parameter's role, −1 when it gives the opposite one. */
-function roleScore(sig: Signature, paired: Set<Role>, f: { left: string[] }, implied?: Role): number {
-  let score = 0;
-  for (const role of sig.roles) {
-    if (!paired.has(OPPOSITE[role])) continue;
-    const lead = f.left[0] === "the" || f.left[0] === "a" ? f.left[1] : f.left[0];
-    // A range's own ends say it; else the word before the value.
-    if (implied !== undefined) score += implied === role ? 1 : implied === OPPOSITE[role] ? -1 : 0;
-    else if (lead && ROLE_CUES[role].includes(lead)) score += 1;
-    else if (lead && ROLE_CUES[OPPOSITE[role]].includes(lead)) score -= 1;
-  }
-  return score;
-}
 
 function inBounds(sig: Signature, n: number): boolean {
   return (sig.min === undefined || n >= sig.min) && (sig.max === undefined || n <= sig.max);
@@ -116,7 +91,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
       for (const sig of sigs) {
         const typed = typedFit(sig, reading.f);
         if (!typed) continue;
-        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right) + roleScore(sig, paired, reading.f, reading.implied);
+        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right) + roleScore(sig, paired, reading.f.left, reading.implied);
         // A signed change ("quantity_delta") is negative when the words take something away.
         if (typeof typed.value === "number" && typed.value > 0 && lessening && isChange(sig) && !reading.f.raw.startsWith("+")) typed.value = -typed.value;
         const n = typeof typed.value === "number" ? typed.value : undefined;

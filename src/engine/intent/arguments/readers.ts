@@ -5,8 +5,8 @@
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
 import { convert } from "../../language/units.ts";
-import { cueScore, type Role, type Signature } from "./signature.ts";
-import type { Turn } from "./values.ts";
+import { cueScore, roleScore, type Role, type Signature } from "./signature.ts";
+import { contextOf, type Turn } from "./values.ts";
 
 export interface Candidate {
   key: string;
@@ -18,46 +18,6 @@ export interface Candidate {
   shared?: boolean;
   /** Written as one of alternatives ("the 9th or the 10th"): never chosen over the other by score alone. */
   alternative?: boolean;
-}
-
-const ROLE_LEADS: Record<Role, string[]> = {
-  source: ["from", "out", "leaving", "departing"],
-  target: ["to", "into", "towards", "toward", "for"],
-  start: ["from", "starting", "on", "since"],
-  end: ["to", "until", "till", "through", "by"],
-};
-const OPPOSITE: Record<Role, Role> = { source: "target", target: "source", start: "end", end: "start" };
-
-function leftWords(turn: Turn, span: Span, n = 6): string[] {
-  const out: string[] = [];
-  for (let i = turn.words.length - 1; i >= 0 && out.length < n; i--) {
-    const w = turn.words[i]!;
-    if (w.span.end > span.start) continue;
-    if (/[.;!?\n]/.test(turn.text.slice(w.span.end, out.length === 0 ? span.start : turn.words[i + 1]!.span.start))) break;
-    out.push(w.word);
-  }
-  return out;
-}
-
-function rightWords(turn: Turn, span: Span, n = 4): string[] {
-  const out: string[] = [];
-  for (const w of turn.words) {
-    if (out.length >= n) break;
-    if (w.span.start < span.end) continue;
-    out.push(w.word);
-  }
-  return out;
-}
-
-function roleOf(sig: Signature, paired: Set<Role>, left: string[]): number {
-  let score = 0;
-  const lead = left[0] === "the" || left[0] === "a" ? left[1] : left[0];
-  for (const role of sig.roles) {
-    if (!paired.has(OPPOSITE[role]) || !lead) continue;
-    if (ROLE_LEADS[role].includes(lead)) score += 1;
-    else if (ROLE_LEADS[OPPOSITE[role]].includes(lead)) score -= 1;
-  }
-  return score;
 }
 
 /** A value that could be an ordinary word ("the", "deploy") needs the look of a code to count as one. */
@@ -97,9 +57,8 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       const trimmed = value.replace(/[.-]+$/, "");
       const v = trimmed !== value && trimmed.length > 0 && whole.test(trimmed) ? trimmed : value;
       const span = at ?? { start: index, end: index + v.length };
-      const left = leftWords(turn, span);
-      const right = rightWords(turn, span);
-      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleOf(sig, paired, left);
+      const { left, right } = contextOf(turn.text, turn.words, span);
+      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleScore(sig, paired, left);
       // Shaped like the schema's example ("KL642": letters then digits) is likelier than a bare number.
       if (sig.example && shape(v) === shape(sig.example)) score += 0.4;
       else if (sig.example && /[A-Za-z]/.test(sig.example) && !/[A-Za-z]/.test(v)) score -= 0.8;
@@ -243,9 +202,8 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     }
     out.push(...noneByNegation(sig, turn, asked));
     for (const m of enumMentions(sig, turn)) {
-      const left = leftWords(turn, m.span);
-      const right = rightWords(turn, m.span);
-      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right) + roleOf(sig, paired, left) + (asked.has(sig.key) ? 1.5 : 0);
+      const { left, right } = contextOf(turn.text, turn.words, m.span);
+      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right) + roleScore(sig, paired, left) + (asked.has(sig.key) ? 1.5 : 0);
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum" });
     }
   }

@@ -110,7 +110,7 @@ function typeOf(schema: JsonSchema): string | undefined {
 }
 
 /** The pattern as a finder and a whole-value test, or undefined when it does not compile. */
-function compilePattern(source: string): Signature["pattern"] | undefined {
+export function compilePattern(source: string): Signature["pattern"] | undefined {
   const body = source.replace(/^\^/, "").replace(/\$$/, "");
   try {
     const whole = new RegExp(`^(?:${body})$`);
@@ -284,4 +284,29 @@ export function cueScore(sig: Signature, left: string[], right: string[]): numbe
   let far = 0;
   for (const w of [...l.slice(3), ...r.slice(2)]) far = Math.max(far, weight(w));
   return Math.max(near, far / 2);
+}
+
+// Words right before a value that give it a role.
+const ROLE_CUES: Record<Role, string[]> = {
+  source: ["from", "out", "leaving", "departing", "origin"],
+  target: ["to", "into", "towards", "toward", "destination", "for"],
+  start: ["from", "starting", "start", "starts", "beginning", "begins", "effective", "on", "since", "as"],
+  end: ["to", "until", "till", "through", "thru", "ending", "ends", "by", "before"],
+};
+export const OPPOSITE: Record<Role, Role> = { source: "target", target: "source", start: "end", end: "start" };
+
+/**
+ * +1 when the value's role fits the parameter's (a range's own end, else the word before the value: "from
+ * OSL"), −1 when it is the opposite one. Only roles the tool has in pairs count (`paired`).
+ */
+export function roleScore(sig: Signature, paired: Set<Role>, left: string[], implied?: Role): number {
+  let score = 0;
+  for (const role of sig.roles) {
+    if (!paired.has(OPPOSITE[role])) continue;
+    const lead = left[0] === "the" || left[0] === "a" ? left[1] : left[0];
+    if (implied !== undefined) score += implied === role ? 1 : implied === OPPOSITE[role] ? -1 : 0;
+    else if (lead && ROLE_CUES[role].includes(lead)) score += 1;
+    else if (lead && ROLE_CUES[OPPOSITE[role]].includes(lead)) score -= 1;
+  }
+  return score;
 }

@@ -7,9 +7,8 @@ import { conceptsOf, wordsOf } from "../../language/lemmas.ts";
 import { isKnownWord, tag } from "../../language/nlp.ts";
 import type { Span } from "../../language/tokens.ts";
 import { cueScore, type Signature } from "./signature.ts";
-import type { Found, Turn } from "./values.ts";
+import { overlaps, type Found, type Turn } from "./values.ts";
 
-const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 
 // What the head noun of a name parameter says about the name's neighbours.
 const PLACE_NOUNS = new Set(["city", "town", "location", "region", "country", "site", "place", "destination"]);

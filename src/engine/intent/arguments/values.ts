@@ -44,7 +44,8 @@ const MONTHS_AND_DAYS = new Set(["january", "february", "march", "april", "may",
 // Words that end a clause for the purpose of context: a value's cue does not reach across them.
 const CLAUSE_END = /[.;!?\n]/;
 
-function contextOf(text: string, words: Turn["words"], span: Span): { left: string[]; right: string[] } {
+/** The words before and after a span in its clause, nearest first. */
+export function contextOf(text: string, words: Turn["words"], span: Span): { left: string[]; right: string[] } {
   const left: string[] = [];
   for (let i = words.length - 1; i >= 0 && left.length < 6; i--) {
     const w = words[i]!;
@@ -63,7 +64,7 @@ function contextOf(text: string, words: Turn["words"], span: Span): { left: stri
   return { left, right };
 }
 
-const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+export const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
 
 /** Runs of capitalised words that are not the first word of a sentence alone, months, or codes. */
 function nameRuns(text: string, taken: Span[]): { span: Span; text: string; words: number }[] {
