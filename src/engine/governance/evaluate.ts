@@ -27,7 +27,7 @@ export interface ActionInput {
   history?: { tool: string; at: Date }[];
 }
 
-interface Field {
+export interface Field {
   path: string;
   /** Concepts of every word of the key path ("order.total_usd" → order, total, usd…). */
   concepts: Set<string>;
@@ -162,7 +162,7 @@ function valueConceptsOf(action: PreparedAction): Set<string> {
 // ---------------------------------------------------------------------------------------------------
 // Actions
 
-const hasConcept = (set: Set<string>, word: string) => {
+export const hasConcept = (set: Set<string>, word: string) => {
   for (const c of conceptsOf(word)) if (set.has(c)) return true;
   return false;
 };
@@ -305,7 +305,7 @@ const numeric = (value: unknown): number | undefined => {
 };
 
 /** Fields whose key shares the most of the subject's words (the head counting double). */
-function bySubject(action: PreparedAction, subject: Subject, fits: (f: Field) => boolean): Field[] {
+export function bySubject(action: PreparedAction, subject: Subject, fits: (f: Field) => boolean): Field[] {
   if (subject.words.length === 0) return [];
   let best: Field[] = [];
   let bestScore = 0;
@@ -329,7 +329,7 @@ function byWords(action: PreparedAction, words: string[], fits: (f: Field) => bo
 }
 
 /** Whether the tool declares a parameter the subject could name (when its schema is known). */
-function toolCanCarry(action: PreparedAction, subject: Subject, value?: Value): boolean {
+export function toolCanCarry(action: PreparedAction, subject: Subject, value?: Value): boolean {
   if (!action.params) return true;
   if (subject.words.length === 0) {
     // No subject: a parameter of the value's kind (money, a percentage, a quantity of that dimension, a count).
@@ -347,7 +347,7 @@ function toolCanCarry(action: PreparedAction, subject: Subject, value?: Value): 
   return false;
 }
 
-function numericFields(action: PreparedAction, subject: Subject, value: Value): Field[] {
+export function numericFields(action: PreparedAction, subject: Subject, value: Value): Field[] {
   const fits = (f: Field) => numeric(f.value) !== undefined || (subject.count === true && Array.isArray(f.value));
   const named = bySubject(action, subject, fits);
   if (named.length > 0) return named;
@@ -377,26 +377,41 @@ function numericFields(action: PreparedAction, subject: Subject, value: Value): 
   return [];
 }
 
+/** How an argument's number stands to a rule value: money in minor units, another unit of the value's kind, a 0–1 fraction. */
+export type Scale = { kind: "minor" } | { kind: "unit"; unit: string } | { kind: "fraction"; named: boolean };
+const MINOR: Scale = { kind: "minor" };
+const NAMED_FRACTION: Scale = { kind: "fraction", named: true };
+const UNNAMED_FRACTION: Scale = { kind: "fraction", named: false };
+
+/**
+ * The scale of an argument named by `words` against a rule value: shared by evaluation and by the bindings
+ * shown to the author, so that what is shown is what is compared. A fraction not named as one is a
+ * fraction only when its value is at most 1 (and its name does not say percent).
+ */
+export function scaleOf(words: readonly string[], value: Value): Scale | undefined {
+  if (value.currency) return words.includes("cents") || words.includes("cent") || words.includes("pence") ? MINOR : undefined;
+  if (value.unit && value.kind) {
+    const unit = unitOfName(words);
+    return unit && unit.kind === value.kind && unit.unit !== value.unit ? { kind: "unit", unit: unit.unit } : undefined;
+  }
+  if (value.percent) {
+    if (words.some((w) => w === "fraction" || w === "ratio" || w === "share")) return NAMED_FRACTION;
+    if (!words.some((w) => w === "percent" || w === "percentage" || w === "pct")) return UNNAMED_FRACTION;
+  }
+  return undefined;
+}
+
 /** A field's number in the rule value's terms: currency minor units, units of one kind, fractions. */
 function comparable(f: Field, value: Value, subject: Subject): number | undefined {
   let x = Array.isArray(f.value) ? f.value.length : numeric(f.value);
   if (x === undefined) return undefined;
-  const unit = unitOfName(f.words);
-  if (value.currency) {
-    if (f.words.includes("cents") || f.words.includes("cent") || f.words.includes("pence")) x = x / 100;
-  } else if (value.unit && value.kind) {
-    if (unit && unit.kind === value.kind) {
-      const converted = convert(x, unit.unit, value.unit);
-      if (converted === undefined) return undefined;
-      x = converted;
-    }
-  } else if (value.percent) {
-    // A fraction (0–1) against a percentage: the argument's name says fraction/ratio, or its value is at
-    // most 1 and its name does not say percent.
-    const saysPercent = f.words.some((w) => ["percent", "percentage", "pct"].includes(w));
-    const saysFraction = f.words.some((w) => ["fraction", "ratio", "share"].includes(w));
-    if (saysFraction || (!saysPercent && Math.abs(x) <= 1)) x = x * 100;
-  }
+  const scale = scaleOf(f.words, value);
+  if (scale?.kind === "minor") x = x / 100;
+  else if (scale?.kind === "unit") {
+    const converted = convert(x, scale.unit, value.unit!);
+    if (converted === undefined) return undefined;
+    x = converted;
+  } else if (scale?.kind === "fraction" && (scale.named || Math.abs(x) <= 1)) x = x * 100;
   if (subject.magnitude) x = Math.abs(x);
   return x;
 }
@@ -440,8 +455,8 @@ function currencyOf(action: PreparedAction, field: Field): string | undefined {
 // ---------------------------------------------------------------------------------------------------
 // Equality of words and values
 
-const ENVIRONMENT_VALUES = new Set(["production", "prod", "staging", "stage", "development", "dev", "test", "testing", "qa", "sandbox", "live", "preview", "uat", "preprod"]);
-const ENVIRONMENT_KEYS = ["environment", "env", "stage", "tier", "target", "cluster", "namespace", "deployment"];
+export const ENVIRONMENT_VALUES = new Set(["production", "prod", "staging", "stage", "development", "dev", "test", "testing", "qa", "sandbox", "live", "preview", "uat", "preprod"]);
+export const ENVIRONMENT_KEYS = ["environment", "env", "stage", "tier", "target", "cluster", "namespace", "deployment"];
 
 // A decision compares each short argument with each rule value: the normal forms and the answers are
 // kept (bounded), since the same few values recur across rules and actions.
@@ -464,7 +479,7 @@ const norm = (s: string) => {
 };
 
 /** Two values are equal when their text is, ignoring case, separators, plural/inflection, or one abbreviates the other ("prod"/"production"). */
-function sameValue(a: string, b: string): boolean {
+export function sameValue(a: string, b: string): boolean {
   if (a.length + b.length > CACHED_TEXT_LENGTH) return compareValues(a, b);
   // Keyed by the rule's value, then the argument's: no key string is built on the hot path.
   let byArgument = sameCache.get(b);
@@ -515,7 +530,7 @@ function valueWords(values: string[]): { wanted: string[]; phraseWords: string[]
   return hit;
 }
 
-const scalar = (f: Field) => typeof f.value === "string" || typeof f.value === "number" || typeof f.value === "boolean" || (Array.isArray(f.value) && f.value.every((x) => typeof x === "string"));
+export const scalar = (f: Field) => typeof f.value === "string" || typeof f.value === "number" || typeof f.value === "boolean" || (Array.isArray(f.value) && f.value.every((x) => typeof x === "string"));
 
 function fieldEquals(f: Field, wanted: readonly string[]): boolean {
   if (!Array.isArray(f.value)) {
@@ -527,7 +542,7 @@ function fieldEquals(f: Field, wanted: readonly string[]): boolean {
   return false;
 }
 
-function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false): Truth {
+function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false): Truth {
   const { wanted, phraseWords } = valueWords(values);
   const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
   if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
@@ -537,7 +552,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     const named = bySubject(a, subject, scalar);
     if (named.length > 0) {
       for (const f of named) a.claimed.add(f.path);
-      if (named.some(matchesField)) return TRUE;
+      if (every ? named.every(matchesField) : named.some(matchesField)) return TRUE;
       // "zone restricted" read as one phrase: one word is the attribute, the rest its value.
       if (values.length === 1 && subject.words.length > 1) {
         const parts = norm(values[0]!).split(" ");
@@ -670,7 +685,7 @@ function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: 
   };
 }
 
-const TIME_KEY = /(?:^|[._])(?:date|time|at|on|day|start|starts|when|scheduled|from|until|due)(?:$|[._])/;
+export const TIME_KEY = /(?:^|[._])(?:date|time|at|on|day|start|starts|when|scheduled|from|until|due)(?:$|[._])/;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}/;
 
 /**
@@ -694,10 +709,16 @@ function actionTime(subject: Subject): (a: PreparedAction) => ((tz: string) => {
 // ---------------------------------------------------------------------------------------------------
 // Conditions
 
-function compileCondition(c: Condition, selector: ActionSelector): Check {
+/**
+ * `exempting` is true where a TRUE lets an action through: an exception ("unless …"), a permissive rule's
+ * condition, or a restrictive condition under a negation. A condition that reads several arguments equally
+ * (a subject that could name either) is then TRUE only when every one of them makes it so; elsewhere
+ * when any one does. Either way an unclear binding fails toward governing the action.
+ */
+function compileCondition(c: Condition, selector: ActionSelector, exempting = false): Check {
   switch (c.kind) {
     case "and": {
-      const parts = c.of.map((x) => compileCondition(x, selector));
+      const parts = c.of.map((x) => compileCondition(x, selector, exempting));
       return (a) => {
         let result: Truth = TRUE;
         for (const p of parts) {
@@ -709,7 +730,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
       };
     }
     case "or": {
-      const parts = c.of.map((x) => compileCondition(x, selector));
+      const parts = c.of.map((x) => compileCondition(x, selector, exempting));
       return (a) => {
         let result: Truth = FALSE;
         for (const p of parts) {
@@ -721,7 +742,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
       };
     }
     case "not": {
-      const inner = compileCondition(c.of, selector);
+      const inner = compileCondition(c.of, selector, !exempting);
       return (a) => (2 - inner(a)) as Truth;
     }
     case "compare": {
@@ -733,7 +754,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
           a.unknowns.add(subject.text || subject.implied || "amount");
           return UNKNOWN;
         }
-        let result: Truth = FALSE;
+        let result: Truth = exempting ? TRUE : FALSE;
         for (const f of fields) {
           a.claimed.add(f.path);
           let v: Truth;
@@ -744,7 +765,7 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
             v = UNKNOWN;
           } else if (x === undefined) v = UNKNOWN;
           else v = compareNumbers(op, x, value.value, high?.value) ? TRUE : FALSE;
-          if (v > result) result = v;
+          if (exempting ? v < result : v > result) result = v;
         }
         return result;
       };
@@ -752,8 +773,9 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
     case "equals": {
       const { subject, values, negate } = c;
       const category = c.category === true;
+      const every = exempting !== negate;
       return (a) => {
-        const t = evaluateEquals(a, subject, values, category);
+        const t = evaluateEquals(a, subject, values, category, every);
         return negate ? ((2 - t) as Truth) : t;
       };
     }
@@ -769,10 +791,11 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
           a.unknowns.add(subject.text || "text");
           return UNKNOWN;
         }
-        const hit = fields.some((f) => {
+        const holds = (f: Field) => {
           const text = (f.value as string).toLowerCase();
           return mode === "starts" ? text.startsWith(wanted) : mode === "ends" ? text.endsWith(wanted) : text.includes(wanted);
-        });
+        };
+        const hit = exempting !== negate ? fields.every(holds) : fields.some(holds);
         const t: Truth = hit ? TRUE : FALSE;
         return negate ? ((2 - t) as Truth) : t;
       };
@@ -809,7 +832,8 @@ function compileCondition(c: Condition, selector: ActionSelector): Check {
           a.unknowns.add("recipient");
           return UNKNOWN;
         }
-        return addresses.some((x) => inside(x) === wantInside) ? TRUE : FALSE;
+        const holds = (x: string) => inside(x) === wantInside;
+        return (exempting ? addresses.every(holds) : addresses.some(holds)) ? TRUE : FALSE;
       };
     }
     case "weekday": {
@@ -915,8 +939,9 @@ export class RuleSet {
       const selectorMatch = rule.actions.any ? () => true : matchesTerms(rule.actions.terms);
       const domain = rule.actions.domain?.toLowerCase() ?? null;
       const applies = (a: PreparedAction) => (domain === null || a.input.domain?.toLowerCase() === domain) && selectorMatch(a);
-      const when = rule.when ? compileCondition(rule.when, rule.actions) : () => TRUE as Truth;
-      const unless = rule.unless ? compileCondition(rule.unless, rule.actions) : () => FALSE as Truth;
+      const permissive = rule.effect === "allow";
+      const when = rule.when ? compileCondition(rule.when, rule.actions, permissive) : () => TRUE as Truth;
+      const unless = rule.unless ? compileCondition(rule.unless, rule.actions, !permissive) : () => FALSE as Truth;
       const condition: Check = (a) => {
         a.claimed.clear();
         const w = when(a);

@@ -16,7 +16,7 @@ function quantity(q: Value): string {
 }
 
 function subjectText(s: Subject): string {
-  const base = s.words.length === 0 ? (s.implied === "percent" ? "the percentage" : s.implied === "quantity" ? "the quantity" : s.implied === "count" ? "the count" : "the amount") : `"${s.text}"`;
+  const base = s.words.length === 0 ? (s.implied === "percent" ? "the percentage" : s.implied === "quantity" ? "the quantity" : s.implied === "count" ? "the count" : s.implied === "time" ? "the action's own date" : "the amount") : `"${s.text}"`;
   if (s.count) return `the number of ${s.text || "items"}`;
   if (s.magnitude) return `the size of ${base}`;
   return base;

@@ -163,7 +163,13 @@ function lex(text: string, spans?: Span[]): Token[] {
     else if (g.range !== undefined) {
       const range = readRange(raw);
       if (range) tokens.push({ kind: "time_range", text: raw, ...range });
-      else tokens.push(...lex(raw.replace(/(-|–|—)/, " $1 ")).filter((t) => t.kind !== "punct" || t.text.trim() !== ""));
+      else {
+        // Not a range after all ("0to0", "9 to 5" with no clock reading): its two sides and the separator
+        // are read apart, each shorter than the whole, so this never comes back here.
+        const parts = /^(.*?)\s?(-|–|—|to)\s?(.*)$/i.exec(raw)!;
+        const separator: Token = parts[2]!.toLowerCase() === "to" ? { kind: "word", text: parts[2]!, norm: "to" } : { kind: "punct", text: parts[2]! };
+        tokens.push(...lex(parts[1]!), separator, ...lex(parts[3]!));
+      }
     } else if (g.time !== undefined) {
       const minutes = clockMinutes(raw);
       if (minutes !== undefined) tokens.push({ kind: "time", text: raw, minutes });

@@ -2,6 +2,7 @@ import { Offset } from "../../http/wire.ts";
 import { Type, type Static } from "typebox";
 import type { CompiledRule } from "../../engine/governance/compiled.ts";
 import { restate } from "../../engine/governance/explain.ts";
+import { bindingText, type Binding } from "../../engine/governance/bind.ts";
 import { OPTIONAL_BODY } from "../../http/body.ts";
 import { Pagination } from "../workspaces/schemas.ts";
 import { clausesOf, type PolicyView } from "./service.ts";
@@ -29,6 +30,17 @@ export const PolicyListQuery = Type.Object({
   offset: Type.Optional(Offset),
 });
 
+const BindingWire = Type.Object({
+  text: Type.String({ description: 'The binding in words: "\"battery\" is less than 15% → move_robot.battery (0–1); 15% = 0.15"' }),
+  condition: Type.String(),
+  tool: Type.String(),
+  parameters: Type.Array(Type.String(), { description: "The arguments the condition reads; several when it could mean any of them (then read the stricter way)" }),
+  note: Type.Optional(Type.String({ description: "The rule's value in the argument's terms, its bounds, or what is read when no argument is" })),
+  applies: Type.Boolean({ description: "False when the tool cannot carry what the condition names: it does not apply to that tool" }),
+  ambiguous: Type.Boolean(),
+  exception: Type.Boolean({ description: "The condition is an exception (unless …)" }),
+});
+
 const Clause = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -37,8 +49,9 @@ const Clause = Type.Object({
   requires_human: Type.Boolean(),
   effect: Type.String(),
   rule: Type.String(),
-  rationale: Type.String(),
+  rationale: Type.String({ description: "The restatement of this rule, and its bindings to the workspace's tools when it has any" }),
   covers: Type.Optional(Type.Array(Type.String())),
+  bindings: Type.Optional(Type.Array(BindingWire)),
 });
 
 const VersionSummary = Type.Object({
@@ -68,6 +81,7 @@ export const Policy = Type.Object({
   restatement: Type.String(),
   warnings: Type.Array(Type.String({ description: "What the author should check: words not understood, a rule that covers no tool" })),
   covers: Type.Optional(Type.Array(Type.String(), { description: "The workspace's tools the newest version's rules cover (bound when read: tools added later are covered)" })),
+  bindings: Type.Optional(Type.Array(Type.String(), { description: "Every rule's conditions bound to the covered tools' arguments, in words" })),
   policies: Type.Array(Clause),
   versions: Type.Array(VersionSummary),
   created_at: Type.String({ format: "date-time" }),
@@ -123,6 +137,21 @@ function coverageWarnings(view: PolicyView): string[] {
   return view.covers.flatMap((covers, i) => (covers.length === 0 ? [`Rule ${i + 1} covers none of this workspace's ${view.toolCount} tools: it will not fire until a tool it names is connected (or check its wording).`] : []));
 }
 
+/**
+ * A condition that could read several arguments of one tool has several readings: they are named to the
+ * author before confirming. Evaluation reads all of them the stricter way (any of them for a condition
+ * that restricts, all of them for an exception), so the choice is the author's, never a silent guess.
+ */
+function bindingWarnings(view: PolicyView): string[] {
+  return (view.bindings ?? []).flatMap((clause, i) =>
+    clause
+      .filter((b) => b.applies && b.ambiguous)
+      .map((b) => `Rule ${i + 1}: ${b.exception ? "the exception " : ""}"${b.condition}" could read ${b.parameters.map((p) => `${b.tool}.${p}`).join(" or ")}; it reads ${b.exception ? "all of them (it exempts only when every one does)" : "any of them (it fires when one does)"}. Name the argument to choose one.`),
+  );
+}
+
+const bindingToWire = (b: Binding) => ({ text: bindingText(b), ...b });
+
 export function policyToWire(view: PolicyView): Policy {
   const { row, versions } = view;
   const latest = versions[0]!;
@@ -145,8 +174,9 @@ export function policyToWire(view: PolicyView): Policy {
     rules: latest.rules,
     compiled: clauses,
     restatement: clauses.map(restate).join(" "),
-    warnings: [...warningsOf(clauses), ...coverageWarnings(view)],
+    warnings: [...warningsOf(clauses), ...coverageWarnings(view), ...bindingWarnings(view)],
     ...(view.covers ? { covers: [...new Set(view.covers.flat())] } : {}),
+    ...(view.bindings ? { bindings: view.bindings.flatMap((clause, i) => clause.map((b) => `Rule ${i + 1}: ${bindingText(b)}`)) } : {}),
     policies: clauses.map((c: CompiledRule, i) => ({
       id: `${row.id}:${i + 1}`,
       name: clauses.length === 1 ? row.name : `${row.name} #${i + 1}`,
@@ -155,8 +185,9 @@ export function policyToWire(view: PolicyView): Policy {
       requires_human: c.effect === "require_approval",
       effect: c.effect,
       rule: c.source,
-      rationale: restate(c),
+      rationale: view.bindings?.[i]?.length ? `${restate(c)} Bound: ${view.bindings[i]!.map(bindingText).join("; ")}.` : restate(c),
       ...(view.covers ? { covers: view.covers[i] ?? [] } : {}),
+      ...(view.bindings ? { bindings: (view.bindings[i] ?? []).map(bindingToWire) } : {}),
     })),
     versions: versions.map((v) => ({
       version: v.version,

@@ -5,6 +5,7 @@ import type { CompiledRule, Effect, ParseFailure } from "../../engine/governance
 import { RuleSet, prepareAction, type RuleRef } from "../../engine/governance/evaluate.ts";
 import { parameterPaths } from "../../engine/governance/action.ts";
 import { restate } from "../../engine/governance/explain.ts";
+import { bindRule, type Binding } from "../../engine/governance/bind.ts";
 import { parseRule, splitClauses } from "../../engine/governance/parse.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
@@ -52,6 +53,8 @@ export interface PolicyView {
   covers?: string[][];
   /** How many tools the workspace has (a rule covering none of several is suspicious; of none, expected). */
   toolCount?: number;
+  /** Per clause, each condition bound to the arguments of each tool the clause covers. */
+  bindings?: Binding[][];
 }
 
 /** What the policies service needs to know of the workspace's tools, for bindings. */
@@ -231,13 +234,14 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
     }
     const latest = view.versions[0];
     if (!latest) return view;
+    const bindings: Binding[][] = [];
     const covers = clausesOf(latest).map((rule, index) => {
       const set = new RuleSet([{ policyId: view.row.id, policyName: view.row.name, version: latest.version, priority: 0, index, rule }]);
-      return tools
-        .filter((t) => set.covering(prepareAction({ tool: t.name, description: t.description, args: {}, params: parameterPaths(t.parameters), now: clock.now(), domain: rule.actions.domain ?? undefined })).length > 0)
-        .map((t) => t.name);
+      const covered = tools.filter((t) => set.covering(prepareAction({ tool: t.name, description: t.description, args: {}, params: parameterPaths(t.parameters), now: clock.now(), domain: rule.actions.domain ?? undefined })).length > 0);
+      bindings.push(covered.flatMap((t) => bindRule(rule, t)));
+      return covered.map((t) => t.name);
     });
-    return { ...view, covers, toolCount: tools.length };
+    return { ...view, covers, bindings, toolCount: tools.length };
   }
   const db = database.db;
   const cache = new Map<string, Promise<RuleSet>>();
