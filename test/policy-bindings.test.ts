@@ -2,7 +2,8 @@
 // the rule's value in that argument's terms; a condition that could read several arguments is named as
 // such, and evaluation reads it the stricter way. Over HTTP, with tools imported from an OpenAPI document.
 import { describe, expect, it } from "vitest";
-import { call, newWorkspace, useServer, type TestWorkspace } from "./helpers/server.ts";
+import { sql } from "drizzle-orm";
+import { call, expectError, newWorkspace, query, useServer, type TestWorkspace } from "./helpers/server.ts";
 
 const server = useServer();
 const base = "/api/v1/svc/policies";
@@ -103,5 +104,19 @@ describe("policies: bindings to the workspace's tools", () => {
     expect(again.body.covers).toEqual(["void_invoice"]);
     expect(again.body.policies[0].bindings).toEqual([expect.objectContaining({ tool: "void_invoice", parameters: ["total_usd"], applies: true })]);
     expect(again.body.warnings).toEqual([]);
+  });
+
+  it("refuses one sentence with two effects, with both readings as candidates, and writes nothing", async () => {
+    const ws = await newWorkspace(server());
+    await importFleet(ws);
+    const refused = expectError(await call(server(), "POST", base, { key: ws.key, body: { name: "mixed", rule: "Allow drone dispatches, but block drone dispatches carrying more than 3 kg" } }), 500, "policy_creation_failed");
+    expect(refused.error.candidates).toEqual(["allow drone dispatches", "block drone dispatches carrying more than 3 kg"]);
+    expect(refused.error.suggestion).toContain(";");
+    const rows = await query(server(), sql`select count(*)::int as n from policies where workspace_id = ${ws.id}`);
+    expect(rows[0].n).toBe(0);
+    // Written as two rules, as suggested, it is accepted, each bound on its own.
+    const policy = await create(ws, "mixed", refused.error.candidates.join("; "));
+    expect(policy.policies.map((p: { effect: string }) => p.effect)).toEqual(["allow", "block"]);
+    expect(policy.policies[1].bindings[0]).toMatchObject({ parameters: ["payload_g"], note: "3 kg = 3000 g" });
   });
 });

@@ -257,3 +257,54 @@ describe("the policy language: shapes found while documenting it", () => {
     });
   }
 });
+
+describe("the policy language: one sentence, two effects", () => {
+  // Each half is a rule of its own; joined, no single effect says both, so the sentence is refused with the
+  // two halves as candidates. Generated from effect phrasings × joins × actions of our own.
+  const effects = {
+    allow: ["Allow", "Permit"],
+    block: ["Block", "Deny", "Forbid"],
+    approval: ["Require approval for", "Require a manager's sign-off for"],
+  } as const;
+  const actions = [["invoice edits", "invoice deletions over $900"], ["badge reissues", "badge reissues for contractors"]] as const;
+  const joins = [", but ", " but ", ", ", "; however "];
+  const pairs = [["allow", "block"], ["block", "allow"], ["allow", "approval"], ["approval", "allow"], ["block", "approval"]] as const;
+  for (const [first, second] of pairs) {
+    for (const [i, join] of joins.entries()) {
+      const [a, b] = actions[i % actions.length]!;
+      const lead = effects[first][i % effects[first].length]!;
+      const follow = effects[second][i % effects[second].length]!;
+      const sentence = `${lead} ${a}${join}${follow.charAt(0).toLowerCase()}${follow.slice(1)} ${b}`;
+      it(sentence, () => {
+        const parsed = parseRule(sentence);
+        expect(parsed.ok, parsed.ok ? restate(parsed.rule) : "").toBe(false);
+        if (parsed.ok) return;
+        expect(parsed.error.candidates).toHaveLength(2);
+        expect(parsed.error.candidates![0]!.toLowerCase()).toContain(a.split(" ")[0]);
+        expect(parsed.error.candidates![1]!.toLowerCase()).toContain(b.split(" ")[0]);
+        expect(parsed.error.suggestion).toContain(";");
+        // Each candidate is a rule on its own.
+        for (const candidate of parsed.error.candidates!) expect(parseRule(candidate).ok, candidate).toBe(true);
+      });
+    }
+  }
+  // Effect words inside one clause are one effect, not two rules.
+  const single: [string, Expect][] = [
+    ["No badge reissue for contractors is allowed", "blocked"],
+    ["Never allow badge reissues without approval", "conditional"],
+    ["Badge reissues are allowed only with a supervisor's approval", "conditional"],
+    ["Badge reissues are permitted only after security review", "conditional"],
+    ["Badge reissues may proceed only with human sign-off", "conditional"],
+    ["Require approval to suspend and block badges", "conditional"],
+  ];
+  for (const [sentence, want] of single) {
+    it(`${sentence} (one effect)`, () => {
+      const parsed = parseRule(sentence);
+      expect(parsed.ok, parsed.ok ? "" : parsed.error.message).toBe(true);
+      if (!parsed.ok) return;
+      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+      const tool = sentence.includes("suspend") ? "suspend_badge" : "reissue_badge";
+      expect(set.decide(prepareAction({ tool, args: {}, now: new Date(WED_10), history: [] })).decision, restate(parsed.rule)).toBe(want);
+    });
+  }
+});

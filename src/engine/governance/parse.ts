@@ -86,6 +86,8 @@ const APPROVAL_NOUNS = new Set([
   "human", "person", "manager", "approver", "reviewer", "supervisor", "admin", "administrator", "someone", "owner", "lead", "operator", "officer",
   "oversight", "check", "ok", "okay", "goahead", "permission",
 ]);
+// The approval itself, as opposed to who gives it.
+const APPROVAL_ACTS = new Set(["approval", "approvals", "sign-off", "signoff", "review", "confirmation", "consent", "permission", "authorization", "authorisation", "goahead"]);
 const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "confirmed", "authorized", "authorised", "signed", "vetted", "checked", "sanctioned", "cleared"]);
 const NEED_LEMMAS = new Set(["require", "need", "get", "ask", "seek", "request", "obtain", "have", "want"]);
 const NEGATORS = new Set(["not", "n't", "never", "no", "cannot", "can't", "won't", "don't", "doesn't", "mustn't", "shouldn't", "shan't", "isn't", "aren't"]);
@@ -117,8 +119,12 @@ function effectCues(ws: W[]): EffectCue[] {
     if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm) || (wordIs(w, "with", "without", "after", "pending", "subject") && i + 1 < n)) {
       let j = i + 1;
       if (wordIs(ws[j], "to")) j++; // "subject to approval"
-      while (j < n && j <= i + 4 && ws[j]!.t.kind === "word" && !APPROVAL_NOUNS.has(ws[j]!.norm) && ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(ws[j]!.pos) && !["for", "to"].includes(ws[j]!.norm)) j++;
-      if (j < n && APPROVAL_NOUNS.has(ws[j]!.norm) && !(wordIs(w, "with", "after", "pending") && !["approval", "approvals", "signoff", "review", "confirmation", "consent", "permission"].includes(ws[j]!.norm))) {
+      // After "with", "after" or "pending" the approval itself must be named: the approver before it is
+      // skipped ("with manager approval", "after a manager's sign-off", "with human review").
+      const approvalAct = wordIs(w, "with", "after", "pending");
+      const skippable = (x: W) => ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(x.pos) || /'s?$/.test(x.norm) || (approvalAct && APPROVAL_NOUNS.has(x.norm));
+      while (j < n && j <= i + 4 && ws[j]!.t.kind === "word" && !(approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm) && skippable(ws[j]!) && !["for", "to"].includes(ws[j]!.norm)) j++;
+      if (j < n && (approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm)) {
         let end = j + 1;
         // "approval from a manager", "a lead to okay it", "sign off", "review by legal"
         while (end < n && (wordIs(ws[end], "from", "by", "of", "to", "signoff", "approve", "review", "a", "an", "the", "human", "person", "manager", "second", "two") || APPROVAL_NOUNS.has(ws[end]!.norm))) {
@@ -265,12 +271,50 @@ function isClauseStart(ws: W[], i: number): boolean {
   for (let j = i - 1; j >= 0; j--) {
     const w = ws[j]!;
     if (wordIs(w, "please", "always", "also", "then", "automatically")) continue;
-    return w.t.kind === "punct" && (w.t.text === "," || w.t.text === ":");
+    // "…, but block …", "… however deny …": a contrast opens a clause of its own ("and" does not: "suspend
+    // and block users" is one action).
+    return (w.t.kind === "punct" && (w.t.text === "," || w.t.text === ":")) || (w.t.kind === "word" && CONTRASTS.has(w.norm));
   }
   return true;
 }
+const CONTRASTS = new Set(["but", "however", "whereas", "yet", "otherwise"]);
 
 const STRENGTH: Record<EffectCue["effect"], number> = { require_approval: 4, only_allow: 3, block: 2, allow: 1 };
+
+// What a cue does to its actions: "only allow X when C" blocks X outside C, so it sides with block.
+const DIRECTION: Record<EffectCue["effect"], string> = { require_approval: "approval", only_allow: "block", block: "block", allow: "allow" };
+const CLAUSE_JOINS = new Set(["but", "and", "while", "whereas", "yet", "however", "though", "although", "otherwise", "then"]);
+
+/** Where a cue begins a clause of its own: at the start, or after a comma, a semicolon or a joining word. */
+function clauseBoundary(ws: W[], at: number): number | undefined {
+  let j = at - 1;
+  while (j >= 0 && wordIs(ws[j], "please", "also", "always", "then", "just")) j--;
+  if (j < 0) return 0;
+  const w = ws[j]!;
+  if (w.t.kind === "punct" && [",", ";", ":"].includes(w.t.text)) return j;
+  if (w.t.kind === "word" && CLAUSE_JOINS.has(w.norm)) return ws[j - 1]?.t.kind === "punct" && ws[j - 1]!.t.text === "," ? j - 1 : j;
+  return undefined;
+}
+
+/**
+ * Two clauses of one sentence with effects that disagree ("Allow X but block Y", "Block X, allow Y",
+ * "Allow X on weekdays and require approval on weekends"): no one rule says both, and taking either
+ * effect for the whole sentence would govern one half the other half's way. The sentence is refused with
+ * its two readings. Effect words inside one clause are not such a pair: "no X is allowed", "never X
+ * without approval", "X is allowed only with approval" are one effect each.
+ */
+function conflictingClauses(ws: W[], cues: EffectCue[]): { first: string; second: string; at: number } | undefined {
+  const leading = cues.filter((c) => clauseBoundary(ws, c.at) !== undefined);
+  for (let i = 1; i < leading.length; i++) {
+    const later = leading[i]!;
+    const earlier = leading.slice(0, i).find((c) => DIRECTION[c.effect] !== DIRECTION[later.effect]);
+    if (!earlier) continue;
+    const cut = clauseBoundary(ws, later.at)!;
+    const text = (part: W[]) => part.map((w) => w.t.text).join(" ").replace(/\s+([,.;:!?)])/g, "$1").trim();
+    return { first: text(ws.slice(0, cut)), second: text(ws.slice(later.at)), at: cut };
+  }
+  return undefined;
+}
 
 function chooseEffect(cues: EffectCue[]): EffectCue | undefined {
   let best: EffectCue | undefined;
@@ -1146,6 +1190,17 @@ export function readClause(sentence: string): Reading | ParseFailure {
       unplaced: ws.filter((w) => w.t.kind === "word").map((w) => w.norm).slice(0, 12),
       position: 0,
       suggestion: `e.g. "Block refunds over $500", or "Require approval for ${sentence.trim().replace(/[.!]+$/, "").slice(0, 80)}"`,
+    };
+  }
+  const conflict = conflictingClauses(ws, cues);
+  if (conflict) {
+    const { first, second } = conflict;
+    return {
+      message: `holds two rules with different effects ("${first}" and "${second}"): one rule has one effect.`,
+      unplaced: [],
+      position: conflict.at,
+      suggestion: `Write them as two rules separated by ";", each naming its actions, e.g. "${first}; ${second}"`,
+      candidates: [first, second],
     };
   }
   // The chosen cue, and cues of the same or a weaker restrictive kind before it ("never … without approval"):

@@ -117,6 +117,7 @@ function clauseFailed(clause: string, index: number, error: ParseFailure): AppEr
     unplaced: error.unplaced,
     position: error.position,
     suggestion: error.suggestion,
+    ...(error.candidates ? { candidates: error.candidates } : {}),
   });
 }
 
