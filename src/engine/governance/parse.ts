@@ -13,7 +13,7 @@
 // the tools), so a rule is never refused for an unknown word; it is refused only when it has no effect or
 // nothing to act on, and the answer names the words and suggests a phrasing.
 import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Subject, Value } from "./compiled.ts";
-import { isEnglishWord, tag } from "../language/nlp.ts";
+import { tag } from "../language/nlp.ts";
 import { conceptsOf, verbClassOf } from "../language/lemmas.ts";
 import { convert } from "../language/units.ts";
 import { tokenize, isValue, type Token } from "../language/tokens.ts";
@@ -61,39 +61,8 @@ function fixLeadingEffect(text: string): string {
   return text;
 }
 
-// Effect words as written after the action ("… is prohibited", "… only with approval"), for reading them
-// misspelt anywhere in the sentence.
-const EFFECT_WORDS = [
-  "approval", "approvals", "approve", "approved", "authorization", "authorisation", "authorized", "authorised", "escalate", "escalated",
-  "prohibited", "forbidden", "blocked", "banned", "disallowed", "denied", "rejected", "prevented", "permitted", "require", "required", "requires",
-];
-
-/**
- * A word that is no English word and is nearer one effect word than any other, within two edits (one for
- * short words), is read as it ("apporval", "porhibited"). Real words are never changed, nor codes, names with digits or
- * separators.
- */
-function fixEffectTypos(text: string): string {
-  return text.replace(/\b[A-Za-z]{6,}\b/g, (word) => {
-    const lower = word.toLowerCase();
-    if (EFFECT_WORDS.includes(lower) || isEnglishWord(lower)) return word;
-    let best: string | undefined;
-    let bestDistance = Infinity;
-    let tied = false;
-    for (const e of EFFECT_WORDS) {
-      if (Math.abs(e.length - lower.length) > 2) continue;
-      const d = distance(lower, e);
-      if (d > (e.length > 7 ? 2 : 1) || d > bestDistance) continue;
-      tied = d === bestDistance;
-      best = e;
-      bestDistance = d;
-    }
-    return best && !tied ? best : word;
-  });
-}
-
 function analyze(text: string): W[] {
-  text = fixEffectTypos(fixLeadingEffect(text));
+  text = fixLeadingEffect(text);
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
@@ -117,8 +86,6 @@ const APPROVAL_NOUNS = new Set([
   "human", "person", "manager", "approver", "reviewer", "supervisor", "admin", "administrator", "someone", "owner", "lead", "operator", "officer",
   "oversight", "check", "ok", "okay", "goahead", "permission",
 ]);
-// Verbs that only send an action to a human when followed by "for approval" ("hold", "route", "queue").
-const FOR_APPROVAL_VERBS = new Set(["hold", "route", "queue", "submit", "send", "refer", "park", "pause", "flag", "forward"]);
 // The approval itself, as opposed to who gives it.
 const APPROVAL_ACTS = new Set(["approval", "approvals", "sign-off", "signoff", "review", "confirmation", "consent", "permission", "authorization", "authorisation", "goahead"]);
 const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "confirmed", "authorized", "authorised", "signed", "vetted", "checked", "sanctioned", "cleared"]);
@@ -139,27 +106,6 @@ function range(a: number, b: number): number[] {
   const out: number[] = [];
   for (let i = a; i < b; i++) out.push(i);
   return out;
-}
-
-const POSSESSIVES = new Set(["your", "their", "our", "his", "her", "its", "my"]);
-const isModifier = (w: W | undefined) => !!w && w.t.kind === "word" && (["DET", "ADJ", "NOUN", "PROPN"].includes(w.pos) || POSSESSIVES.has(w.norm) || /'s?$/.test(w.norm));
-
-/** The approver named from `j` on, after its determiner and modifiers ("a manager", "the duty officer"). */
-function approverAt(ws: W[], j: number): number {
-  for (let k = j; k < Math.min(ws.length, j + 4); k++) {
-    if (APPROVAL_NOUNS.has(ws[k]!.norm) && !APPROVAL_NOUNS.has(ws[k + 1]?.norm ?? "")) return k;
-    if (!isModifier(ws[k])) break;
-  }
-  return j;
-}
-
-/** The approval act named from `j` on, after who gives it ("a manager's sign-off", "human review"). */
-function actAt(ws: W[], j: number): number {
-  for (let k = j; k < Math.min(ws.length, j + 4); k++) {
-    if (APPROVAL_ACTS.has(ws[k]!.norm)) return k;
-    if (!isModifier(ws[k]) && !APPROVAL_NOUNS.has(ws[k]!.norm)) break;
-  }
-  return j;
 }
 
 /** Every effect cue in the clause, in order of appearance. */
@@ -201,32 +147,6 @@ function effectCues(ws: W[]): EffectCue[] {
       if (j < n && ["approval", "review", "signoff", "confirmation", "authorization", "authorisation"].includes(ws[j]!.norm)) {
         cues.push({ effect: "require_approval", span: range(i, j + 1), at: i });
         i = j;
-        continue;
-      }
-    }
-    // "check with a manager before you …", "consult a supervisor before …": approval of what follows.
-    if (wordIs(w, "check", "consult", "confirm", "clear", "verify") && (i === 0 || isClauseStart(ws, i))) {
-      let j = i + 1;
-      if (wordIs(ws[j], "with", "it")) j++;
-      if (wordIs(ws[j - 1], "it") && wordIs(ws[j], "with")) j++;
-      j = approverAt(ws, j);
-      if (j < n && APPROVAL_NOUNS.has(ws[j]!.norm)) {
-        let end = j + 1;
-        while (end < n && (APPROVAL_NOUNS.has(ws[end]!.norm) || wordIs(ws[end], "first"))) end++;
-        if (wordIs(ws[end], "before") || (wordIs(ws[end], "prior") && wordIs(ws[end + 1], "to"))) {
-          end += wordIs(ws[end], "prior") ? 2 : 1;
-          if (wordIs(ws[end], "you", "they", "we", "it", "anyone", "agents", "an", "a")) end++;
-          cues.push({ effect: "require_approval", span: range(i, end), at: i });
-          i = end - 1;
-          continue;
-        }
-      }
-    }
-    // "Hold X for approval", "route payouts over $500 for review": the verb only sends the action to a human.
-    if (FOR_APPROVAL_VERBS.has(w.lemma) && (i === 0 || isClauseStart(ws, i))) {
-      const k = ws.findIndex((x, at) => at > i && wordIs(x, "for") && APPROVAL_ACTS.has(ws[actAt(ws, at + 1)]?.norm ?? ""));
-      if (k > 0) {
-        cues.push({ effect: "require_approval", span: [i, ...range(k, actAt(ws, k + 1) + 1)], at: i });
         continue;
       }
     }
@@ -286,11 +206,6 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
-    // "Only deploy code when C": an imperative after "only" allows the action only when C.
-    if (wordIs(w, "only") && (i === 0 || isClauseStart(ws, i)) && ws[i + 1]?.pos === "VERB" && !ALLOW_WORDS.has(ws[i + 1]!.norm) && ws[i + 1]!.lemma !== "allow" && ws[i + 1]!.lemma !== "permit") {
-      cues.push({ effect: "only_allow", span: [i], at: i });
-      continue;
-    }
     // Only allow: "only allow X when C", "X is only allowed when C", "X are allowed only for C", "X may only …".
     if (wordIs(w, "only") && (ALLOW_WORDS.has(ws[i + 1]?.norm ?? "") || (ws[i - 1] && ALLOW_WORDS.has(ws[i - 1]!.norm)) || (ws[i - 1] && MODALS.has(ws[i - 1]!.norm)))) {
       let start = i;
@@ -314,9 +229,8 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
-    // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed",
-    // "nothing may run when …" (any action).
-    if (NEGATORS.has(w.norm) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? ""))) {
+    // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
+    if (NEGATORS.has(w.norm) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? ""))) {
       if (wordIs(w, "no") && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
       let end = i + 1;
@@ -1345,15 +1259,8 @@ export function readClause(sentence: string): Reading | ParseFailure {
       break;
     }
   }
-  let main = ws.slice(0, split);
+  const main = ws.slice(0, split);
   let rest = ws.slice(split);
-  // A leading exception ("Except for VIPs, block …", "Unless the customer is gold, require …") ends at the
-  // first comma; the rule follows it.
-  const leadingComma = split === 0 ? ws.findIndex((w) => w.t.kind === "punct" && w.t.text === ",") : -1;
-  if (leadingComma > 1) {
-    rest = ws.slice(0, leadingComma);
-    main = ws.slice(leadingComma + 1);
-  }
   if (rest.length > 0) {
     rest[0]!.used = true;
     if (wordIs(rest[0], "other", "apart", "but")) rest[1]!.used = true;
@@ -1510,9 +1417,7 @@ export function parseRule(sentence: string): ParseResult {
   if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
   const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
-  // "2 km and above", "500 W or over" close a comparison; they do not stop before one.
-  const closesComparison = /\b(?:and|or)\s+(?:above|over|under|below|up|beyond)$/i.test(text);
-  if (last && !closesComparison) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
+  if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   const reading = readClause(text);
   if ("message" in reading) return { ok: false, error: reading };
