@@ -257,3 +257,76 @@ describe("the policy language: shapes found while documenting it", () => {
     });
   }
 });
+
+// Classes of wording found while making every compiled rule fire: each with paraphrases of our own.
+describe("the policy language: paraphrase classes", () => {
+  const classes: [cls: string, sentences: string[], cases: Case[]][] = [
+    [
+      "a routing verb before an approval cue is effect wording (hold, route, flag … for approval / to a person)",
+      ["Hold invoice voids over $300 for approval", "Route invoice voids over $300 to a reviewer for approval", "Please flag invoice voids over $300 for manual review", "When the amount tops $300, hold invoice voids for sign-off"],
+      [["void_invoice", { amount: 301 }, "conditional"], ["void_invoice", { amount: 300 }, "approved"], ["create_invoice", { amount: 900 }, "approved"]],
+    ],
+    [
+      "the approver last in the sentence (escalate … to a human / to a person)",
+      ["Escalate invoice voids above $300 to a human", "If the amount is above $300, escalate invoice voids to a person"],
+      [["void_invoice", { amount: 301 }, "conditional"], ["void_invoice", { amount: 299 }, "approved"]],
+    ],
+    [
+      "a subject and a copula before the negation (X is / are not allowed to …)",
+      ["Bots are not allowed to void an invoice above $300", "The assistant is not allowed to void invoices above $300", "Agents aren't allowed to void invoices above $300"],
+      [["void_invoice", { amount: 301 }, "blocked"], ["void_invoice", { amount: 300 }, "approved"], ["create_invoice", { amount: 900 }, "approved"]],
+    ],
+    [
+      "a negated comparator is the comparison's, not the effect's (not exceeding, do not exceed)",
+      ["Route invoice voids not exceeding $300 to a reviewer for approval", "Invoice voids that do not exceed $300 need sign-off", "Invoice voids not more than $300 need sign-off"],
+      [["void_invoice", { amount: 300 }, "conditional"], ["void_invoice", { amount: 301 }, "approved"]],
+    ],
+    [
+      "\"equal to or greater / less than\" comparators",
+      ["Block invoice voids when the amount is equal to or greater than $300", "Block invoice voids when the total is equal to or more than 300 dollars"],
+      [["void_invoice", { amount: 300 }, "blocked"], ["void_invoice", { amount: 299 }, "approved"]],
+    ],
+    [
+      "\"equal to or less than\"",
+      ["Block invoice voids when the amount is equal to or less than $300", "Block invoice voids when the amount is equal to or below $300"],
+      [["void_invoice", { amount: 300 }, "blocked"], ["void_invoice", { amount: 301 }, "approved"]],
+    ],
+    [
+      "a light verb after a modal only says the action happens (may be made / processed / go through)",
+      ["No invoice void above $300 may be processed", "No invoice void above $300 may be made", "No invoice void above $300 may go through", "No invoice void above $300 can be carried out"],
+      [["void_invoice", { amount: 301 }, "blocked"], ["void_invoice", { amount: 300 }, "approved"]],
+    ],
+    [
+      "an effect word with two letters swapped (a typing slip)",
+      ["Invoice voids above $300 must be apporved by a manager", "Invoice voids above $300 need manager apprvoal", "Invoice voids above $300 must be escalaetd"],
+      [["void_invoice", { amount: 301 }, "conditional"], ["void_invoice", { amount: 300 }, "approved"]],
+    ],
+    [
+      "\"check with an approver before …\"",
+      ["Check with a supervisor before you void invoices above $300", "Always check with a manager before voiding invoices above $300"],
+      [["void_invoice", { amount: 301 }, "conditional"], ["void_invoice", { amount: 300 }, "approved"]],
+    ],
+    [
+      "a leading exception ends at its comma (Except for …, / Unless …,)",
+      ["Except for enterprise customers, invoice voids above $300 are forbidden", "Unless the plan is enterprise, block invoice voids above $300"],
+      [["void_invoice", { amount: 301, plan: "basic" }, "blocked"], ["void_invoice", { amount: 301, plan: "enterprise" }, "approved"], ["void_invoice", { amount: 300, plan: "basic" }, "approved"]],
+    ],
+    [
+      "\"only\" before an imperative verb limits it (Only void invoices when …)",
+      ["Only void invoices when the amount is below $300", "only void an invoice when the total is under 300 dollars"],
+      [["void_invoice", { amount: 300 }, "blocked"], ["void_invoice", { amount: 299 }, "approved"], ["create_invoice", { amount: 900 }, "approved"]],
+    ],
+    [
+      "\"nothing may …\" blocks any action under the conditions",
+      ["Nothing may run when the amount is above $300", "nothing may happen when the amount is above $300"],
+      [["void_invoice", { amount: 301 }, "blocked"], ["create_invoice", { amount: 301 }, "blocked"], ["void_invoice", { amount: 300 }, "approved"]],
+    ],
+  ];
+  for (const [cls, sentences, cases] of classes) {
+    for (const sentence of sentences) {
+      it(`${cls}: ${sentence}`, () => {
+        for (const c of cases) expect(decide(sentence, c), `${c[0]} ${JSON.stringify(c[1])}`).toBe(c[2]);
+      });
+    }
+  }
+});
