@@ -321,6 +321,61 @@ describe("the policy language: paraphrase classes", () => {
       ["Nothing may run when the amount is above $300", "nothing may happen when the amount is above $300"],
       [["void_invoice", { amount: 301 }, "blocked"], ["create_invoice", { amount: 301 }, "blocked"], ["void_invoice", { amount: 300 }, "approved"]],
     ],
+    [
+      "a delivering or support verb before what a making tool makes (send / issue / raise X and create_X)",
+      ["Send grants over $300 only with approval", "Issuing grants over $300 requires approval", "Never make grants over $300 without sign-off", "Agents must ask a human before they give out grants over $300"],
+      [["create_grant", { amount: 301 }, "conditional"], ["create_grant", { amount: 300 }, "approved"], ["delete_grant", { amount: 900 }, "approved"]],
+    ],
+    [
+      "two support verbs name one operation (give X and apply_X)",
+      ["Never give rebates above 40%", "Giving rebates above 40% is forbidden"],
+      [["apply_rebate", { rebate_percent: 41 }, "blocked"], ["apply_rebate", { rebate_percent: 40 }, "approved"], ["revoke_rebate", { rebate_percent: 90 }, "approved"]],
+    ],
+    [
+      "initials of a tool's words (an RMA and create_return_merchandise_authorization)",
+      ["Block RMAs over $300", "Never raise an RMA over $300", "RMAs over $300 are forbidden"],
+      [["create_return_merchandise_authorization", { amount: 301 }, "blocked"], ["create_return_merchandise_authorization", { amount: 300 }, "approved"], ["create_refund", { amount: 900 }, "approved"]],
+    ],
+    [
+      "an object the verb acts on anyway (wire money, deploy code, SMS messages)",
+      ["Block wiring money over $300", "Never wire funds over $300"],
+      [["send_wire", { amount: 301 }, "blocked"], ["send_wire", { amount: 300 }, "approved"], ["cancel_wire", { amount: 900 }, "approved"]],
+    ],
+    [
+      "deploying code is deploying",
+      ["Never deploy code on Saturdays", "Deploying code on Saturdays is forbidden"],
+      [["deploy_api", {}, "blocked", { now: SAT_10 }], ["deploy_api", {}, "approved", { now: WED_10 }], ["restart_api", {}, "approved", { now: SAT_10 }]],
+    ],
+    [
+      "nouns that name one thing (parcels and packages, suppliers and vendors, documents and files, EVs and vehicles)",
+      ["Shipping parcels over 30 kg is forbidden", "Never ship parcels heavier than 30 kg"],
+      [["ship_package", { weight_kg: 31 }, "blocked"], ["ship_package", { weight_kg: 30 }, "approved"], ["track_package", { weight_kg: 90 }, "approved"]],
+    ],
+    [
+      "suppliers are vendors",
+      ["Paying suppliers over $300 needs approval", "Require approval to pay suppliers above $300"],
+      [["pay_vendor", { amount: 301 }, "conditional"], ["pay_vendor", { amount: 300 }, "approved"], ["create_vendor", { amount: 900 }, "approved"]],
+    ],
+    [
+      "documents are files, EVs are vehicles",
+      ["Never share documents publicly", "Sharing documents publicly is forbidden"],
+      [["share_file", { visibility: "public" }, "blocked"], ["share_file", { visibility: "private" }, "approved"]],
+    ],
+    [
+      "EVs are vehicles",
+      ["Require approval to charge EVs above 60 kWh", "Charging EVs above 60 kWh needs sign-off"],
+      [["charge_vehicle", { energy_kwh: 61 }, "conditional"], ["charge_vehicle", { energy_kwh: 60 }, "approved"]],
+    ],
+    [
+      "a tool that does another operation to what the verb names does not do it (list_refunds, cancel_wire)",
+      ["Block refunds over $300", "Refunds over $300 are forbidden"],
+      [["refund_payment", { amount: 301 }, "blocked"], ["list_refunds", { amount: 301 }, "approved"], ["get_refund", { amount: 301 }, "approved"], ["cancel_refund", { amount: 301 }, "approved"], ["issue_refund", { amount: 301 }, "blocked"]],
+    ],
+    [
+      "a phrasal noun of action names its verb (start-ups, roll-outs)",
+      ["Heater start-ups above 40 kW are forbidden", "Block heater start-ups above 40 kW"],
+      [["start_heater", { power_kw: 41 }, "blocked"], ["start_heater", { power_kw: 40 }, "approved"], ["stop_heater", { power_kw: 90 }, "approved"]],
+    ],
   ];
   for (const [cls, sentences, cases] of classes) {
     for (const sentence of sentences) {

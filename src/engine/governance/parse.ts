@@ -1102,6 +1102,8 @@ const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.no
 
 const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger"]);
 
+const PHRASAL_NOUN = /^[a-z]{3,}-(?:up|out|down|off|over|in)s?$/;
+
 function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   const groups: W[][] = [[]];
   for (const w of ws) {
@@ -1113,7 +1115,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   let any = false;
   const terms: ActionTerm[] = [];
   for (const g of groups) {
-    const content = g.filter((w) => (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "make", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && !["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos));
+    const content = g.filter((w) => (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && !["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos));
     if (content.some((w) => WILDCARD_WORDS.has(w.norm))) {
       // "delete anything": the verb with any object.
       const verbs = content.filter((w) => !WILDCARD_WORDS.has(w.norm)).map(baseOf);
@@ -1155,7 +1157,8 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       const base = baseOf(w);
       if (GENERIC_NOUNS.has(base) || GENERIC_NOUNS.has(w.norm)) continue;
       // A word that names an operation (a verb, a noun of action, a verb class member) is a verb.
-      const operation = w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ");
+      // A phrasal noun of action ("start-ups", "roll-outs", "sign-up") names its verb too.
+      const operation = w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ") || PHRASAL_NOUN.test(w.norm);
       if (operation && verbs.length === 0) verbs.push(base);
       else objects.push(base);
     }

@@ -163,7 +163,12 @@ function lex(text: string, spans?: Span[]): Token[] {
     else if (g.range !== undefined) {
       const range = readRange(raw);
       if (range) tokens.push({ kind: "time_range", text: raw, ...range });
-      else tokens.push(...lex(raw.replace(/(-|–|—)/, " $1 ")).filter((t) => t.kind !== "punct" || t.text.trim() !== ""));
+      else {
+        // Not two times ("9 to 5" without a clock, "0tO0"): its parts, each read on its own (never the
+        // whole again, which would match the range once more).
+        const parts = /^(.*?)\s?(-|–|—|to)\s?(.*)$/is.exec(raw)!;
+        tokens.push(...[parts[1]!, parts[2]!, parts[3]!].flatMap((p) => lex(p)).filter((t) => t.kind !== "punct" || t.text.trim() !== ""));
+      }
     } else if (g.time !== undefined) {
       const minutes = clockMinutes(raw);
       if (minutes !== undefined) tokens.push({ kind: "time", text: raw, minutes });
