@@ -5,7 +5,7 @@
 // a condition on a field the tool cannot carry does not apply (FALSE): it is UNKNOWN only when the tool has
 // such a field and the caller left it out.
 import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Subject, Value } from "./compiled.ts";
-import { conceptsOf, impliedObject, isSupportVerb, wordsOf } from "../language/lemmas.ts";
+import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 
@@ -190,9 +190,14 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   // making tool makes (`create_payout`); "give discounts" and `apply_discount`: two support verbs.
   const delivers = term.verbs.map((v, i) => isSupportVerb(v) || verbs[i]!.has(":send") || verbs[i]!.has(":create") || verbs[i]!.has(":run"));
   const support = term.verbs.map((v) => isSupportVerb(v));
+  const sends = verbClasses.has("send");
+  // The channel the term names, by its verb or its object ("text customers", "send texts").
+  const channel = [...term.verbs, ...term.objects].map((w) => channelOf(w)).find((c) => c !== undefined);
   const objects = term.objects.map((o) => {
     const concepts = conceptsOf(o);
     return {
+      // "texting customers": after a verb of sending, people are the recipients.
+      recipient: sends && namesPeople(o),
       concepts,
       nameLike: /[-_\d]/.test(o),
       whole: norm(o),
@@ -210,9 +215,16 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     let nounOfAction = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
-      if (meets(action.operation, v)) continue;
+      if (meets(action.operation, v)) {
+        // "text customers" and `send_email`: one operation by another channel.
+        if (channel !== undefined && otherChannel(action, channel)) return false;
+        continue;
+      }
       // A delivering verb and a tool that makes or applies (its objects must then name the tool).
-      if (delivers[k] && (action.makes || (support[k] && isSupportVerb(wordsOfName(action.input.tool)[0] ?? "")))) continue;
+      const opWord = wordsOfName(action.input.tool)[0] ?? "";
+      if (delivers[k] && (action.makes || (support[k] && isSupportVerb(opWord)))) continue;
+      // "send parcels" and `ship_package`: sending a thing on its way.
+      if (v.has(":send") && channel === undefined && isDispatchVerb(opWord)) continue;
       const byObjectClass = action.makes && meets(action.objectClasses, v);
       if (meets(action.concepts, v) || byObjectClass) {
         // A tool that reads, cancels, deletes or rejects what the verb names (`list_refunds`, `cancel_wire`
@@ -268,7 +280,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials))) {
         own++;
         matched++;
-      } else if (o.implied) {
+      } else if (o.implied || o.recipient) {
         matched++;
       } else if (meets(valueConceptsOf(action), o.concepts)) {
         matched++;
@@ -280,6 +292,17 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
     return own > 0 && matched * 2 >= objects.length;
   };
+}
+
+/** The tool's name names a channel other than `channel` (`send_email` for "text"). */
+function otherChannel(action: PreparedAction, channel: string): boolean {
+  let other = false;
+  for (const w of wordsOfName(action.input.tool)) {
+    const c = channelOf(w);
+    if (c === channel) return false;
+    if (c !== undefined) other = true;
+  }
+  return other;
 }
 
 // Operations that look at or undo a thing without doing what it is named after.

@@ -376,6 +376,36 @@ describe("the policy language: paraphrase classes", () => {
       ["Heater start-ups above 40 kW are forbidden", "Block heater start-ups above 40 kW"],
       [["start_heater", { power_kw: 41 }, "blocked"], ["start_heater", { power_kw: 40 }, "approved"], ["stop_heater", { power_kw: 90 }, "approved"]],
     ],
+    [
+      "after a verb of sending, people are the recipients; a channel is not another channel",
+      ["Texting clients after 22:00 is forbidden", "Never text customers after 22:00", "Agents must not send texts to users after 22:00"],
+      [["send_sms", {}, "blocked", { now: "2026-11-18T23:00:00Z" }], ["send_sms", {}, "approved", { now: WED_10 }], ["send_email", {}, "approved", { now: "2026-11-18T23:00:00Z" }]],
+    ],
+    [
+      "e-mailing people is e-mail, not a text message",
+      ["Never email people after 22:00", "Emailing customers after 22:00 is forbidden"],
+      [["send_email", {}, "blocked", { now: "2026-11-18T23:00:00Z" }], ["send_sms", {}, "approved", { now: "2026-11-18T23:00:00Z" }]],
+    ],
+    [
+      "sending a thing on its way is shipping or dispatching it",
+      ["Sending parcels over 30 kg needs approval", "Get approval before you send packages heavier than 30 kg"],
+      [["ship_package", { weight_kg: 31 }, "conditional"], ["dispatch_package", { weight_kg: 31 }, "conditional"], ["ship_package", { weight_kg: 30 }, "approved"], ["track_package", { weight_kg: 31 }, "approved"]],
+    ],
+    [
+      "a value's own domain is not the rule's scope; its negation says outside",
+      ["Block outbound emails if the recipient's domain is not globex.test", "Outgoing emails where the recipient's domain isn't globex.test are forbidden"],
+      [["send_email", { to: "a@example.org" }, "blocked"], ["send_email", { to: "a@globex.test" }, "approved"]],
+    ],
+    [
+      "an occurrence noun after the operation (charging sessions) and a count after 'involving'",
+      ["Block charging sessions above 60 kWh", "Charging sessions involving more than 60 kWh are forbidden"],
+      [["charge_vehicle", { energy_kwh: 61 }, "blocked"], ["charge_vehicle", { energy_wh: 61000 }, "blocked"], ["charge_vehicle", { energy_kwh: 60 }, "approved"]],
+    ],
+    [
+      "a one-letter unit beside the word of its kind (power_w)",
+      ["Block heater start-ups above 40 kW", "Never start heaters with a power above 40 kilowatts"],
+      [["start_heater", { power_w: 40001 }, "blocked"], ["start_heater", { power_w: 40000 }, "approved"]],
+    ],
   ];
   for (const [cls, sentences, cases] of classes) {
     for (const sentence of sentences) {

@@ -271,7 +271,7 @@ function effectCues(ws: W[]): EffectCue[] {
       continue;
     }
     // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
-    if ((NEGATORS.has(w.norm) && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
+    if ((NEGATORS.has(w.norm) && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       if (wordIs(w, "no") && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
       let end = i + 1;
@@ -307,6 +307,16 @@ function effectCues(ws: W[]): EffectCue[] {
   return cues;
 }
 
+/** A negation inside a condition ("where the domain isn't …", "if tests have not passed"), before any comma. */
+function insideCondition(ws: W[], i: number): boolean {
+  if (!wordIs(ws[i], "not", "n't", "isn't", "aren't", "doesn't", "don't", "hasn't", "haven't", "wasn't")) return false;
+  for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
+    if (ws[j]!.t.kind === "punct") return false;
+    if (wordIs(ws[j], "where", "when", "whenever", "if", "whose", "while")) return true;
+  }
+  return false;
+}
+
 /** A word starts the clause when only softeners or a leading condition (ending in a comma) precede it. */
 function isClauseStart(ws: W[], i: number): boolean {
   for (let j = i - 1; j >= 0; j--) {
@@ -332,7 +342,9 @@ const DETERMINERS = new Set(["the", "a", "an", "any", "all", "every", "each", "s
 const WILDCARD_NOUNS = new Set(["action", "operation", "tool", "request", "thing", "call", "tool-call", "activity", "task", "command", "api"]);
 const WILDCARD_WORDS = new Set(["anything", "everything", "something", "whatever"]);
 // Nouns that name no particular thing ("customer records" is about customers).
-const GENERIC_NOUNS = new Set(["record", "item", "entry", "data", "object", "resource", "detail", "information", "info", "stuff", "one"]);
+const GENERIC_NOUNS = new Set(["record", "item", "entry", "data", "object", "resource", "detail", "information", "info", "stuff", "one", "row"]);
+// Nouns that name an occurrence of the operation before them ("charging sessions", "deletion attempts").
+const OCCURRENCE_NOUNS = new Set(["session", "attempt", "instance", "occurrence"]);
 const COMPARATORS: [string[], Comparator][] = [
   [["equal", "to", "or", "greater", "than"], "gte"], [["equal", "to", "or", "more", "than"], "gte"], [["equal", "to", "or", "higher", "than"], "gte"], [["equal", "to", "or", "above"], "gte"],
   [["equal", "to", "or", "less", "than"], "lte"], [["equal", "to", "or", "lower", "than"], "lte"], [["equal", "to", "or", "fewer", "than"], "lte"], [["equal", "to", "or", "below"], "lte"],
@@ -387,6 +399,8 @@ function subjectOf(words: W[]): Subject {
 function baseOf(w: W): string {
   // A joined word ("shared-staging") is kept whole: the tagger's lemma is of its last part only.
   if (/[-_]/.test(w.norm)) return w.norm;
+  // A possessive ("the recipient's domain"): the noun.
+  if (/^[a-z]+['’]s$/.test(w.norm)) return w.norm.slice(0, -2);
   return (w.lemma || w.norm).replace(/[^a-z0-9_#@.-]/g, "");
 }
 
@@ -719,6 +733,11 @@ class ConditionReader {
     while (k < ws.length && k <= i + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "outside", "at", "in", "from", "on", "to")) k++;
     if (ws[k]?.t.kind !== "word" && ws[k]?.t.kind !== "domain" && ws[k]?.t.kind !== "tag" && ws[k]?.t.kind !== "email") return undefined;
     const subjectWords = ws.slice(j, k);
+    // "the recipient's domain is not acme.com": the negation before the domain.
+    if (subjectWords.length > 0 && (wordIs(subjectWords.at(-1), "not", "isn't") || (wordIs(subjectWords.at(-1), "n't") && wordIs(subjectWords.at(-2), "is")))) {
+      outside = true;
+      while (subjectWords.length > 0 && wordIs(subjectWords.at(-1), "not", "isn't", "n't", "is")) subjectWords.pop();
+    }
     j = k;
     if (wordIs(ws[j], "outside", "beyond")) {
       outside = true;
@@ -1100,7 +1119,7 @@ const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", 
 
 const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));
 
-const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger"]);
+const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger", "run"]);
 
 const PHRASAL_NOUN = /^[a-z]{3,}-(?:up|out|down|off|over|in)s?$/;
 
@@ -1156,6 +1175,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       }
       const base = baseOf(w);
       if (GENERIC_NOUNS.has(base) || GENERIC_NOUNS.has(w.norm)) continue;
+      if (OCCURRENCE_NOUNS.has(base) && verbs.length > 0) continue;
       // A word that names an operation (a verb, a noun of action, a verb class member) is a verb.
       // A phrasal noun of action ("start-ups", "roll-outs", "sign-up") names its verb too.
       const operation = w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ") || PHRASAL_NOUN.test(w.norm);
@@ -1260,7 +1280,8 @@ export function readClause(sentence: string): Reading | ParseFailure {
     let j = i - 1;
     const names: W[] = [];
     while (j >= 0 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "in", "for", "of", "within", "the", "across", "inside") && names.length < 3) names.unshift(ws[j--]!);
-    if (names.length === 0) continue;
+    // "the recipient's domain is …": a value's domain, not the rule's scope.
+    if (names.length === 0 || names.some((w) => /'s?$/.test(w.norm)) || wordIs(ws[i + 1], "is", "isn't", "equals", "matches", "ends", "was")) continue;
     while (j >= 0 && wordIs(ws[j], "the")) j--;
     const start = wordIs(ws[j], "in", "for", "of", "within", "across", "inside") ? j : j + 1;
     domain = names.map((w) => w.norm).join("-");
@@ -1417,7 +1438,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
 
 function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   const w = ws[i]!;
-  if (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "unless", "once", "during", "outside", "between", "per", "than", "costing", "worth", "valued", "priced", "weighing", "lasting", "marked", "flagged", "tagged", "containing", "mentioning", "exceeding"].includes(w.norm)) return true;
+  if (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "unless", "once", "during", "outside", "between", "per", "than", "costing", "worth", "valued", "priced", "weighing", "lasting", "marked", "flagged", "tagged", "containing", "mentioning", "exceeding", "involving", "spanning", "covering", "affecting"].includes(w.norm)) return true;
   if (comparatorAt(ws, i)) return true;
   // After words that only say "an action" ("calls to delete_user", "use of the export tool", "any action
   // that shares files"), what follows names the action.

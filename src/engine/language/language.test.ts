@@ -2,7 +2,7 @@
 // (in every inflection people write), typed values across surface forms, and a tokenizer that never throws.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NOUN_SYNONYMS, VERB_CLASSES, conceptsOf, impliedObject, isSupportVerb, sameConcept, verbClassOf } from "./lemmas.ts";
+import { NOUN_SYNONYMS, VERB_CLASSES, channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, sameConcept, verbClassOf } from "./lemmas.ts";
 import { readDates } from "./dates.ts";
 import { tokenize } from "./tokens.ts";
 import { zoneOf } from "./zones.ts";
@@ -152,6 +152,15 @@ describe("nouns that name one thing, support verbs, implied objects", () => {
     expect(impliedObject("deploy", "code")).toBe(true);
     expect(impliedObject("delete", "money")).toBe(false);
     expect(impliedObject("deploy", "database")).toBe(false);
+  });
+
+  it("channels, people, dispatching", () => {
+    for (const [w, c] of [["texting", "sms"], ["texts", "sms"], ["SMS", "sms"], ["e-mails", "email"], ["emailing", "email"], ["mailed", "email"]] as const) expect(channelOf(w.toLowerCase()), w).toBe(c);
+    for (const w of ["send", "share", "notify", "post"]) expect(channelOf(w), w).toBeUndefined();
+    for (const w of ["customers", "clients", "people", "users", "recipients", "patients"]) expect(namesPeople(w), w).toBe(true);
+    for (const w of ["invoices", "files", "payments"]) expect(namesPeople(w), w).toBe(false);
+    for (const w of ["ship", "dispatch", "deliver"]) expect(isDispatchVerb(w), w).toBe(true);
+    expect(isDispatchVerb("deploy")).toBe(false);
   });
 
   it("particles of phrasal words name no operation ('start-ups' is start, not up)", () => {

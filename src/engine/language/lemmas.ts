@@ -50,7 +50,36 @@ export const NOUN_SYNONYMS: readonly (readonly string[])[] = [
   ["file", "document", "doc"],
   ["vehicle", "ev"],
   ["customer", "client"],
+  ["sms", "text"],
 ];
+
+// Channels a message goes by: a verb naming one ("text", "email") is not a tool of another channel
+// (`send_email` for "text customers"), though both are of the send class.
+const CHANNELS = new Set(["email", "mail", "sms", "fax", "dm"]);
+
+/** The channel a word names ("texting" → sms, "e-mails" → email), if any. */
+export function channelOf(word: string): string | undefined {
+  for (const c of conceptsOf(word)) if (CHANNELS.has(c)) return c === "mail" ? "email" : c;
+  return undefined;
+}
+
+// People a message goes to: after a verb of sending, the recipient, which a tool's name does not carry
+// ("texting customers" and `send_sms`).
+const PEOPLE = new Set(["customer", "client", "user", "people", "person", "recipient", "contact", "subscriber", "member", "patient", "employee", "staff", "colleague", "someone", "anyone", "everyone", "lead", "prospect", "guest", "student", "parent"]);
+
+/** Whether a noun names people (in the singular or plural). */
+export function namesPeople(word: string): boolean {
+  for (const c of conceptsOf(word)) if (PEOPLE.has(c)) return true;
+  return false;
+}
+
+// Operations that send a physical thing on its way: "send parcels" and `ship_package`.
+const DISPATCH_VERBS = new Set(["ship", "dispatch", "deliver", "courier", "post", "mail"]);
+
+/** Whether a word is an operation of sending a thing on its way ("ship", "dispatch"…). */
+export function isDispatchVerb(word: string): boolean {
+  return DISPATCH_VERBS.has(word.toLowerCase());
+}
 
 // Verbs that carry little meaning of their own and take it from their object ("issue a refund", "give a
 // discount", "raise a purchase order", "file a claim"): with a tool that makes or applies what the object
@@ -64,7 +93,7 @@ const IMPLIED_OBJECTS: Record<string, readonly string[]> = {
   transfer: ["money", "fund", "funds", "cash"],
   refund: ["money", "fund", "funds", "cash"],
   deploy: ["code", "software", "build", "change", "changes"],
-  send: ["message", "messages"],
+  send: ["message", "messages", "outbound", "outgoing"],
 };
 
 /** Whether `object` is what a verb of class `verbClass` acts on anyway ("money" for wire, "code" for deploy). */
