@@ -5,7 +5,7 @@
 // a condition on a field the tool cannot carry does not apply (FALSE): it is UNKNOWN only when the tool has
 // such a field and the caller left it out.
 import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Subject, Value } from "./compiled.ts";
-import { conceptsOf, wordsOf } from "../language/lemmas.ts";
+import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 
@@ -185,17 +185,51 @@ const meets = (set: Set<string>, concepts: ReadonlySet<string>) => {
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
 function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
-  const objects = term.objects.map((o) => ({ concepts: conceptsOf(o), nameLike: /[-_\d]/.test(o), whole: norm(o) }));
+  const verbClasses = new Set(verbs.flatMap((v) => [...v].filter((c) => c.startsWith(":")).map((c) => c.slice(1))));
+  // "send payouts", "issue API keys", "raise a PO": a verb that delivers, makes or runs, before what a
+  // making tool makes (`create_payout`); "give discounts" and `apply_discount`: two support verbs.
+  const delivers = term.verbs.map((v, i) => isSupportVerb(v) || verbs[i]!.has(":send") || verbs[i]!.has(":create") || verbs[i]!.has(":run"));
+  const support = term.verbs.map((v) => isSupportVerb(v));
+  const sends = verbClasses.has("send");
+  // The channel the term names, by its verb or its object ("text customers", "send texts").
+  const channel = [...term.verbs, ...term.objects].map((w) => channelOf(w)).find((c) => c !== undefined);
+  const objects = term.objects.map((o) => {
+    const concepts = conceptsOf(o);
+    return {
+      // "texting customers": after a verb of sending, people are the recipients.
+      recipient: sends && namesPeople(o),
+      concepts,
+      nameLike: /[-_\d]/.test(o),
+      whole: norm(o),
+      // "wire money", "deploy code", "SMS messages": an object the term's verb acts on anyway.
+      implied: [...verbClasses].some((c) => impliedObject(c, o) || concepts.has(`:${c}`)),
+      // "POs", "VMs": the initials of words of a tool's name.
+      initials: /^[a-z]{2,4}$/.test(o) && !/[aeiouy]{2}/.test(o) ? o.replace(/s$/, "") : undefined,
+    };
+  });
   const verbsOnly = term.verbs.length > 0;
   const noNameLike = objects.every((o) => !o.nameLike);
   return (action) => {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
     let nounOfAction = false;
-    for (const v of verbs) {
-      if (meets(action.operation, v)) continue;
+    for (let k = 0; k < verbs.length; k++) {
+      const v = verbs[k]!;
+      if (meets(action.operation, v)) {
+        // "text customers" and `send_email`: one operation by another channel.
+        if (channel !== undefined && otherChannel(action, channel)) return false;
+        continue;
+      }
+      // A delivering verb and a tool that makes or applies (its objects must then name the tool).
+      const opWord = wordsOfName(action.input.tool)[0] ?? "";
+      if (delivers[k] && (action.makes || (support[k] && isSupportVerb(opWord)))) continue;
+      // "send parcels" and `ship_package`: sending a thing on its way.
+      if (v.has(":send") && channel === undefined && isDispatchVerb(opWord)) continue;
       const byObjectClass = action.makes && meets(action.objectClasses, v);
       if (meets(action.concepts, v) || byObjectClass) {
+        // A tool that reads, cancels, deletes or rejects what the verb names (`list_refunds`, `cancel_wire`
+        // for "refunds", "wire") does not do it.
+        if (undoes(action.operation, v)) return false;
         // "vendor payouts" and `create_payout`: the verb names what the tool makes, so the other words only
         // narrow it; they may be missing from the tool's name.
         // Only for a tool that makes what it names (`create_payout`, `issue_refund`): `grant_app_access`
@@ -243,8 +277,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         matched++;
         continue;
       }
-      if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts)) {
+      if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials))) {
         own++;
+        matched++;
+      } else if (o.implied || o.recipient) {
         matched++;
       } else if (meets(valueConceptsOf(action), o.concepts)) {
         matched++;
@@ -256,6 +292,43 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
     return own > 0 && matched * 2 >= objects.length;
   };
+}
+
+/** The tool's name names a channel other than `channel` (`send_email` for "text"). */
+function otherChannel(action: PreparedAction, channel: string): boolean {
+  let other = false;
+  for (const w of wordsOfName(action.input.tool)) {
+    const c = channelOf(w);
+    if (c === channel) return false;
+    if (c !== undefined) other = true;
+  }
+  return other;
+}
+
+// Operations that look at or undo a thing without doing what it is named after.
+const UNDOING = [":read", ":cancel", ":delete", ":reject"];
+
+/** The tool's operation reads or undoes, and the verb names another operation. */
+function undoes(operation: Set<string>, verb: ReadonlySet<string>): boolean {
+  const op = UNDOING.find((c) => operation.has(c));
+  if (!op || verb.has(op)) return false;
+  for (const c of verb) if (c.startsWith(":")) return true;
+  return false;
+}
+
+// The initials of each run of two to four words of a tool's name after its operation: `create_purchase_order` → po.
+const initialsCache = new Map<string, Set<string>>();
+function initialsOf(action: PreparedAction): Set<string> {
+  const tool = action.input.tool;
+  let hit = initialsCache.get(tool);
+  if (!hit) {
+    hit = new Set<string>();
+    const words = wordsOfName(tool).slice(1);
+    for (let i = 0; i < words.length; i++) for (let j = i + 2; j <= Math.min(words.length, i + 4); j++) hit.add(words.slice(i, j).map((w) => w[0]).join(""));
+    if (initialsCache.size >= CACHE_LIMIT) initialsCache.clear();
+    initialsCache.set(tool, hit);
+  }
+  return hit;
 }
 
 const VALUE_LIKE = /^(?:[ivx]{1,4}|[a-z]?\d[\w.-]*|[a-z]\d?)$/;

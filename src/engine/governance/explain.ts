@@ -11,7 +11,8 @@ const clock = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, "0")
 function quantity(q: Value): string {
   if (q.currency) return `${q.value.toLocaleString("en-US")} ${q.currency}`;
   if (q.percent) return `${q.value}%`;
-  if (q.unit) return `${q.value.toLocaleString("en-US")} ${q.unit.replace(/^temp/, "°")}`;
+  // js-quantities writes compound units with "*" ("kW*h"): written as people do, so the parser reads it back.
+  if (q.unit) return `${q.value.toLocaleString("en-US")} ${q.unit.replace(/^temp/, "°").replace(/\*/g, "")}`;
   return q.value.toLocaleString("en-US");
 }
 

@@ -308,3 +308,161 @@ describe("the policy language: one sentence, two effects", () => {
     });
   }
 });
+
+// Classes of wording found while making every compiled rule fire: each with paraphrases of our own.
+describe("the policy language: paraphrase classes", () => {
+  const classes: [cls: string, sentences: string[], cases: Case[]][] = [
+    [
+      "a routing verb before an approval cue is effect wording (hold, route, flag … for approval / to a person)",
+      ["Hold invoice voids over $300 for approval", "Route invoice voids over $300 to a reviewer for approval", "Please flag invoice voids over $300 for manual review", "When the amount tops $300, hold invoice voids for sign-off"],
+      [["void_invoice", { amount: 301 }, "conditional"], ["void_invoice", { amount: 300 }, "approved"], ["create_invoice", { amount: 900 }, "approved"]],
+    ],
+    [
+      "the approver last in the sentence (escalate … to a human / to a person)",
+      ["Escalate invoice voids above $300 to a human", "If the amount is above $300, escalate invoice voids to a person"],
+      [["void_invoice", { amount: 301 }, "conditional"], ["void_invoice", { amount: 299 }, "approved"]],
+    ],
+    [
+      "a subject and a copula before the negation (X is / are not allowed to …)",
+      ["Bots are not allowed to void an invoice above $300", "The assistant is not allowed to void invoices above $300", "Agents aren't allowed to void invoices above $300"],
+      [["void_invoice", { amount: 301 }, "blocked"], ["void_invoice", { amount: 300 }, "approved"], ["create_invoice", { amount: 900 }, "approved"]],
+    ],
+    [
+      "a negated comparator is the comparison's, not the effect's (not exceeding, do not exceed)",
+      ["Route invoice voids not exceeding $300 to a reviewer for approval", "Invoice voids that do not exceed $300 need sign-off", "Invoice voids not more than $300 need sign-off"],
+      [["void_invoice", { amount: 300 }, "conditional"], ["void_invoice", { amount: 301 }, "approved"]],
+    ],
+    [
+      "\"equal to or greater / less than\" comparators",
+      ["Block invoice voids when the amount is equal to or greater than $300", "Block invoice voids when the total is equal to or more than 300 dollars"],
+      [["void_invoice", { amount: 300 }, "blocked"], ["void_invoice", { amount: 299 }, "approved"]],
+    ],
+    [
+      "\"equal to or less than\"",
+      ["Block invoice voids when the amount is equal to or less than $300", "Block invoice voids when the amount is equal to or below $300"],
+      [["void_invoice", { amount: 300 }, "blocked"], ["void_invoice", { amount: 301 }, "approved"]],
+    ],
+    [
+      "a light verb after a modal only says the action happens (may be made / processed / go through)",
+      ["No invoice void above $300 may be processed", "No invoice void above $300 may be made", "No invoice void above $300 may go through", "No invoice void above $300 can be carried out"],
+      [["void_invoice", { amount: 301 }, "blocked"], ["void_invoice", { amount: 300 }, "approved"]],
+    ],
+    [
+      "an effect word with two letters swapped (a typing slip)",
+      ["Invoice voids above $300 must be apporved by a manager", "Invoice voids above $300 need manager apprvoal", "Invoice voids above $300 must be escalaetd"],
+      [["void_invoice", { amount: 301 }, "conditional"], ["void_invoice", { amount: 300 }, "approved"]],
+    ],
+    [
+      "\"check with an approver before …\"",
+      ["Check with a supervisor before you void invoices above $300", "Always check with a manager before voiding invoices above $300"],
+      [["void_invoice", { amount: 301 }, "conditional"], ["void_invoice", { amount: 300 }, "approved"]],
+    ],
+    [
+      "a leading exception ends at its comma (Except for …, / Unless …,)",
+      ["Except for enterprise customers, invoice voids above $300 are forbidden", "Unless the plan is enterprise, block invoice voids above $300"],
+      [["void_invoice", { amount: 301, plan: "basic" }, "blocked"], ["void_invoice", { amount: 301, plan: "enterprise" }, "approved"], ["void_invoice", { amount: 300, plan: "basic" }, "approved"]],
+    ],
+    [
+      "\"only\" before an imperative verb limits it (Only void invoices when …)",
+      ["Only void invoices when the amount is below $300", "only void an invoice when the total is under 300 dollars"],
+      [["void_invoice", { amount: 300 }, "blocked"], ["void_invoice", { amount: 299 }, "approved"], ["create_invoice", { amount: 900 }, "approved"]],
+    ],
+    [
+      "\"nothing may …\" blocks any action under the conditions",
+      ["Nothing may run when the amount is above $300", "nothing may happen when the amount is above $300"],
+      [["void_invoice", { amount: 301 }, "blocked"], ["create_invoice", { amount: 301 }, "blocked"], ["void_invoice", { amount: 300 }, "approved"]],
+    ],
+    [
+      "a delivering or support verb before what a making tool makes (send / issue / raise X and create_X)",
+      ["Send grants over $300 only with approval", "Issuing grants over $300 requires approval", "Never make grants over $300 without sign-off", "Agents must ask a human before they give out grants over $300"],
+      [["create_grant", { amount: 301 }, "conditional"], ["create_grant", { amount: 300 }, "approved"], ["delete_grant", { amount: 900 }, "approved"]],
+    ],
+    [
+      "two support verbs name one operation (give X and apply_X)",
+      ["Never give rebates above 40%", "Giving rebates above 40% is forbidden"],
+      [["apply_rebate", { rebate_percent: 41 }, "blocked"], ["apply_rebate", { rebate_percent: 40 }, "approved"], ["revoke_rebate", { rebate_percent: 90 }, "approved"]],
+    ],
+    [
+      "initials of a tool's words (an RMA and create_return_merchandise_authorization)",
+      ["Block RMAs over $300", "Never raise an RMA over $300", "RMAs over $300 are forbidden"],
+      [["create_return_merchandise_authorization", { amount: 301 }, "blocked"], ["create_return_merchandise_authorization", { amount: 300 }, "approved"], ["create_refund", { amount: 900 }, "approved"]],
+    ],
+    [
+      "an object the verb acts on anyway (wire money, deploy code, SMS messages)",
+      ["Block wiring money over $300", "Never wire funds over $300"],
+      [["send_wire", { amount: 301 }, "blocked"], ["send_wire", { amount: 300 }, "approved"], ["cancel_wire", { amount: 900 }, "approved"]],
+    ],
+    [
+      "deploying code is deploying",
+      ["Never deploy code on Saturdays", "Deploying code on Saturdays is forbidden"],
+      [["deploy_api", {}, "blocked", { now: SAT_10 }], ["deploy_api", {}, "approved", { now: WED_10 }], ["restart_api", {}, "approved", { now: SAT_10 }]],
+    ],
+    [
+      "nouns that name one thing (parcels and packages, suppliers and vendors, documents and files, EVs and vehicles)",
+      ["Shipping parcels over 30 kg is forbidden", "Never ship parcels heavier than 30 kg"],
+      [["ship_package", { weight_kg: 31 }, "blocked"], ["ship_package", { weight_kg: 30 }, "approved"], ["track_package", { weight_kg: 90 }, "approved"]],
+    ],
+    [
+      "suppliers are vendors",
+      ["Paying suppliers over $300 needs approval", "Require approval to pay suppliers above $300"],
+      [["pay_vendor", { amount: 301 }, "conditional"], ["pay_vendor", { amount: 300 }, "approved"], ["create_vendor", { amount: 900 }, "approved"]],
+    ],
+    [
+      "documents are files, EVs are vehicles",
+      ["Never share documents publicly", "Sharing documents publicly is forbidden"],
+      [["share_file", { visibility: "public" }, "blocked"], ["share_file", { visibility: "private" }, "approved"]],
+    ],
+    [
+      "EVs are vehicles",
+      ["Require approval to charge EVs above 60 kWh", "Charging EVs above 60 kWh needs sign-off"],
+      [["charge_vehicle", { energy_kwh: 61 }, "conditional"], ["charge_vehicle", { energy_kwh: 60 }, "approved"]],
+    ],
+    [
+      "a tool that does another operation to what the verb names does not do it (list_refunds, cancel_wire)",
+      ["Block refunds over $300", "Refunds over $300 are forbidden"],
+      [["refund_payment", { amount: 301 }, "blocked"], ["list_refunds", { amount: 301 }, "approved"], ["get_refund", { amount: 301 }, "approved"], ["cancel_refund", { amount: 301 }, "approved"], ["issue_refund", { amount: 301 }, "blocked"]],
+    ],
+    [
+      "a phrasal noun of action names its verb (start-ups, roll-outs)",
+      ["Heater start-ups above 40 kW are forbidden", "Block heater start-ups above 40 kW"],
+      [["start_heater", { power_kw: 41 }, "blocked"], ["start_heater", { power_kw: 40 }, "approved"], ["stop_heater", { power_kw: 90 }, "approved"]],
+    ],
+    [
+      "after a verb of sending, people are the recipients; a channel is not another channel",
+      ["Texting clients after 22:00 is forbidden", "Never text customers after 22:00", "Agents must not send texts to users after 22:00"],
+      [["send_sms", {}, "blocked", { now: "2026-11-18T23:00:00Z" }], ["send_sms", {}, "approved", { now: WED_10 }], ["send_email", {}, "approved", { now: "2026-11-18T23:00:00Z" }]],
+    ],
+    [
+      "e-mailing people is e-mail, not a text message",
+      ["Never email people after 22:00", "Emailing customers after 22:00 is forbidden"],
+      [["send_email", {}, "blocked", { now: "2026-11-18T23:00:00Z" }], ["send_sms", {}, "approved", { now: "2026-11-18T23:00:00Z" }]],
+    ],
+    [
+      "sending a thing on its way is shipping or dispatching it",
+      ["Sending parcels over 30 kg needs approval", "Get approval before you send packages heavier than 30 kg"],
+      [["ship_package", { weight_kg: 31 }, "conditional"], ["dispatch_package", { weight_kg: 31 }, "conditional"], ["ship_package", { weight_kg: 30 }, "approved"], ["track_package", { weight_kg: 31 }, "approved"]],
+    ],
+    [
+      "a value's own domain is not the rule's scope; its negation says outside",
+      ["Block outbound emails if the recipient's domain is not globex.test", "Outgoing emails where the recipient's domain isn't globex.test are forbidden"],
+      [["send_email", { to: "a@example.org" }, "blocked"], ["send_email", { to: "a@globex.test" }, "approved"]],
+    ],
+    [
+      "an occurrence noun after the operation (charging sessions) and a count after 'involving'",
+      ["Block charging sessions above 60 kWh", "Charging sessions involving more than 60 kWh are forbidden"],
+      [["charge_vehicle", { energy_kwh: 61 }, "blocked"], ["charge_vehicle", { energy_wh: 61000 }, "blocked"], ["charge_vehicle", { energy_kwh: 60 }, "approved"]],
+    ],
+    [
+      "a one-letter unit beside the word of its kind (power_w)",
+      ["Block heater start-ups above 40 kW", "Never start heaters with a power above 40 kilowatts"],
+      [["start_heater", { power_w: 40001 }, "blocked"], ["start_heater", { power_w: 40000 }, "approved"]],
+    ],
+  ];
+  for (const [cls, sentences, cases] of classes) {
+    for (const sentence of sentences) {
+      it(`${cls}: ${sentence}`, () => {
+        for (const c of cases) expect(decide(sentence, c), `${c[0]} ${JSON.stringify(c[1])}`).toBe(c[2]);
+      });
+    }
+  }
+});

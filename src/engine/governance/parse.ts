@@ -61,8 +61,28 @@ function fixLeadingEffect(text: string): string {
   return text;
 }
 
+// Effect words whose letters swapped by a typing slip are read as the word ("apporval", "ecsalated").
+const EFFECT_WORDS = [
+  "approval", "approved", "approve", "escalate", "escalated", "escalation", "authorization", "authorisation", "authorized", "authorised",
+  "forbidden", "prohibited", "prohibit", "permitted", "allowed", "disallowed", "disallow", "blocked", "require", "required", "requires", "sign-off", "signoff", "manager",
+];
+const sortedLetters = (w: string) => [...w].sort().join("");
+const EFFECT_ANAGRAMS = new Map<string, string[]>();
+for (const e of EFFECT_WORDS) EFFECT_ANAGRAMS.set(sortedLetters(e), [...(EFFECT_ANAGRAMS.get(sortedLetters(e)) ?? []), e]);
+
+/** An effect word with two neighbouring letters swapped, read as the word (only a swap: no other word is near). */
+function fixSwappedEffectWords(text: string): string {
+  return text.replace(/[A-Za-z-]{6,}/g, (word) => {
+    const lower = word.toLowerCase();
+    const candidates = EFFECT_ANAGRAMS.get(sortedLetters(lower));
+    if (!candidates || candidates.includes(lower)) return word;
+    const fix = candidates.find((e) => distance(lower, e) === 1);
+    return fix ?? word;
+  });
+}
+
 function analyze(text: string): W[] {
-  text = fixLeadingEffect(text);
+  text = fixSwappedEffectWords(fixLeadingEffect(text));
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
@@ -89,6 +109,10 @@ const APPROVAL_NOUNS = new Set([
 // The approval itself, as opposed to who gives it.
 const APPROVAL_ACTS = new Set(["approval", "approvals", "sign-off", "signoff", "review", "confirmation", "consent", "permission", "authorization", "authorisation", "goahead"]);
 const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "confirmed", "authorized", "authorised", "signed", "vetted", "checked", "sanctioned", "cleared"]);
+// Participles of light verbs: "may be made", "may be processed" name no operation of their own.
+const LIGHT_PARTICIPLES = new Set(["made", "processed", "issued", "performed", "done", "handled", "carried", "conducted", "submitted", "initiated", "placed", "executed", "completed", "undertaken"]);
+// Verbs that send an action to its approver: with an approval cue elsewhere they are effect words.
+const ROUTING_VERBS = new Set(["hold", "route", "flag", "refer", "queue", "park", "pause", "divert", "redirect", "hand", "pass"]);
 const NEED_LEMMAS = new Set(["require", "need", "get", "ask", "seek", "request", "obtain", "have", "want"]);
 const NEGATORS = new Set(["not", "n't", "never", "no", "cannot", "can't", "won't", "don't", "doesn't", "mustn't", "shouldn't", "shan't", "isn't", "aren't"]);
 const MODALS = new Set(["must", "may", "can", "shall", "should", "will", "could", "might", "would", "cannot", "can't", "mustn't", "shouldn't", "won't"]);
@@ -218,6 +242,29 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
+    // "Only refund payments when …": an imperative limited by "only".
+    if (wordIs(w, "only") && isClauseStart(ws, i) && ws[i + 1]?.t.kind === "word" && (ws[i + 1]!.pos === "VERB" || verbClassOf(ws[i + 1]!.norm) !== undefined) && !APPROVAL_NOUNS.has(ws[i + 1]!.norm)) {
+      cues.push({ effect: "only_allow", span: [i], at: i });
+      continue;
+    }
+    // "check with a manager before …", "clear it with a supervisor first".
+    if (wordIs(w, "check", "clear", "confirm", "consult", "verify") && i + 2 < n) {
+      let j = i + 1;
+      if (wordIs(ws[j], "it", "this", "them")) j++;
+      if (wordIs(ws[j], "with")) {
+        j++;
+        while (j < n && j <= i + 5 && !APPROVAL_NOUNS.has(ws[j]!.norm) && ws[j]!.t.kind === "word" && ["DET", "ADJ"].includes(ws[j]!.pos)) j++;
+        if (j < n && APPROVAL_NOUNS.has(ws[j]!.norm)) {
+          let end = j + 1;
+          while (end < n && APPROVAL_NOUNS.has(ws[end]!.norm)) end++;
+          if (wordIs(ws[end], "first")) end++;
+          if (wordIs(ws[end], "before", "prior")) end += wordIs(ws[end], "prior") && wordIs(ws[end + 1], "to") ? 2 : 1;
+          cues.push({ effect: "require_approval", span: range(i, end), at: i });
+          i = end - 1;
+          continue;
+        }
+      }
+    }
     // Block, passive or predicative: "is forbidden", "are not allowed", "is never permitted", "is off-limits".
     if (BLOCK_PARTICIPLES.has(w.norm) || (ALLOW_WORDS.has(w.norm) && ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm)))) {
       let start = i;
@@ -230,7 +277,7 @@ function effectCues(ws: W[]): EffectCue[] {
       continue;
     }
     // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
-    if (NEGATORS.has(w.norm) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? ""))) {
+    if ((NEGATORS.has(w.norm) && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       if (wordIs(w, "no") && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
       let end = i + 1;
@@ -239,7 +286,7 @@ function effectCues(ws: W[]): EffectCue[] {
         end++;
         if (wordIs(ws[end - 1], "take")) end++;
       }
-      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "do", "does", "please", "should", "must"))) start--;
+      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "do", "does", "please", "should", "must", "is", "are", "am"))) start--;
       // "no X may be Y-ed": the negation sits on the subject; keep the "no" as the cue, the rest is the action.
       if (wordIs(w, "no")) {
         cues.push({ effect: "block", span: [i], at: i });
@@ -264,6 +311,16 @@ function effectCues(ws: W[]): EffectCue[] {
     if (wordIs(w, "proceed") && MODALS.has(ws[i - 1]?.norm ?? "")) cues.push({ effect: "allow", span: [i - 1, i], at: i - 1 });
   }
   return cues;
+}
+
+/** A negation inside a condition ("where the domain isn't …", "if tests have not passed"), before any comma. */
+function insideCondition(ws: W[], i: number): boolean {
+  if (!wordIs(ws[i], "not", "n't", "isn't", "aren't", "doesn't", "don't", "hasn't", "haven't", "wasn't")) return false;
+  for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
+    if (ws[j]!.t.kind === "punct") return false;
+    if (wordIs(ws[j], "where", "when", "whenever", "if", "whose", "while")) return true;
+  }
+  return false;
 }
 
 /** A word starts the clause when only softeners or a leading condition (ending in a comma) precede it. */
@@ -329,8 +386,12 @@ const DETERMINERS = new Set(["the", "a", "an", "any", "all", "every", "each", "s
 const WILDCARD_NOUNS = new Set(["action", "operation", "tool", "request", "thing", "call", "tool-call", "activity", "task", "command", "api"]);
 const WILDCARD_WORDS = new Set(["anything", "everything", "something", "whatever"]);
 // Nouns that name no particular thing ("customer records" is about customers).
-const GENERIC_NOUNS = new Set(["record", "item", "entry", "data", "object", "resource", "detail", "information", "info", "stuff", "one"]);
+const GENERIC_NOUNS = new Set(["record", "item", "entry", "data", "object", "resource", "detail", "information", "info", "stuff", "one", "row"]);
+// Nouns that name an occurrence of the operation before them ("charging sessions", "deletion attempts").
+const OCCURRENCE_NOUNS = new Set(["session", "attempt", "instance", "occurrence"]);
 const COMPARATORS: [string[], Comparator][] = [
+  [["equal", "to", "or", "greater", "than"], "gte"], [["equal", "to", "or", "more", "than"], "gte"], [["equal", "to", "or", "higher", "than"], "gte"], [["equal", "to", "or", "above"], "gte"],
+  [["equal", "to", "or", "less", "than"], "lte"], [["equal", "to", "or", "lower", "than"], "lte"], [["equal", "to", "or", "fewer", "than"], "lte"], [["equal", "to", "or", "below"], "lte"],
   [["greater", "than", "or", "equal", "to"], "gte"], [["more", "than", "or", "equal", "to"], "gte"], [["less", "than", "or", "equal", "to"], "lte"],
   [["no", "more", "than"], "lte"], [["no", "less", "than"], "gte"], [["not", "more", "than"], "lte"], [["not", "less", "than"], "gte"],
   [["no", "greater", "than"], "lte"], [["no", "higher", "than"], "lte"], [["not", "exceeding"], "lte"], [["not", "over"], "lte"],
@@ -382,6 +443,8 @@ function subjectOf(words: W[]): Subject {
 function baseOf(w: W): string {
   // A joined word ("shared-staging") is kept whole: the tagger's lemma is of its last part only.
   if (/[-_]/.test(w.norm)) return w.norm;
+  // A possessive ("the recipient's domain"): the noun.
+  if (/^[a-z]+['’]s$/.test(w.norm)) return w.norm.slice(0, -2);
   return (w.lemma || w.norm).replace(/[^a-z0-9_#@.-]/g, "");
 }
 
@@ -714,6 +777,11 @@ class ConditionReader {
     while (k < ws.length && k <= i + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "outside", "at", "in", "from", "on", "to")) k++;
     if (ws[k]?.t.kind !== "word" && ws[k]?.t.kind !== "domain" && ws[k]?.t.kind !== "tag" && ws[k]?.t.kind !== "email") return undefined;
     const subjectWords = ws.slice(j, k);
+    // "the recipient's domain is not acme.com": the negation before the domain.
+    if (subjectWords.length > 0 && (wordIs(subjectWords.at(-1), "not", "isn't") || (wordIs(subjectWords.at(-1), "n't") && wordIs(subjectWords.at(-2), "is")))) {
+      outside = true;
+      while (subjectWords.length > 0 && wordIs(subjectWords.at(-1), "not", "isn't", "n't", "is")) subjectWords.pop();
+    }
     j = k;
     if (wordIs(ws[j], "outside", "beyond")) {
       outside = true;
@@ -1095,7 +1163,9 @@ const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", 
 
 const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));
 
-const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger"]);
+const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger", "run"]);
+
+const PHRASAL_NOUN = /^[a-z]{3,}-(?:up|out|down|off|over|in)s?$/;
 
 function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   const groups: W[][] = [[]];
@@ -1108,7 +1178,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   let any = false;
   const terms: ActionTerm[] = [];
   for (const g of groups) {
-    const content = g.filter((w) => (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "make", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && !["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos));
+    const content = g.filter((w) => (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && !["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos));
     if (content.some((w) => WILDCARD_WORDS.has(w.norm))) {
       // "delete anything": the verb with any object.
       const verbs = content.filter((w) => !WILDCARD_WORDS.has(w.norm)).map(baseOf);
@@ -1149,8 +1219,10 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       }
       const base = baseOf(w);
       if (GENERIC_NOUNS.has(base) || GENERIC_NOUNS.has(w.norm)) continue;
+      if (OCCURRENCE_NOUNS.has(base) && verbs.length > 0) continue;
       // A word that names an operation (a verb, a noun of action, a verb class member) is a verb.
-      const operation = w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ");
+      // A phrasal noun of action ("start-ups", "roll-outs", "sign-up") names its verb too.
+      const operation = w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ") || PHRASAL_NOUN.test(w.norm);
       if (operation && verbs.length === 0) verbs.push(base);
       else objects.push(base);
     }
@@ -1230,11 +1302,31 @@ export function readClause(sentence: string): Reading | ParseFailure {
       if (ws[i]!.used || !wordIs(ws[i], "to", "by", "from")) continue;
       let j = i + 1;
       while (wordIs(ws[j], "a", "an", "the", "human", "second")) j++;
+      // "… to a human": the approver is the last word skipped.
+      if (j > i + 1 && APPROVAL_NOUNS.has(ws[j - 1]!.norm) && !APPROVAL_NOUNS.has(ws[j]?.norm ?? "")) j--;
       if (j < ws.length && APPROVAL_NOUNS.has(ws[j]!.norm) && !["check", "ok", "okay", "review"].includes(ws[j]!.norm)) {
         while (j < ws.length && (APPROVAL_NOUNS.has(ws[j]!.norm) || ws[j]!.pos === "ADJ")) j++;
         for (let k = i; k < j; k++) ws[k]!.used = true;
       }
     }
+  }
+  // "No refund … may be made", "… may be processed", "… may go through": a light verb after a modal only
+  // says the action happens; the action is named by its subject.
+  for (let i = 0; i < ws.length; i++) {
+    if (!MODALS.has(ws[i]!.norm)) continue;
+    let j = i + 1;
+    while (NEGATORS.has(ws[j]?.norm ?? "") || wordIs(ws[j], "ever", "be", "get", "then")) j++;
+    let end = -1;
+    if (LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
+    else if (wordIs(ws[j], "go") && wordIs(ws[j + 1], "through", "ahead")) end = j + 2;
+    else if (wordIs(ws[j], "goahead", "proceed", "happen", "occur")) end = j + 1;
+    if (end > 0) for (let k = i; k < end; k++) ws[k]!.used = true;
+  }
+  // A verb that sends the action to its approver ("hold … for approval", "route … to a person", "flag …
+  // for human approval") says what happens to the action, not what the action is.
+  if (cue.effect === "require_approval") {
+    const at = ws.findIndex((w, i) => !w.used && ROUTING_VERBS.has(w.norm) && (isClauseStart(ws, i) || ws.slice(0, i).every((x) => x.used || x.t.kind === "punct")));
+    if (at >= 0) for (let k = at; k >= 0 && (k === at || wordIs(ws[k], "please", "always", "also", "then")); k--) ws[k]!.used = true;
   }
   // Scope: "in the finance domain", "for the billing domain".
   let domain: string | null = null;
@@ -1243,7 +1335,8 @@ export function readClause(sentence: string): Reading | ParseFailure {
     let j = i - 1;
     const names: W[] = [];
     while (j >= 0 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "in", "for", "of", "within", "the", "across", "inside") && names.length < 3) names.unshift(ws[j--]!);
-    if (names.length === 0) continue;
+    // "the recipient's domain is …": a value's domain, not the rule's scope.
+    if (names.length === 0 || names.some((w) => /'s?$/.test(w.norm)) || wordIs(ws[i + 1], "is", "isn't", "equals", "matches", "ends", "was")) continue;
     while (j >= 0 && wordIs(ws[j], "the")) j--;
     const start = wordIs(ws[j], "in", "for", "of", "within", "across", "inside") ? j : j + 1;
     domain = names.map((w) => w.norm).join("-");
@@ -1259,8 +1352,17 @@ export function readClause(sentence: string): Reading | ParseFailure {
       break;
     }
   }
-  const main = ws.slice(0, split);
+  let main = ws.slice(0, split);
   let rest = ws.slice(split);
+  // A leading exception ("Except for VIPs, block …", "Unless the customer is gold, …") ends at its comma.
+  if (split < ws.length && ws.slice(0, split).every((w) => w.used || w.t.kind === "punct")) {
+    const comma = ws.findIndex((w, k) => k > split && w.t.kind === "punct" && w.t.text === ",");
+    if (comma > split + 1) {
+      main = [...ws.slice(0, split), ...ws.slice(comma + 1)];
+      rest = ws.slice(split, comma);
+      ws[comma]!.used = true;
+    }
+  }
   if (rest.length > 0) {
     rest[0]!.used = true;
     if (wordIs(rest[0], "other", "apart", "but")) rest[1]!.used = true;
@@ -1391,7 +1493,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
 
 function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   const w = ws[i]!;
-  if (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "unless", "once", "during", "outside", "between", "per", "than", "costing", "worth", "valued", "priced", "weighing", "lasting", "marked", "flagged", "tagged", "containing", "mentioning", "exceeding"].includes(w.norm)) return true;
+  if (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "unless", "once", "during", "outside", "between", "per", "than", "costing", "worth", "valued", "priced", "weighing", "lasting", "marked", "flagged", "tagged", "containing", "mentioning", "exceeding", "involving", "spanning", "covering", "affecting"].includes(w.norm)) return true;
   if (comparatorAt(ws, i)) return true;
   // After words that only say "an action" ("calls to delete_user", "use of the export tool", "any action
   // that shares files"), what follows names the action.

@@ -2,7 +2,7 @@
 // (in every inflection people write), typed values across surface forms, and a tokenizer that never throws.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { VERB_CLASSES, conceptsOf, sameConcept, verbClassOf } from "./lemmas.ts";
+import { NOUN_SYNONYMS, VERB_CLASSES, channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, sameConcept, verbClassOf } from "./lemmas.ts";
 import { readDates } from "./dates.ts";
 import { tokenize } from "./tokens.ts";
 import { zoneOf } from "./zones.ts";
@@ -140,5 +140,54 @@ describe("dates as people write them", () => {
   it("a range is two ends; a year left out is the next to come", () => {
     expect(readDates("off from Feb 8 to Feb 12", now)[0]).toMatchObject({ date: "2027-02-08", until: { date: "2027-02-12" } });
     expect(day("in two weeks")).toEqual(["2026-12-08"]);
+  });
+});
+
+describe("nouns that name one thing, support verbs, implied objects", () => {
+  it("every synonym line meets in its head, in singular and plural, and never another line", () => {
+    for (const line of NOUN_SYNONYMS) {
+      for (const w of line) {
+        expect(sameConcept(w, line[0]!), `${w} / ${line[0]}`).toBe(true);
+        expect(sameConcept(`${w}s`, line[0]!), `${w}s / ${line[0]}`).toBe(true);
+      }
+      for (const other of NOUN_SYNONYMS) if (other !== line) expect(sameConcept(line[0]!, other[0]!), `${line[0]} vs ${other[0]}`).toBe(false);
+    }
+    // Synonyms are nouns: they bring no verb class with them.
+    expect(verbClassOf("parcels")).toBeUndefined();
+    expect(sameConcept("documents", "folder")).toBe(false);
+  });
+
+  it("support verbs in their inflections; verbs of their own are not", () => {
+    for (const w of ["issue", "issuing", "issued", "gives", "giving", "raise", "raising", "lodged", "submits", "applying"]) expect(isSupportVerb(w), w).toBe(true);
+    for (const w of ["delete", "refund", "send", "approve", "cancel", "list"]) expect(isSupportVerb(w), w).toBe(false);
+  });
+
+  it("an object a verb acts on anyway: money for paying and wiring, code for deploying; nothing else", () => {
+    expect(impliedObject("transfer", "money")).toBe(true);
+    expect(impliedObject("pay", "funds")).toBe(true);
+    expect(impliedObject("deploy", "code")).toBe(true);
+    expect(impliedObject("delete", "money")).toBe(false);
+    expect(impliedObject("deploy", "database")).toBe(false);
+  });
+
+  it("channels, people, dispatching", () => {
+    for (const [w, c] of [["texting", "sms"], ["texts", "sms"], ["SMS", "sms"], ["e-mails", "email"], ["emailing", "email"], ["mailed", "email"]] as const) expect(channelOf(w.toLowerCase()), w).toBe(c);
+    for (const w of ["send", "share", "notify", "post"]) expect(channelOf(w), w).toBeUndefined();
+    for (const w of ["customers", "clients", "people", "users", "recipients", "patients"]) expect(namesPeople(w), w).toBe(true);
+    for (const w of ["invoices", "files", "payments"]) expect(namesPeople(w), w).toBe(false);
+    for (const w of ["ship", "dispatch", "deliver"]) expect(isDispatchVerb(w), w).toBe(true);
+    expect(isDispatchVerb("deploy")).toBe(false);
+  });
+
+  it("particles of phrasal words name no operation ('start-ups' is start, not up)", () => {
+    expect(conceptsOf("start-ups").has("start")).toBe(true);
+    expect(verbClassOf("start-ups")).toBeUndefined();
+    expect(verbClassOf("roll-outs")).toBe("deploy");
+    expect(verbClassOf("e-mails")).toBe("send");
+  });
+
+  it("a range that is not two clock times is read as its parts, never as itself again", () => {
+    for (const text of ["9 to 5", "0tO0", "shifts 9 to 5 only"]) expect(() => tokenize(text), text).not.toThrow();
+    expect(tokenize("9 to 5").map((t) => t.kind)).toEqual(["number", "word", "number"]);
   });
 });

@@ -41,6 +41,78 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["offboard", "fire", "dismiss", "layoff", "terminate_employee"],
 ];
 
+// Nouns that name one thing, one line each, the first word naming it: "parcels" and `ship_package`,
+// "suppliers" and `pay_vendor`. Only true synonyms (a thing and its everyday names), never a kind and its
+// sort; every line has paraphrase tests (src/engine/language/language.test.ts).
+export const NOUN_SYNONYMS: readonly (readonly string[])[] = [
+  ["package", "parcel"],
+  ["vendor", "supplier"],
+  ["file", "document", "doc"],
+  ["vehicle", "ev"],
+  ["customer", "client"],
+  ["sms", "text"],
+];
+
+// Channels a message goes by: a verb naming one ("text", "email") is not a tool of another channel
+// (`send_email` for "text customers"), though both are of the send class.
+const CHANNELS = new Set(["email", "mail", "sms", "fax", "dm"]);
+
+/** The channel a word names ("texting" → sms, "e-mails" → email), if any. */
+export function channelOf(word: string): string | undefined {
+  for (const c of conceptsOf(word)) if (CHANNELS.has(c)) return c === "mail" ? "email" : c;
+  return undefined;
+}
+
+// People a message goes to: after a verb of sending, the recipient, which a tool's name does not carry
+// ("texting customers" and `send_sms`).
+const PEOPLE = new Set(["customer", "client", "user", "people", "person", "recipient", "contact", "subscriber", "member", "patient", "employee", "staff", "colleague", "someone", "anyone", "everyone", "lead", "prospect", "guest", "student", "parent"]);
+
+/** Whether a noun names people (in the singular or plural). */
+export function namesPeople(word: string): boolean {
+  for (const c of conceptsOf(word)) if (PEOPLE.has(c)) return true;
+  return false;
+}
+
+// Operations that send a physical thing on its way: "send parcels" and `ship_package`.
+const DISPATCH_VERBS = new Set(["ship", "dispatch", "deliver", "courier", "post", "mail"]);
+
+/** Whether a word is an operation of sending a thing on its way ("ship", "dispatch"…). */
+export function isDispatchVerb(word: string): boolean {
+  return DISPATCH_VERBS.has(word.toLowerCase());
+}
+
+// Verbs that carry little meaning of their own and take it from their object ("issue a refund", "give a
+// discount", "raise a purchase order", "file a claim"): with a tool that makes or applies what the object
+// names (`create_purchase_order`, `apply_discount`), they name its operation.
+export const SUPPORT_VERBS: ReadonlySet<string> = new Set(["issue", "make", "give", "submit", "raise", "place", "process", "file", "lodge", "initiate", "apply", "grant", "do", "perform", "handle", "conduct", "carry", "put", "open", "run", "start", "trigger", "execute", "create", "generate"]);
+
+// What a verb of a class acts on when the sentence names it only in general: "wire money", "pay funds",
+// "deploy code". Such an object adds nothing to the verb, so a tool need not name it.
+const IMPLIED_OBJECTS: Record<string, readonly string[]> = {
+  pay: ["money", "fund", "funds", "cash"],
+  transfer: ["money", "fund", "funds", "cash"],
+  refund: ["money", "fund", "funds", "cash"],
+  deploy: ["code", "software", "build", "change", "changes"],
+  send: ["message", "messages", "outbound", "outgoing"],
+};
+
+/** Whether `object` is what a verb of class `verbClass` acts on anyway ("money" for wire, "code" for deploy). */
+export function impliedObject(verbClass: string, object: string): boolean {
+  return IMPLIED_OBJECTS[verbClass]?.includes(object) ?? false;
+}
+
+/** Whether a word is a support verb ("issue", "give", "raise" …), in any inflection. */
+export function isSupportVerb(word: string): boolean {
+  for (const c of conceptsOf(word)) if (!c.startsWith(":") && SUPPORT_VERBS.has(c)) return true;
+  return false;
+}
+
+const SYNONYM_OF = new Map<string, string>();
+for (const line of NOUN_SYNONYMS) for (const w of line) SYNONYM_OF.set(w, line[0]!);
+
+// Particles of phrasal words ("start-ups", "roll-out"): not words of an operation on their own.
+const PARTICLES = new Set(["up", "ups", "down", "downs", "off", "offs", "out", "outs", "in", "ins", "on", "ons", "over", "overs", "back", "backs"]);
+
 const CLASS_OF = new Map<string, string>();
 for (const line of VERB_CLASSES) for (const w of line) CLASS_OF.set(w, line[0]!);
 
@@ -112,8 +184,16 @@ export function conceptsOf(word: string): ReadonlySet<string> {
   }
   // A hyphenated word is its parts too ("start-ups" → start, up; "e-mail" → email).
   if (w.includes("-")) {
-    forms.add(w.replace(/-/g, ""));
-    for (const part of w.split("-")) if (part.length > 1) for (const c of conceptsOf(part)) forms.add(c);
+    const joined = w.replace(/-/g, "");
+    forms.add(joined);
+    for (const m of morphology(joined)) forms.add(m); // "roll-outs" → rollout
+    for (const part of w.split("-")) if (part.length > 1 && !PARTICLES.has(part)) for (const c of conceptsOf(part)) if (!c.startsWith(":")) forms.add(c);
+  }
+  // A short plural the morphology leaves alone ("EVs" → ev).
+  if (w.length <= 4 && w.endsWith("s") && SYNONYM_OF.has(w.slice(0, -1))) forms.add(w.slice(0, -1));
+  for (const f of [...forms]) {
+    const same = SYNONYM_OF.get(f);
+    if (same) forms.add(same);
   }
   const concepts = new Set<string>(forms);
   for (const f of forms) {

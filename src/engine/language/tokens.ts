@@ -164,11 +164,10 @@ function lex(text: string, spans?: Span[]): Token[] {
       const range = readRange(raw);
       if (range) tokens.push({ kind: "time_range", text: raw, ...range });
       else {
-        // Not a range after all ("0to0", "9 to 5" with no clock reading): its two sides and the separator
-        // are read apart, each shorter than the whole, so this never comes back here.
-        const parts = /^(.*?)\s?(-|–|—|to)\s?(.*)$/i.exec(raw)!;
-        const separator: Token = parts[2]!.toLowerCase() === "to" ? { kind: "word", text: parts[2]!, norm: "to" } : { kind: "punct", text: parts[2]! };
-        tokens.push(...lex(parts[1]!), separator, ...lex(parts[3]!));
+        // Not two times ("9 to 5" without a clock, "0tO0"): its parts, each read on its own (never the
+        // whole again, which would match the range once more).
+        const parts = /^(.*?)\s?(-|–|—|to)\s?(.*)$/is.exec(raw)!;
+        tokens.push(...[parts[1]!, parts[2]!, parts[3]!].flatMap((p) => lex(p)).filter((t) => t.kind !== "punct" || t.text.trim() !== ""));
       }
     } else if (g.time !== undefined) {
       const minutes = clockMinutes(raw);

@@ -67,6 +67,10 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
   if (!last || last === "in" || /^\d+$/.test(last)) return undefined;
   // `temperature_c`, `setpoint_f`: a one-letter suffix after a temperature is its scale.
   if ((last === "c" || last === "f") && words.some((w) => /temp|setpoint|heat|cool/.test(w))) return quantity(1, last === "c" ? "tempC" : "tempF");
-  if (last.length === 1 && last !== "m" && last !== "g" && last !== "s" && last !== "h") return undefined;
+  if (last.length === 1 && last !== "m" && last !== "g" && last !== "s" && last !== "h") {
+    // `power_w`: a one-letter unit only beside a word naming its kind.
+    const q = quantity(1, last);
+    return q && words.includes(q.kind) ? q : undefined;
+  }
   return quantity(1, last);
 }
