@@ -466,3 +466,106 @@ describe("the policy language: paraphrase classes", () => {
     }
   }
 });
+
+describe("the policy language: shapes that were refused", () => {
+  const decide = (sentence: string, tool: string, args: Record<string, unknown>, now = WED_10) => {
+    const parsed = parseRule(sentence);
+    expect(parsed.ok, parsed.ok ? "" : `${sentence}: ${parsed.error.message}`).toBe(true);
+    if (!parsed.ok) return undefined;
+    const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+    return set.decide(prepareAction({ tool, args, now: new Date(now), history: [] })).decision;
+  };
+  // Every transposition of two neighbouring letters inside an effect word after the action.
+  const typos = (word: string) => Array.from({ length: word.length - 3 }, (_, i) => i + 1).map((i) => word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2)).filter((w) => w !== word);
+  for (const [template, word, want] of [
+    ["Badge reissues for contractors need %", "approval", "conditional"],
+    ["Badge reissues for contractors are %", "prohibited", "blocked"],
+    ["Badge reissues for contractors must be %", "escalated", "conditional"],
+  ] as const) {
+    it(`${template.replace("%", word)}, with each transposition of "${word}"`, () => {
+      for (const typo of typos(word)) {
+        const sentence = template.replace("%", typo);
+        const args = template.includes("contractors") ? { holder_type: "contractor" } : {};
+        expect(decide(sentence, "reissue_badge", args), sentence).toBe(want);
+      }
+    });
+  }
+  it("real words near an effect word are left alone", () => {
+    const parsed = parseRule("Block badge reissues when the reviewer is approving");
+    expect(parsed.ok && restate(parsed.rule)).toContain("approving");
+  });
+
+  for (const [unit, above, below] of [["kg", 60, 40], ["GB", 6, 4], ["km", 12, 8]] as const) {
+    const limit = unit === "kg" ? 50 : unit === "GB" ? 5 : 10;
+    const field = unit === "kg" ? "weight_kg" : unit === "GB" ? "size_gb" : "distance_km";
+    for (const [closing, atLimit] of [["and above", "blocked"], ["or over", "blocked"], ["and under", "blocked"], ["or below", "blocked"]] as const) {
+      const sentence = `Block shipments of ${limit} ${unit} ${closing}`;
+      it(sentence, () => {
+        const upward = closing.endsWith("above") || closing.endsWith("over");
+        expect(decide(sentence, "create_shipment", { [field]: limit })).toBe(atLimit);
+        expect(decide(sentence, "create_shipment", { [field]: upward ? above : below })).toBe("blocked");
+        expect(decide(sentence, "create_shipment", { [field]: upward ? below : above })).toBe("approved");
+      });
+    }
+  }
+
+  for (const approver of ["a manager", "your supervisor", "the duty officer", "a human"]) {
+    for (const [lead, tail] of [["Check with", "before you reissue"], ["Consult", "before reissuing"], ["Check with", "prior to reissuing"]] as const) {
+      const sentence = `${lead} ${approver} ${tail} badges in production`;
+      it(sentence, () => {
+        expect(decide(sentence, "reissue_badge", { environment: "production" })).toBe("conditional");
+        expect(decide(sentence, "reissue_badge", { environment: "staging" })).toBe("approved");
+        expect(decide(sentence, "revoke_badge", { environment: "production" })).toBe("approved");
+      });
+    }
+  }
+
+  for (const verb of ["Hold", "Route", "Queue", "Flag"]) {
+    for (const ending of ["for approval", "for human review", "for a manager's sign-off"]) {
+      const sentence = `${verb} badge reissues in production ${ending}`;
+      it(sentence, () => {
+        const parsed = parseRule(sentence);
+        expect(parsed.ok && parsed.rule.effect).toBe("require_approval");
+        if (parsed.ok) expect(parsed.rule.actions.terms.map((t) => t.text).join(" ")).not.toContain(verb.toLowerCase());
+      });
+    }
+  }
+
+  for (const [sentence, inside, outside] of [
+    ["Only reissue badges when the holder is an employee", { holder_type: "employee" }, { holder_type: "contractor" }],
+    ["Only restart kiosks between 01:00 and 04:00 UTC", {}, {}],
+    ["only wipe devices when the battery is above 30%", { battery: 0.5 }, { battery: 0.1 }],
+  ] as const) {
+    it(`${sentence} (only + an imperative)`, () => {
+      const tool = sentence.includes("badges") ? "reissue_badge" : sentence.includes("kiosks") ? "restart_kiosk" : "wipe_device";
+      if (sentence.includes("01:00")) {
+        expect(decide(sentence, tool, inside, "2026-11-18T02:00:00Z")).toBe("approved");
+        expect(decide(sentence, tool, outside, WED_10)).toBe("blocked");
+      } else {
+        expect(decide(sentence, tool, inside)).toBe("approved");
+        expect(decide(sentence, tool, outside)).toBe("blocked");
+      }
+      expect(decide(sentence, "list_devices", outside)).toBe("approved");
+    });
+  }
+  it("'only' before a noun is not an imperative", () => {
+    const parsed = parseRule("Only managers may reissue badges");
+    expect(parsed.ok && parsed.rule.effect).not.toBe("allow");
+  });
+
+  for (const [sentence, exempt, governed] of [
+    ["Except for employees, block badge reissues in production", { holder_type: "employees", environment: "production" }, { holder_type: "contractor", environment: "production" }],
+    ["Unless the holder is an employee, require approval for badge reissues", { holder: "employee" }, { holder: "contractor" }],
+    ["Except in staging, no badge reissue may be made", { environment: "staging" }, { environment: "production" }],
+  ] as const) {
+    it(`${sentence} (a leading exception)`, () => {
+      expect(decide(sentence, "reissue_badge", exempt)).toBe("approved");
+      expect(decide(sentence, "reissue_badge", governed)).not.toBe("approved");
+    });
+  }
+
+  it("nothing may run when …: any action", () => {
+    expect(decide("Nothing may run when the total is above $900", "reissue_badge", { total: 1000 })).toBe("blocked");
+    expect(decide("Nothing may run when the total is above $900", "wipe_device", { total: 10 })).toBe("approved");
+  });
+});

@@ -132,6 +132,27 @@ function range(a: number, b: number): number[] {
   return out;
 }
 
+const POSSESSIVES = new Set(["your", "their", "our", "his", "her", "its", "my"]);
+const isModifier = (w: W | undefined) => !!w && w.t.kind === "word" && (["DET", "ADJ", "NOUN", "PROPN"].includes(w.pos) || POSSESSIVES.has(w.norm) || /'s?$/.test(w.norm));
+
+/** The approver named from `j` on, after its determiner and modifiers ("a manager", "your duty officer"). */
+function approverAt(ws: W[], j: number): number {
+  for (let k = j; k < Math.min(ws.length, j + 4); k++) {
+    if (APPROVAL_NOUNS.has(ws[k]!.norm) && !APPROVAL_NOUNS.has(ws[k + 1]?.norm ?? "")) return k;
+    if (!isModifier(ws[k])) break;
+  }
+  return j;
+}
+
+/** The approval act named from `j` on, after who gives it ("a manager's sign-off", "human review"). */
+function actAt(ws: W[], j: number): number {
+  for (let k = j; k < Math.min(ws.length, j + 4); k++) {
+    if (APPROVAL_ACTS.has(ws[k]!.norm)) return k;
+    if (!isModifier(ws[k]) && !APPROVAL_NOUNS.has(ws[k]!.norm)) break;
+  }
+  return j;
+}
+
 /** Every effect cue in the clause, in order of appearance. */
 function effectCues(ws: W[]): EffectCue[] {
   const cues: EffectCue[] = [];
@@ -247,13 +268,22 @@ function effectCues(ws: W[]): EffectCue[] {
       cues.push({ effect: "only_allow", span: [i], at: i });
       continue;
     }
+    // "Hold … for a manager's sign-off", "route … for human review": "for" and the approval, when a routing
+    // verb opens the clause (the verb itself is set aside below).
+    if (wordIs(w, "for") && APPROVAL_ACTS.has(ws[actAt(ws, i + 1)]?.norm ?? "") && ws.some((x, k) => k < i && ROUTING_VERBS.has(x.norm) && (k === 0 || isClauseStart(ws, k)))) {
+      const end = actAt(ws, i + 1) + 1;
+      cues.push({ effect: "require_approval", span: range(i, end), at: i });
+      i = end - 1;
+      continue;
+    }
     // "check with a manager before …", "clear it with a supervisor first".
     if (wordIs(w, "check", "clear", "confirm", "consult", "verify") && i + 2 < n) {
       let j = i + 1;
       if (wordIs(ws[j], "it", "this", "them")) j++;
-      if (wordIs(ws[j], "with")) {
-        j++;
-        while (j < n && j <= i + 5 && !APPROVAL_NOUNS.has(ws[j]!.norm) && ws[j]!.t.kind === "word" && ["DET", "ADJ"].includes(ws[j]!.pos)) j++;
+      // "consult" takes its approver directly ("consult your supervisor before …").
+      if (wordIs(ws[j], "with") || wordIs(w, "consult")) {
+        if (wordIs(ws[j], "with")) j++;
+        j = approverAt(ws, j);
         if (j < n && APPROVAL_NOUNS.has(ws[j]!.norm)) {
           let end = j + 1;
           while (end < n && APPROVAL_NOUNS.has(ws[end]!.norm)) end++;
@@ -1519,7 +1549,9 @@ export function parseRule(sentence: string): ParseResult {
   if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
   const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
-  if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
+  // "2 km and above", "500 W or over" close a comparison; they do not stop before one.
+  const closesComparison = /\b(?:and|or)\s+(?:above|over|under|below|up|beyond)$/i.test(text);
+  if (last && !closesComparison) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   const reading = readClause(text);
   if ("message" in reading) return { ok: false, error: reading };
