@@ -213,6 +213,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
     let nounOfAction = false;
+    // A verb let through only because the tool makes or dispatches something: the objects must then say
+    // what ("send invoices" and `create_invoice`); a verb alone ("emails") names no made thing.
+    let byDelivery = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
       if (meets(action.operation, v)) {
@@ -222,9 +225,15 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       }
       // A delivering verb and a tool that makes or applies (its objects must then name the tool).
       const opWord = wordsOfName(action.input.tool)[0] ?? "";
-      if (delivers[k] && (action.makes || (support[k] && isSupportVerb(opWord)))) continue;
+      if (delivers[k] && (action.makes || (support[k] && isSupportVerb(opWord)))) {
+        byDelivery = true;
+        continue;
+      }
       // "send parcels" and `ship_package`: sending a thing on its way.
-      if (v.has(":send") && channel === undefined && isDispatchVerb(opWord)) continue;
+      if (v.has(":send") && channel === undefined && isDispatchVerb(opWord)) {
+        byDelivery = true;
+        continue;
+      }
       const byObjectClass = action.makes && meets(action.objectClasses, v);
       if (meets(action.concepts, v) || byObjectClass) {
         // A tool that reads, cancels, deletes or rejects what the verb names (`list_refunds`, `cancel_wire`
@@ -239,7 +248,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       }
       return false;
     }
-    if (objects.length === 0) return verbsOnly;
+    if (objects.length === 0) return verbsOnly && !byDelivery;
     // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;

@@ -569,3 +569,22 @@ describe("the policy language: shapes that were refused", () => {
     expect(decide("Nothing may run when the total is above $900", "wipe_device", { total: 10 })).toBe("approved");
   });
 });
+
+describe("the policy language: a verb alone names no made thing", () => {
+  // A delivering verb lets a making tool through only when its objects say what is made ("send invoices"
+  // and `create_invoice`); with no object ("emails", "texting") it must not cover every create_* tool.
+  for (const [sentence, governed, spared] of [
+    ["Block emails to recipients at example.org", ["send_email", "email_customer"], ["create_ticket", "create_quote", "issue_refund"]],
+    ["Never text anyone after 22:00", ["send_sms", "text_customer"], ["create_invoice", "ship_package"]],
+    ["Block sending invoices over $900", ["send_invoice", "create_invoice"], ["create_ticket", "ship_package"]],
+  ] as const) {
+    it(sentence, () => {
+      const parsed = parseRule(sentence);
+      expect(parsed.ok).toBe(true);
+      if (!parsed.ok) return;
+      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+      for (const tool of governed) expect(set.covering(prepareAction({ tool, args: {}, now: new Date(WED_10) })).length, tool).toBe(1);
+      for (const tool of spared) expect(set.covering(prepareAction({ tool, args: {}, now: new Date(WED_10) })).length, tool).toBe(0);
+    });
+  }
+});
