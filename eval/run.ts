@@ -215,6 +215,9 @@ async function main(): Promise<void> {
     console.log(`set up ${fixtureCount} fixture workspace(s) with ${policyCount} confirmed policies on ${server.url}\n`);
     const refused = [...workspaces.entries()].flatMap(([name, w]) => w.refusedPolicies.map((r) => `${name} ${r}`));
     if (refused.length > 0) console.log(`policies the service refused (${refused.length}; the workspaces run without them):\n${refused.map((r) => `  ${r}`).join("\n")}\n`);
+    // Fixture-level, so shown for every set: a rule that covers none of its workspace's tools never fires.
+    const warned = [...workspaces.entries()].flatMap(([name, w]) => w.policyWarnings.map((r) => `${name} ${r}`));
+    if (warned.length > 0) console.log(`policy warnings (${warned.length}):\n${warned.map((r) => `  ${r.slice(0, 300)}`).join("\n")}\n`);
 
     for (const set of sets) {
       const list: CaseResult[] = [];

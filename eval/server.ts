@@ -106,6 +106,8 @@ export interface PreparedWorkspace {
   tools: Map<string, string>;
   /** Rules the service refused at creation (the workspace runs without them). */
   refusedPolicies: string[];
+  /** What the service warned about a policy at creation: a rule covering none of the tools, an ambiguous binding, words not understood. */
+  policyWarnings: string[];
 }
 
 export async function setUpFixture(server: EvalServer, fixture: Fixture): Promise<PreparedWorkspace> {
@@ -136,6 +138,7 @@ export async function setUpFixture(server: EvalServer, fixture: Fixture): Promis
   const policyIds = new Map<string, string>();
   const policyNames = new Map<string, string>();
   const refusedPolicies: string[] = [];
+  const policyWarnings: string[] = [];
   for (const policy of fixture.policies) {
     const reply = await request(server.url, "POST", "/api/v1/svc/policies", key, { name: policy.name, rule: policy.rule });
     if (reply.status !== 201) {
@@ -143,6 +146,8 @@ export async function setUpFixture(server: EvalServer, fixture: Fixture): Promis
       continue;
     }
     const created = reply.body;
+    const warnings = field(created, "warnings");
+    for (const w of Array.isArray(warnings) ? warnings : []) policyWarnings.push(`${policy.name}: ${String(w)}`);
     const id = field(created, "id");
     const version = field(created, "version");
     if (typeof id !== "string" || typeof version !== "number") throw new HarnessError(`${label}: policy ${policy.name}: the answer has no id or version`);
@@ -160,5 +165,5 @@ export async function setUpFixture(server: EvalServer, fixture: Fixture): Promis
     const name = field(fn, "name");
     if (typeof name === "string") tools.set(name, String(field(fn, "description") ?? ""));
   }
-  return { fixture, workspaceId, key, policyIds, policyNames, tools, refusedPolicies };
+  return { fixture, workspaceId, key, policyIds, policyNames, tools, refusedPolicies, policyWarnings };
 }

@@ -119,4 +119,19 @@ describe("policies: bindings to the workspace's tools", () => {
     expect(policy.policies.map((p: { effect: string }) => p.effect)).toEqual(["allow", "block"]);
     expect(policy.policies[1].bindings[0]).toMatchObject({ parameters: ["payload_g"], note: "3 kg = 3000 g" });
   });
+
+  it("a rule that names the action by an allowed value covers the tool that takes it", async () => {
+    const ws = await newWorkspace(server());
+    const lodging = {
+      openapi: "3.0.3",
+      info: { title: "Lodging", version: "1.0" },
+      servers: [{ url: "https://lodging.example.test" }],
+      paths: { "/rooms/book": { post: { operationId: "book_room", summary: "Book a room", requestBody: body({ guest_id: { type: "string" }, room_type: { type: "string", enum: ["standard", "suite"] } }, ["guest_id"]) } } },
+    };
+    const imported = await call(server(), "POST", "/api/v1/svc/connections/openapi", { key: ws.key, body: { name: "lodging", spec_content: lodging } });
+    expect(imported.status, imported.text).toBe(201);
+    const policy = await create(ws, "suites", "Require approval for suite bookings");
+    expect(policy.covers).toEqual(["book_room"]);
+    expect(policy.warnings).toEqual([]);
+  });
 });

@@ -176,6 +176,28 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
   }
 }
 
+// Enough for any real schema's enums; a tool with more allowed values is tried with the first ones only.
+const MAX_COVERAGE_CALLS = 64;
+
+/**
+ * Calls a tool can receive, for finding the rules that cover it: one with no arguments, and one for each
+ * allowed value of each enum parameter, since a rule may name the action by a value ("first class" and
+ * `book_flight {cabin: "first"}`), which a call without arguments never shows.
+ */
+export function coverageCalls(tool: GovernableTool, context: { now: Date; domain?: string }): PreparedAction[] {
+  const params = parameterPaths(tool.parameters);
+  const base = { tool: tool.name, description: tool.description, params, now: context.now, ...(context.domain ? { domain: context.domain } : {}) };
+  const calls = [prepareAction({ ...base, args: {} })];
+  for (const [path, node] of leafSchemas(tool.parameters)) {
+    if (!Array.isArray(node.enum)) continue;
+    for (const value of node.enum) {
+      if (typeof value !== "string" || calls.length >= MAX_COVERAGE_CALLS) continue;
+      calls.push(prepareAction({ ...base, args: { [path]: value } }));
+    }
+  }
+  return calls;
+}
+
 /** Each condition of the rule, bound to this tool's arguments. */
 export function bindRule(rule: CompiledRule, tool: GovernableTool): Binding[] {
   const leaves = leafSchemas(tool.parameters);

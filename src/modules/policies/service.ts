@@ -2,10 +2,9 @@ import { shortText } from "../../safe-json.ts";
 import type { Clock } from "../../clock.ts";
 import type { Database, Db } from "../../db/index.ts";
 import type { CompiledRule, Effect, ParseFailure } from "../../engine/governance/compiled.ts";
-import { RuleSet, prepareAction, type RuleRef } from "../../engine/governance/evaluate.ts";
-import { parameterPaths } from "../../engine/governance/action.ts";
+import { RuleSet, type RuleRef } from "../../engine/governance/evaluate.ts";
 import { restate } from "../../engine/governance/explain.ts";
-import { bindRule, type Binding } from "../../engine/governance/bind.ts";
+import { bindRule, coverageCalls, type Binding } from "../../engine/governance/bind.ts";
 import { parseRule, splitClauses } from "../../engine/governance/parse.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
@@ -238,7 +237,7 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
     const bindings: Binding[][] = [];
     const covers = clausesOf(latest).map((rule, index) => {
       const set = new RuleSet([{ policyId: view.row.id, policyName: view.row.name, version: latest.version, priority: 0, index, rule }]);
-      const covered = tools.filter((t) => set.covering(prepareAction({ tool: t.name, description: t.description, args: {}, params: parameterPaths(t.parameters), now: clock.now(), domain: rule.actions.domain ?? undefined })).length > 0);
+      const covered = tools.filter((t) => coverageCalls(t, { now: clock.now(), domain: rule.actions.domain ?? undefined }).some((call) => set.covering(call).length > 0));
       bindings.push(covered.flatMap((t) => bindRule(rule, t)));
       return covered.map((t) => t.name);
     });
