@@ -13,7 +13,7 @@
 // an item holds it; so do plain numbers, which tell near-duplicates apart. A follow-up ("and for the night
 // shift?") is read with the user's earlier question when it cannot be answered alone, and then the item
 // must hold the follow-up's own words too.
-import type { SearchHit } from "../../modules/memory/store.ts";
+import type { MemoryHit } from "../ports.ts";
 import { conceptsOf } from "../language/lemmas.ts";
 import { isEnglishWord, tag } from "../language/nlp.ts";
 import { tokenize } from "../language/tokens.ts";
@@ -68,7 +68,7 @@ export function questionWords(question: string): string[] {
   return words(question).filter((w) => w.length > 2 && !QUESTION_WORDS.has(stem(w)) && contentStems(w).length > 0);
 }
 
-function itemText(hit: SearchHit): string {
+function itemText(hit: MemoryHit): string {
   const content = hit.content as Record<string, unknown>;
   return typeof content.text === "string" ? content.text : JSON.stringify(content);
 }
@@ -225,7 +225,7 @@ const HELD_CACHE = new Map<string, { text: string; tags: string; held: Held }>()
 const HELD_CACHE_LIMIT = 5_000;
 
 /** What an item holds: its text's and its tags' stems and base forms, and "email" when it holds an address. */
-function heldBy(hit: SearchHit): Held {
+function heldBy(hit: MemoryHit): Held {
   const key = `${hit.workspaceId}/${hit.id}`;
   const text = itemText(hit);
   const tags = (hit.tags ?? []).join("\u0000");
@@ -237,7 +237,7 @@ function heldBy(hit: SearchHit): Held {
   return held;
 }
 
-function readItem(hit: SearchHit): Held {
+function readItem(hit: MemoryHit): Held {
   const text = itemText(hit);
   const all = [...words(text), ...(hit.tags ?? []).flatMap((t) => words(t))];
   const values = valueKinds(text);
@@ -275,7 +275,7 @@ function holds(item: Held, term: Term): boolean {
 }
 
 interface Judged {
-  hit: SearchHit;
+  hit: MemoryHit;
   /** It holds every name and id asked about, and a value of the kind asked for ("how much" → an amount). */
   fits: boolean;
   coverage: number;
@@ -285,7 +285,7 @@ interface Judged {
 }
 
 /** How much of the terms' weight an item holds; a term asked twice counts once, in its strongest role. */
-function judge(hit: SearchHit, item: Held, terms: Term[]): Judged {
+function judge(hit: MemoryHit, item: Held, terms: Term[]): Judged {
   const strongest = new Map<string, Term>();
   const rank = { core: 2, soft: 1, context: 0 };
   for (const t of terms) {
@@ -317,7 +317,7 @@ function better(a: Judged, b: Judged | undefined): boolean {
   return a.context > b.context + 1e-9;
 }
 
-function best(items: { hit: SearchHit; held: Held }[], terms: Term[]): Judged | undefined {
+function best(items: { hit: MemoryHit; held: Held }[], terms: Term[]): Judged | undefined {
   let top: Judged | undefined;
   for (const { hit, held } of items) {
     const judged = judge(hit, held, terms);
@@ -327,7 +327,7 @@ function best(items: { hit: SearchHit; held: Held }[], terms: Term[]): Judged | 
 }
 
 /** Picks the item that answers a question, or says nothing is known. */
-export function answerFromMemory(question: string, hits: SearchHit[], context: MemoryContext = {}): Answer {
+export function answerFromMemory(question: string, hits: MemoryHit[], context: MemoryContext = {}): Answer {
   let items = hits.map((hit) => ({ hit, held: heldBy(hit) }));
   const terms = readMessage(question, context);
   let earlier = (context.earlier ?? []).slice(-2).flatMap((turn, i, all) => readMessage(turn, context, i === all.length - 1));

@@ -3,8 +3,7 @@
 // decide (blocked → connection required → clarification → execution → direct answer). Deterministic: the
 // same workspace state and request give the same decision. Governance reads only the structured action.
 import type { Actor } from "../../events/audit.ts";
-import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
-import type { SearchResult } from "../../modules/memory/service.ts";
+import type { CatalogIntegration, MemorySearch } from "../ports.ts";
 import type { GovernanceVerdict } from "../governance/action.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
@@ -38,7 +37,7 @@ export interface EnginePorts {
   toolHealth(tool: Tool): "healthy" | "degraded";
   validate(tool: Tool, args: Record<string, unknown>): { field: string; message: string }[] | undefined;
   /** Items related to a question; `earlier`: the user's earlier turns (oldest first), for follow-ups. */
-  searchMemory(query: string, earlier?: string[]): Promise<SearchResult>;
+  searchMemory(query: string, earlier?: string[]): Promise<MemorySearch>;
   review(action: { tool: Tool; arguments: Record<string, unknown> }, options: { certainOnly: boolean; escalate: boolean }): Promise<GovernanceVerdict & { decision_detail?: Decision }>;
   policiesActive(): Promise<number>;
   /** The workspace's preference items ("The data team prefers blue-green releases for the billing service"). */
@@ -105,7 +104,7 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   // names is still decided by the embedded rules, and everything after (validation, governance, gaps) is
   // the same for both.
   let proposal: PlannerProposal | undefined;
-  let proposalMemory: SearchResult | undefined;
+  let proposalMemory: MemorySearch | undefined;
   if (ports.planner && kind !== "small_talk" && planned?.kind !== "connect") {
     try {
       proposalMemory = await ports.searchMemory(lastUser);
@@ -165,7 +164,7 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
       clock.mark("memory_lookup", "skipped", "small talk");
       return finish({ type: "direct", answer: { content: smallTalk(lastUser), used: [], coverage: 1, known: true }, smallTalk: true }, await noGovernance());
     }
-    let result: SearchResult;
+    let result: MemorySearch;
     const earlier = userTurns.slice(0, -1);
     try {
       result = await ports.searchMemory(lastUser, earlier);

@@ -2,7 +2,7 @@
 // deterministic: the request's leading verb and words are matched against the workspace's tools (BM25 with
 // a small table of synonyms) and the catalog; an integration named in the request that the workspace has no
 // tools for means a connection is required.
-import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
+import type { CatalogIntegration } from "../ports.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";

@@ -5,7 +5,7 @@
 // call, an answer, or nothing): the engine validates, runs gap analysis and governance after it, unchanged.
 // The base URL is operator configuration, so it is called directly (global fetch), not through the SSRF
 // guard that protects workspace-supplied URLs.
-import type { SearchHit } from "../../modules/memory/store.ts";
+import type { MemoryHit } from "../ports.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { Bm25, contentStems } from "../intent/rank.ts";
 import { PlannerUnavailable, type Planner, type PlannerInput, type PlannerProposal } from "./planner.ts";
@@ -39,7 +39,7 @@ export const SYSTEM_PROMPT = [
 type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
 
 /** Memory items as the prompt shows them: `[memory:<id>] text`, numbered, each truncated. */
-export function memoryBlock(items: SearchHit[]): string {
+export function memoryBlock(items: MemoryHit[]): string {
   if (items.length === 0) return "Memory items: none were found for this conversation.";
   const lines = items.map((item, i) => {
     const text = String(item.content?.text ?? "").replace(/\s+/g, " ").trim();

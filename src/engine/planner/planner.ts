@@ -2,14 +2,14 @@
 // items found for it, it may choose a tool and fill its arguments, or write an answer grounded in those
 // items. It proposes only: the engine validates the arguments against the tool's schema, runs gap
 // analysis and the governance chokepoint on the structured action exactly as for the embedded planner.
-import type { SearchHit } from "../../modules/memory/store.ts";
+import type { MemoryHit } from "../ports.ts";
 import type { Tool } from "../../tools/tool.ts";
 
 export interface PlannerInput {
   messages: { role: "user" | "assistant" | "system"; content: string }[];
   tools: Tool[];
   /** Memory items found for the last user turn, for grounded answers (their ids are cited back). */
-  memory: SearchHit[];
+  memory: MemoryHit[];
   domain?: string;
 }
 

@@ -4,22 +4,9 @@
 // `hosts` are the integration's API hosts, the only ones a credential of that provider is ever sent to
 // (patterns as in credentials/hosts.ts: `*.example.com` is any subdomain).
 
-export interface CatalogIntegration {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  capabilities: string[];
-  auth_type: "oauth2" | "api_key" | "bearer" | "basic";
-  provider: string;
-  /** API hosts its credentials may be sent to; empty when it is not reached over HTTP by a known host. */
-  hosts: string[];
-  tags: string[];
-  install_time: string;
-  popularity: number;
-  featured: boolean;
-}
+import type { CatalogIntegration } from "../../engine/ports.ts";
 
+export type { CatalogIntegration };
 export const CATEGORIES: Record<string, string> = {
   communication: "Messages, mail and calls",
   calendar: "Meetings and schedules",

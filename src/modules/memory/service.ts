@@ -5,6 +5,7 @@ import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Ids } from "../../ids.ts";
 import { contentStems } from "../../engine/intent/rank.ts";
+import type { MemorySearch } from "../../engine/ports.ts";
 import { isEnglishWord } from "../../engine/language/nlp.ts";
 import { findSecret, stringsIn } from "./secrets.ts";
 import { MAX_RECALL_LIMIT, Recall, RECALL_BUDGET, RECALL_MAX_ITEMS, RECALL_WAIT_ITEMS, type RecallIndex, type RecallLimits, type RecallSource } from "./recall.ts";
@@ -42,17 +43,9 @@ export interface MemoryInput {
   tags?: unknown;
 }
 
-export interface SearchResult {
+/** A search's answer: the engine's MemorySearch (which the intent engine reads), with this module's rows. */
+export interface SearchResult extends MemorySearch {
   hits: SearchHit[];
-  /** Which tier answered: every word, any word, or the query with near-miss words corrected. */
-  match: "all_words" | "any_word" | "similar" | "none";
-  /** Near-miss words replaced by words of the workspace's memory (typo → word), when that tier answered. */
-  corrected?: Record<string, string>;
-  /**
-   * For `related`: how many items the workspace holds, and how many of them hold each stem of the question
-   * (0 for a stem none holds), for weighing the question's words. Absent when SQL answered.
-   */
-  frequencies?: { items: number; df: Record<string, number> };
 }
 
 export interface MemoryService {
