@@ -44,6 +44,11 @@ describe("classifyTurn", () => {
     ]);
   });
 
+  it("a mistyped modal or verb, a capitalised opening verb and a leading filler still make a request", () => {
+    expectKind("request", ["colud you renew the loan?", "Woudl you reserve the atlas?", "Chekc the loan LN-12345", "Renew loan LN-12345 for me", "right so renew the loan", "well, reserve the atlas then"]);
+    expect(requestFocus("Chekc the loan LN-12345").verb).toBe("check");
+  });
+
   it("questions for knowledge are questions", () => {
     expectKind("question", [
       "What's the late fee for a lost book?",

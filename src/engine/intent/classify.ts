@@ -10,8 +10,9 @@
 // The turn's kind follows from its clauses and from the conversation before it (a question the assistant
 // left pending, an earlier request): request, question, small talk, acknowledgement, answer, correction or
 // insistence. Insistence is governed again like any request; it is never a way around a decision.
-import { verbClassOf } from "../language/lemmas.ts";
-import { tag } from "../language/nlp.ts";
+import { VERB_CLASSES, verbClassOf } from "../language/lemmas.ts";
+import { isEnglishWord, tag } from "../language/nlp.ts";
+import { withinOneEdit } from "./rank.ts";
 
 export type TurnKind = "request" | "question" | "small_talk" | "acknowledgement" | "answer" | "correction" | "insistence";
 
@@ -56,7 +57,7 @@ export type ClauseAct = "command" | "prohibition" | "question" | "thanks" | "pra
 // Dialogue words: the closed classes of English words that thank, praise, assent or greet. They are
 // interjections in use, whatever part of speech the model gives them in isolation.
 // Words that open a clause without saying anything about its act (the tagger reads some as nouns or verbs).
-const DISCOURSE = new Set(["please", "kindly", "um", "uh", "hmm", "erm"]);
+const DISCOURSE = new Set(["please", "kindly", "um", "uh", "hmm", "erm", "right", "well"]);
 const THANKS = new Set(["thank", "thanks", "thx", "ty", "cheers", "appreciate", "appreciated", "grateful", "kudos"]);
 const PRAISE = new Set(["great", "perfect", "awesome", "excellent", "brilliant", "lovely", "nice", "cool", "wonderful", "fantastic", "amazing", "good", "fine", "ok", "okay", "alright", "sure", "yes", "yep", "yeah", "noted", "gotcha", "superb", "sweet", "neat"]);
 const GREETINGS = new Set(["hi", "hello", "hey", "hiya", "yo", "morning", "afternoon", "evening", "howdy"]);
@@ -81,6 +82,20 @@ const AMENDING = new Set(["actually", "instead", "rather", "sorry", "oops", "cor
 const OBJECT_PRONOUNS = new Set(["me", "him", "her", "us", "them", "it", "my", "our", "their", "his", "your", "its"]);
 const BACK_REFERENCES = new Set(["it", "that", "this", "them", "so", "one"]);
 
+// The words a clause's act turns on: verbs of operations, modals, verbs of wanting and knowing. A word
+// outside the English lexicon one edit away from exactly one of them is that word mistyped ("colud you",
+// "chek on"), so the act is read as meant; values and names are left as written.
+let ACT_WORDS: string[] | undefined;
+const actWords = (): string[] =>
+  (ACT_WORDS ??= [...new Set([...VERB_CLASSES.flat(), ...MODALS, ...WANTING, ...KNOWING, "please"])].filter((w) => /^[a-z]{4,}$/.test(w)));
+
+function unmistyped(token: string): string {
+  if (!/^[A-Za-z][a-z]{3,}$/.test(token) || isEnglishWord(token)) return token;
+  const lower = token.toLowerCase();
+  const near = actWords().filter((w) => Math.abs(w.length - lower.length) <= 1 && withinOneEdit(lower, w));
+  return near.length === 1 ? near[0]! : token;
+}
+
 /** Splits contractions the way the tagger reads them ("can't" → ca n't, "I'd" → I 'd). */
 function tokens(text: string): string[] {
   const spaced = text.replace(/(\w)n['’]t\b/gi, "$1 n't").replace(/(\w)['’](s|d|ll|re|ve|m)\b/gi, "$1 '$2");
@@ -99,13 +114,16 @@ export function clausesOf(text: string): Clause[] {
   if (hit) return hit;
   const clauses: Clause[] = [];
   for (const line of text.split(/\n+/)) {
-    const toks = tokens(line);
+    const toks = tokens(line).map(unmistyped);
     let sentence: string[] = [];
     const flush = (end: string | undefined) => {
       if (sentence.length === 0) return;
       // "please" in front makes the tagger read a first word such as "book", "ship" or "email" as the
       // verb of a command rather than as a noun; it is dropped again after tagging.
-      const tagged = tag(["please", ...sentence]).slice(1);
+      // A capital that only opens the sentence says nothing: mid-sentence after "please" the tagger would
+      // read "Check stock…" as a name. A key before its value ("Site - Harbour") keeps it: it is a label.
+      const opening = sentence.map((t, i) => (i === 0 && /^[A-Z][a-z]+$/.test(t) && /^\p{L}/u.test(sentence[1] ?? "") ? t.toLowerCase() : t));
+      const tagged = tag(["please", ...opening]).slice(1);
       const words: Word[] = sentence.map((t, i) => ({ text: t, lower: t.toLowerCase(), lemma: tagged[i]?.lemma ?? t.toLowerCase(), pos: tagged[i]?.pos ?? "X" }));
       let piece: Word[] = [];
       const pieces: Word[][] = [];

@@ -11,7 +11,7 @@ import { tag } from "./nlp.ts";
 export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal"],
   ["send", "share", "post", "forward", "transmit", "email", "e-mail", "message", "mail", "dm", "notify", "publish", "broadcast", "text", "sms"],
-  ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup", "pullup", "bringup", "find", "show", "display"],
+  ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup", "pullup", "bringup", "find", "show", "display", "check"],
   ["write", "insert", "append", "upsert", "store", "save", "persist", "load", "import", "ingest"],
   ["pay", "charge", "bill", "payout", "disburse", "remit"],
   ["refund", "reimburse", "repay", "chargeback"],
