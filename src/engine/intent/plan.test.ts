@@ -92,6 +92,35 @@ describe("ranking: ambiguity margin", () => {
   });
 });
 
+// A garden centre's tools: reads and actions on the same records, and reads of a record and of one aspect of it.
+const NURSERY: Tool[] = [
+  tool("get_customer", "Look up a customer — Gives a customer's name, address and loyalty tier.", { customer_id: code("CU", 5, "The customer.") }, ["customer_id"]),
+  tool("get_loyalty_points", "Look up a customer's loyalty points — The points a customer has left to spend this season.", { customer_id: code("CU", 5, "The customer.") }, ["customer_id"]),
+  tool("get_pot_stock", "Look up stock of a pot size — Pots on hand per greenhouse.", { pot_code: code("PS", 3, "The pot size."), greenhouse: { type: "string", enum: ["east", "west"] } }, ["pot_code"]),
+  tool("move_pot_stock", "Move pot stock — Carts pots from one greenhouse to the other.", { pot_code: code("PS", 3, "The pot size."), greenhouse: { type: "string", enum: ["east", "west"] } }, ["pot_code", "greenhouse"]),
+  tool("get_order_status", "Track a plant order — Where the order is and when it arrives.", { order_id: code("OR", 4, "The order.") }, ["order_id"]),
+  tool("cancel_order", "Cancel a plant order — Stops an order that has not left yet.", { order_id: code("OR", 4, "The order.") }, ["order_id"]),
+];
+
+describe("ranking: reads and actions on one record", () => {
+  it("a read verb with a record's code picks the read tool, written plainly, mistyped or after a filler", () => {
+    expect(chosen(decide(NURSERY, ["Check stock of PS-120 in the east greenhouse."]))).toBe("get_pot_stock");
+    expect(chosen(decide(NURSERY, ["I need you to chekc on OR-5531."]))).toBe("get_order_status");
+    expect(chosen(decide(NURSERY, ["right so find order OR-5531"]))).toBe("get_order_status");
+  });
+
+  it("the read of the record its code names wins over the read of an aspect the request does not mention", () => {
+    expect(chosen(decide(NURSERY, ["Bring up CU-40211."]))).toBe("get_customer");
+    // "has" is an auxiliary here, not a word shared with "a customer has left".
+    expect(chosen(decide(NURSERY, ["The till has a query about this shopper. I need to look up CU-40211."]))).toBe("get_customer");
+    expect(chosen(decide(NURSERY, ["Look up the loyalty points of CU-40211."]))).toBe("get_loyalty_points");
+  });
+
+  it("a code with no operation stays a question", () => {
+    expect(chosen(decide(NURSERY, ["The buyer phoned about OR-5531."]))).toMatch(/^ambiguous:|^none$/);
+  });
+});
+
 describe("ranking: the catalog", () => {
   it("a catalog name used as an ordinary word does not stand for the integration", () => {
     expect(chosen(decide(BAKERY, ["Linear ovens are slow to heat. Page the facilities on-call."]))).toBe("connect:pagerduty");

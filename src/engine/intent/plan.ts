@@ -224,6 +224,8 @@ export interface Candidates {
   support: Map<Tool, Support>;
   /** The request's verb and its synonyms, as ranking keys. */
   verbKeys: string[];
+  /** The request the candidates were found for. */
+  text: string;
 }
 
 interface Support {
@@ -332,7 +334,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
     // Evidence first, then score: a tool with the request's verb or object, or one taking a code the
     // request carries, outranks one that shares only other words with it.
     .sort((x, y) => evidence(support.get(y.item)) - evidence(support.get(x.item)) || y.score - x.score);
-  return { ranked, viaSynonymOnly: literalHits.length === 0 && ranked.length > 0, support, verbKeys: verbs };
+  return { ranked, viaSynonymOnly: literalHits.length === 0 && ranked.length > 0, support, verbKeys: verbs, text };
 }
 
 /** How many kinds of evidence a candidate has: the request's operation or object, its codes, an enum phrase. */
@@ -371,12 +373,35 @@ function isAmbiguous(ranked: Ranked<Tool>[], found: Candidates): boolean {
   const sb = found.support.get(b.item);
   // Both tools have the request's verb and neither has any other word of it in its name ("log my
   // catch-up" with log_call and log_meeting): which one is the question.
-  if (sa?.verb && sb?.verb && !sa.object && !sb.object && !sa.enumPhrase && !sb.enumPhrase && sameWords(a.matched, b.matched) && sa.codes === sb?.codes) return true;
+  if (sa?.verb && sb?.verb && !sa.object && !sb.object && !sa.enumPhrase && !sb.enumPhrase && sameWords(a.matched, b.matched) && sa.codes === sb?.codes) {
+    // …unless one of them is about nothing but the record the request's code names ("pull up EMP-7" with
+    // get_employee and get_pay_history): the other reads an aspect of it the request does not mention.
+    const [plainA, plainB] = [a, b].map((r) => unexplainedNameWords(r.item, found.text).length === 0);
+    return plainA === plainB;
+  }
+  // More kinds of evidence (the request's object in the name and a code only it takes, against a synonym
+  // of the verb) outweigh a closer score on shared words.
+  if (evidence(sb) < evidence(sa)) return false;
   if (b.score < a.score * MARGIN) return false;
   // Close scores on different distinctive words ("refund" vs "credit"): the request could mean either.
   const onlyA = a.nameMatched.filter((s) => !GENERIC.has(s) && !b.nameMatched.includes(s));
   const onlyB = b.nameMatched.filter((s) => !GENERIC.has(s) && !a.nameMatched.includes(s));
   return onlyA.length > 0 && onlyB.length > 0;
+}
+
+/**
+ * The distinctive words of a tool's name (its generic operation word aside) that the request neither writes
+ * nor implies: a word is implied when it names a parameter whose code the request holds ("EMP-7" fills
+ * employee_id, which explains the "employee" of get_employee but not the "leave" of get_leave_balance).
+ */
+function unexplainedNameWords(tool: Tool, text: string): string[] {
+  const written = new Set(rankTerms(intentText(text)));
+  const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [key, schema] of Object.entries(props)) {
+    const re = strictPattern(schema);
+    if (re && re.test(text)) for (const w of rankTerms(key.replace(/_/g, " "))) written.add(w);
+  }
+  return rankTerms(tool.name.replace(/_/g, " ")).filter((w) => !GENERIC.has(w) && !written.has(w) && !written.has(rankKey(singular(w))));
 }
 
 const READ_VERBS = new Set(["get", "lookup", "look", "find", "fetch", "read", "show", "check", "search", "list", "view", "describe", "status", "track"].map(rankKey));
