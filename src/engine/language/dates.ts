@@ -76,9 +76,9 @@ export function readDates(text: string, now: Date): DateMention[] {
   for (const { r, index } of results) {
     const lead = LEADING.exec(r.text)?.[0].length ?? 0;
     const start = index + lead;
-    // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR": chrono reads the number after the year as a time; it
-    // is not one (a time after a date is written with a colon or "at").
-    const tail = /(\d{4}),\s*\d{1,2}(?:\.\d{2})?$/.exec(r.text);
+    // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR", "from 1 May 2027 of 10%": chrono reads the number
+    // after the year as a time; it is not one (a time after a date is written with a colon or "at").
+    const tail = /(\d{4})(?:,|\s+(?!at\b)[a-z]+)?\s*\d{1,2}(?:\.\d{2})?$/i.exec(r.text);
     const end = tail ? index + tail.index + tail[1]!.length : index + r.text.length;
     // A bare number or a code chrono reads as a day ("4.2.1", "R-12"): only expressions with a word, a
     // separator of dates, or a clock time count.
