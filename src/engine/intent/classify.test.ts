@@ -49,6 +49,12 @@ describe("classifyTurn", () => {
     expect(requestFocus("Chekc the loan LN-12345").verb).toBe("check");
   });
 
+  it("key-value lines: a label commands nothing, and a command after a label is content", () => {
+    expect(requestFocus("Please register a new member.\nEmail - ana@bakery.test\nBranch - north")).toMatchObject({ verb: "register" });
+    expect(requestFocus("Would you renew LN-12345 — reason: extend loan, please?").verb).toBe("renew");
+    expect(requestFocus("Reason: extend loan").verb).toBe("extend");
+  });
+
   it("questions for knowledge are questions", () => {
     expectKind("question", [
       "What's the late fee for a lost book?",

@@ -50,6 +50,8 @@ export interface Clause {
   /** The verb a command or request is about (its lemma), and the noun it acts on. */
   verb?: string;
   object?: string;
+  /** The clause is the value of a label before it ("Reason: double booking"): what it says is content. */
+  labelled?: boolean;
 }
 
 export type ClauseAct = "command" | "prohibition" | "question" | "thanks" | "praise" | "greeting" | "statement";
@@ -126,15 +128,23 @@ export function clausesOf(text: string): Clause[] {
       const tagged = tag(["please", ...opening]).slice(1);
       const words: Word[] = sentence.map((t, i) => ({ text: t, lower: t.toLowerCase(), lemma: tagged[i]?.lemma ?? t.toLowerCase(), pos: tagged[i]?.pos ?? "X" }));
       let piece: Word[] = [];
-      const pieces: Word[][] = [];
+      const pieces: { words: Word[]; after: string }[] = [];
       for (const w of words) {
-        if (w.pos === "PUNCT" && /^[,:—–-]$|^\(|^\)$/.test(w.text)) {
-          if (piece.length > 0) pieces.push(piece);
+        if ((w.pos === "PUNCT" || w.pos === "SYM") && /^[,:—–=-]$|^\(|^\)$/.test(w.text)) {
+          if (piece.length > 0) pieces.push({ words: piece, after: w.text });
           piece = [];
         } else if (w.pos !== "PUNCT" || /[→]/.test(w.text)) piece.push(w);
       }
-      if (piece.length > 0) pieces.push(piece);
-      pieces.forEach((p, i) => clauses.push(readClause(p, end === "?" && i === pieces.length - 1)));
+      if (piece.length > 0) pieces.push({ words: piece, after: "" });
+      // A label opens a key-value piece ("Email - ana@…", "Reason: double booking", "Room = B2"): one to
+      // three words before ":", "=" or a dash, at the start of the line. It names a field, it commands
+      // nothing; the value after it is content.
+      const label = (i: number) => i === 0 && pieces.length > 1 && pieces[0]!.words.length <= 3 && /^[:=—–-]$/.test(pieces[0]!.after) && !pieces[0]!.words.some((w) => w.pos === "PRON" || w.pos === "AUX");
+      const labelAfter = (i: number) => i > 0 && pieces[i - 1]!.words.length <= 3 && pieces[i - 1]!.after === ":" && pieces[i - 1]!.words.every((w) => w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "ADJ");
+      pieces.forEach((p, i) => {
+        const read = label(i) ? { words: p.words, asked: false, act: "statement" as const } : readClause(p.words, end === "?" && i === pieces.length - 1);
+        clauses.push(label(i - 1) || labelAfter(i) ? { ...read, labelled: true } : read);
+      });
       sentence = [];
     };
     for (const t of toks) {
@@ -270,6 +280,9 @@ function readClause(words: Word[], asked: boolean): Clause {
   // the customer", "page the on-call", "record my call"): a noun is not followed so.
   if (first.pos === "VERB" && isBase(first) && next?.pos !== "AUX") return command(i);
   if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
+  // The same for a phrasal verb the model read as a noun ("…, call off the delivery"): word, particle, object.
+  const third = words[i + 2];
+  if ((first.pos === "NOUN" || first.pos === "PROPN") && next && PARTICLES.has(next.lower) && i === firstIndex(words) && third && (["DET", "NOUN", "PROPN"].includes(third.pos) || isValue(third))) return command(i);
   // "I need…", "we'd like…", "I want you to…": the request follows the verb of wanting.
   if (first.pos === "PRON" && ["i", "we"].includes(first.lower)) {
     const k = words.findIndex((x, n) => n > i && n <= i + 3 && (x.pos === "VERB" || x.pos === "ADP") && WANTING.has(x.lemma));
@@ -336,7 +349,8 @@ function amends(words: Word[]): boolean {
 /** The verb and object of the request a turn makes: its last command, else undefined. */
 export function requestFocus(text: string): { verb?: string; object?: string } {
   const commands = clausesOf(text.trim()).filter((c) => c.act === "command" && c.verb !== undefined);
-  const last = commands.at(-1);
+  // A command written as a label's value ("Reason: duplicate booking") is content unless it is the only one.
+  const last = commands.filter((c) => !c.labelled).at(-1) ?? commands.at(-1);
   return last ? { verb: last.verb, ...(last.object && !BACK_REFERENCES.has(last.object) ? { object: last.object } : {}) } : {};
 }
 
