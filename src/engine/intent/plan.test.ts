@@ -116,6 +116,28 @@ describe("ranking: reads and actions on one record", () => {
     expect(chosen(decide(NURSERY, ["Look up the loyalty points of CU-40211."]))).toBe("get_loyalty_points");
   });
 
+  it("a verb people use for moving a booking is the reschedule operation", () => {
+    const tools = [
+      tool("reschedule_fitting", "Move a fitting — Moves a fitting to a new start time.", { fitting_id: code("FT", 4, "The fitting."), new_start: { type: "string", format: "date-time" } }, ["fitting_id", "new_start"]),
+      tool("cancel_fitting", "Cancel a fitting — Frees the slot.", { fitting_id: code("FT", 4, "The fitting.") }, ["fitting_id"]),
+    ];
+    for (const verb of ["postpone", "shift", "push back", "defer"]) expect(chosen(decide(tools, [`Please ${verb} FT-3310 to 2027-08-02T10:00:00Z`])), verb).toMatch(/reschedule_fitting|ambiguous/);
+    expect(chosen(decide(tools, ["The tailor is ill. I need to shift FT-3310 to 2027-08-02T10:00:00Z."]))).toBe("reschedule_fitting");
+  });
+
+  it("a noun of the request that another tool has as its operation is not that tool's object", () => {
+    const tools = [
+      tool("book_table", "Book a table — Reserves a table in the café.", { guests: { type: "integer" } }, ["guests"]),
+      tool("lend_item", "Lend an item — Lends a book or a game to a member.", { member_id: code("MB", 4, "The member."), item_code: code("IT", 5, "The item.") }, ["member_id", "item_code"]),
+    ];
+    expect(chosen(decide(tools, ["A member is waiting, so please lend the book IT-20431 to MB-1234."]))).toBe("lend_item");
+  });
+
+  it("a command written as a label's value is content: the request is the other command", () => {
+    expect(chosen(decide(NURSERY, ["Could you call off OR-5531 — reason: duplicate order, please?"]))).toBe("cancel_order");
+    expect(chosen(decide(NURSERY, ["OR-5531 - call off the order, thanks"]))).toBe("cancel_order");
+  });
+
   it("a code with no operation stays a question", () => {
     expect(chosen(decide(NURSERY, ["The buyer phoned about OR-5531."]))).toMatch(/^ambiguous:|^none$/);
   });

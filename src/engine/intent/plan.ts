@@ -318,7 +318,9 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
       const has: Support = {
         verb: operation.hit,
         verbLiteral: operation.literal,
-        object: objectKey !== undefined && words(r.item.name).some((w) => rankKey(singular(w)) === objectKey),
+        // The operation word is the object too when the request also names the rest ("a materials request"
+        // for request_materials), not when it is all the request shares ("lend the book", book_room).
+        object: objectKey !== undefined && (nounsOfName(r.item).some((w) => rankKey(singular(w)) === objectKey) || (rankKey(words(r.item.name)[0] ?? "") === objectKey && r.nameMatched.some((m) => m !== objectKey && !GENERIC.has(m)))),
         codes: codeHits(r.item, text, true) + (EMAIL.test(text) && takesEmail(r.item) ? 1 : 0),
         enumPhrase: enumPhraseHit(r.item, text),
         dictates: false,
@@ -335,6 +337,15 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
     // request carries, outranks one that shares only other words with it.
     .sort((x, y) => evidence(support.get(y.item)) - evidence(support.get(x.item)) || y.score - x.score);
   return { ranked, viaSynonymOnly: literalHits.length === 0 && ranked.length > 0, support, verbKeys: verbs, text };
+}
+
+/**
+ * The words of a tool's name that name what it acts on: all but its operation (the first word, unless a
+ * generic one). "Lend the book" has the object book, which book_room names as its operation, not its object.
+ */
+function nounsOfName(tool: Tool): string[] {
+  const name = words(tool.name);
+  return GENERIC.has(rankKey(name[0] ?? "")) || name.length === 1 ? name : name.slice(1);
 }
 
 /** How many kinds of evidence a candidate has: the request's operation or object, its codes, an enum phrase. */

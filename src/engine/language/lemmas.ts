@@ -23,6 +23,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["deploy", "release", "ship", "rollout", "promote"],
   ["cancel", "terminate", "revoke", "void", "annul", "rescind", "abort", "calloff", "cutoff"],
   ["book", "reserve", "schedule"],
+  ["reschedule", "postpone", "defer", "shift", "rebook", "rearrange"],
   ["export", "download", "extract", "dump", "backup"],
   ["restart", "reboot", "reset", "recycle", "bounce"],
   ["stop", "halt", "shutdown", "kill", "pause"],
