@@ -390,9 +390,6 @@ function isAmbiguous(ranked: Ranked<Tool>[], found: Candidates): boolean {
     const [plainA, plainB] = [a, b].map((r) => unexplainedNameWords(r.item, found.text).length === 0);
     return plainA === plainB;
   }
-  // More kinds of evidence (the request's object in the name and a code only it takes, against a synonym
-  // of the verb) outweigh a closer score on shared words.
-  if (evidence(sb) < evidence(sa)) return false;
   if (b.score < a.score * MARGIN) return false;
   // Close scores on different distinctive words ("refund" vs "credit"): the request could mean either.
   const onlyA = a.nameMatched.filter((s) => !GENERIC.has(s) && !b.nameMatched.includes(s));
