@@ -245,3 +245,54 @@ describe("arguments across surface forms", () => {
     expect(got.inspection_date).toBe("2027-03-12");
   });
 });
+
+describe("enum values people name another way", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      bay: { type: "string", enum: ["bay-1", "bay-2", "wash-bay"], description: "Workshop bay." },
+      fund: { type: "string", enum: ["youth", "general"] },
+      layout: { type: "string", enum: ["us", "uk", "de", "fr", "es"] },
+      destination: { type: "string", enum: ["NO", "SE", "FI"] },
+      reason: { type: "string", enum: ["service", "repair"] },
+    },
+  } as Record<string, unknown>;
+
+  it("a two-part value with the parameter's own noun between its parts", () => {
+    expect(extractArguments(schema, ["Put the van in bay 2 for a service"], { now: NOW }).bay).toBe("bay-2");
+  });
+
+  it("a possessive is its noun", () => {
+    expect(extractArguments(schema, ["Charge it to the youth's fund"], { now: NOW }).fund).toBe("youth");
+  });
+
+  it("two-letter codes are named by their country or language", () => {
+    expect(extractArguments(schema, ["A keyboard with a Spanish layout"], { now: NOW }).layout).toBe("es");
+    expect(extractArguments(schema, ["Ship the parts to Finland"], { now: NOW }).destination).toBe("FI");
+  });
+});
+
+describe("values as a voice or a quick note writes them", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      start: { type: "string", format: "date-time" },
+      duration_minutes: { type: "integer", minimum: 15, maximum: 600 },
+      attendees: { type: "integer", minimum: 1, maximum: 40 },
+      share: { type: "number", minimum: 0, maximum: 1, description: "Fraction of the bill (0.2 means 20%)." },
+      price_gbp: { type: "number", minimum: 0 },
+    },
+  } as Record<string, unknown>;
+
+  it("a spoken clock time is not a number, and an English word after a number is not a unit", () => {
+    const got = extractArguments(schema, ["book the hall 3 exam practice for forty five minutes on friday june fourth 2027 at eight twenty a m utc"], { now: NOW });
+    expect(got).toMatchObject({ start: "2027-06-04T08:20:00Z", duration_minutes: 45 });
+    expect(got.attendees).toBeUndefined();
+  });
+
+  it("'and a half', a percentage after a date, and pence after pounds", () => {
+    expect(extractArguments(schema, ["for two hours and a half"], { now: NOW }).duration_minutes).toBe(150);
+    expect(extractArguments(schema, ["waive part of it from 3 June 2027 of 15%"], { now: NOW }).share).toBe(0.15);
+    expect(extractArguments(schema, ["at twelve pounds forty each"], { now: NOW }).price_gbp).toBe(12.4);
+  });
+});

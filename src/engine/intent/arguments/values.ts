@@ -113,7 +113,9 @@ export function readTurn(original: string, now: Date): Turn {
     // A number or quantity is a word too as written ("50mm", "4k"): enum values are spelt that way.
     if (t.kind === "number" || t.kind === "quantity") words.push({ word: text.slice(spans[i]!.start, spans[i]!.end).replace(/\s+/g, "").toLowerCase(), span: spans[i]! });
     if (t.kind !== "word") return;
-    for (const part of t.norm.split(/[-_]/)) if (part) words.push({ word: part === t.norm ? t.norm : part, span: spans[i]! });
+    // A possessive is its noun ("the children's fund" names children).
+    const norm = t.norm.replace(/'s$/, "");
+    for (const part of norm.split(/[-_]/)) if (part) words.push({ word: part === norm ? norm : part, span: spans[i]! });
     // "e-mail", "check-in": the joined spelling is a word too.
     if (/^[a-z]+-[a-z]+$/.test(t.norm) && t.norm.split("-")[0]!.length <= 2) words.push({ word: t.norm.replace("-", ""), span: spans[i]! });
   });
