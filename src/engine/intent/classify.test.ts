@@ -49,6 +49,13 @@ describe("classifyTurn", () => {
     expect(requestFocus("Chekc the loan LN-12345").verb).toBe("check");
   });
 
+  it("assent or a greeting before a command, and an operation verb the tagger reads as a noun", () => {
+    expect(requestFocus("ok so renew LN-12345 for two weeks").verb).toBe("renew");
+    expect(requestFocus("yeah hi could you reserve the atlas").verb).toBe("reserve");
+    expect(requestFocus("um postpone tasting T-12 because the chef is ill").verb).toBe("postpone");
+    expectKind("acknowledgement", ["ok thanks", "great, thank you"], DONE);
+  });
+
   it("key-value lines: a label commands nothing, and a command after a label is content", () => {
     expect(requestFocus("Please register a new member.\nEmail - ana@bakery.test\nBranch - north")).toMatchObject({ verb: "register" });
     expect(requestFocus("Would you renew LN-12345 — reason: extend loan, please?").verb).toBe("renew");

@@ -185,9 +185,27 @@ function objectAfter(words: Word[], from: number): string | undefined {
 /** Where the clause's words start after politeness ("please", "kindly", "just"). */
 function firstIndex(words: Word[]): number {
   let i = 0;
-  while (i < words.length && (words[i]!.pos === "INTJ" || words[i]!.pos === "ADV" || words[i]!.lower === "please")) i++;
+  while (i < words.length && (words[i]!.pos === "INTJ" || words[i]!.pos === "ADV" || DISCOURSE.has(words[i]!.lower))) i++;
   return i;
 }
+
+/** The praise or greeting word at i stands before a command: a verb or a modal follows, after other lead-ins. */
+function leadsIn(words: Word[], i: number): boolean {
+  let k = i + 1;
+  while (words[k] && (PRAISE.has(words[k]!.lower) || GREETINGS.has(words[k]!.lower) || DISCOURSE.has(words[k]!.lower) || words[k]!.lower === "so" || words[k]!.lower === "then")) k++;
+  const next = words[k];
+  if (!next || k === i + 1 && !["so", "then"].includes(words[i + 1]?.lower ?? "") && next.pos !== "VERB" && !MODALS.has(next.lower)) return false;
+  return next.pos === "VERB" || MODALS.has(next.lower) || isOperationVerb(next);
+}
+
+/** The words before a subordinate clause ("… because the room is shut"). */
+const mainClause = (words: Word[]): Word[] => {
+  const at = words.findIndex((w) => w.pos === "SCONJ");
+  return at < 0 ? words : words.slice(0, at);
+};
+
+// Verbs of operations as written in the verb classes, not their nouns of action ("deletion", "payment").
+const isOperationVerb = (w: Word) => /^[a-z]+$/.test(w.lower) && !/(?:tion|sion|ment|al)$/.test(w.lower) && verbClassOf(w.lower) !== undefined && VERB_CLASSES.some((line) => line.includes(w.lower));
 
 function readClause(words: Word[], asked: boolean): Clause {
   const clause = (act: ClauseAct, verb?: string, at?: number): Clause => ({ words, asked, act, ...(verb ? { verb } : {}), ...(verb && at !== undefined ? { object: objectAfter(words, at + 1) } : {}) });
@@ -200,6 +218,8 @@ function readClause(words: Word[], asked: boolean): Clause {
       negated = true;
       continue;
     }
+    // "ok so cancel it", "yeah hi can you…": assent or a greeting in front of a command is only a lead-in.
+    if ((PRAISE.has(w.lower) || GREETINGS.has(w.lower)) && leadsIn(words, i)) continue;
     if (THANKS.has(w.lower) || PRAISE.has(w.lower) || GREETINGS.has(w.lower)) break;
     if (w.pos === "INTJ" || w.pos === "CCONJ" || (w.pos === "ADV" && !WH.has(w.lower)) || DISCOURSE.has(w.lower)) continue;
     break;
@@ -280,6 +300,9 @@ function readClause(words: Word[], asked: boolean): Clause {
   // the customer", "page the on-call", "record my call"): a noun is not followed so.
   if (first.pos === "VERB" && isBase(first) && next?.pos !== "AUX") return command(i);
   if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
+  // A verb of an operation the model read as a noun, before its object ("shift appointment A-1", "um
+  // rebook slot 4"), in a clause with no other verb.
+  if ((first.pos === "NOUN" || first.pos === "PROPN") && isOperationVerb(first) && i === firstIndex(words) && next && (next.pos === "NOUN" || next.pos === "PROPN" || isValue(next)) && !mainClause(words.slice(i + 1)).some((w) => w.pos === "VERB" || w.pos === "AUX")) return command(i);
   // The same for a phrasal verb the model read as a noun ("…, call off the delivery"): word, particle, object.
   const third = words[i + 2];
   if ((first.pos === "NOUN" || first.pos === "PROPN") && next && PARTICLES.has(next.lower) && i === firstIndex(words) && third && (["DET", "NOUN", "PROPN"].includes(third.pos) || isValue(third))) return command(i);
