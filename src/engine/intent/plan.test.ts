@@ -138,6 +138,15 @@ describe("ranking: reads and actions on one record", () => {
     expect(chosen(decide(NURSERY, ["OR-5531 - call off the order, thanks"]))).toBe("cancel_order");
   });
 
+  it("a verb the stemmer merges with another ('change' and 'write' are both update to it) widens only where written", () => {
+    const tools = [
+      tool("update_order_note", "Change the note on a plant order.", { order_id: code("OR", 4, "The order."), note: { type: "string" } }, ["order_id", "note"]),
+      tool("send_customer_email", "Send an email to a customer.", { to: { type: "string", format: "email" }, body: { type: "string" } }, ["to", "body"]),
+    ];
+    expect(chosen(decide(tools, ["Change the note on OR-5531 to 'leave at the gate'"]))).toBe("update_order_note");
+    expect(chosen(decide(tools, ["Write to the customer and tell them the roses arrive Friday"]))).toBe("send_customer_email");
+  });
+
   it("a code with no operation stays a question", () => {
     expect(chosen(decide(NURSERY, ["The buyer phoned about OR-5531."]))).toMatch(/^ambiguous:|^none$/);
   });

@@ -6,7 +6,7 @@ import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
-import { sameConcept, verbClassOf } from "../language/lemmas.ts";
+import { conceptsOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
@@ -122,11 +122,25 @@ function firstVerb(text: string): string | undefined {
   return first ? rankKey(first) : undefined;
 }
 
-function expand(stems: string[]): string[] {
+/**
+ * The stems and the stems their words widen to. A word the stemmer reads as another's synonym ("write" is
+ * update to it, like "change") widens only where it is written: "change the reason" must not reach send_…
+ * through write → email, send. `written`: the request's words, when known.
+ */
+function expand(stems: string[], written?: string[]): string[] {
   const out = [...stems];
-  for (const s of stems) for (const [word, more] of Object.entries(EXPANSIONS)) if (rankKey(word) === s) out.push(...more.map(rankKey));
+  for (const s of stems) {
+    for (const [word, more] of Object.entries(EXPANSIONS)) {
+      if (rankKey(word) !== s) continue;
+      if (written && merged(word) && !written.some((w) => conceptsOf(w).has(word))) continue;
+      out.push(...more.map(rankKey));
+    }
+  }
   return out;
 }
+
+/** The ranking key is another word's (stem.ts reads "write" as update, "mail" as email), not the word's own stem. */
+const merged = (word: string) => !word.startsWith(rankKey(word).slice(0, 3));
 
 /** Catalog integrations the text names ("on Slack", "in PagerDuty", "my Google Calendar"). */
 export function namedIntegrations(text: string, catalog: CatalogIntegration[]): CatalogIntegration[] {
@@ -298,7 +312,8 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   // value such as "bonus", a term of its description such as "vacation").
   const keep = (r: Ranked<Tool>) => r.nameMatched.some((s) => !GENERIC.has(s)) || r.nameMatched.length >= 2 || r.matched.some((s) => s.length >= 4 && !GENERIC.has(s) && index.documentFrequency(s) === 1);
   const literalHits = index.rank(literal).filter(keep);
-  const verbs = verb ? expand([verb]) : [];
+  const written = words(cleaned);
+  const verbs = verb ? expand([verb], written) : [];
   const objectKey = focus.object ? rankKey(singular(focus.object.toLowerCase())) : undefined;
   const weights = new Map<string, number>();
   for (const v of verbs) weights.set(v, FOCUS_WEIGHT);
@@ -306,7 +321,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   const cues = freeTextCues(text);
   // A code the request carries ("APT-220914") that only some tools take makes them candidates too.
   const byCode = new Map(tools.map((t) => [t, codeHits(t, text)] as const));
-  const scored = index.rank(expand(literal), weights);
+  const scored = index.rank(expand(literal, written), weights);
   for (const t of tools) if ((byCode.get(t) ?? 0) > 0 && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
   const support = new Map<Tool, Support>();
   const ranked = scored
@@ -463,7 +478,9 @@ export function plan(input: PlanInput): Plan {
   const answering = (input.lastAssistant !== undefined || continues) && !verbNamesTool;
   if (input.userTurns.length > 1 && (ranked.length === 0 || answering || (continues && !found.support.get(ranked[0]!.item)?.verb))) {
     const first = input.userTurns[0] ?? "";
-    const earlier = candidatesFor(input.tools, everything, leadingVerb(first), requestFocus(first));
+    // The first turn's verb as its own command reads it ("call off…" is calloff, not call).
+    const firstFocus = requestFocus(first);
+    const earlier = candidatesFor(input.tools, everything, verbOf(first, firstFocus, verbsOf(input.tools)) ?? leadingVerb(first), firstFocus);
     if (earlier.ranked.length > 0) {
       found = earlier;
       ranked = earlier.ranked;
