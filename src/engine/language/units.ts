@@ -28,7 +28,9 @@ const cache = new Map<string, Quantity | null>();
 
 // Every name js-quantities knows a unit by ("metres", "hours", "tonne"): read once.
 let UNIT_NAMES: Set<string> | undefined;
-const unitNames = (): Set<string> => (UNIT_NAMES ??= new Set(Qty.getUnits().flatMap((u) => Qty.getAliases(u))));
+// The library has these two functions; its type declarations leave them out.
+const catalogue = Qty as unknown as { getUnits(): string[]; getAliases(unit: string): string[] };
+const unitNames = (): Set<string> => (UNIT_NAMES ??= new Set(catalogue.getUnits().flatMap((u) => catalogue.getAliases(u))));
 
 /**
  * Whether a word of four letters or more names a unit as written: one of the library's names for it, or a

@@ -296,3 +296,37 @@ describe("values as a voice or a quick note writes them", () => {
     expect(extractArguments(schema, ["at twelve pounds forty each"], { now: NOW }).price_gbp).toBe(12.4);
   });
 });
+
+describe("words for names, titles, purposes and notes", () => {
+  const schema = {
+    type: "object",
+    required: ["full_name", "job_title", "purpose", "site_id", "start", "summary"],
+    properties: {
+      full_name: { type: "string", description: "Member's full name." },
+      job_title: { type: "string" },
+      purpose: { type: "string", description: "What the hall is used for." },
+    },
+  } as Record<string, unknown>;
+  const work = {
+    type: "object",
+    required: ["site_id", "start", "summary"],
+    properties: {
+      site_id: { type: "string", pattern: "^ST-[0-9]{3}$" },
+      start: { type: "string", format: "date-time" },
+      summary: { type: "string", maxLength: 200, description: "One line for the crew." },
+    },
+  } as Record<string, unknown>;
+
+  it("a name said in lower case after 'named' or 'called', a title after 'as'", () => {
+    const got = extractArguments(schema, ["sign up a new member called ines moreau as shift lead please"], { now: NOW });
+    expect(got).toMatchObject({ full_name: "ines moreau", job_title: "shift lead" });
+  });
+
+  it("what something is for, after 'for' and past the values other parameters take", () => {
+    expect(extractArguments(schema, ["book the hall for 30 people for a chess evening on 2027-05-02 18:00 UTC"], { now: NOW }).purpose).toBe("chess evening");
+  });
+
+  it("the note after a dash, not after the colon of a clock time", () => {
+    expect(extractArguments(work, ["Open a job for 2027-05-02 10:45 UTC at ST-120 — gate hinge snapped again"], { now: NOW }).summary).toBe("gate hinge snapped again");
+  });
+});

@@ -127,7 +127,7 @@ const MINOR_UNITS: Record<string, string | null> = { cents: null, cent: null, pe
 // Head nouns of proper names: people, organisations, places, venues.
 const NAME_NOUNS = new Set(["name", "company", "organisation", "organization", "employer", "city", "town", "location", "merchant", "vendor", "supplier", "hotel", "venue", "place", "country", "region", "site", "account"]);
 // Head nouns of free text written in sentences.
-const TEXT_NOUNS = new Set(["summary", "body", "reason", "description", "note", "notes", "message", "subject", "comment", "comments", "details", "text", "content", "memo", "title", "instructions", "notice", "caption", "justification", "explanation", "headline", "question", "answer", "feedback"]);
+const TEXT_NOUNS = new Set(["summary", "body", "reason", "description", "note", "notes", "message", "subject", "comment", "comments", "details", "text", "content", "memo", "title", "instructions", "notice", "caption", "justification", "explanation", "headline", "question", "answer", "feedback", "purpose"]);
 const ID_NOUNS = new Set(["id", "key", "code", "number", "no", "ref", "reference", "slug", "handle", "sku", "uuid"]);
 // Words that say which of two parameters a value goes to.
 const ROLE_WORDS: Record<string, Role> = { from: "source", source: "source", origin: "source", to: "target", destination: "target", target: "target", dest: "target", start: "start", begin: "start", starts: "start", earliest: "start", end: "end", until: "end", finish: "end", ends: "end", latest: "end", last: "end", first: "start", check: "start" };

@@ -19,6 +19,7 @@ const PERSON_LEADS = new Set(["for", "to", "named", "called", "with", "candidate
 // Words after which the rest of the clause is what someone wants said or recorded.
 const SPEECH_CUES = ["saying", "say", "says", "that", "about", "regarding", "re", "subject", "note", "noting", "mentioning", "summary", "summarising", "summarizing"];
 const TELL = ["tell", "inform", "remind", "warn", "let"];
+const PURPOSE_NOUNS = new Set(["purpose", "occasion", "event", "use", "activity"]);
 const REASON_CUES = ["because", "due", "since", "as", "reason", "cause", "owing"];
 const ID_SUFFIXES = new Set(["id", "key", "code", "number", "no", "ref", "reference", "slug", "handle", "sku", "uuid"]);
 const FILE_PATH = /(?<![\w/])(?:~|\.{1,2})?\/[^\s'"`,;]+|(?<!\w)[A-Za-z]:\\[^\s'"`,;]+|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/])/g;
@@ -123,15 +124,45 @@ function afterCue(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
 
 /** "Log the call: went over pricing", "— discussed renewal": the words after the request's colon or dash. */
 function afterSeparator(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
-  const m = /(?::|\s[-–—]\s)\s*([^\n]{8,})$/.exec(turn.text);
-  if (!m) return undefined;
-  const start = m.index! + m[0].length - m[1]!.length;
-  const value = m[1]!.trim().replace(/[.!]+$/, "");
-  // Free text may hold values other parameters took ("12 seats, they liked the demo"): only its first
-  // character is claimed, and it must not start inside one of them.
-  const span = { start, end: start + 1 };
-  if (taken.some((t) => overlaps(t, span)) || value.split(/\s+/).length < 2) return undefined;
-  return { value, span };
+  // The first colon or spaced dash whose words are free; a colon inside a clock time ("10:45") is none.
+  for (const m of turn.text.matchAll(/(?:(?<!\d):(?!\d)|\s[-–—]\s)\s*([^\n]{8,})$/g)) {
+    const start = m.index! + m[0].length - m[1]!.length;
+    const value = m[1]!.trim().replace(/[.!]+$/, "");
+    // Free text may hold values other parameters took ("12 seats, they liked the demo"): only its first
+    // character is claimed, and it must not start inside one of them.
+    const span = { start, end: start + 1 };
+    if (!taken.some((t) => overlaps(t, span)) && value.split(/\s+/).length >= 2) return { value, span };
+  }
+  return undefined;
+}
+
+// Words that end a phrase of words standing for a value (a name said in lower case, what something is for).
+const PHRASE_STOPS = new Set(["as", "born", "on", "at", "with", "and", "for", "who", "from", "to", "in", "by", "starting", "please", "thanks", "the", "a", "an", "is", "was", "of"]);
+
+/**
+ * The words after a cue, up to the next preposition, value or stop: "named oskar lind born…" → "oskar
+ * lind", "as shift lead" → "shift lead", "for a chess evening on…" → "chess evening". A voice transcript
+ * writes names in lower case, where runs of capitals find nothing.
+ */
+function phraseAfter(turn: Turn, cues: string[], taken: Span[], min: number, max: number, skipArticle: boolean): { value: string; span: Span } | undefined {
+  for (let i = 0; i < turn.words.length; i++) {
+    if (!cues.includes(turn.words[i]!.word)) continue;
+    let k = i + 1;
+    if (skipArticle && ["a", "an", "the"].includes(turn.words[k]?.word ?? "")) k++;
+    const picked: Turn["words"] = [];
+    for (; k < turn.words.length && picked.length < max; k++) {
+      const w = turn.words[k]!;
+      const gap = turn.text.slice((picked.at(-1) ?? turn.words[k - 1]!).span.end, w.span.start);
+      if (picked.length > 0 && /[^\s]/.test(gap)) break;
+      if (!/^[a-z][a-z'-]*$/.test(w.word) || PHRASE_STOPS.has(w.word) || taken.some((t) => overlaps(t, w.span))) break;
+      picked.push(w);
+    }
+    if (picked.length >= min && (k >= turn.words.length || picked.length < max || PHRASE_STOPS.has(turn.words[k]!.word))) {
+      const span = { start: picked[0]!.span.start, end: picked.at(-1)!.span.end };
+      return { value: turn.text.slice(span.start, span.end), span };
+    }
+  }
+  return undefined;
 }
 
 /** `ticket_id`: "ticket #4471", "#4471", "the new-checkout flag"; the token after (or before) its noun. */
@@ -233,6 +264,13 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     }
   }
   pairs.sort((a, b) => b.score - a.score);
+  // No run of capitals fits: a person's name or a title written in lower case after its cue.
+  for (const sig of nameSigs) {
+    const cls = nameClass(sig);
+    if (pairs.some((p) => p.sig === sig && p.score >= 1.1)) continue;
+    const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true) : undefined;
+    if (hit) pairs.push({ sig, f: { value: { kind: "name", text: hit.value, words: hit.value.split(/\s+/).length }, span: hit.span, raw: hit.value, left: [], right: [] }, score: 1.2 });
+  }
   for (const p of pairs) {
     if (p.score < 1.1 || out.has(p.sig.key) || taken.some((t) => overlaps(t, p.f.span))) continue;
     const name = (p.f.value as { text: string }).text;
@@ -251,6 +289,8 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
   // Free text: after a cue of speech or reason, else (the one required text field) after the colon.
   const textSigs = open.filter((s) => s.kind === "text" && !out.has(s.key));
   for (const sig of textSigs) claim(sig.key, afterCue(sig, turn, taken));
+  // What something is for ("purpose", "occasion"): the phrase after "for" that no other value took.
+  for (const sig of textSigs) if (!out.has(sig.key) && sig.keyWords.some((w) => PURPOSE_NOUNS.has(w))) claim(sig.key, phraseAfter(turn, ["for"], taken, 2, 8, true));
   const stillOpen = textSigs.filter((s) => !out.has(s.key) && s.required);
   if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken));
   // A bare reply to a question about one word-valued parameter is its value.
