@@ -330,3 +330,14 @@ describe("words for names, titles, purposes and notes", () => {
     expect(extractArguments(work, ["Open a job for 2027-05-02 10:45 UTC at ST-120 — gate hinge snapped again"], { now: NOW }).summary).toBe("gate hinge snapped again");
   });
 });
+
+describe("country names for a country-code pattern", () => {
+  const schema = { type: "object", properties: { destination_country: { type: "string", pattern: "^[A-Z]{2}$" } } } as Record<string, unknown>;
+  it("gives the code in use, never a deprecated one sharing the name (SU, DD, CS, UK)", () => {
+    const code = (text: string) => extractArguments(schema, [text], { now: NOW }).destination_country;
+    expect(code("send the crates to Russia")).toBe("RU");
+    expect(code("send the crates to Germany")).toBe("DE");
+    expect(code("send the crates to Serbia")).toBe("RS");
+    expect(code("send the crates to the United Kingdom")).toBe("GB");
+  });
+});

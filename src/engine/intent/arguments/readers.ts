@@ -33,6 +33,9 @@ function regions(): Map<string, string> {
     for (let b = 65; b <= 90; b++) {
       const code = String.fromCharCode(a, b);
       try {
+        // Only a code in use: a deprecated one (SU, DD, CS, UK) shares its name with the code that replaced
+        // it and, read later, would take "Russia" from RU, where a rule about RU would no longer see it.
+        if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
         const name = display.of(code);
         if (name && name !== code) regionNames.set(name.toLowerCase(), code);
       } catch {
