@@ -250,6 +250,8 @@ function readClause(words: Word[], asked: boolean): Clause {
       const k = words.findIndex((x, n) => n > j + 1 && x.pos === "VERB");
       if (k > 0) return command(k);
     }
+    // "get rid of X" deletes X; "get" alone reads.
+    if (w.lemma === "get" && after?.lower === "rid") return { ...clause("command", "rid", j + 1), verb: "rid" };
     if (w.lemma === "go" && after?.lower === "ahead") {
       const k = words.findIndex((x, n) => n > j + 1 && isBase(x));
       return k > 0 ? command(k) : clause("command", "go", j + 1);

@@ -147,6 +147,17 @@ describe("ranking: reads and actions on one record", () => {
     expect(chosen(decide(tools, ["Write to the customer and tell them the roses arrive Friday"]))).toBe("send_customer_email");
   });
 
+  it("destructive operations said another way reach their tool, not a read or an update sharing the code", () => {
+    const tools = [
+      tool("get_baker", "Look up a baker — name, shifts and role.", { baker_id: code("BK", 4, "The baker.") }, ["baker_id"]),
+      tool("update_baker_role", "Change a baker's role from a date.", { baker_id: code("BK", 4, "The baker."), new_role: { type: "string" }, effective_date: { type: "string", format: "date" } }, ["baker_id", "new_role"]),
+      tool("end_employment", "End a baker's employment.", { baker_id: code("BK", 4, "The baker."), last_day: { type: "string", format: "date" } }, ["baker_id", "last_day"]),
+      tool("delete_baker_record", "Delete a baker's record.", { baker_id: code("BK", 4, "The baker.") }, ["baker_id"]),
+    ];
+    expect(chosen(decide(tools, ["fire BK-2201 effective 2027-09-30"]))).toBe("end_employment");
+    expect(chosen(decide(tools, ["um get rid of baker BK-2201's record entirely"]))).toBe("delete_baker_record");
+  });
+
   it("a code with no operation stays a question", () => {
     expect(chosen(decide(NURSERY, ["The buyer phoned about OR-5531."]))).toMatch(/^ambiguous:|^none$/);
   });

@@ -288,6 +288,9 @@ function operationIs(tool: Tool, verb: string | undefined, verbKey: string | und
   // `get_patient`); only its literal spelling is too common to count alone.
   const first = name[0] ?? "";
   if (verb && GENERIC.has(rankKey(first)) && verbClassOf(first) !== undefined && verbClassOf(first) === verbClassOf(verb)) return { hit: true, literal: false };
+  // A name that is one operation as a whole (`terminate_employment` is offboarding: "fire", "let go").
+  const whole = verbClassOf(name.join("_"));
+  if (verb && whole !== undefined && whole === verbClassOf(verb)) return { hit: true, literal: true };
   let synonym = false;
   for (const operation of operations) {
     const key = rankKey(operation);

@@ -9,7 +9,7 @@ import { tag } from "./nlp.ts";
 // One line per operation. The first word names the class. A word may appear in one class only. Phrasal
 // verbs are written joined ("calloff", "pullup"): readers join a verb and its particle before asking.
 export const VERB_CLASSES: readonly (readonly string[])[] = [
-  ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal"],
+  ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal", "rid"],
   ["send", "share", "post", "forward", "transmit", "email", "e-mail", "message", "mail", "dm", "notify", "publish", "broadcast", "text", "sms"],
   ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup", "pullup", "bringup", "find", "show", "display", "check"],
   ["write", "insert", "append", "upsert", "store", "save", "persist", "load", "import", "ingest"],
@@ -39,7 +39,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["decrease", "reduce", "lower", "cut", "shrink"],
   ["assign", "allocate", "delegate", "reassign"],
   ["request", "ask"],
-  ["offboard", "fire", "dismiss", "layoff", "terminate_employee"],
+  ["offboard", "fire", "dismiss", "layoff", "terminate_employee", "terminate_employment", "end_employment"],
 ];
 
 const CLASS_OF = new Map<string, string>();
