@@ -341,3 +341,24 @@ describe("country names for a country-code pattern", () => {
     expect(code("send the crates to the United Kingdom")).toBe("GB");
   });
 });
+
+describe("a value set aside for another", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      role: { type: "string", enum: ["viewer", "editor", "admin"] },
+      from_yard: { type: "string", enum: ["north", "south", "east"] },
+      to_yard: { type: "string", enum: ["north", "south", "east"] },
+      hazardous: { type: "string", enum: ["none", "flammable", "corrosive"] },
+    },
+  } as Record<string, unknown>;
+
+  it("is given to no parameter, in the same turn or as a correction", () => {
+    expect(extractArguments(schema, ["make her an editor", "actually admin, not editor"], { now: NOW }).role).toBe("admin");
+    expect(extractArguments(schema, ["move the trailer from north to east", "sorry, from south not north"], { now: NOW })).toMatchObject({ from_yard: "south", to_yard: "east" });
+  });
+
+  it("alone, a negated value still says what the parameter is", () => {
+    expect(extractArguments(schema, ["the load is not hazardous"], { now: NOW }).hazardous).toBe("none");
+  });
+});
