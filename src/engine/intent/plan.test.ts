@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CATALOG } from "../../modules/connections/catalog.ts";
 import type { JsonSchema, Tool } from "../../tools/tool.ts";
 import { classifyTurn } from "./classify.ts";
-import { plan, type Plan } from "./plan.ts";
+import { plan, readToolFor, type Plan } from "./plan.ts";
 
 function tool(name: string, description: string, properties: Record<string, JsonSchema>, required: string[] = []): Tool {
   return {
@@ -156,6 +156,11 @@ describe("ranking: reads and actions on one record", () => {
     ];
     expect(chosen(decide(tools, ["fire BK-2201 effective 2027-09-30"]))).toBe("end_employment");
     expect(chosen(decide(tools, ["um get rid of baker BK-2201's record entirely"]))).toBe("delete_baker_record");
+  });
+
+  it("a question about a record that several read tools take goes to the one it names, else the plain read", () => {
+    expect(readToolFor(NURSERY, "how many loyalty points does CU-40211 have?")?.name).toBe("get_loyalty_points");
+    expect(readToolFor(NURSERY, "who is CU-40211?")?.name).toBe("get_customer");
   });
 
   it("a code with no operation stays a question", () => {

@@ -439,8 +439,15 @@ const READ_VERBS = new Set(["get", "lookup", "look", "find", "fetch", "read", "s
  */
 export function readToolFor(tools: Tool[], question: string): Tool | undefined {
   const readers = tools.filter((t) => READ_VERBS.has(rankKey(words(t.name)[0] ?? "")) && codeHits(t, question) > 0);
-  if (readers.length !== 1) return undefined;
-  return readers[0];
+  if (readers.length <= 1) return readers[0];
+  // Several readers take the code: the one whose name the question writes ("the leave balance of EMP-7"),
+  // else the one about nothing but the record the code names ("what about EMP-7?" → get_employee).
+  const written = new Set(rankTerms(intentText(question)));
+  const hits = readers.map((t) => rankTerms(t.name.replace(/_/g, " ")).filter((w) => !GENERIC.has(w) && written.has(w)).length);
+  const best = Math.max(...hits);
+  if (best > 0) return hits.filter((h) => h === best).length === 1 ? readers[hits.indexOf(best)] : undefined;
+  const plain = readers.filter((t) => unexplainedNameWords(t, question).length === 0);
+  return plain.length === 1 ? plain[0] : undefined;
 }
 
 export function plan(input: PlanInput): Plan {
