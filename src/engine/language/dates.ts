@@ -84,6 +84,13 @@ export function readDates(text: string, now: Date): DateMention[] {
     // separator of dates, or a clock time count.
     const body = r.text.slice(lead, end - index);
     if (!DATE_WORD.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/\d:\d\d|\d\s?[ap]\.?m\b/i.test(body)) continue;
+    // A clock time just before an ISO date ("9pm on 2027-06-04", "at 14:30, 2027-06-04") is that date's time.
+    const before = !r.start.isCertain("day") && !r.start.isCertain("weekday") && r.start.isCertain("hour") ? found.find((f) => !f.time && f.start >= end && /^\s*(?:,|on|of)?\s*$/i.test(text.slice(end, f.start))) : undefined;
+    if (before) {
+      before.time = fromComponents(r.start).time;
+      before.start = start;
+      continue;
+    }
     // The same day written twice ("Sunday 2027-02-21"): the ISO form is read already.
     if (found.some((f) => f.start - end <= 3 && start - f.end <= 3 && f.start < start + 40)) {
       const iso = found.find((f) => f.start - end <= 3 && start - f.end <= 3);
@@ -106,6 +113,11 @@ export function readDates(text: string, now: Date): DateMention[] {
 
 const HOURS = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
 const SPOKEN_TIME = new RegExp(`\\b(${HOURS.join("|")})(?:[\\s-]+(o'?\\s?clock|oh[\\s-]+[a-z]+|[a-z]+(?:[\\s-][a-z]+)?))?[\\s-]*(a\\.?\\s?m\\b\\.?|p\\.?\\s?m\\b\\.?|in the morning|in the afternoon|in the evening|o'?\\s?clock)`, "gi");
+
+/** Where clock times said in words stand ("seven fifteen a m"): their number words are the time's, not counts. */
+export function spokenTimeSpans(text: string): { start: number; end: number }[] {
+  return [...text.matchAll(SPOKEN_TIME)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+}
 
 /**
  * Clock times said in words, as a voice transcript writes them ("nine thirty a m", "ten o'clock in the

@@ -79,6 +79,9 @@ function morphology(w: string): string[] {
     ["al", ["e", ""]],
     ["ance", ["e", ""]],
     ["ence", ["e", ""]],
+    // "vacancy" → vacant, "urgency" → urgent.
+    ["ancy", ["ant"]],
+    ["ency", ["ent"]],
     ["ly", [""]],
   ];
   for (const [suffix, endings] of derived) {

@@ -304,7 +304,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     }
     // "seventy-four pounds ninety-nine", "12 dollars 50 each": the minor part after a currency in words,
     // when nothing after it makes it a count of something else ("12 dollars 3 copies").
-    if (t.kind === "number" && last?.kind === "money" && previous === last && /[a-z]$/i.test(last.text) && Number.isInteger(last.value) && Number.isInteger(t.value) && t.value > 0 && t.value < 100 && (!isWord(n1) || isWord(n1, "each", "per", "apiece", "a"))) {
+    if (t.kind === "number" && last?.kind === "money" && previous === last && /[a-z]$/i.test(last.text) && Number.isInteger(last.value) && Number.isInteger(t.value) && t.value > 0 && t.value < 100 && (!isWord(n1) || isWord(n1, "each", "per", "apiece", "a", "as", "for", "to", "on", "and", "in", "at", "from", "by", "with", "because", "please"))) {
       out[out.length - 1] = { ...last, text: `${last.text} ${t.text}`, value: last.value + t.value / 100 };
       break step;
     }
