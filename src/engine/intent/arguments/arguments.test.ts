@@ -276,6 +276,7 @@ describe("values as a voice or a quick note writes them", () => {
   const schema = {
     type: "object",
     properties: {
+      hall: { type: "string", enum: ["hall-1", "hall-3"] },
       start: { type: "string", format: "date-time" },
       duration_minutes: { type: "integer", minimum: 15, maximum: 600 },
       attendees: { type: "integer", minimum: 1, maximum: 40 },
@@ -286,14 +287,20 @@ describe("values as a voice or a quick note writes them", () => {
 
   it("a spoken clock time is not a number, and an English word after a number is not a unit", () => {
     const got = extractArguments(schema, ["book the hall 3 exam practice for forty five minutes on friday june fourth 2027 at eight twenty a m utc"], { now: NOW });
-    expect(got).toMatchObject({ start: "2027-06-04T08:20:00Z", duration_minutes: 45 });
+    expect(got).toMatchObject({ hall: "hall-3", start: "2027-06-04T08:20:00Z", duration_minutes: 45 });
     expect(got.attendees).toBeUndefined();
+  });
+
+  it("a clock time just before an ISO date is its time; a spoken time's words are no count", () => {
+    expect(extractArguments(schema, ["book hall 1 from 9pm on 2027-06-04 for two hours"], { now: NOW })).toMatchObject({ start: "2027-06-04T21:00:00Z", duration_minutes: 120 });
+    expect(extractArguments(schema, ["book hall 1 on june 4 2027 at seven a m utc for an hour"], { now: NOW }).attendees).toBeUndefined();
   });
 
   it("'and a half', a percentage after a date, and pence after pounds", () => {
     expect(extractArguments(schema, ["for two hours and a half"], { now: NOW }).duration_minutes).toBe(150);
     expect(extractArguments(schema, ["waive part of it from 3 June 2027 of 15%"], { now: NOW }).share).toBe(0.15);
     expect(extractArguments(schema, ["at twelve pounds forty each"], { now: NOW }).price_gbp).toBe(12.4);
+    expect(extractArguments(schema, ["at twelve pounds forty as agreed"], { now: NOW }).price_gbp).toBe(12.4);
   });
 });
 

@@ -2,7 +2,7 @@
 // percentages, quantities with units, numbers in digits or words, clock times, e-mail addresses, quoted
 // text), dates (ISO or written out), and runs of capitalised words that may be names. Each value keeps
 // where it stands and the words around it, which say what it is for ("payload 45 kg", "from LIS").
-import { readDates, type DateMention } from "../../language/dates.ts";
+import { readDates, spokenTimeSpans, type DateMention } from "../../language/dates.ts";
 import { conceptsOf } from "../../language/lemmas.ts";
 import { tokenizeWithSpans, type Span, type Token } from "../../language/tokens.ts";
 import type { Quantity } from "../../language/units.ts";
@@ -122,7 +122,7 @@ export function readTurn(original: string, now: Date): Turn {
   words = words.sort((a, b) => a.span.start - b.span.start);
   const found: Found[] = [];
   const dates = readDates(text, now);
-  const dateSpans = dates.map((d) => ({ start: d.start, end: d.end }));
+  const dateSpans = [...dates.map((d) => ({ start: d.start, end: d.end })), ...spokenTimeSpans(text)];
   for (const d of dates) found.push({ value: { kind: "date", date: d }, span: { start: d.start, end: d.end }, raw: text.slice(d.start, d.end), ...contextOf(text, words, d) });
   tokens.forEach((t, i) => {
     let span = spans[i]!;
