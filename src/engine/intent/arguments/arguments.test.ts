@@ -369,3 +369,16 @@ describe("a value set aside for another", () => {
     expect(extractArguments(schema, ["the load is not hazardous"], { now: NOW }).hazardous).toBe("none");
   });
 });
+
+describe("spoken dates and names in one breath", () => {
+  const schema = {
+    type: "object",
+    properties: { full_name: { type: "string", description: "Patient's full name." }, date_of_birth: { type: "string", format: "date" }, visit: { type: "string", format: "date-time" } },
+  } as Record<string, unknown>;
+  it("a year said aloud after a month, and a name that stops at another parameter's label", () => {
+    expect(extractArguments(schema, ["add a patient named ines moreau date of birth june second nineteen eighty one"], { now: NOW })).toMatchObject({ full_name: "ines moreau", date_of_birth: "1981-06-02" });
+  });
+  it("a spoken time after words that are not minutes", () => {
+    expect(extractArguments(schema, ["book the visit on july third twenty twenty seven at ten a m utc"], { now: NOW }).visit).toBe("2027-07-03T10:00:00Z");
+  });
+});

@@ -144,7 +144,7 @@ const PHRASE_STOPS = new Set(["as", "born", "on", "at", "with", "and", "for", "w
  * lind", "as shift lead" → "shift lead", "for a chess evening on…" → "chess evening". A voice transcript
  * writes names in lower case, where runs of capitals find nothing.
  */
-function phraseAfter(turn: Turn, cues: string[], taken: Span[], min: number, max: number, skipArticle: boolean): { value: string; span: Span } | undefined {
+function phraseAfter(turn: Turn, cues: string[], taken: Span[], min: number, max: number, skipArticle: boolean, labels: Set<string> = new Set()): { value: string; span: Span } | undefined {
   for (let i = 0; i < turn.words.length; i++) {
     if (!cues.includes(turn.words[i]!.word)) continue;
     let k = i + 1;
@@ -154,7 +154,7 @@ function phraseAfter(turn: Turn, cues: string[], taken: Span[], min: number, max
       const w = turn.words[k]!;
       const gap = turn.text.slice((picked.at(-1) ?? turn.words[k - 1]!).span.end, w.span.start);
       if (picked.length > 0 && /[^\s]/.test(gap)) break;
-      if (!/^[a-z][a-z'-]*$/.test(w.word) || PHRASE_STOPS.has(w.word) || taken.some((t) => overlaps(t, w.span))) break;
+      if (!/^[a-z][a-z'-]*$/.test(w.word) || PHRASE_STOPS.has(w.word) || labels.has(w.word) || taken.some((t) => overlaps(t, w.span))) break;
       picked.push(w);
     }
     if (picked.length >= min && (k >= turn.words.length || picked.length < max || PHRASE_STOPS.has(turn.words[k]!.word))) {
@@ -264,11 +264,14 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     }
   }
   pairs.sort((a, b) => b.score - a.score);
-  // No run of capitals fits: a person's name or a title written in lower case after its cue.
+  // No run of capitals fits: a person's name or a title written in lower case after its cue, up to a word
+  // that labels another parameter ("named ana lima date of birth…"). ("to" would be a cue for a new title,
+  // but it stands before too many other things.)
   for (const sig of nameSigs) {
     const cls = nameClass(sig);
     if (pairs.some((p) => p.sig === sig && p.score >= 1.1)) continue;
-    const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true) : undefined;
+    const labels = new Set(sigs.filter((o) => o !== sig).flatMap((o) => o.keyWords));
+    const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false, labels) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true, labels) : undefined;
     if (hit) pairs.push({ sig, f: { value: { kind: "name", text: hit.value, words: hit.value.split(/\s+/).length }, span: hit.span, raw: hit.value, left: [], right: [] }, score: 1.2 });
   }
   for (const p of pairs) {
