@@ -382,3 +382,16 @@ describe("spoken dates and names in one breath", () => {
     expect(extractArguments(schema, ["book the visit on july third twenty twenty seven at ten a m utc"], { now: NOW }).visit).toBe("2027-07-03T10:00:00Z");
   });
 });
+
+describe("things named in lower case, and reasons given as 'the reason is that…'", () => {
+  const schema = {
+    type: "object",
+    properties: { partner_depot: { type: "string" }, weight_kg: { type: "number" }, reason: { type: "string" } },
+  } as Record<string, unknown>;
+  it("words ending in the parameter's noun after a preposition", () => {
+    expect(extractArguments(schema, ["send the pallet to the old quarry depot, 40 kg"], { now: NOW }).partner_depot).toBe("old quarry depot");
+  });
+  it("the reason after 'is that'", () => {
+    expect(extractArguments(schema, ["the reason is that the van broke down"], { now: NOW }).reason).toBe("the van broke down");
+  });
+});

@@ -40,7 +40,7 @@ function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
     let end = w.span.end;
     const next = turn.words[i + 1];
     if (next && /^\s*$/.test(turn.text.slice(end, next.span.start)) && /^[a-z]+$/.test(next.word) && /^\s*[:=]/.test(turn.text.slice(next.span.end))) end = next.span.end;
-    const sep = /^\s*(?:[:=]|[-–—]\s|is\s|was\s|as\s)\s*/.exec(turn.text.slice(end));
+    const sep = /^\s*(?:[:=]|[-–—]\s|(?:is|was)\s+(?:that\s)?|as\s)\s*/.exec(turn.text.slice(end));
     if (!sep) continue;
     const start = end + sep[0].length;
     const rest = turn.text.slice(start);
@@ -113,7 +113,7 @@ function afterCue(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
     }
     if (w.word === "that" && i > 0 && !/^(say|said|tell|told|know|note|mention|explain|confirm|inform)/.test(turn.words[i - 1]!.word) && !turn.words.slice(Math.max(0, i - 4), i).some((x) => /@/.test(x.word))) continue;
     const from = w.word === "due" ? turn.words[i + 1]!.span.end : w.span.end;
-    const rest = turn.text.slice(from).replace(/^\s*(?:[:,-]|to\b|of\b|that\b)?\s*/, "");
+    const rest = turn.text.slice(from).replace(/^\s*(?:[:,-]|to\b|of\b|that\b|(?:is|was)\s+that\b|(?:is|was)\b)?\s*/, "");
     const start = turn.text.length - rest.length;
     const value = rest.split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0]!.trim().replace(/[.!]+$/, "");
     const span = { start, end: start + value.length };
@@ -132,6 +132,26 @@ function afterSeparator(turn: Turn, taken: Span[]): { value: string; span: Span 
     // character is claimed, and it must not start inside one of them.
     const span = { start, end: start + 1 };
     if (!taken.some((t) => overlaps(t, span)) && value.split(/\s+/).length >= 2) return { value, span };
+  }
+  return undefined;
+}
+
+/**
+ * A thing named in lower case by words ending in the parameter's own noun, after a preposition: "to
+ * eastbrook community library" for partner_library, "at the harbour depot" for depot_name.
+ */
+function phraseEndingIn(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  const head = sig.keyWords.filter((w) => !ID_SUFFIXES.has(w)).at(-1);
+  if (!head || head.length < 3) return undefined;
+  for (let i = 1; i < turn.words.length; i++) {
+    if (turn.words[i]!.word !== head && !conceptsOf(turn.words[i]!.word).has(head)) continue;
+    let k = i - 1;
+    while (k >= 0 && i - k <= 3 && /^[a-z][a-z'-]*$/.test(turn.words[k]!.word) && !PHRASE_STOPS.has(turn.words[k]!.word) && !taken.some((t) => overlaps(t, turn.words[k]!.span))) k--;
+    const lead = ["the", "a", "an"].includes(turn.words[k]?.word ?? "") ? k - 1 : k;
+    if (k === i - 1 || lead < 0 || !["to", "at", "from", "with", "for"].includes(turn.words[lead]!.word)) continue;
+    const span = { start: turn.words[k + 1]!.span.start, end: turn.words[i]!.span.end };
+    if (/[^\sa-z'-]/i.test(turn.text.slice(span.start, span.end))) continue;
+    return { value: turn.text.slice(span.start, span.end), span };
   }
   return undefined;
 }
@@ -271,7 +291,7 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     const cls = nameClass(sig);
     if (pairs.some((p) => p.sig === sig && p.score >= 1.1)) continue;
     const labels = new Set(sigs.filter((o) => o !== sig).flatMap((o) => o.keyWords));
-    const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false, labels) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true, labels) : undefined;
+    const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false, labels) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true, labels) : phraseEndingIn(sig, turn, taken);
     if (hit) pairs.push({ sig, f: { value: { kind: "name", text: hit.value, words: hit.value.split(/\s+/).length }, span: hit.span, raw: hit.value, left: [], right: [] }, score: 1.2 });
   }
   for (const p of pairs) {
