@@ -395,3 +395,11 @@ describe("things named in lower case, and reasons given as 'the reason is thatâ€
     expect(extractArguments(schema, ["the reason is that the van broke down"], { now: NOW }).reason).toBe("the van broke down");
   });
 });
+
+describe("an infinitive of purpose for the one required free text", () => {
+  const schema = { type: "object", required: ["yard", "note"], properties: { yard: { type: "string", enum: ["north", "south"] }, note: { type: "string", description: "What the crew does." } } } as Record<string, unknown>;
+  it("fills the note, not when nothing follows 'to' but a value", () => {
+    expect(extractArguments(schema, ["send a crew to the north yard to clear the blocked drain"], { now: NOW }).note).toBe("clear the blocked drain");
+    expect(extractArguments(schema, ["send a crew to the north yard"], { now: NOW }).note).toBeUndefined();
+  });
+});

@@ -156,6 +156,23 @@ function phraseEndingIn(sig: Signature, turn: Turn, taken: Span[]): { value: str
   return undefined;
 }
 
+/**
+ * An infinitive of purpose closing the request ("send a crew to SITE-1 … to check the sagging line"): what
+ * is to be done, for the one required free-text field nothing else fills.
+ */
+function purposeClause(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  for (let i = turn.words.length - 2; i >= 0; i--) {
+    if (turn.words[i]!.word !== "to") continue;
+    const verb = turn.words[i + 1]!;
+    const rest = turn.text.slice(verb.span.start).split(/[.!?\n]/)[0]!.trim();
+    if (rest.split(/\s+/).length < 3 || taken.some((t) => overlaps(t, { start: verb.span.start, end: verb.span.start + rest.length }))) continue;
+    const tagged = tag(["we", "need", "to", ...rest.split(/\s+/).slice(0, 2)]);
+    if (tagged[3]?.pos !== "VERB") continue;
+    return { value: rest, span: { start: verb.span.start, end: verb.span.start + 1 } };
+  }
+  return undefined;
+}
+
 // Words that end a phrase of words standing for a value (a name said in lower case, what something is for).
 const PHRASE_STOPS = new Set(["as", "born", "on", "at", "with", "and", "for", "who", "from", "to", "in", "by", "starting", "please", "thanks", "the", "a", "an", "is", "was", "of"]);
 
@@ -315,7 +332,7 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
   // What something is for ("purpose", "occasion"): the phrase after "for" that no other value took.
   for (const sig of textSigs) if (!out.has(sig.key) && sig.keyWords.some((w) => PURPOSE_NOUNS.has(w))) claim(sig.key, phraseAfter(turn, ["for"], taken, 2, 8, true));
   const stillOpen = textSigs.filter((s) => !out.has(s.key) && s.required);
-  if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken));
+  if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken) ?? purposeClause(turn, taken));
   // A bare reply to a question about one word-valued parameter is its value.
   const stillAsked = [...asked].filter((k) => !filled.has(k) && !out.has(k));
   for (const sig of open) {
