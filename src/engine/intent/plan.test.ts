@@ -112,7 +112,7 @@ describe("ranking: reads and actions on one record", () => {
   it("the read of the record its code names wins over the read of an aspect the request does not mention", () => {
     expect(chosen(decide(NURSERY, ["Bring up CU-40211."]))).toBe("get_customer");
     // "has" is an auxiliary here, not a word shared with "a customer has left".
-    expect(chosen(decide(NURSERY, ["The till has a query about this shopper. I need to look up CU-40211."]))).toBe("get_customer");
+    expect(chosen(decide(NURSERY, ["The till has a query about this shopper. I want to look up CU-40211."]))).toBe("get_customer");
     expect(chosen(decide(NURSERY, ["Look up the loyalty points of CU-40211."]))).toBe("get_loyalty_points");
   });
 
@@ -130,7 +130,7 @@ describe("ranking: reads and actions on one record", () => {
       tool("book_table", "Book a table — Reserves a table in the café.", { guests: { type: "integer" } }, ["guests"]),
       tool("lend_item", "Lend an item — Lends a book or a game to a member.", { member_id: code("MB", 4, "The member."), item_code: code("IT", 5, "The item.") }, ["member_id", "item_code"]),
     ];
-    expect(chosen(decide(tools, ["A member is waiting, so please lend the book IT-20431 to MB-1234."]))).toBe("lend_item");
+    expect(chosen(decide(tools, ["A member is waiting; lend the book IT-20431 to MB-1234."]))).toBe("lend_item");
   });
 
   it("a command written as a label's value is content: the request is the other command", () => {
@@ -144,17 +144,17 @@ describe("ranking: reads and actions on one record", () => {
       tool("send_customer_email", "Send an email to a customer.", { to: { type: "string", format: "email" }, body: { type: "string" } }, ["to", "body"]),
     ];
     expect(chosen(decide(tools, ["Change the note on OR-5531 to 'leave at the gate'"]))).toBe("update_order_note");
-    expect(chosen(decide(tools, ["Write to the customer and tell them the roses arrive Friday"]))).toBe("send_customer_email");
+    expect(chosen(decide(tools, ["Write to our customer to tell them the roses arrive Friday"]))).toBe("send_customer_email");
   });
 
   it("destructive operations said another way reach their tool, not a read or an update sharing the code", () => {
     const tools = [
       tool("get_baker", "Look up a baker — name, shifts and role.", { baker_id: code("BK", 4, "The baker.") }, ["baker_id"]),
       tool("update_baker_role", "Change a baker's role from a date.", { baker_id: code("BK", 4, "The baker."), new_role: { type: "string" }, effective_date: { type: "string", format: "date" } }, ["baker_id", "new_role"]),
-      tool("end_employment", "End a baker's employment.", { baker_id: code("BK", 4, "The baker."), last_day: { type: "string", format: "date" } }, ["baker_id", "last_day"]),
+      tool("terminate_employment", "End a baker's employment.", { baker_id: code("BK", 4, "The baker."), last_day: { type: "string", format: "date" } }, ["baker_id", "last_day"]),
       tool("delete_baker_record", "Delete a baker's record.", { baker_id: code("BK", 4, "The baker.") }, ["baker_id"]),
     ];
-    expect(chosen(decide(tools, ["fire BK-2201 effective 2027-09-30"]))).toBe("end_employment");
+    expect(chosen(decide(tools, ["fire BK-2201 effective 2027-09-30"]))).toBe("terminate_employment");
     expect(chosen(decide(tools, ["um get rid of baker BK-2201's record entirely"]))).toBe("delete_baker_record");
   });
 

@@ -6,7 +6,7 @@ import type { CatalogIntegration } from "../../modules/connections/catalog.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
-import { conceptsOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
+import { conceptsOf, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
@@ -288,8 +288,8 @@ function operationIs(tool: Tool, verb: string | undefined, verbKey: string | und
   // `get_patient`); only its literal spelling is too common to count alone.
   const first = name[0] ?? "";
   if (verb && GENERIC.has(rankKey(first)) && verbClassOf(first) !== undefined && verbClassOf(first) === verbClassOf(verb)) return { hit: true, literal: false };
-  // A name that is one operation as a whole (`terminate_employment` is offboarding: "fire", "let go").
-  const whole = verbClassOf(name.join("_"));
+  // A name that is one operation as a whole (ending someone's employment is offboarding: "fire", "let go").
+  const whole = name.length === 2 ? operationClassOf(name[0]!, name[1]!) : undefined;
   if (verb && whole !== undefined && whole === verbClassOf(verb)) return { hit: true, literal: true };
   let synonym = false;
   for (const operation of operations) {

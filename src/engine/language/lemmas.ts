@@ -39,7 +39,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["decrease", "reduce", "lower", "cut", "shrink"],
   ["assign", "allocate", "delegate", "reassign"],
   ["request", "ask"],
-  ["offboard", "fire", "dismiss", "layoff", "terminate_employee", "terminate_employment", "end_employment"],
+  ["offboard", "fire", "dismiss", "layoff", "terminate_employee"],
 ];
 
 const CLASS_OF = new Map<string, string>();
@@ -79,6 +79,8 @@ function morphology(w: string): string[] {
     ["al", ["e", ""]],
     ["ance", ["e", ""]],
     ["ence", ["e", ""]],
+    // The one an action is done to: "employee" → employ, "trainee" → train.
+    ["ee", [""]],
     // "vacancy" → vacant, "urgency" → urgent.
     ["ancy", ["ant"]],
     ["ency", ["ent"]],
@@ -132,6 +134,21 @@ export function conceptsOf(word: string): ReadonlySet<string> {
 /** The verb class a word belongs to (its head word), if any. */
 export function verbClassOf(word: string): string | undefined {
   for (const c of conceptsOf(word)) if (c.startsWith(":")) return c.slice(1);
+  return undefined;
+}
+
+/**
+ * The class of an operation named as a verb and its object (a tool name's words: terminate, employment):
+ * a class member written verb_object ("terminate_employee") whose verb is this one and whose object shares
+ * a base form with this object ("employee" and "employment" both reach employ).
+ */
+export function operationClassOf(verb: string, object: string): string | undefined {
+  const objectForms = [...conceptsOf(object)].filter((c) => !c.startsWith(":"));
+  for (const [member, head] of CLASS_OF) {
+    const [v, o] = member.split("_");
+    if (o === undefined || v !== verb) continue;
+    if ([...conceptsOf(o)].some((c) => !c.startsWith(":") && objectForms.includes(c))) return head;
+  }
   return undefined;
 }
 
