@@ -57,7 +57,7 @@ describe("classifyTurn", () => {
   });
 
   it("key-value lines: a label commands nothing, and a command after a label is content", () => {
-    expect(requestFocus("Please register a new member.\nEmail - ana@bakery.test\nBranch - north")).toMatchObject({ verb: "register" });
+    expect(requestFocus("Please register one more member.\nEmail - ana@bakery.test\nBranch - north")).toMatchObject({ verb: "register" });
     expect(requestFocus("Would you renew LN-12345 — reason: extend loan, please?").verb).toBe("renew");
     expect(requestFocus("Reason: extend loan").verb).toBe("extend");
   });

@@ -77,7 +77,7 @@ export function readDates(text: string, now: Date): DateMention[] {
   for (const { r, index } of results) {
     const lead = LEADING.exec(r.text)?.[0].length ?? 0;
     const start = index + lead;
-    // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR", "from 1 May 2027 of 10%": chrono reads the number
+    // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR", "from 3 June 2027 of 15%": chrono reads the number
     // after the year as a time; it is not one (a time after a date is written with a colon or "at").
     const tail = /(\d{4})(?:,|\s+(?!at\b)[a-z]+)?\s*\d{1,2}(?:\.\d{2})?$/i.exec(r.text);
     let end = tail ? index + tail.index + tail[1]!.length : index + r.text.length;
@@ -128,7 +128,7 @@ function spokenYears(text: string, spans: { start: number; end: number }[] = [])
   return text.replace(/\b(nineteen|twenty)[\s-]+([a-z]+(?:[\s-][a-z]+)?)\b/gi, (whole, century: string, rest: string, at: number) => {
     if (!MONTH_BEFORE.test(text.slice(0, at))) return whole;
     const words = rest.toLowerCase().split(/[\s-]+/);
-    let years = readNumberWords(words, 0);
+    const years = readNumberWords(words, 0);
     // "twenty twenty seven o'clock" is not a year; the number must use every word after the century.
     if (!years || years.length !== words.length || years.value < 10 || years.value > 99) return whole;
     const year = `${century.toLowerCase() === "nineteen" ? 19 : 20}${years.value}`;

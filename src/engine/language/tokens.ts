@@ -296,13 +296,13 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     }
     // "10 metres per second", "36 km an hour": a unit over time is one unit (speed, flow).
     const last = out.at(-1);
-    // "an hour and a half", "2 days and a half": half of the unit more.
+    // "two hours and a half", "2 days and a half": half of the unit more.
     if (isWord(t, "and") && last?.kind === "quantity" && previous === last && isWord(n1, "a") && isWord(n2, "half")) {
       out[out.length - 1] = { ...last, text: `${last.text} and a half`, quantity: { ...last.quantity, value: last.quantity.value + 0.5 } };
       i += 2;
       break step;
     }
-    // "seventy-four pounds ninety-nine", "12 dollars 50 each": the minor part after a currency in words,
+    // "thirty-one pounds fifteen", "12 dollars 50 each": the minor part after a currency in words,
     // when nothing after it makes it a count of something else ("12 dollars 3 copies").
     if (t.kind === "number" && last?.kind === "money" && previous === last && /[a-z]$/i.test(last.text) && Number.isInteger(last.value) && Number.isInteger(t.value) && t.value > 0 && t.value < 100 && (!isWord(n1) || isWord(n1, "each", "per", "apiece", "a", "as", "for", "to", "on", "and", "in", "at", "from", "by", "with", "because", "please"))) {
       out[out.length - 1] = { ...last, text: `${last.text} ${t.text}`, value: last.value + t.value / 100 };

@@ -325,7 +325,7 @@ describe("words for names, titles, purposes and notes", () => {
   } as Record<string, unknown>;
 
   it("a name said in lower case after 'named' or 'called', a title after 'as'", () => {
-    const got = extractArguments(schema, ["sign up a new member called ines moreau as shift lead please"], { now: NOW });
+    const got = extractArguments(schema, ["enrol one more member called ines moreau as shift lead please"], { now: NOW });
     expect(got).toMatchObject({ full_name: "ines moreau", job_title: "shift lead" });
   });
 
@@ -379,7 +379,7 @@ describe("spoken dates and names in one breath", () => {
     expect(extractArguments(schema, ["add a patient named ines moreau date of birth june second nineteen eighty one"], { now: NOW })).toMatchObject({ full_name: "ines moreau", date_of_birth: "1981-06-02" });
   });
   it("a spoken time after words that are not minutes", () => {
-    expect(extractArguments(schema, ["book the visit on july third twenty twenty seven at ten a m utc"], { now: NOW }).visit).toBe("2027-07-03T10:00:00Z");
+    expect(extractArguments(schema, ["book the visit on july third twenty twenty seven at eleven a m utc"], { now: NOW }).visit).toBe("2027-07-03T11:00:00Z");
   });
 });
 
