@@ -44,6 +44,24 @@ describe("classifyTurn", () => {
     ]);
   });
 
+  it("a mistyped modal or verb, a capitalised opening verb and a leading filler still make a request", () => {
+    expectKind("request", ["colud you renew the loan?", "Woudl you reserve the atlas?", "Chekc the loan LN-12345", "Renew loan LN-12345 for me", "right so renew the loan", "well, reserve the atlas then"]);
+    expect(requestFocus("Chekc the loan LN-12345").verb).toBe("check");
+  });
+
+  it("assent or a greeting before a command, and an operation verb the tagger reads as a noun", () => {
+    expect(requestFocus("ok so renew LN-12345 for two weeks").verb).toBe("renew");
+    expect(requestFocus("yeah hi could you reserve the atlas").verb).toBe("reserve");
+    expect(requestFocus("um postpone tasting T-12 because the chef is ill").verb).toBe("postpone");
+    expectKind("acknowledgement", ["ok thanks", "great, thank you"], DONE);
+  });
+
+  it("key-value lines: a label commands nothing, and a command after a label is content", () => {
+    expect(requestFocus("Please register one more member.\nEmail - ana@bakery.test\nBranch - north")).toMatchObject({ verb: "register" });
+    expect(requestFocus("Would you renew LN-12345 — reason: extend loan, please?").verb).toBe("renew");
+    expect(requestFocus("Reason: extend loan").verb).toBe("extend");
+  });
+
   it("questions for knowledge are questions", () => {
     expectKind("question", [
       "What's the late fee for a lost book?",

@@ -10,8 +10,9 @@
 // The turn's kind follows from its clauses and from the conversation before it (a question the assistant
 // left pending, an earlier request): request, question, small talk, acknowledgement, answer, correction or
 // insistence. Insistence is governed again like any request; it is never a way around a decision.
-import { verbClassOf } from "../language/lemmas.ts";
-import { tag } from "../language/nlp.ts";
+import { VERB_CLASSES, verbClassOf } from "../language/lemmas.ts";
+import { isEnglishWord, tag } from "../language/nlp.ts";
+import { withinOneEdit } from "./rank.ts";
 
 export type TurnKind = "request" | "question" | "small_talk" | "acknowledgement" | "answer" | "correction" | "insistence";
 
@@ -49,6 +50,8 @@ export interface Clause {
   /** The verb a command or request is about (its lemma), and the noun it acts on. */
   verb?: string;
   object?: string;
+  /** The clause is the value of a label before it ("Reason: double booking"): what it says is content. */
+  labelled?: boolean;
 }
 
 export type ClauseAct = "command" | "prohibition" | "question" | "thanks" | "praise" | "greeting" | "statement";
@@ -56,7 +59,7 @@ export type ClauseAct = "command" | "prohibition" | "question" | "thanks" | "pra
 // Dialogue words: the closed classes of English words that thank, praise, assent or greet. They are
 // interjections in use, whatever part of speech the model gives them in isolation.
 // Words that open a clause without saying anything about its act (the tagger reads some as nouns or verbs).
-const DISCOURSE = new Set(["please", "kindly", "um", "uh", "hmm", "erm"]);
+const DISCOURSE = new Set(["please", "kindly", "um", "uh", "hmm", "erm", "right", "well"]);
 const THANKS = new Set(["thank", "thanks", "thx", "ty", "cheers", "appreciate", "appreciated", "grateful", "kudos"]);
 const PRAISE = new Set(["great", "perfect", "awesome", "excellent", "brilliant", "lovely", "nice", "cool", "wonderful", "fantastic", "amazing", "good", "fine", "ok", "okay", "alright", "sure", "yes", "yep", "yeah", "noted", "gotcha", "superb", "sweet", "neat"]);
 const GREETINGS = new Set(["hi", "hello", "hey", "hiya", "yo", "morning", "afternoon", "evening", "howdy"]);
@@ -81,6 +84,20 @@ const AMENDING = new Set(["actually", "instead", "rather", "sorry", "oops", "cor
 const OBJECT_PRONOUNS = new Set(["me", "him", "her", "us", "them", "it", "my", "our", "their", "his", "your", "its"]);
 const BACK_REFERENCES = new Set(["it", "that", "this", "them", "so", "one"]);
 
+// The words a clause's act turns on: verbs of operations, modals, verbs of wanting and knowing. A word
+// outside the English lexicon one edit away from exactly one of them is that word mistyped ("colud you",
+// "chek on"), so the act is read as meant; values and names are left as written.
+let ACT_WORDS: string[] | undefined;
+const actWords = (): string[] =>
+  (ACT_WORDS ??= [...new Set([...VERB_CLASSES.flat(), ...MODALS, ...WANTING, ...KNOWING, "please"])].filter((w) => /^[a-z]{4,}$/.test(w)));
+
+function unmistyped(token: string): string {
+  if (!/^[A-Za-z][a-z]{3,}$/.test(token) || isEnglishWord(token)) return token;
+  const lower = token.toLowerCase();
+  const near = actWords().filter((w) => Math.abs(w.length - lower.length) <= 1 && withinOneEdit(lower, w));
+  return near.length === 1 ? near[0]! : token;
+}
+
 /** Splits contractions the way the tagger reads them ("can't" → ca n't, "I'd" → I 'd). */
 function tokens(text: string): string[] {
   const spaced = text.replace(/(\w)n['’]t\b/gi, "$1 n't").replace(/(\w)['’](s|d|ll|re|ve|m)\b/gi, "$1 '$2");
@@ -99,24 +116,35 @@ export function clausesOf(text: string): Clause[] {
   if (hit) return hit;
   const clauses: Clause[] = [];
   for (const line of text.split(/\n+/)) {
-    const toks = tokens(line);
+    const toks = tokens(line).map(unmistyped);
     let sentence: string[] = [];
     const flush = (end: string | undefined) => {
       if (sentence.length === 0) return;
       // "please" in front makes the tagger read a first word such as "book", "ship" or "email" as the
       // verb of a command rather than as a noun; it is dropped again after tagging.
-      const tagged = tag(["please", ...sentence]).slice(1);
+      // A capital that only opens the sentence says nothing: mid-sentence after "please" the tagger would
+      // read "Check stock…" as a name. A key before its value ("Site - Harbour") keeps it: it is a label.
+      const opening = sentence.map((t, i) => (i === 0 && /^[A-Z][a-z]+$/.test(t) && /^\p{L}/u.test(sentence[1] ?? "") ? t.toLowerCase() : t));
+      const tagged = tag(["please", ...opening]).slice(1);
       const words: Word[] = sentence.map((t, i) => ({ text: t, lower: t.toLowerCase(), lemma: tagged[i]?.lemma ?? t.toLowerCase(), pos: tagged[i]?.pos ?? "X" }));
       let piece: Word[] = [];
-      const pieces: Word[][] = [];
+      const pieces: { words: Word[]; after: string }[] = [];
       for (const w of words) {
-        if (w.pos === "PUNCT" && /^[,:—–-]$|^\(|^\)$/.test(w.text)) {
-          if (piece.length > 0) pieces.push(piece);
+        if ((w.pos === "PUNCT" || w.pos === "SYM") && /^[,:—–=-]$|^\(|^\)$/.test(w.text)) {
+          if (piece.length > 0) pieces.push({ words: piece, after: w.text });
           piece = [];
         } else if (w.pos !== "PUNCT" || /[→]/.test(w.text)) piece.push(w);
       }
-      if (piece.length > 0) pieces.push(piece);
-      pieces.forEach((p, i) => clauses.push(readClause(p, end === "?" && i === pieces.length - 1)));
+      if (piece.length > 0) pieces.push({ words: piece, after: "" });
+      // A label opens a key-value piece ("Email - ana@…", "Reason: double booking", "Room = B2"): one to
+      // three words before ":", "=" or a dash, at the start of the line. It names a field, it commands
+      // nothing; the value after it is content.
+      const label = (i: number) => i === 0 && pieces.length > 1 && pieces[0]!.words.length <= 3 && /^[:=—–-]$/.test(pieces[0]!.after) && !pieces[0]!.words.some((w) => w.pos === "PRON" || w.pos === "AUX");
+      const labelAfter = (i: number) => i > 0 && pieces[i - 1]!.words.length <= 3 && pieces[i - 1]!.after === ":" && pieces[i - 1]!.words.every((w) => w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "ADJ");
+      pieces.forEach((p, i) => {
+        const read = label(i) ? { words: p.words, asked: false, act: "statement" as const } : readClause(p.words, end === "?" && i === pieces.length - 1);
+        clauses.push(label(i - 1) || labelAfter(i) ? { ...read, labelled: true } : read);
+      });
       sentence = [];
     };
     for (const t of toks) {
@@ -157,9 +185,27 @@ function objectAfter(words: Word[], from: number): string | undefined {
 /** Where the clause's words start after politeness ("please", "kindly", "just"). */
 function firstIndex(words: Word[]): number {
   let i = 0;
-  while (i < words.length && (words[i]!.pos === "INTJ" || words[i]!.pos === "ADV" || words[i]!.lower === "please")) i++;
+  while (i < words.length && (words[i]!.pos === "INTJ" || words[i]!.pos === "ADV" || DISCOURSE.has(words[i]!.lower))) i++;
   return i;
 }
+
+/** The praise or greeting word at i stands before a command: a verb or a modal follows, after other lead-ins. */
+function leadsIn(words: Word[], i: number): boolean {
+  let k = i + 1;
+  while (words[k] && (PRAISE.has(words[k]!.lower) || GREETINGS.has(words[k]!.lower) || DISCOURSE.has(words[k]!.lower) || words[k]!.lower === "so" || words[k]!.lower === "then")) k++;
+  const next = words[k];
+  if (!next || k === i + 1 && !["so", "then"].includes(words[i + 1]?.lower ?? "") && next.pos !== "VERB" && !MODALS.has(next.lower)) return false;
+  return next.pos === "VERB" || MODALS.has(next.lower) || isOperationVerb(next);
+}
+
+/** The words before a subordinate clause ("… because the room is shut"). */
+const mainClause = (words: Word[]): Word[] => {
+  const at = words.findIndex((w) => w.pos === "SCONJ");
+  return at < 0 ? words : words.slice(0, at);
+};
+
+// Verbs of operations as written in the verb classes, not their nouns of action ("deletion", "payment").
+const isOperationVerb = (w: Word) => /^[a-z]+$/.test(w.lower) && !/(?:tion|sion|ment|al)$/.test(w.lower) && verbClassOf(w.lower) !== undefined && VERB_CLASSES.some((line) => line.includes(w.lower));
 
 function readClause(words: Word[], asked: boolean): Clause {
   const clause = (act: ClauseAct, verb?: string, at?: number): Clause => ({ words, asked, act, ...(verb ? { verb } : {}), ...(verb && at !== undefined ? { object: objectAfter(words, at + 1) } : {}) });
@@ -172,6 +218,8 @@ function readClause(words: Word[], asked: boolean): Clause {
       negated = true;
       continue;
     }
+    // "ok so cancel it", "yeah hi can you…": assent or a greeting in front of a command is only a lead-in.
+    if ((PRAISE.has(w.lower) || GREETINGS.has(w.lower)) && leadsIn(words, i)) continue;
     if (THANKS.has(w.lower) || PRAISE.has(w.lower) || GREETINGS.has(w.lower)) break;
     if (w.pos === "INTJ" || w.pos === "CCONJ" || (w.pos === "ADV" && !WH.has(w.lower)) || DISCOURSE.has(w.lower)) continue;
     break;
@@ -202,6 +250,8 @@ function readClause(words: Word[], asked: boolean): Clause {
       const k = words.findIndex((x, n) => n > j + 1 && x.pos === "VERB");
       if (k > 0) return command(k);
     }
+    // "get rid of X" deletes X; "get" alone reads.
+    if (w.lemma === "get" && after?.lower === "rid") return { ...clause("command", "rid", j + 1), verb: "rid" };
     if (w.lemma === "go" && after?.lower === "ahead") {
       const k = words.findIndex((x, n) => n > j + 1 && isBase(x));
       return k > 0 ? command(k) : clause("command", "go", j + 1);
@@ -252,6 +302,12 @@ function readClause(words: Word[], asked: boolean): Clause {
   // the customer", "page the on-call", "record my call"): a noun is not followed so.
   if (first.pos === "VERB" && isBase(first) && next?.pos !== "AUX") return command(i);
   if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
+  // A verb of an operation the model read as a noun, before its object ("shift appointment A-1", "um
+  // rebook slot 4"), in a clause with no other verb.
+  if ((first.pos === "NOUN" || first.pos === "PROPN") && isOperationVerb(first) && i === firstIndex(words) && next && (next.pos === "NOUN" || next.pos === "PROPN" || isValue(next)) && !mainClause(words.slice(i + 1)).some((w) => w.pos === "VERB" || w.pos === "AUX")) return command(i);
+  // The same for a phrasal verb the model read as a noun ("…, call off the delivery"): word, particle, object.
+  const third = words[i + 2];
+  if ((first.pos === "NOUN" || first.pos === "PROPN") && next && PARTICLES.has(next.lower) && i === firstIndex(words) && third && (["DET", "NOUN", "PROPN"].includes(third.pos) || isValue(third))) return command(i);
   // "I need…", "we'd like…", "I want you to…": the request follows the verb of wanting.
   if (first.pos === "PRON" && ["i", "we"].includes(first.lower)) {
     const k = words.findIndex((x, n) => n > i && n <= i + 3 && (x.pos === "VERB" || x.pos === "ADP") && WANTING.has(x.lemma));
@@ -318,7 +374,8 @@ function amends(words: Word[]): boolean {
 /** The verb and object of the request a turn makes: its last command, else undefined. */
 export function requestFocus(text: string): { verb?: string; object?: string } {
   const commands = clausesOf(text.trim()).filter((c) => c.act === "command" && c.verb !== undefined);
-  const last = commands.at(-1);
+  // A command written as a label's value ("Reason: duplicate booking") is content unless it is the only one.
+  const last = commands.filter((c) => !c.labelled).at(-1) ?? commands.at(-1);
   return last ? { verb: last.verb, ...(last.object && !BACK_REFERENCES.has(last.object) ? { object: last.object } : {}) } : {};
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CATALOG } from "../../modules/connections/catalog.ts";
 import type { JsonSchema, Tool } from "../../tools/tool.ts";
 import { classifyTurn } from "./classify.ts";
-import { plan, type Plan } from "./plan.ts";
+import { plan, readToolFor, type Plan } from "./plan.ts";
 
 function tool(name: string, description: string, properties: Record<string, JsonSchema>, required: string[] = []): Tool {
   return {
@@ -89,6 +89,82 @@ describe("ranking: ambiguity margin", () => {
 
   it("the object of the verb settles what the verb alone would not", () => {
     expect(chosen(decide(LIBRARY, ["Log a phone call with MB-1234: asked about the atlas"]))).toBe("log_phone_call");
+  });
+});
+
+// A garden centre's tools: reads and actions on the same records, and reads of a record and of one aspect of it.
+const NURSERY: Tool[] = [
+  tool("get_customer", "Look up a customer — Gives a customer's name, address and loyalty tier.", { customer_id: code("CU", 5, "The customer.") }, ["customer_id"]),
+  tool("get_loyalty_points", "Look up a customer's loyalty points — The points a customer has left to spend this season.", { customer_id: code("CU", 5, "The customer.") }, ["customer_id"]),
+  tool("get_pot_stock", "Look up stock of a pot size — Pots on hand per greenhouse.", { pot_code: code("PS", 3, "The pot size."), greenhouse: { type: "string", enum: ["east", "west"] } }, ["pot_code"]),
+  tool("move_pot_stock", "Move pot stock — Carts pots from one greenhouse to the other.", { pot_code: code("PS", 3, "The pot size."), greenhouse: { type: "string", enum: ["east", "west"] } }, ["pot_code", "greenhouse"]),
+  tool("get_order_status", "Track a plant order — Where the order is and when it arrives.", { order_id: code("OR", 4, "The order.") }, ["order_id"]),
+  tool("cancel_order", "Cancel a plant order — Stops an order that has not left yet.", { order_id: code("OR", 4, "The order.") }, ["order_id"]),
+];
+
+describe("ranking: reads and actions on one record", () => {
+  it("a read verb with a record's code picks the read tool, written plainly, mistyped or after a filler", () => {
+    expect(chosen(decide(NURSERY, ["Check stock of PS-120 in the east greenhouse."]))).toBe("get_pot_stock");
+    expect(chosen(decide(NURSERY, ["I need you to chekc on OR-5531."]))).toBe("get_order_status");
+    expect(chosen(decide(NURSERY, ["right so find order OR-5531"]))).toBe("get_order_status");
+  });
+
+  it("the read of the record its code names wins over the read of an aspect the request does not mention", () => {
+    expect(chosen(decide(NURSERY, ["Bring up CU-40211."]))).toBe("get_customer");
+    // "has" is an auxiliary here, not a word shared with "a customer has left".
+    expect(chosen(decide(NURSERY, ["The till has a query about this shopper. I want to look up CU-40211."]))).toBe("get_customer");
+    expect(chosen(decide(NURSERY, ["Look up the loyalty points of CU-40211."]))).toBe("get_loyalty_points");
+  });
+
+  it("a verb people use for moving a booking is the reschedule operation", () => {
+    const tools = [
+      tool("reschedule_fitting", "Move a fitting — Moves a fitting to a new start time.", { fitting_id: code("FT", 4, "The fitting."), new_start: { type: "string", format: "date-time" } }, ["fitting_id", "new_start"]),
+      tool("cancel_fitting", "Cancel a fitting — Frees the slot.", { fitting_id: code("FT", 4, "The fitting.") }, ["fitting_id"]),
+    ];
+    for (const verb of ["postpone", "shift", "push back", "defer"]) expect(chosen(decide(tools, [`Please ${verb} FT-3310 to 2027-08-02T10:00:00Z`])), verb).toMatch(/reschedule_fitting|ambiguous/);
+    expect(chosen(decide(tools, ["The tailor is ill. I need to shift FT-3310 to 2027-08-02T10:00:00Z."]))).toBe("reschedule_fitting");
+  });
+
+  it("a noun of the request that another tool has as its operation is not that tool's object", () => {
+    const tools = [
+      tool("book_table", "Book a table — Reserves a table in the café.", { guests: { type: "integer" } }, ["guests"]),
+      tool("lend_item", "Lend an item — Lends a book or a game to a member.", { member_id: code("MB", 4, "The member."), item_code: code("IT", 5, "The item.") }, ["member_id", "item_code"]),
+    ];
+    expect(chosen(decide(tools, ["A member is waiting; lend the book IT-20431 to MB-1234."]))).toBe("lend_item");
+  });
+
+  it("a command written as a label's value is content: the request is the other command", () => {
+    expect(chosen(decide(NURSERY, ["Could you call off OR-5531 — reason: duplicate order, please?"]))).toBe("cancel_order");
+    expect(chosen(decide(NURSERY, ["OR-5531 - call off the order, thanks"]))).toBe("cancel_order");
+  });
+
+  it("a verb the stemmer merges with another ('change' and 'write' are both update to it) widens only where written", () => {
+    const tools = [
+      tool("update_order_note", "Change the note on a plant order.", { order_id: code("OR", 4, "The order."), note: { type: "string" } }, ["order_id", "note"]),
+      tool("send_customer_email", "Send an email to a customer.", { to: { type: "string", format: "email" }, body: { type: "string" } }, ["to", "body"]),
+    ];
+    expect(chosen(decide(tools, ["Change the note on OR-5531 to 'leave at the gate'"]))).toBe("update_order_note");
+    expect(chosen(decide(tools, ["Write to our customer to tell them the roses arrive Friday"]))).toBe("send_customer_email");
+  });
+
+  it("destructive operations said another way reach their tool, not a read or an update sharing the code", () => {
+    const tools = [
+      tool("get_baker", "Look up a baker — name, shifts and role.", { baker_id: code("BK", 4, "The baker.") }, ["baker_id"]),
+      tool("update_baker_role", "Change a baker's role from a date.", { baker_id: code("BK", 4, "The baker."), new_role: { type: "string" }, effective_date: { type: "string", format: "date" } }, ["baker_id", "new_role"]),
+      tool("terminate_employment", "End a baker's employment.", { baker_id: code("BK", 4, "The baker."), last_day: { type: "string", format: "date" } }, ["baker_id", "last_day"]),
+      tool("delete_baker_record", "Delete a baker's record.", { baker_id: code("BK", 4, "The baker.") }, ["baker_id"]),
+    ];
+    expect(chosen(decide(tools, ["fire BK-2201 effective 2027-09-30"]))).toBe("terminate_employment");
+    expect(chosen(decide(tools, ["um get rid of baker BK-2201's record entirely"]))).toBe("delete_baker_record");
+  });
+
+  it("a question about a record that several read tools take goes to the one it names, else the plain read", () => {
+    expect(readToolFor(NURSERY, "how many loyalty points does CU-40211 have?")?.name).toBe("get_loyalty_points");
+    expect(readToolFor(NURSERY, "who is CU-40211?")?.name).toBe("get_customer");
+  });
+
+  it("a code with no operation stays a question", () => {
+    expect(chosen(decide(NURSERY, ["The buyer phoned about OR-5531."]))).toMatch(/^ambiguous:|^none$/);
   });
 });
 

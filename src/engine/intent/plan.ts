@@ -6,7 +6,7 @@ import type { CatalogIntegration } from "../ports.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
-import { sameConcept, verbClassOf } from "../language/lemmas.ts";
+import { conceptsOf, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
@@ -122,11 +122,25 @@ function firstVerb(text: string): string | undefined {
   return first ? rankKey(first) : undefined;
 }
 
-function expand(stems: string[]): string[] {
+/**
+ * The stems and the stems their words widen to. A word the stemmer reads as another's synonym ("write" is
+ * update to it, like "change") widens only where it is written: "change the reason" must not reach send_…
+ * through write → email, send. `written`: the request's words, when known.
+ */
+function expand(stems: string[], written?: string[]): string[] {
   const out = [...stems];
-  for (const s of stems) for (const [word, more] of Object.entries(EXPANSIONS)) if (rankKey(word) === s) out.push(...more.map(rankKey));
+  for (const s of stems) {
+    for (const [word, more] of Object.entries(EXPANSIONS)) {
+      if (rankKey(word) !== s) continue;
+      if (written && merged(word) && !written.some((w) => conceptsOf(w).has(word))) continue;
+      out.push(...more.map(rankKey));
+    }
+  }
   return out;
 }
+
+/** The ranking key is another word's (stem.ts reads "write" as update, "mail" as email), not the word's own stem. */
+const merged = (word: string) => !word.startsWith(rankKey(word).slice(0, 3));
 
 /** Catalog integrations the text names ("on Slack", "in PagerDuty", "my Google Calendar"). */
 export function namedIntegrations(text: string, catalog: CatalogIntegration[]): CatalogIntegration[] {
@@ -224,6 +238,8 @@ export interface Candidates {
   support: Map<Tool, Support>;
   /** The request's verb and its synonyms, as ranking keys. */
   verbKeys: string[];
+  /** The request the candidates were found for. */
+  text: string;
 }
 
 interface Support {
@@ -272,6 +288,9 @@ function operationIs(tool: Tool, verb: string | undefined, verbKey: string | und
   // `get_patient`); only its literal spelling is too common to count alone.
   const first = name[0] ?? "";
   if (verb && GENERIC.has(rankKey(first)) && verbClassOf(first) !== undefined && verbClassOf(first) === verbClassOf(verb)) return { hit: true, literal: false };
+  // A name that is one operation as a whole (ending someone's employment is offboarding: "fire", "let go").
+  const whole = name.length === 2 ? operationClassOf(name[0]!, name[1]!) : undefined;
+  if (verb && whole !== undefined && whole === verbClassOf(verb)) return { hit: true, literal: true };
   let synonym = false;
   for (const operation of operations) {
     const key = rankKey(operation);
@@ -296,7 +315,8 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   // value such as "bonus", a term of its description such as "vacation").
   const keep = (r: Ranked<Tool>) => r.nameMatched.some((s) => !GENERIC.has(s)) || r.nameMatched.length >= 2 || r.matched.some((s) => s.length >= 4 && !GENERIC.has(s) && index.documentFrequency(s) === 1);
   const literalHits = index.rank(literal).filter(keep);
-  const verbs = verb ? expand([verb]) : [];
+  const written = words(cleaned);
+  const verbs = verb ? expand([verb], written) : [];
   const objectKey = focus.object ? rankKey(singular(focus.object.toLowerCase())) : undefined;
   const weights = new Map<string, number>();
   for (const v of verbs) weights.set(v, FOCUS_WEIGHT);
@@ -304,7 +324,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   const cues = freeTextCues(text);
   // A code the request carries ("APT-220914") that only some tools take makes them candidates too.
   const byCode = new Map(tools.map((t) => [t, codeHits(t, text)] as const));
-  const scored = index.rank(expand(literal), weights);
+  const scored = index.rank(expand(literal, written), weights);
   for (const t of tools) if ((byCode.get(t) ?? 0) > 0 && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
   const support = new Map<Tool, Support>();
   const ranked = scored
@@ -316,7 +336,9 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
       const has: Support = {
         verb: operation.hit,
         verbLiteral: operation.literal,
-        object: objectKey !== undefined && words(r.item.name).some((w) => rankKey(singular(w)) === objectKey),
+        // The operation word is the object too when the request also names the rest ("a materials request"
+        // for request_materials), not when it is all the request shares ("lend the book", book_room).
+        object: objectKey !== undefined && (nounsOfName(r.item).some((w) => rankKey(singular(w)) === objectKey) || (rankKey(words(r.item.name)[0] ?? "") === objectKey && r.nameMatched.some((m) => m !== objectKey && !GENERIC.has(m)))),
         codes: codeHits(r.item, text, true) + (EMAIL.test(text) && takesEmail(r.item) ? 1 : 0),
         enumPhrase: enumPhraseHit(r.item, text),
         dictates: false,
@@ -332,7 +354,16 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
     // Evidence first, then score: a tool with the request's verb or object, or one taking a code the
     // request carries, outranks one that shares only other words with it.
     .sort((x, y) => evidence(support.get(y.item)) - evidence(support.get(x.item)) || y.score - x.score);
-  return { ranked, viaSynonymOnly: literalHits.length === 0 && ranked.length > 0, support, verbKeys: verbs };
+  return { ranked, viaSynonymOnly: literalHits.length === 0 && ranked.length > 0, support, verbKeys: verbs, text };
+}
+
+/**
+ * The words of a tool's name that name what it acts on: all but its operation (the first word, unless a
+ * generic one). "Lend the book" has the object book, which book_room names as its operation, not its object.
+ */
+function nounsOfName(tool: Tool): string[] {
+  const name = words(tool.name);
+  return GENERIC.has(rankKey(name[0] ?? "")) || name.length === 1 ? name : name.slice(1);
 }
 
 /** How many kinds of evidence a candidate has: the request's operation or object, its codes, an enum phrase. */
@@ -371,12 +402,32 @@ function isAmbiguous(ranked: Ranked<Tool>[], found: Candidates): boolean {
   const sb = found.support.get(b.item);
   // Both tools have the request's verb and neither has any other word of it in its name ("log my
   // catch-up" with log_call and log_meeting): which one is the question.
-  if (sa?.verb && sb?.verb && !sa.object && !sb.object && !sa.enumPhrase && !sb.enumPhrase && sameWords(a.matched, b.matched) && sa.codes === sb?.codes) return true;
+  if (sa?.verb && sb?.verb && !sa.object && !sb.object && !sa.enumPhrase && !sb.enumPhrase && sameWords(a.matched, b.matched) && sa.codes === sb?.codes) {
+    // …unless one of them is about nothing but the record the request's code names ("pull up EMP-7" with
+    // get_employee and get_pay_history): the other reads an aspect of it the request does not mention.
+    const [plainA, plainB] = [a, b].map((r) => unexplainedNameWords(r.item, found.text).length === 0);
+    return plainA === plainB;
+  }
   if (b.score < a.score * MARGIN) return false;
   // Close scores on different distinctive words ("refund" vs "credit"): the request could mean either.
   const onlyA = a.nameMatched.filter((s) => !GENERIC.has(s) && !b.nameMatched.includes(s));
   const onlyB = b.nameMatched.filter((s) => !GENERIC.has(s) && !a.nameMatched.includes(s));
   return onlyA.length > 0 && onlyB.length > 0;
+}
+
+/**
+ * The distinctive words of a tool's name (its generic operation word aside) that the request neither writes
+ * nor implies: a word is implied when it names a parameter whose code the request holds ("EMP-7" fills
+ * employee_id, which explains the "employee" of get_employee but not the "leave" of get_leave_balance).
+ */
+function unexplainedNameWords(tool: Tool, text: string): string[] {
+  const written = new Set(rankTerms(intentText(text)));
+  const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [key, schema] of Object.entries(props)) {
+    const re = strictPattern(schema);
+    if (re && re.test(text)) for (const w of rankTerms(key.replace(/_/g, " "))) written.add(w);
+  }
+  return rankTerms(tool.name.replace(/_/g, " ")).filter((w) => !GENERIC.has(w) && !written.has(w) && !written.has(rankKey(singular(w))));
 }
 
 const READ_VERBS = new Set(["get", "lookup", "look", "find", "fetch", "read", "show", "check", "search", "list", "view", "describe", "status", "track"].map(rankKey));
@@ -388,8 +439,15 @@ const READ_VERBS = new Set(["get", "lookup", "look", "find", "fetch", "read", "s
  */
 export function readToolFor(tools: Tool[], question: string): Tool | undefined {
   const readers = tools.filter((t) => READ_VERBS.has(rankKey(words(t.name)[0] ?? "")) && codeHits(t, question) > 0);
-  if (readers.length !== 1) return undefined;
-  return readers[0];
+  if (readers.length <= 1) return readers[0];
+  // Several readers take the code: the one whose name the question writes ("the leave balance of EMP-7"),
+  // else the one about nothing but the record the code names ("what about EMP-7?" → get_employee).
+  const written = new Set(rankTerms(intentText(question)));
+  const hits = readers.map((t) => rankTerms(t.name.replace(/_/g, " ")).filter((w) => !GENERIC.has(w) && written.has(w)).length);
+  const best = Math.max(...hits);
+  if (best > 0) return hits.filter((h) => h === best).length === 1 ? readers[hits.indexOf(best)] : undefined;
+  const plain = readers.filter((t) => unexplainedNameWords(t, question).length === 0);
+  return plain.length === 1 ? plain[0] : undefined;
 }
 
 export function plan(input: PlanInput): Plan {
@@ -430,7 +488,9 @@ export function plan(input: PlanInput): Plan {
   const answering = (input.lastAssistant !== undefined || continues) && !verbNamesTool;
   if (input.userTurns.length > 1 && (ranked.length === 0 || answering || (continues && !found.support.get(ranked[0]!.item)?.verb))) {
     const first = input.userTurns[0] ?? "";
-    const earlier = candidatesFor(input.tools, everything, leadingVerb(first), requestFocus(first));
+    // The first turn's verb as its own command reads it ("call off…" is calloff, not call).
+    const firstFocus = requestFocus(first);
+    const earlier = candidatesFor(input.tools, everything, verbOf(first, firstFocus, verbsOf(input.tools)) ?? leadingVerb(first), firstFocus);
     if (earlier.ranked.length > 0) {
       found = earlier;
       ranked = earlier.ranked;

@@ -8,7 +8,7 @@ import { stem, words } from "../text/stem.ts";
 const STOPWORDS = new Set(
   (
     "a an the and or but of to in on at for from by with about as into over under this that these those it its is are was were be been being " +
-    "i me my we our us you your he she they them their his her can could would will shall should may might must do does did done " +
+    "i me my we our us you your he she they them their his her can could would will shall should may might must do does did done has have had having " +
     "please pls plz thanks thank hi hello hey just now then also so up out some any all each every what which who whom whose when where why how " +
     "there here yes no not ok okay let lets let's need want like get got go going make sure quick quickly asap again new"
   ).split(" "),

@@ -42,7 +42,8 @@ function fromComponents(c: chrono.ParsedComponents): { date: string; time?: stri
 export function readDates(text: string, now: Date): DateMention[] {
   const found: DateMention[] = [];
   // ISO first, and masked for chrono, which reads "2027-03-01 until 2027-03-05" as clock times.
-  let masked = text;
+  const years: { start: number; end: number }[] = [];
+  let masked = spokenYears(text, years);
   for (const m of text.matchAll(ISO)) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!validDate(y, mo, d)) continue;
@@ -76,14 +77,23 @@ export function readDates(text: string, now: Date): DateMention[] {
   for (const { r, index } of results) {
     const lead = LEADING.exec(r.text)?.[0].length ?? 0;
     const start = index + lead;
-    // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR": chrono reads the number after the year as a time; it
-    // is not one (a time after a date is written with a colon or "at").
-    const tail = /(\d{4}),\s*\d{1,2}(?:\.\d{2})?$/.exec(r.text);
-    const end = tail ? index + tail.index + tail[1]!.length : index + r.text.length;
+    // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR", "from 3 June 2027 of 15%": chrono reads the number
+    // after the year as a time; it is not one (a time after a date is written with a colon or "at").
+    const tail = /(\d{4})(?:,|\s+(?!at\b)[a-z]+)?\s*\d{1,2}(?:\.\d{2})?$/i.exec(r.text);
+    let end = tail ? index + tail.index + tail[1]!.length : index + r.text.length;
+    // A year said aloud ends where its words end, not where its digits do.
+    end = years.find((y) => end > y.start && end <= y.end)?.end ?? end;
     // A bare number or a code chrono reads as a day ("4.2.1", "R-12"): only expressions with a word, a
     // separator of dates, or a clock time count.
     const body = r.text.slice(lead, end - index);
     if (!DATE_WORD.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/\d:\d\d|\d\s?[ap]\.?m\b/i.test(body)) continue;
+    // A clock time just before an ISO date ("9pm on 2027-06-04", "at 14:30, 2027-06-04") is that date's time.
+    const before = !r.start.isCertain("day") && !r.start.isCertain("weekday") && r.start.isCertain("hour") ? found.find((f) => !f.time && f.start >= end && /^\s*(?:,|on|of)?\s*$/i.test(text.slice(end, f.start))) : undefined;
+    if (before) {
+      before.time = fromComponents(r.start).time;
+      before.start = start;
+      continue;
+    }
     // The same day written twice ("Sunday 2027-02-21"): the ISO form is read already.
     if (found.some((f) => f.start - end <= 3 && start - f.end <= 3 && f.start < start + 40)) {
       const iso = found.find((f) => f.start - end <= 3 && start - f.end <= 3);
@@ -107,27 +117,67 @@ export function readDates(text: string, now: Date): DateMention[] {
 const HOURS = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
 const SPOKEN_TIME = new RegExp(`\\b(${HOURS.join("|")})(?:[\\s-]+(o'?\\s?clock|oh[\\s-]+[a-z]+|[a-z]+(?:[\\s-][a-z]+)?))?[\\s-]*(a\\.?\\s?m\\b\\.?|p\\.?\\s?m\\b\\.?|in the morning|in the afternoon|in the evening|o'?\\s?clock)`, "gi");
 
+const MONTH_BEFORE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b[^.\n]{0,24}$/i;
+
+/**
+ * Years said aloud after a month ("may fourth nineteen ninety", "june ninth twenty twenty seven") written
+ * in digits for chrono, padded so every span still points into the original text. Elsewhere "nineteen
+ * ninety" may be two counts and is left alone.
+ */
+function spokenYears(text: string, spans: { start: number; end: number }[] = []): string {
+  return text.replace(/\b(nineteen|twenty)[\s-]+([a-z]+(?:[\s-][a-z]+)?)\b/gi, (whole, century: string, rest: string, at: number) => {
+    if (!MONTH_BEFORE.test(text.slice(0, at))) return whole;
+    const words = rest.toLowerCase().split(/[\s-]+/);
+    const years = readNumberWords(words, 0);
+    // "twenty twenty seven o'clock" is not a year; the number must use every word after the century.
+    if (!years || years.length !== words.length || years.value < 10 || years.value > 99) return whole;
+    const year = `${century.toLowerCase() === "nineteen" ? 19 : 20}${years.value}`;
+    spans.push({ start: at, end: at + whole.length });
+    return year.padEnd(whole.length, " ");
+  });
+}
+
+/** Where clock times said in words stand ("seven fifteen a m"): their number words are the time's, not counts. */
+export function spokenTimeSpans(text: string): { start: number; end: number }[] {
+  return spokenTimes(text).map(({ start, end }) => ({ start, end }));
+}
+
 /**
  * Clock times said in words, as a voice transcript writes them ("nine thirty a m", "ten o'clock in the
  * morning"): the time of the date mentioned on the same line that has none.
  */
 function attachSpokenTimes(text: string, found: DateMention[]): void {
-  for (const m of text.matchAll(SPOKEN_TIME)) {
+  for (const t of spokenTimes(text)) {
+    const lineStart = text.lastIndexOf("\n", t.start) + 1;
+    const lineEnd = text.indexOf("\n", t.start) === -1 ? text.length : text.indexOf("\n", t.start);
+    const date = found.find((d) => !d.time && d.start >= lineStart && d.end <= lineEnd);
+    if (date) date.time = `${pad(t.hours)}:${pad(t.minutes)}:00`;
+  }
+}
+
+/**
+ * Every clock time said in words, with its span. Words between the hour and "a m" that are not minutes
+ * ("seven at nine a m") are no time: the search goes on from the word after the hour.
+ */
+function spokenTimes(text: string): { start: number; end: number; hours: number; minutes: number }[] {
+  const out: { start: number; end: number; hours: number; minutes: number }[] = [];
+  const re = new RegExp(SPOKEN_TIME.source, "gi");
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     let hours = HOURS.indexOf(m[1]!.toLowerCase());
     const middle = (m[2] ?? "").toLowerCase().replace(/^oh[\s-]+/, "");
     let minutes = 0;
     if (middle && !/clock/.test(middle)) {
       const spoken = readNumberWords(middle.split(/[\s-]+/), 0);
-      if (!spoken || spoken.value >= 60) continue;
+      if (!spoken || spoken.length !== middle.split(/[\s-]+/).length || spoken.value >= 60) {
+        re.lastIndex = m.index + m[1]!.length;
+        continue;
+      }
       minutes = spoken.value;
     }
-    const suffix = m[3]!.toLowerCase();
-    if (/^p|afternoon|evening/.test(suffix)) hours += 12;
-    const lineStart = text.lastIndexOf("\n", m.index!) + 1;
-    const lineEnd = text.indexOf("\n", m.index!) === -1 ? text.length : text.indexOf("\n", m.index!);
-    const date = found.find((d) => !d.time && d.start >= lineStart && d.end <= lineEnd);
-    if (date) date.time = `${pad(hours)}:${pad(minutes)}:00`;
+    if (/^p|afternoon|evening/.test(m[3]!.toLowerCase())) hours += 12;
+    out.push({ start: m.index, end: m.index + m[0].length, hours, minutes });
   }
+  return out;
 }
 
 /** chrono's reading of one line; a day-first numeric date ("19/3/2027") the US reading misses is read British. */

@@ -56,6 +56,7 @@ describe("typed values", () => {
       ["$1,200", 1200, "USD"], ["1.2k USD", 1200, "USD"], ["EUR 5,000", 5000, "EUR"], ["5.000,50 €", 5000.5, "EUR"], ["£190,000", 190000, "GBP"],
       ["¥6,800", 6800, "JPY"], ["twelve hundred dollars", 1200, "USD"], ["2 million euros", 2_000_000, "EUR"], ["300 US dollars", 300, "USD"],
       ["a quarter of a million dollars", 250_000, "USD"], ["50 pounds sterling", 50, "GBP"], ["$2m", 2_000_000, "USD"], ["a thousand yen", 1000, "JPY"],
+      ["twelve euros forty each", 12.4, "EUR"], ["thirty-one pounds fifteen", 31.15, "GBP"],
     ];
     for (const [text, value, currency] of cases) {
       const m = money(text);
@@ -70,6 +71,12 @@ describe("typed values", () => {
       const t = q(text);
       expect(t?.kind === "quantity" ? t.quantity.kind : undefined, text).toBe(kind);
     }
+    // "and a half" adds half the unit; an English word after a number is not a unit ("as" is no attosecond).
+    const hours = q("a shift of two hours and a half");
+    expect(hours?.kind === "quantity" ? hours.quantity.value : undefined).toBe(2.5);
+    expect(q("shelve 420 as fiction")).toBeUndefined();
+    // The minor part is read only when nothing makes it a count of its own.
+    expect(money("pay 8 dollars 4 times")).toMatchObject({ value: 8 });
     expect(convert(2, "kg", "g")).toBeCloseTo(2000);
     expect(convert(2, "kg", "m")).toBeUndefined();
     expect(unitOfName(["payload", "kg"])?.kind).toBe("mass");
@@ -135,6 +142,8 @@ describe("dates as people write them", () => {
     expect(day("cap it at 1.8 m/s")).toEqual([]);
     expect(day("firmware 4.2.1 on R-12")).toEqual([]);
     expect(readDates("September 30, 2027, 22 EUR per bag", now)[0]).toMatchObject({ date: "2027-09-30", end: 18 });
+    expect(day("a markdown from 2 June 2027 of 15%")).toEqual(["2027-06-02"]);
+    expect(day("from 2 June 2027 at 15")).toEqual(["2027-06-02 15:00:00"]);
   });
 
   it("a range is two ends; a year left out is the next to come", () => {

@@ -9,9 +9,9 @@ import { tag } from "./nlp.ts";
 // One line per operation. The first word names the class. A word may appear in one class only. Phrasal
 // verbs are written joined ("calloff", "pullup"): readers join a verb and its particle before asking.
 export const VERB_CLASSES: readonly (readonly string[])[] = [
-  ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal"],
+  ["delete", "remove", "erase", "destroy", "purge", "wipe", "drop", "truncate", "deletion", "removal", "rid"],
   ["send", "share", "post", "forward", "transmit", "email", "e-mail", "message", "mail", "dm", "notify", "publish", "broadcast", "text", "sms"],
-  ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup", "pullup", "bringup", "find", "show", "display"],
+  ["read", "access", "open", "view", "get", "fetch", "retrieve", "query", "look", "see", "inspect", "list", "search", "browse", "lookup", "pullup", "bringup", "find", "show", "display", "check"],
   ["write", "insert", "append", "upsert", "store", "save", "persist", "load", "import", "ingest"],
   ["pay", "charge", "bill", "payout", "disburse", "remit"],
   ["refund", "reimburse", "repay", "chargeback"],
@@ -23,6 +23,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["deploy", "release", "ship", "rollout", "promote"],
   ["cancel", "terminate", "revoke", "void", "annul", "rescind", "abort", "calloff", "cutoff"],
   ["book", "reserve", "schedule"],
+  ["reschedule", "postpone", "defer", "shift", "rebook", "rearrange"],
   ["export", "download", "extract", "dump", "backup"],
   ["restart", "reboot", "reset", "recycle", "bounce"],
   ["stop", "halt", "shutdown", "kill", "pause"],
@@ -150,6 +151,11 @@ function morphology(w: string): string[] {
     ["al", ["e", ""]],
     ["ance", ["e", ""]],
     ["ence", ["e", ""]],
+    // The one an action is done to: "employee" → employ, "trainee" → train.
+    ["ee", [""]],
+    // "vacancy" → vacant, "urgency" → urgent.
+    ["ancy", ["ant"]],
+    ["ency", ["ent"]],
     ["ly", [""]],
   ];
   for (const [suffix, endings] of derived) {
@@ -208,6 +214,21 @@ export function conceptsOf(word: string): ReadonlySet<string> {
 /** The verb class a word belongs to (its head word), if any. */
 export function verbClassOf(word: string): string | undefined {
   for (const c of conceptsOf(word)) if (c.startsWith(":")) return c.slice(1);
+  return undefined;
+}
+
+/**
+ * The class of an operation named as a verb and its object (a tool name's words: terminate, employment):
+ * a class member written verb_object ("terminate_employee") whose verb is this one and whose object shares
+ * a base form with this object ("employee" and "employment" both reach employ).
+ */
+export function operationClassOf(verb: string, object: string): string | undefined {
+  const objectForms = [...conceptsOf(object)].filter((c) => !c.startsWith(":"));
+  for (const [member, head] of CLASS_OF) {
+    const [v, o] = member.split("_");
+    if (o === undefined || v !== verb) continue;
+    if ([...conceptsOf(o)].some((c) => !c.startsWith(":") && objectForms.includes(c))) return head;
+  }
   return undefined;
 }
 

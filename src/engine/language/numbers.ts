@@ -25,12 +25,17 @@ export function readNumberWords(words: readonly string[], start: number): { valu
   let group = 0;
   let taken = 0;
   let any = false;
+  let last = 0;
+  // A word of SMALL adds to the group only where English puts one: first, after "hundred", or a unit after
+  // a tens word ("twenty five"); "seven fifteen" is two numbers (a clock time said aloud), not 22.
+  const adds = (n: number) => group % 100 === 0 || (last >= 20 && last % 10 === 0 && n < 10);
   for (let i = start; i < words.length; i++) {
     const w = words[i]!;
     const [tens, unit] = w.split("-");
-    if (w in SMALL) {
+    if (w in SMALL && adds(SMALL[w]!)) {
       group += SMALL[w]!;
-    } else if (unit !== undefined && tens! in SMALL && unit in SMALL && SMALL[tens!]! >= 20 && SMALL[unit]! < 10) {
+      last = SMALL[w]!;
+    } else if (unit !== undefined && tens! in SMALL && unit in SMALL && SMALL[tens!]! >= 20 && SMALL[unit]! < 10 && group % 100 === 0) {
       // "ninety-nine": the tokenizer keeps a hyphenated word whole.
       group += SMALL[tens!]! + SMALL[unit]!;
     } else if (w === "hundred" && any) {

@@ -301,6 +301,18 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     }
     // "10 metres per second", "36 km an hour": a unit over time is one unit (speed, flow).
     const last = out.at(-1);
+    // "two hours and a half", "2 days and a half": half of the unit more.
+    if (isWord(t, "and") && last?.kind === "quantity" && previous === last && isWord(n1, "a") && isWord(n2, "half")) {
+      out[out.length - 1] = { ...last, text: `${last.text} and a half`, quantity: { ...last.quantity, value: last.quantity.value + 0.5 } };
+      i += 2;
+      break step;
+    }
+    // "thirty-one pounds fifteen", "12 dollars 50 each": the minor part after a currency in words,
+    // when nothing after it makes it a count of something else ("12 dollars 3 copies").
+    if (t.kind === "number" && last?.kind === "money" && previous === last && /[a-z]$/i.test(last.text) && Number.isInteger(last.value) && Number.isInteger(t.value) && t.value > 0 && t.value < 100 && (!isWord(n1) || isWord(n1, "each", "per", "apiece", "a", "as", "for", "to", "on", "and", "in", "at", "from", "by", "with", "because", "please"))) {
+      out[out.length - 1] = { ...last, text: `${last.text} ${t.text}`, value: last.value + t.value / 100 };
+      break step;
+    }
     if (t.kind === "word" && ["per", "an", "a"].includes(t.norm) && last?.kind === "quantity" && n1?.kind === "word" && ["second", "sec", "minute", "min", "hour", "hr", "h", "day"].includes(n1.norm.replace(/s$/, ""))) {
       const perUnit = ({ second: "s", sec: "s", minute: "min", min: "min", hour: "h", hr: "h", h: "h", day: "day" } as Record<string, string>)[n1.norm.replace(/s$/, "")]!;
       const q = quantity(last.quantity.value, `${last.quantity.unit}/${perUnit}`);
@@ -350,7 +362,8 @@ const ONE_UNITS = new Set(["hour", "minute", "second", "day", "week", "month", "
 
 // Words js-quantities reads as units that, after a number, are almost always something else: "3 refunds
 // per hour" is handled as a rate, "500 units" is a count, "in" is a preposition, "a" an article.
-const COUNT_WORDS = new Set(["in", "a", "at", "units", "unit", "each", "per", "of", "or", "and", "to", "for", "on", "by", "mile"]);
+// "as", "am", "pm" and "us" are English before they are attoseconds, attometres, picometres and microseconds.
+const COUNT_WORDS = new Set(["in", "a", "at", "units", "unit", "each", "per", "of", "or", "and", "to", "for", "on", "by", "mile", "as", "am", "pm", "us"]);
 const isAmbiguousUnitWord = (w: string) => COUNT_WORDS.has(w);
 
 /** Tokens of a text, values typed. Lower-cases everything but quoted text and tags' case is kept as text. */

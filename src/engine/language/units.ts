@@ -26,6 +26,31 @@ const ALIASES: Record<string, string> = {
 
 const cache = new Map<string, Quantity | null>();
 
+// Every name js-quantities knows a unit by ("metres", "hours", "tonne"): read once.
+let UNIT_NAMES: Set<string> | undefined;
+// The library has these two functions; its type declarations leave them out.
+const catalogue = Qty as unknown as { getUnits(): string[]; getAliases(unit: string): string[] };
+const unitNames = (): Set<string> => (UNIT_NAMES ??= new Set(catalogue.getUnits().flatMap((u) => catalogue.getAliases(u))));
+
+/**
+ * Whether a word of four letters or more names a unit as written: one of the library's names for it, or a
+ * prefix written out before one ("kilometres"). js-quantities also reads a word as a prefix symbol and a
+ * unit symbol ("exam" → exa-metre), which no one writes.
+ */
+function namesUnit(word: string, unit: string): boolean {
+  if (!/^[a-z]{4,}$/.test(word) || word in ALIASES || unitNames().has(word) || unitNames().has(unit)) return true;
+  for (let i = 3; i <= word.length - 3; i++) {
+    const tail = word.slice(i);
+    if (!unitNames().has(tail)) continue;
+    try {
+      if (Qty.parse(`1 ${word.slice(0, i)}meter`)) return true;
+    } catch {
+      // Not a prefix.
+    }
+  }
+  return false;
+}
+
 /** A quantity from a number and the unit words written after it; undefined when the words name no unit. */
 export function quantity(value: number, unitText: string): Quantity | undefined {
   const key = unitText.toLowerCase().trim();
@@ -34,6 +59,7 @@ export function quantity(value: number, unitText: string): Quantity | undefined 
   if (hit !== undefined) return hit ? { ...hit, value } : undefined;
   let result: Quantity | null = null;
   const unit = ALIASES[key] ?? unitText.trim().replace(/-/g, " ");
+  if (!namesUnit(key, unit)) return undefined;
   try {
     const q = Qty.parse(`1 ${unit}`);
     if (q && !q.isUnitless()) result = { value: 1, unit: q.units(), kind: q.kind() };

@@ -245,3 +245,161 @@ describe("arguments across surface forms", () => {
     expect(got.inspection_date).toBe("2027-03-12");
   });
 });
+
+describe("enum values people name another way", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      bay: { type: "string", enum: ["bay-1", "bay-2", "wash-bay"], description: "Workshop bay." },
+      fund: { type: "string", enum: ["youth", "general"] },
+      layout: { type: "string", enum: ["us", "uk", "de", "fr", "es"] },
+      destination: { type: "string", enum: ["NO", "SE", "FI"] },
+      reason: { type: "string", enum: ["service", "repair"] },
+    },
+  } as Record<string, unknown>;
+
+  it("a two-part value with the parameter's own noun between its parts", () => {
+    expect(extractArguments(schema, ["Put the van in bay 2 for a service"], { now: NOW }).bay).toBe("bay-2");
+  });
+
+  it("a possessive is its noun", () => {
+    expect(extractArguments(schema, ["Charge it to the youth's fund"], { now: NOW }).fund).toBe("youth");
+  });
+
+  it("two-letter codes are named by their country or language", () => {
+    expect(extractArguments(schema, ["A keyboard with a Spanish layout"], { now: NOW }).layout).toBe("es");
+    expect(extractArguments(schema, ["Ship the parts to Finland"], { now: NOW }).destination).toBe("FI");
+  });
+});
+
+describe("values as a voice or a quick note writes them", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      hall: { type: "string", enum: ["hall-1", "hall-3"] },
+      start: { type: "string", format: "date-time" },
+      duration_minutes: { type: "integer", minimum: 15, maximum: 600 },
+      attendees: { type: "integer", minimum: 1, maximum: 40 },
+      share: { type: "number", minimum: 0, maximum: 1, description: "Fraction of the bill (0.2 means 20%)." },
+      price_gbp: { type: "number", minimum: 0 },
+    },
+  } as Record<string, unknown>;
+
+  it("a spoken clock time is not a number, and an English word after a number is not a unit", () => {
+    const got = extractArguments(schema, ["book the hall 3 exam practice for forty five minutes on friday june fourth 2027 at eight twenty a m utc"], { now: NOW });
+    expect(got).toMatchObject({ hall: "hall-3", start: "2027-06-04T08:20:00Z", duration_minutes: 45 });
+    expect(got.attendees).toBeUndefined();
+  });
+
+  it("a clock time just before an ISO date is its time; a spoken time's words are no count", () => {
+    expect(extractArguments(schema, ["book hall 1 from 9pm on 2027-06-04 for two hours"], { now: NOW })).toMatchObject({ start: "2027-06-04T21:00:00Z", duration_minutes: 120 });
+    expect(extractArguments(schema, ["book hall 1 on june 4 2027 at seven a m utc for an hour"], { now: NOW }).attendees).toBeUndefined();
+  });
+
+  it("'and a half', a percentage after a date, and pence after pounds", () => {
+    expect(extractArguments(schema, ["for two hours and a half"], { now: NOW }).duration_minutes).toBe(150);
+    expect(extractArguments(schema, ["waive part of it from 3 June 2027 of 15%"], { now: NOW }).share).toBe(0.15);
+    expect(extractArguments(schema, ["at twelve pounds forty each"], { now: NOW }).price_gbp).toBe(12.4);
+    expect(extractArguments(schema, ["at twelve pounds forty as agreed"], { now: NOW }).price_gbp).toBe(12.4);
+  });
+});
+
+describe("words for names, titles, purposes and notes", () => {
+  const schema = {
+    type: "object",
+    required: ["full_name", "job_title", "purpose", "site_id", "start", "summary"],
+    properties: {
+      full_name: { type: "string", description: "Member's full name." },
+      job_title: { type: "string" },
+      purpose: { type: "string", description: "What the hall is used for." },
+    },
+  } as Record<string, unknown>;
+  const work = {
+    type: "object",
+    required: ["site_id", "start", "summary"],
+    properties: {
+      site_id: { type: "string", pattern: "^ST-[0-9]{3}$" },
+      start: { type: "string", format: "date-time" },
+      summary: { type: "string", maxLength: 200, description: "One line for the crew." },
+    },
+  } as Record<string, unknown>;
+
+  it("a name said in lower case after 'named' or 'called', a title after 'as'", () => {
+    const got = extractArguments(schema, ["enrol one more member called ines moreau as shift lead please"], { now: NOW });
+    expect(got).toMatchObject({ full_name: "ines moreau", job_title: "shift lead" });
+  });
+
+  it("what something is for, after 'for' and past the values other parameters take", () => {
+    expect(extractArguments(schema, ["book the hall for 30 people for a chess evening on 2027-05-02 18:00 UTC"], { now: NOW }).purpose).toBe("chess evening");
+  });
+
+  it("the note after a dash, not after the colon of a clock time", () => {
+    expect(extractArguments(work, ["Open a job for 2027-05-02 10:45 UTC at ST-120 — gate hinge snapped again"], { now: NOW }).summary).toBe("gate hinge snapped again");
+  });
+});
+
+describe("country names for a country-code pattern", () => {
+  const schema = { type: "object", properties: { destination_country: { type: "string", pattern: "^[A-Z]{2}$" } } } as Record<string, unknown>;
+  it("gives the code in use, never a deprecated one sharing the name (SU, DD, CS, UK)", () => {
+    const code = (text: string) => extractArguments(schema, [text], { now: NOW }).destination_country;
+    expect(code("send the crates to Russia")).toBe("RU");
+    expect(code("send the crates to Germany")).toBe("DE");
+    expect(code("send the crates to Serbia")).toBe("RS");
+    expect(code("send the crates to the United Kingdom")).toBe("GB");
+  });
+});
+
+describe("a value set aside for another", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      role: { type: "string", enum: ["viewer", "editor", "admin"] },
+      from_yard: { type: "string", enum: ["north", "south", "east"] },
+      to_yard: { type: "string", enum: ["north", "south", "east"] },
+      hazardous: { type: "string", enum: ["none", "flammable", "corrosive"] },
+    },
+  } as Record<string, unknown>;
+
+  it("is given to no parameter, in the same turn or as a correction", () => {
+    expect(extractArguments(schema, ["make her an editor", "actually admin, not editor"], { now: NOW }).role).toBe("admin");
+    expect(extractArguments(schema, ["move the trailer from north to east", "sorry, from south not north"], { now: NOW })).toMatchObject({ from_yard: "south", to_yard: "east" });
+  });
+
+  it("alone, a negated value still says what the parameter is", () => {
+    expect(extractArguments(schema, ["the load is not hazardous"], { now: NOW }).hazardous).toBe("none");
+  });
+});
+
+describe("spoken dates and names in one breath", () => {
+  const schema = {
+    type: "object",
+    properties: { full_name: { type: "string", description: "Patient's full name." }, date_of_birth: { type: "string", format: "date" }, visit: { type: "string", format: "date-time" } },
+  } as Record<string, unknown>;
+  it("a year said aloud after a month, and a name that stops at another parameter's label", () => {
+    expect(extractArguments(schema, ["add a patient named ines moreau date of birth june second nineteen eighty one"], { now: NOW })).toMatchObject({ full_name: "ines moreau", date_of_birth: "1981-06-02" });
+  });
+  it("a spoken time after words that are not minutes", () => {
+    expect(extractArguments(schema, ["book the visit on july third twenty twenty seven at eleven a m utc"], { now: NOW }).visit).toBe("2027-07-03T11:00:00Z");
+  });
+});
+
+describe("things named in lower case, and reasons given as 'the reason is that…'", () => {
+  const schema = {
+    type: "object",
+    properties: { partner_depot: { type: "string" }, weight_kg: { type: "number" }, reason: { type: "string" } },
+  } as Record<string, unknown>;
+  it("words ending in the parameter's noun after a preposition", () => {
+    expect(extractArguments(schema, ["send the pallet to the old quarry depot, 40 kg"], { now: NOW }).partner_depot).toBe("old quarry depot");
+  });
+  it("the reason after 'is that'", () => {
+    expect(extractArguments(schema, ["the reason is that the van broke down"], { now: NOW }).reason).toBe("the van broke down");
+  });
+});
+
+describe("an infinitive of purpose for the one required free text", () => {
+  const schema = { type: "object", required: ["yard", "note"], properties: { yard: { type: "string", enum: ["north", "south"] }, note: { type: "string", description: "What the crew does." } } } as Record<string, unknown>;
+  it("fills the note, not when nothing follows 'to' but a value", () => {
+    expect(extractArguments(schema, ["send a crew to the north yard to clear the blocked drain"], { now: NOW }).note).toBe("clear the blocked drain");
+    expect(extractArguments(schema, ["send a crew to the north yard"], { now: NOW }).note).toBeUndefined();
+  });
+});

@@ -8,7 +8,7 @@ import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { convert } from "../../language/units.ts";
 import type { Span } from "../../language/tokens.ts";
 import { OPPOSITE, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
-import { overlaps, type Found, type Turn } from "./values.ts";
+import { contextOf, overlaps, type Found, type Turn } from "./values.ts";
 import { readEnums, readBooleans, readCodes, type Candidate } from "./readers.ts";
 import { readTexts } from "./text.ts";
 
@@ -140,6 +140,11 @@ const WORDED = 2;
 export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): Map<string, Assigned> {
   const paired = pairedRoles(sigs);
   let candidates = [...readCodes(sigs, turn, asked, paired), ...typedCandidates(sigs, turn, asked, paired), ...readEnums(sigs, turn, asked, paired)].filter((c) => c.score >= FLOOR);
+  // A code or an enum value the turn sets aside for another ("editor, not viewer", "from Oslo not Bergen")
+  // is given to no parameter, as typed values are not (typedCandidates). Alone ("it's not controlled") it
+  // is what the turn says about the parameter, and stays.
+  const setAside = (c: Candidate) => (c.kind === "code" || c.kind === "enum") && rejected(contextOf(turn.text, turn.words, c.span).left);
+  candidates = candidates.filter((c) => !setAside(c) || !candidates.some((o) => o.key === c.key && !sameValue(o.value, c.value) && !setAside(o)));
   // A value written inside a longer value of another enum ("mowing" inside "mowing B") is that longer one.
   const inLonger = (c: Candidate) => c.kind === "enum" && candidates.some((o) => o !== c && o.kind === "enum" && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);
   candidates = candidates.filter((c) => !inLonger(c));

@@ -33,6 +33,9 @@ function regions(): Map<string, string> {
     for (let b = 65; b <= 90; b++) {
       const code = String.fromCharCode(a, b);
       try {
+        // Only a code in use: a deprecated one (SU, DD, CS, UK) shares its name with the code that replaced
+        // it and, read later, would take "Russia" from RU, where a rule about RU would no longer see it.
+        if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
         const name = display.of(code);
         if (name && name !== code) regionNames.set(name.toLowerCase(), code);
       } catch {
@@ -149,10 +152,15 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     }
     const parts = form.words;
     if (parts.length === 0) continue;
-    // Two words in either order ("50 mm conduit" for conduit_50mm).
+    // Two words in either order ("50 mm conduit" for conduit_50mm), or with the parameter's own noun between
+    // them ("bay room 3" for a room's bay-3).
     if (parts.length === 2) {
       for (let i = 0; i + 1 < words.length; i++) {
         if (sameWord(words[i]!.word, parts[1]!) && sameWord(words[i + 1]!.word, parts[0]!)) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + 1]!.span.end }, words: 2 });
+        const between = words[i + 1]!.word;
+        if (words[i + 2] && sameWord(words[i]!.word, parts[0]!) && sameWord(words[i + 2]!.word, parts[1]!) && !parts.includes(between) && sig.keyWords.some((k) => k.length > 2 && sameWord(between, k))) {
+          out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + 2]!.span.end }, words: 2 });
+        }
       }
     }
     for (let i = 0; i + parts.length <= words.length; i++) {

@@ -45,7 +45,7 @@ export interface EnumForm {
  * ("Depot: OSL1 Oslo, BGO2 Bergen", "B (Band B)", "fr = French").
  */
 function aliasesOf(values: (string | number)[], description: string): Map<string | number, string[][]> {
-  const out = new Map<string | number, string[][]>();
+  const out = codeNames(values);
   if (!description) return out;
   for (const value of values) {
     const v = String(value);
@@ -54,8 +54,37 @@ function aliasesOf(values: (string | number)[], description: string): Map<string
     const alias = at?.[1]?.trim();
     if (!alias || values.some((o) => String(o).toLowerCase() === alias.toLowerCase())) continue;
     const words = wordsOf(alias);
-    if (words.length > 0 && words.length <= 4) out.set(value, [words]);
+    if (words.length > 0 && words.length <= 4) out.set(value, [...(out.get(value) ?? []), words]);
   }
+  return out;
+}
+
+/**
+ * A list of two-letter codes (`[us, uk, de, fr]`, `[RU, BY, KP]`) is a list of countries or languages: each
+ * code is also named by its country and its language in English, as ICU (Intl.DisplayNames) writes them
+ * ("French" → fr, "North Korea" → KP). A name two codes of the list share is left out.
+ */
+function codeNames(values: (string | number)[]): Map<string | number, string[][]> {
+  const out = new Map<string | number, string[][]>();
+  if (values.length === 0 || !values.every((v) => typeof v === "string" && /^[A-Za-z]{2}$/.test(v))) return out;
+  const regions = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
+  const languages = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+  const named = (read: () => string | undefined) => {
+    try {
+      return read();
+    } catch {
+      return undefined;
+    }
+  };
+  const names = new Map<string, (string | number)[]>();
+  for (const value of values) {
+    const code = String(value);
+    for (const name of [named(() => regions.of(code.toUpperCase())), named(() => languages.of(code.toLowerCase()))]) {
+      if (!name || name.toLowerCase() === code.toLowerCase() || /[^A-Za-z .'-]/.test(name)) continue;
+      names.set(name, [...new Set([...(names.get(name) ?? []), value])]);
+    }
+  }
+  for (const [name, codes] of names) if (codes.length === 1) out.set(codes[0]!, [...(out.get(codes[0]!) ?? []), wordsOf(name)]);
   return out;
 }
 
@@ -98,7 +127,7 @@ const MINOR_UNITS: Record<string, string | null> = { cents: null, cent: null, pe
 // Head nouns of proper names: people, organisations, places, venues.
 const NAME_NOUNS = new Set(["name", "company", "organisation", "organization", "employer", "city", "town", "location", "merchant", "vendor", "supplier", "hotel", "venue", "place", "country", "region", "site", "account"]);
 // Head nouns of free text written in sentences.
-const TEXT_NOUNS = new Set(["summary", "body", "reason", "description", "note", "notes", "message", "subject", "comment", "comments", "details", "text", "content", "memo", "title", "instructions", "notice", "caption", "justification", "explanation", "headline", "question", "answer", "feedback"]);
+const TEXT_NOUNS = new Set(["summary", "body", "reason", "description", "note", "notes", "message", "subject", "comment", "comments", "details", "text", "content", "memo", "title", "instructions", "notice", "caption", "justification", "explanation", "headline", "question", "answer", "feedback", "purpose"]);
 const ID_NOUNS = new Set(["id", "key", "code", "number", "no", "ref", "reference", "slug", "handle", "sku", "uuid"]);
 // Words that say which of two parameters a value goes to.
 const ROLE_WORDS: Record<string, Role> = { from: "source", source: "source", origin: "source", to: "target", destination: "target", target: "target", dest: "target", start: "start", begin: "start", starts: "start", earliest: "start", end: "end", until: "end", finish: "end", ends: "end", latest: "end", last: "end", first: "start", check: "start" };

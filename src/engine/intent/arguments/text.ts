@@ -19,6 +19,7 @@ const PERSON_LEADS = new Set(["for", "to", "named", "called", "with", "candidate
 // Words after which the rest of the clause is what someone wants said or recorded.
 const SPEECH_CUES = ["saying", "say", "says", "that", "about", "regarding", "re", "subject", "note", "noting", "mentioning", "summary", "summarising", "summarizing"];
 const TELL = ["tell", "inform", "remind", "warn", "let"];
+const PURPOSE_NOUNS = new Set(["purpose", "occasion", "event", "use", "activity"]);
 const REASON_CUES = ["because", "due", "since", "as", "reason", "cause", "owing"];
 const ID_SUFFIXES = new Set(["id", "key", "code", "number", "no", "ref", "reference", "slug", "handle", "sku", "uuid"]);
 const FILE_PATH = /(?<![\w/])(?:~|\.{1,2})?\/[^\s'"`,;]+|(?<!\w)[A-Za-z]:\\[^\s'"`,;]+|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/])/g;
@@ -39,7 +40,7 @@ function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
     let end = w.span.end;
     const next = turn.words[i + 1];
     if (next && /^\s*$/.test(turn.text.slice(end, next.span.start)) && /^[a-z]+$/.test(next.word) && /^\s*[:=]/.test(turn.text.slice(next.span.end))) end = next.span.end;
-    const sep = /^\s*(?:[:=]|[-–—]\s|is\s|was\s|as\s)\s*/.exec(turn.text.slice(end));
+    const sep = /^\s*(?:[:=]|[-–—]\s|(?:is|was)\s+(?:that\s)?|as\s)\s*/.exec(turn.text.slice(end));
     if (!sep) continue;
     const start = end + sep[0].length;
     const rest = turn.text.slice(start);
@@ -112,7 +113,7 @@ function afterCue(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
     }
     if (w.word === "that" && i > 0 && !/^(say|said|tell|told|know|note|mention|explain|confirm|inform)/.test(turn.words[i - 1]!.word) && !turn.words.slice(Math.max(0, i - 4), i).some((x) => /@/.test(x.word))) continue;
     const from = w.word === "due" ? turn.words[i + 1]!.span.end : w.span.end;
-    const rest = turn.text.slice(from).replace(/^\s*(?:[:,-]|to\b|of\b|that\b)?\s*/, "");
+    const rest = turn.text.slice(from).replace(/^\s*(?:[:,-]|to\b|of\b|that\b|(?:is|was)\s+that\b|(?:is|was)\b)?\s*/, "");
     const start = turn.text.length - rest.length;
     const value = rest.split(/(?<=[.!?])\s+(?=[A-Z])|\n/)[0]!.trim().replace(/[.!]+$/, "");
     const span = { start, end: start + value.length };
@@ -123,15 +124,82 @@ function afterCue(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
 
 /** "Log the call: went over pricing", "— discussed renewal": the words after the request's colon or dash. */
 function afterSeparator(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
-  const m = /(?::|\s[-–—]\s)\s*([^\n]{8,})$/.exec(turn.text);
-  if (!m) return undefined;
-  const start = m.index! + m[0].length - m[1]!.length;
-  const value = m[1]!.trim().replace(/[.!]+$/, "");
-  // Free text may hold values other parameters took ("12 seats, they liked the demo"): only its first
-  // character is claimed, and it must not start inside one of them.
-  const span = { start, end: start + 1 };
-  if (taken.some((t) => overlaps(t, span)) || value.split(/\s+/).length < 2) return undefined;
-  return { value, span };
+  // The first colon or spaced dash whose words are free; a colon inside a clock time ("10:45") is none.
+  for (const m of turn.text.matchAll(/(?:(?<!\d):(?!\d)|\s[-–—]\s)\s*([^\n]{8,})$/g)) {
+    const start = m.index! + m[0].length - m[1]!.length;
+    const value = m[1]!.trim().replace(/[.!]+$/, "");
+    // Free text may hold values other parameters took ("12 seats, they liked the demo"): only its first
+    // character is claimed, and it must not start inside one of them.
+    const span = { start, end: start + 1 };
+    if (!taken.some((t) => overlaps(t, span)) && value.split(/\s+/).length >= 2) return { value, span };
+  }
+  return undefined;
+}
+
+/**
+ * A thing named in lower case by words ending in the parameter's own noun, after a preposition: "to
+ * eastbrook community library" for partner_library, "at the harbour depot" for depot_name.
+ */
+function phraseEndingIn(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  const head = sig.keyWords.filter((w) => !ID_SUFFIXES.has(w)).at(-1);
+  if (!head || head.length < 3) return undefined;
+  for (let i = 1; i < turn.words.length; i++) {
+    if (turn.words[i]!.word !== head && !conceptsOf(turn.words[i]!.word).has(head)) continue;
+    let k = i - 1;
+    while (k >= 0 && i - k <= 3 && /^[a-z][a-z'-]*$/.test(turn.words[k]!.word) && !PHRASE_STOPS.has(turn.words[k]!.word) && !taken.some((t) => overlaps(t, turn.words[k]!.span))) k--;
+    const lead = ["the", "a", "an"].includes(turn.words[k]?.word ?? "") ? k - 1 : k;
+    if (k === i - 1 || lead < 0 || !["to", "at", "from", "with", "for"].includes(turn.words[lead]!.word)) continue;
+    const span = { start: turn.words[k + 1]!.span.start, end: turn.words[i]!.span.end };
+    if (/[^\sa-z'-]/i.test(turn.text.slice(span.start, span.end))) continue;
+    return { value: turn.text.slice(span.start, span.end), span };
+  }
+  return undefined;
+}
+
+/**
+ * An infinitive of purpose closing the request ("send a crew to SITE-1 … to check the sagging line"): what
+ * is to be done, for the one required free-text field nothing else fills.
+ */
+function purposeClause(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  for (let i = turn.words.length - 2; i >= 0; i--) {
+    if (turn.words[i]!.word !== "to") continue;
+    const verb = turn.words[i + 1]!;
+    const rest = turn.text.slice(verb.span.start).split(/[.!?\n]/)[0]!.trim();
+    if (rest.split(/\s+/).length < 3 || taken.some((t) => overlaps(t, { start: verb.span.start, end: verb.span.start + rest.length }))) continue;
+    const tagged = tag(["we", "need", "to", ...rest.split(/\s+/).slice(0, 2)]);
+    if (tagged[3]?.pos !== "VERB") continue;
+    return { value: rest, span: { start: verb.span.start, end: verb.span.start + 1 } };
+  }
+  return undefined;
+}
+
+// Words that end a phrase of words standing for a value (a name said in lower case, what something is for).
+const PHRASE_STOPS = new Set(["as", "born", "on", "at", "with", "and", "for", "who", "from", "to", "in", "by", "starting", "please", "thanks", "the", "a", "an", "is", "was", "of"]);
+
+/**
+ * The words after a cue, up to the next preposition, value or stop: "named oskar lind born…" → "oskar
+ * lind", "as shift lead" → "shift lead", "for a chess evening on…" → "chess evening". A voice transcript
+ * writes names in lower case, where runs of capitals find nothing.
+ */
+function phraseAfter(turn: Turn, cues: string[], taken: Span[], min: number, max: number, skipArticle: boolean, labels: Set<string> = new Set()): { value: string; span: Span } | undefined {
+  for (let i = 0; i < turn.words.length; i++) {
+    if (!cues.includes(turn.words[i]!.word)) continue;
+    let k = i + 1;
+    if (skipArticle && ["a", "an", "the"].includes(turn.words[k]?.word ?? "")) k++;
+    const picked: Turn["words"] = [];
+    for (; k < turn.words.length && picked.length < max; k++) {
+      const w = turn.words[k]!;
+      const gap = turn.text.slice((picked.at(-1) ?? turn.words[k - 1]!).span.end, w.span.start);
+      if (picked.length > 0 && /[^\s]/.test(gap)) break;
+      if (!/^[a-z][a-z'-]*$/.test(w.word) || PHRASE_STOPS.has(w.word) || labels.has(w.word) || taken.some((t) => overlaps(t, w.span))) break;
+      picked.push(w);
+    }
+    if (picked.length >= min && (k >= turn.words.length || picked.length < max || PHRASE_STOPS.has(turn.words[k]!.word))) {
+      const span = { start: picked[0]!.span.start, end: picked.at(-1)!.span.end };
+      return { value: turn.text.slice(span.start, span.end), span };
+    }
+  }
+  return undefined;
 }
 
 /** `ticket_id`: "ticket #4471", "#4471", "the new-checkout flag"; the token after (or before) its noun. */
@@ -233,6 +301,16 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     }
   }
   pairs.sort((a, b) => b.score - a.score);
+  // No run of capitals fits: a person's name or a title written in lower case after its cue, up to a word
+  // that labels another parameter ("named ana lima date of birth…"). ("to" would be a cue for a new title,
+  // but it stands before too many other things.)
+  for (const sig of nameSigs) {
+    const cls = nameClass(sig);
+    if (pairs.some((p) => p.sig === sig && p.score >= 1.1)) continue;
+    const labels = new Set(sigs.filter((o) => o !== sig).flatMap((o) => o.keyWords));
+    const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false, labels) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true, labels) : phraseEndingIn(sig, turn, taken);
+    if (hit) pairs.push({ sig, f: { value: { kind: "name", text: hit.value, words: hit.value.split(/\s+/).length }, span: hit.span, raw: hit.value, left: [], right: [] }, score: 1.2 });
+  }
   for (const p of pairs) {
     if (p.score < 1.1 || out.has(p.sig.key) || taken.some((t) => overlaps(t, p.f.span))) continue;
     const name = (p.f.value as { text: string }).text;
@@ -251,8 +329,10 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
   // Free text: after a cue of speech or reason, else (the one required text field) after the colon.
   const textSigs = open.filter((s) => s.kind === "text" && !out.has(s.key));
   for (const sig of textSigs) claim(sig.key, afterCue(sig, turn, taken));
+  // What something is for ("purpose", "occasion"): the phrase after "for" that no other value took.
+  for (const sig of textSigs) if (!out.has(sig.key) && sig.keyWords.some((w) => PURPOSE_NOUNS.has(w))) claim(sig.key, phraseAfter(turn, ["for"], taken, 2, 8, true));
   const stillOpen = textSigs.filter((s) => !out.has(s.key) && s.required);
-  if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken));
+  if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken) ?? purposeClause(turn, taken));
   // A bare reply to a question about one word-valued parameter is its value.
   const stillAsked = [...asked].filter((k) => !filled.has(k) && !out.has(k));
   for (const sig of open) {

@@ -2,7 +2,7 @@
 // percentages, quantities with units, numbers in digits or words, clock times, e-mail addresses, quoted
 // text), dates (ISO or written out), and runs of capitalised words that may be names. Each value keeps
 // where it stands and the words around it, which say what it is for ("payload 45 kg", "from LIS").
-import { readDates, type DateMention } from "../../language/dates.ts";
+import { readDates, spokenTimeSpans, type DateMention } from "../../language/dates.ts";
 import { conceptsOf } from "../../language/lemmas.ts";
 import { tokenizeWithSpans, type Span, type Token } from "../../language/tokens.ts";
 import type { Quantity } from "../../language/units.ts";
@@ -113,14 +113,16 @@ export function readTurn(original: string, now: Date): Turn {
     // A number or quantity is a word too as written ("50mm", "4k"): enum values are spelt that way.
     if (t.kind === "number" || t.kind === "quantity") words.push({ word: text.slice(spans[i]!.start, spans[i]!.end).replace(/\s+/g, "").toLowerCase(), span: spans[i]! });
     if (t.kind !== "word") return;
-    for (const part of t.norm.split(/[-_]/)) if (part) words.push({ word: part === t.norm ? t.norm : part, span: spans[i]! });
+    // A possessive is its noun ("the children's fund" names children).
+    const norm = t.norm.replace(/'s$/, "");
+    for (const part of norm.split(/[-_]/)) if (part) words.push({ word: part === norm ? norm : part, span: spans[i]! });
     // "e-mail", "check-in": the joined spelling is a word too.
     if (/^[a-z]+-[a-z]+$/.test(t.norm) && t.norm.split("-")[0]!.length <= 2) words.push({ word: t.norm.replace("-", ""), span: spans[i]! });
   });
   words = words.sort((a, b) => a.span.start - b.span.start);
   const found: Found[] = [];
   const dates = readDates(text, now);
-  const dateSpans = dates.map((d) => ({ start: d.start, end: d.end }));
+  const dateSpans = [...dates.map((d) => ({ start: d.start, end: d.end })), ...spokenTimeSpans(text)];
   for (const d of dates) found.push({ value: { kind: "date", date: d }, span: { start: d.start, end: d.end }, raw: text.slice(d.start, d.end), ...contextOf(text, words, d) });
   tokens.forEach((t, i) => {
     let span = spans[i]!;
