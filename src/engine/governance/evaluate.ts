@@ -600,10 +600,17 @@ function fieldEquals(f: Field, wanted: readonly string[]): boolean {
   return false;
 }
 
+const BOOLEAN_PREFIXES = new Set(["is", "has", "was", "flag", "flagged"]);
+const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
+
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false): Truth {
   const { wanted, phraseWords } = valueWords(values);
   const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
   if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
+  // "marked urgent" and `urgent: false`, "VIP customers" and `vip: true`: a yes/no argument whose name the
+  // value's words say entirely.
+  const named = a.fields.filter((f) => typeof f.value === "boolean" && f.words.length > 0 && f.words.every((w) => BOOLEAN_PREFIXES.has(w) || phraseWords.some((p) => sameConceptWord(p, w))) && f.words.some((w) => !BOOLEAN_PREFIXES.has(w)));
+  if (named.length > 0) return named.some((f) => f.value === true) ? TRUE : FALSE;
   const matchesField = (f: Field) => fieldEquals(f, wanted);
   // 1. A named attribute: "tier bronze", "channel #general", "the HR folder".
   if (subject.words.length > 0) {

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RuleSet, prepareAction } from "./evaluate.ts";
 import { restate } from "./explain.ts";
-import { parseRule } from "./parse.ts";
+import { parseRule, splitClauses } from "./parse.ts";
 
 type Expect = "blocked" | "conditional" | "approved";
 type Case = [tool: string, args: Record<string, unknown>, expected: Expect, extra?: { domain?: string; now?: string; history?: { tool: string; at: string }[] }];
@@ -406,6 +406,21 @@ describe("the policy language: paraphrase classes", () => {
       ["Block heater start-ups above 40 kW", "Never start heaters with a power above 40 kilowatts"],
       [["start_heater", { power_w: 40001 }, "blocked"], ["start_heater", { power_w: 40000 }, "approved"]],
     ],
+    [
+      "a value word naming a yes/no argument (marked urgent, VIP customers)",
+      ["Block ticket deletions marked urgent", "Never delete tickets flagged as urgent"],
+      [["delete_ticket", { urgent: true }, "blocked"], ["delete_ticket", { urgent: false }, "approved"], ["delete_ticket", { is_urgent: false }, "approved"]],
+    ],
+    [
+      "an exception by a yes/no argument",
+      ["Block invoice voids over $300 except for VIP customers", "Block invoice voids over $300 unless the customer is a VIP"],
+      [["void_invoice", { amount: 301, vip: true }, "approved"], ["void_invoice", { amount: 301, vip: false }, "blocked"]],
+    ],
+    [
+      "the day of now said as a statement (today is …, the day is …, it is …)",
+      ["If today is Saturday, block invoice voids", "Block invoice voids when the day is Saturday", "Block invoice voids when it is the weekend", "Invoice voids are forbidden when it's Saturday"],
+      [["void_invoice", {}, "blocked", { now: SAT_10 }], ["void_invoice", {}, "approved", { now: WED_10 }]],
+    ],
   ];
   for (const [cls, sentences, cases] of classes) {
     for (const sentence of sentences) {
@@ -413,5 +428,30 @@ describe("the policy language: paraphrase classes", () => {
         for (const c of cases) expect(decide(sentence, c), `${c[0]} ${JSON.stringify(c[1])}`).toBe(c[2]);
       });
     }
+  }
+});
+
+describe("the policy language: a restatement reads back to the same rule", () => {
+  const sentences: [string, Case[]][] = [
+    ["Vendor grants with a value above $300 must be escalated", [["create_grant", { value: 301 }, "conditional"], ["create_grant", { value: 300 }, "approved"], ["create_grant", { amount: 301 }, "conditional"]]],
+    ["Never wire funds or issue rebates over 300 euros", [["send_wire", { amount: 301, currency: "EUR" }, "blocked"], ["create_rebate", { amount: 301, currency: "EUR" }, "blocked"], ["send_wire", { amount: 300, currency: "EUR" }, "approved"]]],
+    ["Block heater start-ups above 40 kWh", [["start_heater", { energy_wh: 40001 }, "blocked"], ["start_heater", { energy_wh: 40000 }, "approved"]]],
+    ["Block thermostat changes above 30% on Saturdays", [["update_thermostat", { change_percent: 31 }, "blocked", { now: SAT_10 }], ["update_thermostat", { change_percent: 31 }, "approved", { now: WED_10 }]]],
+    ["Require approval for texting clients with more than 50 recipients", [["send_sms", { recipient_count: 51 }, "conditional"], ["send_sms", { recipient_count: 50 }, "approved"], ["send_email", { recipient_count: 51 }, "approved"]]],
+  ];
+  for (const [sentence, cases] of sentences) {
+    it(sentence, () => {
+      const first = parseRule(sentence);
+      expect(first.ok).toBe(true);
+      if (!first.ok) return;
+      const restated = restate(first.rule);
+      const clauses = splitClauses(restated);
+      // The closing note ("When the action does not carry a value …") is for the reader, not a clause.
+      expect(clauses.length, restated).toBe(1);
+      for (const c of cases) {
+        expect(decide(sentence, c), `${c[0]} ${JSON.stringify(c[1])}`).toBe(c[2]);
+        expect(decide(clauses[0]!, c), `restated: ${restated} | ${c[0]} ${JSON.stringify(c[1])}`).toBe(c[2]);
+      }
+    });
   }
 });

@@ -13,6 +13,7 @@
 // the tools), so a rule is never refused for an unknown word; it is refused only when it has no effect or
 // nothing to act on, and the answer names the words and suggests a phrasing.
 import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Subject, Value } from "./compiled.ts";
+import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { tag } from "../language/nlp.ts";
 import { conceptsOf, verbClassOf } from "../language/lemmas.ts";
 import { convert } from "../language/units.ts";
@@ -583,6 +584,17 @@ class ConditionReader {
 
   /** "on Saturdays or Sundays", "on weekends", "on weekdays", "on business days", "on Fridays". */
   private readDays(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    // "today is Friday", "the day is Monday", "it is the weekend": the day of now, said as a statement.
+    let s = i;
+    if (wordIs(ws[s], "the", "current")) s++;
+    if (wordIs(ws[s], "current")) s++;
+    if (wordIs(ws[s], "today", "day", "weekday", "it", "it's")) {
+      let k = s + 1;
+      if (!wordIs(ws[s], "it's") && wordIs(ws[k], "is", "'s")) k++;
+      else if (!wordIs(ws[s], "it's")) k = -1;
+      if (k > 0 && wordIs(ws[k], "a", "an", "the")) k++;
+      if (k > 0 && isDayWord(ws[k])) i = wordIs(ws[k - 1], "a", "an", "the") ? k - 1 : k;
+    }
     let j = i;
     let negated = false;
     // "inspections that begin on a Sunday": the day of the action's own time ("start"), not of now.
@@ -840,7 +852,9 @@ class ConditionReader {
     // which argument: the value's kind decides.
     const s = subjectOf(subjectWords);
     const onlyAction = s.words.length > 0 && s.words.every((x) => this.actionNouns.some((a) => conceptsOf(a).has(x) || conceptsOf(x).has(a)));
-    let subj: Subject = onlyAction && !counted ? { text: "", words: [] } : s;
+    // "the quantity", "the percentage": words for the value's own kind (a restatement's), not an argument.
+    const kindOnly = s.words.length === 1 && ((s.words[0] === "quantity" && value.unit !== undefined) || (s.words[0] === "percentage" && value.percent === true));
+    let subj: Subject = (onlyAction || kindOnly) && !counted ? { text: "", words: [] } : s;
     if (subj.words.length === 0) subj = { ...subj, implied: value.currency ? "amount" : value.percent ? "percent" : value.unit ? "quantity" : "amount" };
     if (counted) subj = { ...subj, count: true };
     const CHANGE = ["change", "increase", "decrease", "move", "swing", "difference", "delta", "adjustment", "adjust"];
@@ -1125,8 +1139,24 @@ const PHRASAL_NOUN = /^[a-z]{3,}-(?:up|out|down|off|over|in)s?$/;
 
 function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   const groups: W[][] = [[]];
-  for (const w of ws) {
+  // Inside `matching "a" or "b"`.
+  let listed = false;
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!;
     if (w.used) continue;
+    // A restatement read back: `actions matching "refunds"` names the action in its own words, as the
+    // sentence it restates did (not word for word, as a quoted tool phrase does).
+    if (wordIs(w, "matching") && ws[i + 1]?.t.kind === "quoted") {
+      listed = true;
+      continue;
+    }
+    if (listed && w.t.kind !== "quoted" && !wordIs(w, "or", "and") && !(w.t.kind === "punct" && w.t.text === ",")) listed = false;
+    if (w.t.kind === "quoted" && listed) {
+      const inner = analyze((w.t as { value: string }).value);
+      if (inner.some((x) => x.t.kind === "quoted")) groups.at(-1)!.push(w);
+      else groups.at(-1)!.push(...inner);
+      continue;
+    }
     if (w.t.kind === "punct" && w.t.text === ",") groups.push([]);
     else if (wordIs(w, "or", "and", "nor", "&", "/")) groups.push([]);
     else groups.at(-1)!.push(w);
@@ -1497,5 +1527,9 @@ export function splitClauses(text: string): string[] {
   return text
     .split(/;|\.(?=\s+[A-Z])|\n+/)
     .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+    .filter((s) => s.length > 0 && !isRestatementNote(s));
 }
+
+// A restatement read back as a rule: its closing note explains, it is not a clause.
+const NOTE = FAIL_CLOSED_NOTE.replace(/[.\s]+$/, "").toLowerCase();
+const isRestatementNote = (clause: string) => clause.replace(/[.\s]+$/, "").toLowerCase() === NOTE;
