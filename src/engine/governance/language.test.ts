@@ -421,6 +421,21 @@ describe("the policy language: paraphrase classes", () => {
       ["If today is Saturday, block invoice voids", "Block invoice voids when the day is Saturday", "Block invoice voids when it is the weekend", "Invoice voids are forbidden when it's Saturday"],
       [["void_invoice", {}, "blocked", { now: SAT_10 }], ["void_invoice", {}, "approved", { now: WED_10 }]],
     ],
+    [
+      "a value's own bound at the end (… and above, … or over) completes the rule",
+      ["Require approval for heater start-ups with a power of 40 kW and above", "Heater start-ups of 40 kW or over need sign-off"],
+      [["start_heater", { power_kw: 40 }, "conditional"], ["start_heater", { power_kw: 39 }, "approved"]],
+    ],
+    [
+      "a zone by its everyday name after a clock written with a.m./p.m. (UK time, Eastern time)",
+      ["Block invoice voids before 1 a.m. or after 4 a.m. UK time", "Invoice voids before 1 a.m. or after 4 a.m. UK time are forbidden"],
+      [["void_invoice", {}, "blocked", { now: "2026-11-18T10:00:00Z" }], ["void_invoice", {}, "approved", { now: "2026-11-18T02:00:00Z" }]],
+    ],
+    [
+      "Eastern time",
+      ["Only allow invoice voids between 9 a.m. and 5 p.m. Eastern time", "Only allow invoice voids between 9 a.m. and 5 p.m. America/New_York"],
+      [["void_invoice", {}, "approved", { now: "2026-11-18T15:00:00Z" }], ["void_invoice", {}, "blocked", { now: "2026-11-18T10:00:00Z" }]],
+    ],
   ];
   for (const [cls, sentences, cases] of classes) {
     for (const sentence of sentences) {
@@ -454,4 +469,11 @@ describe("the policy language: a restatement reads back to the same rule", () =>
       }
     });
   }
+});
+
+describe("the policy language: clauses", () => {
+  it("a full stop after an abbreviation (a.m., p.m., e.g.) does not end the clause", () => {
+    expect(splitClauses("Only allow restores between 9 a.m. and 5 p.m. Europe/London. Block refunds")).toEqual(["Only allow restores between 9 a.m. and 5 p.m. Europe/London", "Block refunds"]);
+    expect(splitClauses("Escalate payouts, e.g. Vendor ones")).toHaveLength(1);
+  });
 });

@@ -1493,7 +1493,8 @@ export function parseRule(sentence: string): ParseResult {
   const text = sentence.trim().replace(/[.!;]+$/, "");
   if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
-  const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
+  // ("… 500 W and above", "… 2 GB or over" end with the value's own bound: complete.)
+  const last = /(?<!\b(?:and|or)\s+)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   const reading = readClause(text);
@@ -1525,7 +1526,8 @@ export function parseRule(sentence: string): ParseResult {
 /** A rule text may hold several sentences: split on ";" and on full stops that end a sentence. */
 export function splitClauses(text: string): string[] {
   return text
-    .split(/;|\.(?=\s+[A-Z])|\n+/)
+    // Not after an abbreviation: "5 p.m. Europe/London", "e.g. Refunds".
+    .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0 && !isRestatementNote(s));
 }
