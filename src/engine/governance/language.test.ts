@@ -436,6 +436,21 @@ describe("the policy language: paraphrase classes", () => {
       ["Only allow invoice voids between 9 a.m. and 5 p.m. Eastern time", "Only allow invoice voids between 9 a.m. and 5 p.m. America/New_York"],
       [["void_invoice", {}, "approved", { now: "2026-11-18T15:00:00Z" }], ["void_invoice", {}, "blocked", { now: "2026-11-18T10:00:00Z" }]],
     ],
+    [
+      "an allow limited by a later 'only' (Allow X only …) and 'may only happen'",
+      ["Allow invoice voids only under $300", "Allow invoice voids only for amounts below 300 dollars", "Invoice voids may only happen under $300"],
+      [["void_invoice", { amount: 300 }, "blocked"], ["void_invoice", { amount: 299 }, "approved"]],
+    ],
+    [
+      "a count whose bound follows its noun (50 seats or more / or fewer)",
+      ["Require approval for licence purchases with 50 seats or more", "Licence purchases of 50 seats or more need sign-off"],
+      [["purchase_licence", { seat_count: 50 }, "conditional"], ["purchase_licence", { seat_count: 49 }, "approved"]],
+    ],
+    [
+      "… or fewer",
+      ["Block licence purchases with 5 seats or fewer"],
+      [["purchase_licence", { seat_count: 5 }, "blocked"], ["purchase_licence", { seat_count: 6 }, "approved"]],
+    ],
   ];
   for (const [cls, sentences, cases] of classes) {
     for (const sentence of sentences) {

@@ -237,6 +237,16 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
+    // "Allow refunds only under $100", "Allow restarts only between 1:00 and 4:00": an allow at the clause
+    // start limited by a later "only".
+    if (wordIs(w, "only") && !ALLOW_WORDS.has(ws[i + 1]?.norm ?? "")) {
+      const allow = cues.findIndex((c) => c.effect === "allow" && ALLOW_WORDS.has(ws[c.at]!.norm) && (c.at === 0 || isClauseStart(ws, c.at)));
+      if (allow >= 0) {
+        const prev = cues[allow]!;
+        cues.splice(allow, 1, { effect: "only_allow", span: [...prev.span, i], at: prev.at });
+        continue;
+      }
+    }
     // "Only refund payments when …": an imperative limited by "only".
     if (wordIs(w, "only") && isClauseStart(ws, i) && ws[i + 1]?.t.kind === "word" && (ws[i + 1]!.pos === "VERB" || verbClassOf(ws[i + 1]!.norm) !== undefined) && !APPROVAL_NOUNS.has(ws[i + 1]!.norm)) {
       cues.push({ effect: "only_allow", span: [i], at: i });
@@ -434,6 +444,13 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
 const NUMERIC_KINDS = new Set(["number", "money", "percent", "quantity"]);
 
 /** The rest of a chunk after a value: "or more", "and above", "+", "in value", "old", "a year", a counted noun. */
+/** "or more", "and above", "or fewer" … at k: the comparator it makes, or undefined. */
+function boundAt(ws: W[], k: number): Comparator | undefined {
+  if ((wordIs(ws[k], "or") && wordIs(ws[k + 1], "more", "higher", "above", "greater", "over", "up")) || (wordIs(ws[k], "and") && wordIs(ws[k + 1], "above", "up", "over", "more"))) return "gte";
+  if ((wordIs(ws[k], "or") && wordIs(ws[k + 1], "less", "fewer", "lower", "below", "under")) || (wordIs(ws[k], "and") && wordIs(ws[k + 1], "below", "under", "less", "fewer"))) return "lte";
+  return undefined;
+}
+
 function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } {
   let next = j;
   let result: { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } = { op, next };
@@ -459,6 +476,12 @@ function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next:
     if (nouns.length > 0 && nouns.some((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "X")) {
       result.count = nouns;
       next = k;
+      // "10,000 users or fewer": the bound after the counted noun.
+      const bound = next === k && result.op === op ? boundAt(ws, next) : undefined;
+      if (bound) {
+        result.op = bound;
+        next += 2;
+      }
     }
   }
   if (wordIs(ws[next], "in") && wordIs(ws[next + 1], "value", "total", "size", "amount")) {
@@ -816,6 +839,13 @@ class ConditionReader {
       op = cmp.op;
       value = valueOf(ws[j + cmp.length]!.t);
       k = j + cmp.length + 1;
+    } else if (j < ws.length && ws[j]!.t.kind === "number" && ws[j + 1]?.t.kind === "word" && (boundAt(ws, j + 2) || (ws[j + 2]?.t.kind === "word" && boundAt(ws, j + 3)))) {
+      // "10,000 users or fewer": a count whose bound follows its noun.
+      const after = afterValue(ws, j + 1, "eq");
+      if (after.op === "eq" || !after.count) return undefined;
+      op = after.op;
+      value = valueOf(ws[j]!.t);
+      k = j + 1;
     } else if (j < ws.length && NUMERIC_KINDS.has(ws[j]!.t.kind) && (wordIs(ws[j + 1], "or") || (ws[j + 1]?.t.kind === "punct" && ws[j + 1]!.t.text === "+") || wordIs(ws[j + 1], "and"))) {
       // "5,000 EUR or more", "100+"
       const after = afterValue(ws, j + 1, "eq");
@@ -1290,7 +1320,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   for (let i = 0; i < ws.length; i++) {
     if (!MODALS.has(ws[i]!.norm)) continue;
     let j = i + 1;
-    while (NEGATORS.has(ws[j]?.norm ?? "") || wordIs(ws[j], "ever", "be", "get", "then")) j++;
+    while (NEGATORS.has(ws[j]?.norm ?? "") || wordIs(ws[j], "ever", "be", "get", "then", "only")) j++;
     let end = -1;
     if (LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
     else if (wordIs(ws[j], "go") && wordIs(ws[j + 1], "through", "ahead")) end = j + 2;
