@@ -213,6 +213,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
     let nounOfAction = false;
+    let byDelivery = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
       if (meets(action.operation, v)) {
@@ -221,14 +222,21 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         continue;
       }
       // A delivering verb and a tool that makes or applies (its objects must then name the tool).
+      // Only with an object, which must then name the tool: "send" alone is not `issue_invoice`.
       const opWord = wordsOfName(action.input.tool)[0] ?? "";
-      if (delivers[k] && (action.makes || (support[k] && isSupportVerb(opWord)))) continue;
+      if (objects.length > 0 && delivers[k] && (action.makes || (support[k] && isSupportVerb(opWord)))) {
+        byDelivery = true;
+        continue;
+      }
       // "send parcels" and `ship_package`: sending a thing on its way.
-      if (v.has(":send") && channel === undefined && isDispatchVerb(opWord)) continue;
+      if (objects.length > 0 && v.has(":send") && channel === undefined && isDispatchVerb(opWord)) {
+        byDelivery = true;
+        continue;
+      }
       const byObjectClass = action.makes && meets(action.objectClasses, v);
       if (meets(action.concepts, v) || byObjectClass) {
-        // A tool that reads, cancels, deletes or rejects what the verb names (`list_refunds`, `cancel_wire`
-        // for "refunds", "wire") does not do it.
+        // A tool that reads, cancels or rejects what the verb names (`list_refunds`, `cancel_wire` for
+        // "refunds", "wire") does not do it.
         if (undoes(action.operation, v)) return false;
         // "vendor payouts" and `create_payout`: the verb names what the tool makes, so the other words only
         // narrow it; they may be missing from the tool's name.
@@ -289,6 +297,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     }
     // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
+    if (byDelivery) return own > 0 && matched * 2 >= objects.length;
     if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
     return own > 0 && matched * 2 >= objects.length;
   };
@@ -305,8 +314,9 @@ function otherChannel(action: PreparedAction, channel: string): boolean {
   return other;
 }
 
-// Operations that look at or undo a thing without doing what it is named after.
-const UNDOING = [":read", ":cancel", ":delete", ":reject"];
+// Operations that look at or call off a thing without doing what it is named after. Deleting is left out:
+// a rule about a thing still governs destroying it (over-governing is the safer error).
+const UNDOING = [":read", ":cancel", ":reject"];
 
 /** The tool's operation reads or undoes, and the verb names another operation. */
 function undoes(operation: Set<string>, verb: ReadonlySet<string>): boolean {

@@ -324,7 +324,12 @@ describe("the policy language: paraphrase classes", () => {
     [
       "a delivering or support verb before what a making tool makes (send / issue / raise X and create_X)",
       ["Send grants over $300 only with approval", "Issuing grants over $300 requires approval", "Never make grants over $300 without sign-off", "Agents must ask a human before they give out grants over $300"],
-      [["create_grant", { amount: 301 }, "conditional"], ["create_grant", { amount: 300 }, "approved"], ["delete_grant", { amount: 900 }, "approved"]],
+      [["create_grant", { amount: 301 }, "conditional"], ["create_grant", { amount: 300 }, "approved"], ["delete_grant", { amount: 900 }, "approved"], ["issue_invoice", { amount: 900 }, "approved"]],
+    ],
+    [
+      "a verb of sending alone (no object) is not a making tool's operation",
+      ["Block emails over $300", "Emails over $300 are forbidden"],
+      [["send_email", { amount: 301 }, "blocked"], ["issue_invoice", { amount: 301 }, "approved"], ["create_report", { amount: 301 }, "approved"]],
     ],
     [
       "two support verbs name one operation (give X and apply_X)",
@@ -367,9 +372,9 @@ describe("the policy language: paraphrase classes", () => {
       [["charge_vehicle", { energy_kwh: 61 }, "conditional"], ["charge_vehicle", { energy_kwh: 60 }, "approved"]],
     ],
     [
-      "a tool that does another operation to what the verb names does not do it (list_refunds, cancel_wire)",
+      "a tool that reads, cancels or rejects what the verb names does not do it (list_refunds, cancel_refund); deleting it stays governed",
       ["Block refunds over $300", "Refunds over $300 are forbidden"],
-      [["refund_payment", { amount: 301 }, "blocked"], ["list_refunds", { amount: 301 }, "approved"], ["get_refund", { amount: 301 }, "approved"], ["cancel_refund", { amount: 301 }, "approved"], ["issue_refund", { amount: 301 }, "blocked"]],
+      [["refund_payment", { amount: 301 }, "blocked"], ["list_refunds", { amount: 301 }, "approved"], ["get_refund", { amount: 301 }, "approved"], ["cancel_refund", { amount: 301 }, "approved"], ["issue_refund", { amount: 301 }, "blocked"], ["delete_refund", { amount: 301 }, "blocked"]],
     ],
     [
       "a phrasal noun of action names its verb (start-ups, roll-outs)",
