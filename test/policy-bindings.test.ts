@@ -60,7 +60,7 @@ describe("policies: bindings to the workspace's tools", () => {
     const [charge, payload] = policy.policies;
     expect(charge.covers).toEqual(["dispatch_drone"]);
     expect(charge.bindings).toEqual([expect.objectContaining({ tool: "dispatch_drone", parameters: ["charge"], applies: true, ambiguous: false, note: "(0–1); 20% = 0.2" })]);
-    expect(charge.bindings[0].text).toBe('"charge" is less than 20% → dispatch_drone.charge (0–1); 20% = 0.2');
+    expect(charge.bindings[0].text).toBe('the charge is less than 20% → dispatch_drone.charge (0–1); 20% = 0.2');
     expect(charge.rationale).toContain("Bound: ");
     expect(payload.bindings[0]).toMatchObject({ parameters: ["payload_g"], note: "2.5 kg = 2500 g" });
     expect(policy.bindings).toEqual([`Rule 1: ${charge.bindings[0].text}`, `Rule 2: ${payload.bindings[0].text}`]);

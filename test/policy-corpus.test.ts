@@ -19,14 +19,15 @@ const floor = (name: string, fallback: number) => {
   const raw = process.env[name];
   return raw === undefined || raw === "" ? fallback : Number(raw);
 };
-// Raised with the rebuilt parser (docs/eval.md): on this sample it gets 83.5% of probes right and compiles
-// 93.8% of sentences (59.9% and 17.1% before the rebuild); the floors sit a few points below.
-const MIN_PROBES_RIGHT = floor("POLICY_CORPUS_MIN_PROBES", 0.8);
-const MIN_COMPILED = floor("POLICY_CORPUS_MIN_COMPILED", 0.9);
-// The metamorphic floors: paraphrases decide alike for 40% of meanings and restatements for 64% of probes
-// now that most sentences compile; both are floors to raise, not targets.
-const MIN_PARAPHRASE_ALIKE = floor("POLICY_CORPUS_MIN_PARAPHRASE", 0.3);
-const MIN_ROUND_TRIP_ALIKE = floor("POLICY_CORPUS_MIN_ROUND_TRIP", 0.55);
+// Raised with the rebuilt parser (docs/eval.md) and again with the classes of issue 13's never-fire work:
+// on this sample it gets 96.0% of probes right and compiles every sentence (59.9% and 17.1% before the
+// rebuild); the floors sit a few points below.
+const MIN_PROBES_RIGHT = floor("POLICY_CORPUS_MIN_PROBES", 0.93);
+const MIN_COMPILED = floor("POLICY_CORPUS_MIN_COMPILED", 0.97);
+// The metamorphic floors: paraphrases decide alike for 79% of meanings and restatements for 98% of probes
+// (a restatement's action words and subjects read back as written); both are floors to raise, not targets.
+const MIN_PARAPHRASE_ALIKE = floor("POLICY_CORPUS_MIN_PARAPHRASE", 0.7);
+const MIN_ROUND_TRIP_ALIKE = floor("POLICY_CORPUS_MIN_ROUND_TRIP", 0.95);
 // 80 meanings of the tune split, three sentences each (240 sentences, about 20 s on PGlite here): spread over
 // the kinds of rule, with paraphrases together so that "paraphrases decide alike" means something.
 const SAMPLE_MEANINGS = floor("POLICY_CORPUS_SAMPLE_MEANINGS", 80);

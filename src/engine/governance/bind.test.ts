@@ -75,7 +75,7 @@ describe("bindings: money in minor units and percentages as fractions", () => {
       const rule = compile(`Block drone dispatches when the battery is below ${pct}%`);
       const [onFraction] = bindRule(rule, fraction);
       expect(onFraction!.note).toBe(`(0–1); ${pct}% = ${pct / 100}`);
-      expect(bindingText(onFraction!)).toBe(`"battery" is less than ${pct}% → dispatch_drone.battery (0–1); ${pct}% = ${pct / 100}`);
+      expect(bindingText(onFraction!)).toBe(`the battery is less than ${pct}% → dispatch_drone.battery (0–1); ${pct}% = ${pct / 100}`);
       expect(decide(rule, fraction, { drone_id: "d", battery: pct / 100 - 0.01 })).toBe("blocked");
       expect(decide(rule, fraction, { drone_id: "d", battery: pct / 100 + 0.01 })).toBe("approved");
       const [onPercent] = bindRule(rule, percent);

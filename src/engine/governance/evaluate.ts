@@ -213,8 +213,6 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
     let nounOfAction = false;
-    // A verb let through only because the tool makes or dispatches something: the objects must then say
-    // what ("send invoices" and `create_invoice`); a verb alone ("emails") names no made thing.
     let byDelivery = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
@@ -224,20 +222,21 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         continue;
       }
       // A delivering verb and a tool that makes or applies (its objects must then name the tool).
+      // Only with an object, which must then name the tool: "send" alone is not `issue_invoice`.
       const opWord = wordsOfName(action.input.tool)[0] ?? "";
-      if (delivers[k] && (action.makes || (support[k] && isSupportVerb(opWord)))) {
+      if (objects.length > 0 && delivers[k] && (action.makes || (support[k] && isSupportVerb(opWord)))) {
         byDelivery = true;
         continue;
       }
       // "send parcels" and `ship_package`: sending a thing on its way.
-      if (v.has(":send") && channel === undefined && isDispatchVerb(opWord)) {
+      if (objects.length > 0 && v.has(":send") && channel === undefined && isDispatchVerb(opWord)) {
         byDelivery = true;
         continue;
       }
       const byObjectClass = action.makes && meets(action.objectClasses, v);
       if (meets(action.concepts, v) || byObjectClass) {
-        // A tool that reads, cancels, deletes or rejects what the verb names (`list_refunds`, `cancel_wire`
-        // for "refunds", "wire") does not do it.
+        // A tool that reads, cancels or rejects what the verb names (`list_refunds`, `cancel_wire` for
+        // "refunds", "wire") does not do it.
         if (undoes(action.operation, v)) return false;
         // "vendor payouts" and `create_payout`: the verb names what the tool makes, so the other words only
         // narrow it; they may be missing from the tool's name.
@@ -248,7 +247,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       }
       return false;
     }
-    if (objects.length === 0) return verbsOnly && !byDelivery;
+    if (objects.length === 0) return verbsOnly;
     // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;
@@ -298,6 +297,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     }
     // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
+    if (byDelivery) return own > 0 && matched * 2 >= objects.length;
     if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
     return own > 0 && matched * 2 >= objects.length;
   };
@@ -314,8 +314,9 @@ function otherChannel(action: PreparedAction, channel: string): boolean {
   return other;
 }
 
-// Operations that look at or undo a thing without doing what it is named after.
-const UNDOING = [":read", ":cancel", ":delete", ":reject"];
+// Operations that look at or call off a thing without doing what it is named after. Deleting is left out:
+// a rule about a thing still governs destroying it (over-governing is the safer error).
+const UNDOING = [":read", ":cancel", ":reject"];
 
 /** The tool's operation reads or undoes, and the verb names another operation. */
 function undoes(operation: Set<string>, verb: ReadonlySet<string>): boolean {
@@ -624,10 +625,17 @@ function fieldEquals(f: Field, wanted: readonly string[]): boolean {
   return false;
 }
 
+const BOOLEAN_PREFIXES = new Set(["is", "has", "was", "flag", "flagged"]);
+const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
+
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false): Truth {
   const { wanted, phraseWords } = valueWords(values);
   const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
   if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
+  // "marked urgent" and `urgent: false`, "VIP customers" and `vip: true`: a yes/no argument whose name the
+  // value's words say entirely.
+  const named = a.fields.filter((f) => typeof f.value === "boolean" && f.words.length > 0 && f.words.every((w) => BOOLEAN_PREFIXES.has(w) || phraseWords.some((p) => sameConceptWord(p, w))) && f.words.some((w) => !BOOLEAN_PREFIXES.has(w)));
+  if (named.length > 0) return named.some((f) => f.value === true) ? TRUE : FALSE;
   const matchesField = (f: Field) => fieldEquals(f, wanted);
   // 1. A named attribute: "tier bronze", "channel #general", "the HR folder".
   if (subject.words.length > 0) {

@@ -17,7 +17,8 @@ function quantity(q: Value): string {
 }
 
 function subjectText(s: Subject): string {
-  const base = s.words.length === 0 ? (s.implied === "percent" ? "the percentage" : s.implied === "quantity" ? "the quantity" : s.implied === "count" ? "the count" : s.implied === "time" ? "the action's own date" : "the amount") : `"${s.text}"`;
+  // A named subject unquoted ("the refund amount"): a quoted word reads back as a value, not an argument.
+  const base = s.words.length === 0 ? (s.implied === "percent" ? "the percentage" : s.implied === "quantity" ? "the quantity" : s.implied === "count" ? "the count" : s.implied === "time" ? "the action's own date" : "the amount") : `the ${s.text.replace(/^the\s+/i, "")}`;
   if (s.count) return `the number of ${s.text || "items"}`;
   if (s.magnitude) return `the size of ${base}`;
   return base;
@@ -70,6 +71,9 @@ export function describeActions(rule: CompiledRule): string {
   return rule.actions.domain ? `${what} in the ${rule.actions.domain} domain` : what;
 }
 
+/** The note a restatement ends with: an explanation for the reader, not a rule (the parser skips it). */
+export const FAIL_CLOSED_NOTE = "When the action does not carry a value the rule needs, the rule applies (fail closed).";
+
 const VERBS = { block: "Blocks", require_approval: "Requires human approval for", allow: "Allows" } as const;
 
 /** "Blocks actions matching "refunds" when the amount is more than 500 USD. A missing value counts as a match." */
@@ -78,6 +82,6 @@ export function restate(rule: CompiledRule): string {
   if (rule.when) text += ` when ${describeCondition(rule.when)}`;
   if (rule.unless) text += `, unless ${describeCondition(rule.unless)}`;
   text += ".";
-  if (rule.effect !== "allow" && (rule.when || rule.unless)) text += " When the action does not carry a value the rule needs, the rule applies (fail closed).";
+  if (rule.effect !== "allow" && (rule.when || rule.unless)) text += ` ${FAIL_CLOSED_NOTE}`;
   return text;
 }

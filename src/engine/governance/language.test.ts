@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RuleSet, prepareAction } from "./evaluate.ts";
 import { restate } from "./explain.ts";
-import { parseRule } from "./parse.ts";
+import { parseRule, splitClauses } from "./parse.ts";
 
 type Expect = "blocked" | "conditional" | "approved";
 type Case = [tool: string, args: Record<string, unknown>, expected: Expect, extra?: { domain?: string; now?: string; history?: { tool: string; at: string }[] }];
@@ -375,7 +375,12 @@ describe("the policy language: paraphrase classes", () => {
     [
       "a delivering or support verb before what a making tool makes (send / issue / raise X and create_X)",
       ["Send grants over $300 only with approval", "Issuing grants over $300 requires approval", "Never make grants over $300 without sign-off", "Agents must ask a human before they give out grants over $300"],
-      [["create_grant", { amount: 301 }, "conditional"], ["create_grant", { amount: 300 }, "approved"], ["delete_grant", { amount: 900 }, "approved"]],
+      [["create_grant", { amount: 301 }, "conditional"], ["create_grant", { amount: 300 }, "approved"], ["delete_grant", { amount: 900 }, "approved"], ["issue_invoice", { amount: 900 }, "approved"]],
+    ],
+    [
+      "a verb of sending alone (no object) is not a making tool's operation",
+      ["Block emails over $300", "Emails over $300 are forbidden"],
+      [["send_email", { amount: 301 }, "blocked"], ["issue_invoice", { amount: 301 }, "approved"], ["create_report", { amount: 301 }, "approved"]],
     ],
     [
       "two support verbs name one operation (give X and apply_X)",
@@ -418,9 +423,9 @@ describe("the policy language: paraphrase classes", () => {
       [["charge_vehicle", { energy_kwh: 61 }, "conditional"], ["charge_vehicle", { energy_kwh: 60 }, "approved"]],
     ],
     [
-      "a tool that does another operation to what the verb names does not do it (list_refunds, cancel_wire)",
+      "a tool that reads, cancels or rejects what the verb names does not do it (list_refunds, cancel_refund); deleting it stays governed",
       ["Block refunds over $300", "Refunds over $300 are forbidden"],
-      [["refund_payment", { amount: 301 }, "blocked"], ["list_refunds", { amount: 301 }, "approved"], ["get_refund", { amount: 301 }, "approved"], ["cancel_refund", { amount: 301 }, "approved"], ["issue_refund", { amount: 301 }, "blocked"]],
+      [["refund_payment", { amount: 301 }, "blocked"], ["list_refunds", { amount: 301 }, "approved"], ["get_refund", { amount: 301 }, "approved"], ["cancel_refund", { amount: 301 }, "approved"], ["issue_refund", { amount: 301 }, "blocked"], ["delete_refund", { amount: 301 }, "blocked"]],
     ],
     [
       "a phrasal noun of action names its verb (start-ups, roll-outs)",
@@ -456,6 +461,51 @@ describe("the policy language: paraphrase classes", () => {
       "a one-letter unit beside the word of its kind (power_w)",
       ["Block heater start-ups above 40 kW", "Never start heaters with a power above 40 kilowatts"],
       [["start_heater", { power_w: 40001 }, "blocked"], ["start_heater", { power_w: 40000 }, "approved"]],
+    ],
+    [
+      "a value word naming a yes/no argument (marked urgent, VIP customers)",
+      ["Block ticket deletions marked urgent", "Never delete tickets flagged as urgent"],
+      [["delete_ticket", { urgent: true }, "blocked"], ["delete_ticket", { urgent: false }, "approved"], ["delete_ticket", { is_urgent: false }, "approved"]],
+    ],
+    [
+      "an exception by a yes/no argument",
+      ["Block invoice voids over $300 except for VIP customers", "Block invoice voids over $300 unless the customer is a VIP"],
+      [["void_invoice", { amount: 301, vip: true }, "approved"], ["void_invoice", { amount: 301, vip: false }, "blocked"]],
+    ],
+    [
+      "the day of now said as a statement (today is …, the day is …, it is …)",
+      ["If today is Saturday, block invoice voids", "Block invoice voids when the day is Saturday", "Block invoice voids when it is the weekend", "Invoice voids are forbidden when it's Saturday"],
+      [["void_invoice", {}, "blocked", { now: SAT_10 }], ["void_invoice", {}, "approved", { now: WED_10 }]],
+    ],
+    [
+      "a value's own bound at the end (… and above, … or over) completes the rule",
+      ["Require approval for heater start-ups with a power of 40 kW and above", "Heater start-ups of 40 kW or over need sign-off"],
+      [["start_heater", { power_kw: 40 }, "conditional"], ["start_heater", { power_kw: 39 }, "approved"]],
+    ],
+    [
+      "a zone by its everyday name after a clock written with a.m./p.m. (UK time, Eastern time)",
+      ["Block invoice voids before 1 a.m. or after 4 a.m. UK time", "Invoice voids before 1 a.m. or after 4 a.m. UK time are forbidden"],
+      [["void_invoice", {}, "blocked", { now: "2026-11-18T10:00:00Z" }], ["void_invoice", {}, "approved", { now: "2026-11-18T02:00:00Z" }]],
+    ],
+    [
+      "Eastern time",
+      ["Only allow invoice voids between 9 a.m. and 5 p.m. Eastern time", "Only allow invoice voids between 9 a.m. and 5 p.m. America/New_York"],
+      [["void_invoice", {}, "approved", { now: "2026-11-18T15:00:00Z" }], ["void_invoice", {}, "blocked", { now: "2026-11-18T10:00:00Z" }]],
+    ],
+    [
+      "an allow limited by a later 'only' (Allow X only …) and 'may only happen'",
+      ["Allow invoice voids only under $300", "Allow invoice voids only for amounts below 300 dollars", "Invoice voids may only happen under $300"],
+      [["void_invoice", { amount: 300 }, "blocked"], ["void_invoice", { amount: 299 }, "approved"]],
+    ],
+    [
+      "a count whose bound follows its noun (50 seats or more / or fewer)",
+      ["Require approval for licence purchases with 50 seats or more", "Licence purchases of 50 seats or more need sign-off"],
+      [["purchase_licence", { seat_count: 50 }, "conditional"], ["purchase_licence", { seat_count: 49 }, "approved"]],
+    ],
+    [
+      "… or fewer",
+      ["Block licence purchases with 5 seats or fewer"],
+      [["purchase_licence", { seat_count: 5 }, "blocked"], ["purchase_licence", { seat_count: 6 }, "approved"]],
     ],
   ];
   for (const [cls, sentences, cases] of classes) {
@@ -587,4 +637,36 @@ describe("the policy language: a verb alone names no made thing", () => {
       for (const tool of spared) expect(set.covering(prepareAction({ tool, args: {}, now: new Date(WED_10) })).length, tool).toBe(0);
     });
   }
+});
+
+describe("the policy language: a restatement reads back to the same rule", () => {
+  const sentences: [string, Case[]][] = [
+    ["Vendor grants with a value above $300 must be escalated", [["create_grant", { value: 301 }, "conditional"], ["create_grant", { value: 300 }, "approved"], ["create_grant", { amount: 301 }, "conditional"]]],
+    ["Never wire funds or issue rebates over 300 euros", [["send_wire", { amount: 301, currency: "EUR" }, "blocked"], ["create_rebate", { amount: 301, currency: "EUR" }, "blocked"], ["send_wire", { amount: 300, currency: "EUR" }, "approved"]]],
+    ["Block heater start-ups above 40 kWh", [["start_heater", { energy_wh: 40001 }, "blocked"], ["start_heater", { energy_wh: 40000 }, "approved"]]],
+    ["Block thermostat changes above 30% on Saturdays", [["update_thermostat", { change_percent: 31 }, "blocked", { now: SAT_10 }], ["update_thermostat", { change_percent: 31 }, "approved", { now: WED_10 }]]],
+    ["Require approval for texting clients with more than 50 recipients", [["send_sms", { recipient_count: 51 }, "conditional"], ["send_sms", { recipient_count: 50 }, "approved"], ["send_email", { recipient_count: 51 }, "approved"]]],
+  ];
+  for (const [sentence, cases] of sentences) {
+    it(sentence, () => {
+      const first = parseRule(sentence);
+      expect(first.ok).toBe(true);
+      if (!first.ok) return;
+      const restated = restate(first.rule);
+      const clauses = splitClauses(restated);
+      // The closing note ("When the action does not carry a value …") is for the reader, not a clause.
+      expect(clauses.length, restated).toBe(1);
+      for (const c of cases) {
+        expect(decide(sentence, c), `${c[0]} ${JSON.stringify(c[1])}`).toBe(c[2]);
+        expect(decide(clauses[0]!, c), `restated: ${restated} | ${c[0]} ${JSON.stringify(c[1])}`).toBe(c[2]);
+      }
+    });
+  }
+});
+
+describe("the policy language: clauses", () => {
+  it("a full stop after an abbreviation (a.m., p.m., e.g.) does not end the clause", () => {
+    expect(splitClauses("Only allow restores between 9 a.m. and 5 p.m. Europe/London. Block refunds")).toEqual(["Only allow restores between 9 a.m. and 5 p.m. Europe/London", "Block refunds"]);
+    expect(splitClauses("Escalate payouts, e.g. Vendor ones")).toHaveLength(1);
+  });
 });

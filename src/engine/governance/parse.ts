@@ -13,6 +13,7 @@
 // the tools), so a rule is never refused for an unknown word; it is refused only when it has no effect or
 // nothing to act on, and the answer names the words and suggests a phrasing.
 import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Subject, Value } from "./compiled.ts";
+import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { tag } from "../language/nlp.ts";
 import { conceptsOf, verbClassOf } from "../language/lemmas.ts";
 import { convert } from "../language/units.ts";
@@ -263,6 +264,16 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
+    // "Allow refunds only under $100", "Allow restarts only between 1:00 and 4:00": an allow at the clause
+    // start limited by a later "only".
+    if (wordIs(w, "only") && !ALLOW_WORDS.has(ws[i + 1]?.norm ?? "")) {
+      const allow = cues.findIndex((c) => c.effect === "allow" && ALLOW_WORDS.has(ws[c.at]!.norm) && (c.at === 0 || isClauseStart(ws, c.at)));
+      if (allow >= 0) {
+        const prev = cues[allow]!;
+        cues.splice(allow, 1, { effect: "only_allow", span: [...prev.span, i], at: prev.at });
+        continue;
+      }
+    }
     // "Only refund payments when …": an imperative limited by "only".
     if (wordIs(w, "only") && isClauseStart(ws, i) && ws[i + 1]?.t.kind === "word" && (ws[i + 1]!.pos === "VERB" || verbClassOf(ws[i + 1]!.norm) !== undefined) && !APPROVAL_NOUNS.has(ws[i + 1]!.norm)) {
       cues.push({ effect: "only_allow", span: [i], at: i });
@@ -507,6 +518,13 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
 const NUMERIC_KINDS = new Set(["number", "money", "percent", "quantity"]);
 
 /** The rest of a chunk after a value: "or more", "and above", "+", "in value", "old", "a year", a counted noun. */
+/** "or more", "and above", "or fewer" … at k: the comparator it makes, or undefined. */
+function boundAt(ws: W[], k: number): Comparator | undefined {
+  if ((wordIs(ws[k], "or") && wordIs(ws[k + 1], "more", "higher", "above", "greater", "over", "up")) || (wordIs(ws[k], "and") && wordIs(ws[k + 1], "above", "up", "over", "more"))) return "gte";
+  if ((wordIs(ws[k], "or") && wordIs(ws[k + 1], "less", "fewer", "lower", "below", "under")) || (wordIs(ws[k], "and") && wordIs(ws[k + 1], "below", "under", "less", "fewer"))) return "lte";
+  return undefined;
+}
+
 function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } {
   let next = j;
   let result: { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } = { op, next };
@@ -532,6 +550,12 @@ function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next:
     if (nouns.length > 0 && nouns.some((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "X")) {
       result.count = nouns;
       next = k;
+      // "10,000 users or fewer": the bound after the counted noun.
+      const bound = next === k && result.op === op ? boundAt(ws, next) : undefined;
+      if (bound) {
+        result.op = bound;
+        next += 2;
+      }
     }
   }
   if (wordIs(ws[next], "in") && wordIs(ws[next + 1], "value", "total", "size", "amount")) {
@@ -657,6 +681,17 @@ class ConditionReader {
 
   /** "on Saturdays or Sundays", "on weekends", "on weekdays", "on business days", "on Fridays". */
   private readDays(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    // "today is Friday", "the day is Monday", "it is the weekend": the day of now, said as a statement.
+    let s = i;
+    if (wordIs(ws[s], "the", "current")) s++;
+    if (wordIs(ws[s], "current")) s++;
+    if (wordIs(ws[s], "today", "day", "weekday", "it", "it's")) {
+      let k = s + 1;
+      if (!wordIs(ws[s], "it's") && wordIs(ws[k], "is", "'s")) k++;
+      else if (!wordIs(ws[s], "it's")) k = -1;
+      if (k > 0 && wordIs(ws[k], "a", "an", "the")) k++;
+      if (k > 0 && isDayWord(ws[k])) i = wordIs(ws[k - 1], "a", "an", "the") ? k - 1 : k;
+    }
     let j = i;
     let negated = false;
     // "inspections that begin on a Sunday": the day of the action's own time ("start"), not of now.
@@ -878,6 +913,13 @@ class ConditionReader {
       op = cmp.op;
       value = valueOf(ws[j + cmp.length]!.t);
       k = j + cmp.length + 1;
+    } else if (j < ws.length && ws[j]!.t.kind === "number" && ws[j + 1]?.t.kind === "word" && (boundAt(ws, j + 2) || (ws[j + 2]?.t.kind === "word" && boundAt(ws, j + 3)))) {
+      // "10,000 users or fewer": a count whose bound follows its noun.
+      const after = afterValue(ws, j + 1, "eq");
+      if (after.op === "eq" || !after.count) return undefined;
+      op = after.op;
+      value = valueOf(ws[j]!.t);
+      k = j + 1;
     } else if (j < ws.length && NUMERIC_KINDS.has(ws[j]!.t.kind) && (wordIs(ws[j + 1], "or") || (ws[j + 1]?.t.kind === "punct" && ws[j + 1]!.t.text === "+") || wordIs(ws[j + 1], "and"))) {
       // "5,000 EUR or more", "100+"
       const after = afterValue(ws, j + 1, "eq");
@@ -914,7 +956,9 @@ class ConditionReader {
     // which argument: the value's kind decides.
     const s = subjectOf(subjectWords);
     const onlyAction = s.words.length > 0 && s.words.every((x) => this.actionNouns.some((a) => conceptsOf(a).has(x) || conceptsOf(x).has(a)));
-    let subj: Subject = onlyAction && !counted ? { text: "", words: [] } : s;
+    // "the quantity", "the percentage": words for the value's own kind (a restatement's), not an argument.
+    const kindOnly = s.words.length === 1 && ((s.words[0] === "quantity" && value.unit !== undefined) || (s.words[0] === "percentage" && value.percent === true));
+    let subj: Subject = (onlyAction || kindOnly) && !counted ? { text: "", words: [] } : s;
     if (subj.words.length === 0) subj = { ...subj, implied: value.currency ? "amount" : value.percent ? "percent" : value.unit ? "quantity" : "amount" };
     if (counted) subj = { ...subj, count: true };
     const CHANGE = ["change", "increase", "decrease", "move", "swing", "difference", "delta", "adjustment", "adjust"];
@@ -1199,8 +1243,24 @@ const PHRASAL_NOUN = /^[a-z]{3,}-(?:up|out|down|off|over|in)s?$/;
 
 function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   const groups: W[][] = [[]];
-  for (const w of ws) {
+  // Inside `matching "a" or "b"`.
+  let listed = false;
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!;
     if (w.used) continue;
+    // A restatement read back: `actions matching "refunds"` names the action in its own words, as the
+    // sentence it restates did (not word for word, as a quoted tool phrase does).
+    if (wordIs(w, "matching") && ws[i + 1]?.t.kind === "quoted") {
+      listed = true;
+      continue;
+    }
+    if (listed && w.t.kind !== "quoted" && !wordIs(w, "or", "and") && !(w.t.kind === "punct" && w.t.text === ",")) listed = false;
+    if (w.t.kind === "quoted" && listed) {
+      const inner = analyze((w.t as { value: string }).value);
+      if (inner.some((x) => x.t.kind === "quoted")) groups.at(-1)!.push(w);
+      else groups.at(-1)!.push(...inner);
+      continue;
+    }
     if (w.t.kind === "punct" && w.t.text === ",") groups.push([]);
     else if (wordIs(w, "or", "and", "nor", "&", "/")) groups.push([]);
     else groups.at(-1)!.push(w);
@@ -1345,7 +1405,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   for (let i = 0; i < ws.length; i++) {
     if (!MODALS.has(ws[i]!.norm)) continue;
     let j = i + 1;
-    while (NEGATORS.has(ws[j]?.norm ?? "") || wordIs(ws[j], "ever", "be", "get", "then")) j++;
+    while (NEGATORS.has(ws[j]?.norm ?? "") || wordIs(ws[j], "ever", "be", "get", "then", "only")) j++;
     let end = -1;
     if (LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
     else if (wordIs(ws[j], "go") && wordIs(ws[j + 1], "through", "ahead")) end = j + 2;
@@ -1548,10 +1608,9 @@ export function parseRule(sentence: string): ParseResult {
   const text = sentence.trim().replace(/[.!;]+$/, "");
   if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
-  const last = /\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
-  // "2 km and above", "500 W or over" close a comparison; they do not stop before one.
-  const closesComparison = /\b(?:and|or)\s+(?:above|over|under|below|up|beyond)$/i.test(text);
-  if (last && !closesComparison) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
+  // ("… 500 W and above", "… 2 GB or over" end with the value's own bound: complete.)
+  const last = /(?<!\b(?:and|or)\s+)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
+  if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   const reading = readClause(text);
   if ("message" in reading) return { ok: false, error: reading };
@@ -1582,7 +1641,12 @@ export function parseRule(sentence: string): ParseResult {
 /** A rule text may hold several sentences: split on ";" and on full stops that end a sentence. */
 export function splitClauses(text: string): string[] {
   return text
-    .split(/;|\.(?=\s+[A-Z])|\n+/)
+    // Not after an abbreviation: "5 p.m. Europe/London", "e.g. Refunds".
+    .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
     .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+    .filter((s) => s.length > 0 && !isRestatementNote(s));
 }
+
+// A restatement read back as a rule: its closing note explains, it is not a clause.
+const NOTE = FAIL_CLOSED_NOTE.replace(/[.\s]+$/, "").toLowerCase();
+const isRestatementNote = (clause: string) => clause.replace(/[.\s]+$/, "").toLowerCase() === NOTE;

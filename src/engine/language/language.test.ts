@@ -188,6 +188,11 @@ describe("nouns that name one thing, support verbs, implied objects", () => {
     expect(isDispatchVerb("deploy")).toBe(false);
   });
 
+  it("zones by their everyday English names (Intl's generic names)", () => {
+    for (const [text, zone] of [["UK", "Europe/London"], ["Eastern", "America/New_York"], ["Pacific", "America/Los_Angeles"], ["Japan", "Asia/Tokyo"]] as const) expect(zoneOf(text), text).toBe(zone);
+    expect(zoneOf("refunds")).toBeUndefined();
+  });
+
   it("particles of phrasal words name no operation ('start-ups' is start, not up)", () => {
     expect(conceptsOf("start-ups").has("start")).toBe(true);
     expect(verbClassOf("start-ups")).toBeUndefined();

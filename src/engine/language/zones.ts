@@ -13,6 +13,34 @@ function cities(): Map<string, string> {
   return byCity;
 }
 
+// Zones by the name Intl gives them in English ("Eastern Time", "United Kingdom Time", "Japan Standard
+// Time"): "Eastern time", "UK time", "Japan time". Where several zones share a name, the one an abbreviation
+// below names is preferred (America/New_York for Eastern), else the first.
+let byName: Map<string, string> | undefined;
+
+function names(): Map<string, string> {
+  if (byName) return byName;
+  const found = new Map<string, string[]>();
+  const at = new Date(Date.UTC(2026, 0, 15));
+  for (const zone of Intl.supportedValuesOf("timeZone")) {
+    let name: string | undefined;
+    try {
+      name = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longGeneric" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value;
+    } catch {
+      name = undefined;
+    }
+    if (!name || /^GMT/.test(name)) continue;
+    const base = name.replace(/\s+(standard\s+)?time$/i, "").toLowerCase();
+    const keys = [base];
+    const words = base.split(/\s+/);
+    if (words.length === 2) keys.push(words.map((w) => w[0]).join("")); // "united kingdom" → uk
+    for (const k of keys) found.set(k, [...(found.get(k) ?? []), zone]);
+  }
+  const preferred = new Set(Object.values(SEASONAL));
+  byName = new Map([...found].map(([k, zones]) => [k, zones.find((z) => preferred.has(z)) ?? zones[0]!]));
+  return byName;
+}
+
 export function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
@@ -43,5 +71,5 @@ export function zoneOf(text: string): string | undefined {
     if (isTimeZone(canonical)) return canonical;
     if (isTimeZone(t)) return t;
   }
-  return cities().get(lower.replace(/_/g, " "));
+  return cities().get(lower.replace(/_/g, " ")) ?? names().get(lower);
 }

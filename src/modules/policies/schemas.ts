@@ -31,7 +31,7 @@ export const PolicyListQuery = Type.Object({
 });
 
 const BindingWire = Type.Object({
-  text: Type.String({ description: "The binding in words: \"battery\" is less than 15% → move_robot.battery (0–1); 15% = 0.15" }),
+  text: Type.String({ description: "The binding in words: the battery is less than 15% → move_robot.battery (0–1); 15% = 0.15" }),
   condition: Type.String(),
   tool: Type.String(),
   parameters: Type.Array(Type.String(), { description: "The arguments the condition reads; several when it could mean any of them (then read the stricter way)" }),
