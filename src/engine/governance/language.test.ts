@@ -583,13 +583,13 @@ describe("the policy language: shapes that were refused", () => {
 
   for (const [sentence, inside, outside] of [
     ["Only reissue badges when the holder is an employee", { holder_type: "employee" }, { holder_type: "contractor" }],
-    ["Only restart kiosks between 01:00 and 04:00 UTC", {}, {}],
+    ["Only restart kiosks between 02:30 and 05:30 UTC", {}, {}],
     ["only wipe devices when the battery is above 30%", { battery: 0.5 }, { battery: 0.1 }],
   ] as const) {
     it(`${sentence} (only + an imperative)`, () => {
       const tool = sentence.includes("badges") ? "reissue_badge" : sentence.includes("kiosks") ? "restart_kiosk" : "wipe_device";
-      if (sentence.includes("01:00")) {
-        expect(decide(sentence, tool, inside, "2026-11-18T02:00:00Z")).toBe("approved");
+      if (sentence.includes("02:30")) {
+        expect(decide(sentence, tool, inside, "2026-11-18T03:00:00Z")).toBe("approved");
         expect(decide(sentence, tool, outside, WED_10)).toBe("blocked");
       } else {
         expect(decide(sentence, tool, inside)).toBe("approved");
