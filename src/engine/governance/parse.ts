@@ -966,7 +966,7 @@ class ConditionReader {
     let condition: Condition = { kind: "compare", subject: subj, op, value, ...(high ? { high } : {}) };
     if (negated) condition = negate(condition);
     if (placed.length > 0) condition = { kind: "and", of: [...placed.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false })), condition] };
-    // "exceeding 1,000 shares or $50,000 in value": a second value after "or" shares the comparator.
+    // "above 40 pallets or €9,000 in cargo value": a second value after "or" shares the comparator.
     if (wordIs(ws[k], "or") && ws[k + 1] && NUMERIC_KINDS.has(ws[k + 1]!.t.kind)) {
       const second = valueOf(ws[k + 1]!.t)!;
       const after2 = afterValue(ws, k + 2, op);
