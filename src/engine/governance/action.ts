@@ -49,29 +49,44 @@ export interface GovernableTool {
   attributes?(args: Record<string, unknown>): Record<string, unknown>;
 }
 
-const pathsCache = new WeakMap<object, string[]>();
+const leavesCache = new WeakMap<object, Map<string, Record<string, unknown>>>();
 
-/** The dotted paths of an object schema's properties (nested objects flattened, a few levels deep). */
-export function parameterPaths(schema: Record<string, unknown> | undefined): string[] | undefined {
+/**
+ * The leaf schemas of an object schema's properties by dotted path (nested objects flattened, a few levels
+ * deep): what rules read as the tool's parameters, and what bindings show them against.
+ */
+export function parameterSchemas(schema: Record<string, unknown> | undefined): Map<string, Record<string, unknown>> | undefined {
   if (!schema || typeof schema !== "object") return undefined;
-  const hit = pathsCache.get(schema);
+  const hit = leavesCache.get(schema);
   if (hit) return hit;
-  const paths: string[] = [];
+  const leaves = new Map<string, Record<string, unknown>>();
   const walk = (s: unknown, prefix: string, depth: number) => {
     const props = s && typeof s === "object" ? (s as Record<string, unknown>).properties : undefined;
     if (!props || typeof props !== "object") return;
     for (const [key, inner] of Object.entries(props as Record<string, unknown>)) {
       const path = prefix ? `${prefix}.${key}` : key;
-      const nested = inner && typeof inner === "object" && (inner as Record<string, unknown>).properties;
-      if (nested && depth < 4) {
+      const node = inner && typeof inner === "object" ? (inner as Record<string, unknown>) : {};
+      if (node.properties && depth < 4) {
         // An OpenAPI request body nested under `body`: rules read its fields at the top (attributes).
-        if (key === "body") walk(inner, prefix, depth + 1);
-        else walk(inner, path, depth + 1);
-      } else paths.push(path);
+        walk(node, key === "body" ? prefix : path, depth + 1);
+      } else leaves.set(path, node);
     }
   };
   walk(schema, "", 0);
-  pathsCache.set(schema, paths);
+  leavesCache.set(schema, leaves);
+  return leaves;
+}
+
+const pathsCache = new WeakMap<object, string[]>();
+
+/** The dotted paths of an object schema's properties, as `parameterSchemas` flattens them. */
+export function parameterPaths(schema: Record<string, unknown> | undefined): string[] | undefined {
+  if (!schema || typeof schema !== "object") return undefined;
+  let paths = pathsCache.get(schema);
+  if (!paths) {
+    paths = [...parameterSchemas(schema)!.keys()];
+    pathsCache.set(schema, paths);
+  }
   return paths;
 }
 

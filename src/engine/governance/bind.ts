@@ -3,7 +3,7 @@
 // bound to the wrong field, or to several, is seen before it is confirmed. Computed with the evaluator's own
 // field finders over a call made from the tool's JSON Schema, so what is shown is what evaluation reads.
 import type { CompiledRule, Condition, Value } from "./compiled.ts";
-import { parameterPaths, type GovernableTool } from "./action.ts";
+import { parameterPaths, parameterSchemas, type GovernableTool } from "./action.ts";
 import {
   bySubject,
   ENVIRONMENT_KEYS,
@@ -47,19 +47,8 @@ interface SchemaNode {
   properties?: Record<string, SchemaNode>;
 }
 
-/** The leaf schemas of a tool's parameters by dotted path, as `parameterPaths` flattens them. */
-function leafSchemas(schema: Record<string, unknown> | undefined): Map<string, SchemaNode> {
-  const out = new Map<string, SchemaNode>();
-  const walk = (s: SchemaNode | undefined, prefix: string, depth: number) => {
-    for (const [key, inner] of Object.entries(s?.properties ?? {})) {
-      const path = prefix ? `${prefix}.${key}` : key;
-      if (inner && typeof inner === "object" && inner.properties && depth < 4) walk(inner, key === "body" ? prefix : path, depth + 1);
-      else out.set(path, inner ?? {});
-    }
-  };
-  walk(schema as SchemaNode | undefined, "", 0);
-  return out;
-}
+/** The leaf schemas of a tool's parameters by dotted path, as evaluation flattens them. */
+const leafSchemas = (schema: Record<string, unknown> | undefined): Map<string, SchemaNode> => (parameterSchemas(schema) as Map<string, SchemaNode> | undefined) ?? new Map();
 
 /** An example value of a parameter's type: the field finders look at values' types, never at their content. */
 function sample(node: SchemaNode): unknown {

@@ -235,9 +235,18 @@ export function createPolicyService(deps: { database: Database; ids: Ids; clock:
     const latest = view.versions[0];
     if (!latest) return view;
     const bindings: Binding[][] = [];
+    // Each tool's trial calls are made once per domain the clauses name, not once per clause.
+    const now = clock.now();
+    const callsByDomain = new Map<string, ReturnType<typeof coverageCalls>[]>();
+    const callsFor = (domain: string | undefined) => {
+      let calls = callsByDomain.get(domain ?? "");
+      if (!calls) callsByDomain.set(domain ?? "", (calls = tools.map((t) => coverageCalls(t, { now, domain }))));
+      return calls;
+    };
     const covers = clausesOf(latest).map((rule, index) => {
       const set = new RuleSet([{ policyId: view.row.id, policyName: view.row.name, version: latest.version, priority: 0, index, rule }]);
-      const covered = tools.filter((t) => coverageCalls(t, { now: clock.now(), domain: rule.actions.domain ?? undefined }).some((call) => set.covering(call).length > 0));
+      const calls = callsFor(rule.actions.domain ?? undefined);
+      const covered = tools.filter((_, i) => calls[i]!.some((call) => set.covering(call).length > 0));
       bindings.push(covered.flatMap((t) => bindRule(rule, t)));
       return covered.map((t) => t.name);
     });
