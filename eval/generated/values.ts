@@ -2,7 +2,6 @@
 // and a currency, a quantity in the schema's unit, a calendar day); `expected` gives the JSON the schema
 // wants and `written` one surface form of it. Nothing here reads text: the generator only writes, so the
 // parser under test never shapes what it is tested on.
-import { createHash } from "node:crypto";
 
 export type Currency = "USD" | "EUR" | "GBP" | "CAD";
 /** The unit a schema field is kept in (read from its key or description when the fixture was written). */
@@ -31,20 +30,8 @@ export type Value =
 
 export type Rng = () => number;
 
-export function hashOf(text: string): number {
-  return createHash("sha256").update(text).digest().readUInt32BE(0);
-}
-
-/** A small deterministic generator seeded by a string, so one meaning's renderings never depend on another's. */
-export function rng(seed: string): Rng {
-  let a = hashOf(seed);
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// One seeded generator for every generated set: the policy corpus's (hashOf, rng), so both draw alike.
+export { hashOf, rng } from "../policy-corpus/meanings.ts";
 
 export const pick = <T>(r: Rng, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 
