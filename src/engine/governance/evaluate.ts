@@ -34,11 +34,15 @@ export interface Field {
   /** The last key's words, which name what the value is ("refund_amount" → [refund, amount]). */
   words: readonly string[];
   value: unknown;
+  /** The value read as a number, filled in when first asked (null: not a number). */
+  number?: number | null;
 }
 
 /** An action made ready for many rules: its words as concepts and its arguments flattened once. */
 export interface PreparedAction {
   input: ActionInput;
+  /** The tool's part, shared by every call of the same tool (see `toolProfile`); never changed. */
+  profile: ToolProfile;
   /** Concepts of the tool's name words. */
   name: Set<string>;
   /** Concepts of the name's first word, the operation (`share` in `share_customer_phone`), verb classes included. */
@@ -94,7 +98,39 @@ function wordsOfName(text: string): readonly string[] {
 // Operations that only make or start what their object names: `issue_refund`, `submit_payment`.
 const MAKING_VERBS = new Set(["issue", "submit", "request", "initiate", "process", "perform", "execute", "start", "trigger", "make", "do", "place"]);
 
-export function prepareAction(input: ActionInput): PreparedAction {
+/** What an action's tool says of it (name, description, declared parameters), the same on every call. */
+interface ToolProfile {
+  name: Set<string>;
+  operation: Set<string>;
+  concepts: Set<string>;
+  paramConcepts: Set<string>;
+  objectClasses: Set<string>;
+  makes: boolean;
+  params: Set<string> | undefined;
+}
+
+// A workspace calls the same few tools again and again: each tool's profile is read once (bounded), found
+// by its name, then by its description and parameters (the same list object, or one with the same paths).
+const profiles = new Map<string, { description: string | undefined; params: readonly string[] | undefined; profile: ToolProfile }[]>();
+let profileCount = 0;
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) => a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+
+function toolProfile(input: ActionInput): ToolProfile {
+  const known = profiles.get(input.tool);
+  if (known) for (const k of known) if (k.description === input.description && sameList(k.params, input.params)) return k.profile;
+  const profile = readProfile(input);
+  if (profileCount >= CACHE_LIMIT) {
+    profiles.clear();
+    profileCount = 0;
+  }
+  const entries = profiles.get(input.tool) ?? [];
+  entries.push({ description: input.description, params: input.params, profile });
+  profiles.set(input.tool, entries);
+  profileCount++;
+  return profile;
+}
+
+function readProfile(input: ActionInput): ToolProfile {
   const name = lexical(conceptSet(input.tool));
   const operation = conceptSet(wordsOfName(input.tool)[0] ?? "");
   let concepts = name;
@@ -102,6 +138,15 @@ export function prepareAction(input: ActionInput): PreparedAction {
     concepts = new Set(name);
     for (const c of lexical(conceptSet(input.description.slice(0, 500)))) concepts.add(c);
   }
+  const objectClasses = new Set<string>();
+  for (const w of wordsOfName(input.tool).slice(1)) for (const c of conceptsOf(w)) if (c.startsWith(":")) objectClasses.add(c);
+  const paramConcepts = new Set<string>();
+  for (const p of input.params ?? []) for (const c of lexical(conceptSet(p.replace(/[._]/g, " ")))) paramConcepts.add(c);
+  const makes = operation.has(":create") || MAKING_VERBS.has(wordsOfName(input.tool)[0] ?? "");
+  return { name, operation, concepts, paramConcepts, objectClasses, makes, params: input.params ? new Set(input.params) : undefined };
+}
+
+export function prepareAction(input: ActionInput): PreparedAction {
   const fields: Field[] = [];
   const walk = (value: unknown, path: string, depth: number) => {
     for (const key in value as Record<string, unknown>) {
@@ -112,25 +157,23 @@ export function prepareAction(input: ActionInput): PreparedAction {
         if (depth < 6) walk(inner, fullPath, depth + 1);
         continue;
       }
-      fields.push({ path: fullPath, concepts: conceptSet(fullPath.replace(/\./g, " ")), words: wordsOfName(key), value: inner });
+      fields.push({ path: fullPath, concepts: conceptSet(path === "" ? key : fullPath.replace(/\./g, " ")), words: wordsOfName(key), value: inner });
     }
   };
   if (input.args && typeof input.args === "object") walk(input.args, "", 0);
-  const objectClasses = new Set<string>();
-  for (const w of wordsOfName(input.tool).slice(1)) for (const c of conceptsOf(w)) if (c.startsWith(":")) objectClasses.add(c);
-  const paramConcepts = new Set<string>();
-  for (const p of input.params ?? []) for (const c of lexical(conceptSet(p.replace(/[._]/g, " ")))) paramConcepts.add(c);
+  const profile = toolProfile(input);
   return {
     input,
-    name,
-    operation,
-    paramConcepts,
-    objectClasses,
-    makes: operation.has(":create") || MAKING_VERBS.has(wordsOfName(input.tool)[0] ?? ""),
-    concepts,
+    profile,
+    name: profile.name,
+    operation: profile.operation,
+    paramConcepts: profile.paramConcepts,
+    objectClasses: profile.objectClasses,
+    makes: profile.makes,
+    concepts: profile.concepts,
     valueConcepts: undefined,
     fields,
-    params: input.params ? new Set(input.params) : undefined,
+    params: profile.params,
     unknowns: new Set(),
     zoned: new Map(),
     claimed: new Set(),
@@ -182,6 +225,11 @@ const meets = (set: Set<string>, concepts: ReadonlySet<string>) => {
   return false;
 };
 
+// A name-like word ("analytics-prod", "db_2") is one particular thing, matched as text.
+const isNameLike = (word: string) => /[-_\d]/.test(word);
+// "POs", "VMs": a short word without a vowel pair may be the initials of words of a tool's name.
+const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}/.test(word) ? word.replace(/s$/, "") : undefined);
+
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
 function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
@@ -199,12 +247,11 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // "texting customers": after a verb of sending, people are the recipients.
       recipient: sends && namesPeople(o),
       concepts,
-      nameLike: /[-_\d]/.test(o),
+      nameLike: isNameLike(o),
       whole: norm(o),
       // "wire money", "deploy code", "SMS messages": an object the term's verb acts on anyway.
       implied: [...verbClasses].some((c) => impliedObject(c, o) || concepts.has(`:${c}`)),
-      // "POs", "VMs": the initials of words of a tool's name.
-      initials: /^[a-z]{2,4}$/.test(o) && !/[aeiouy]{2}/.test(o) ? o.replace(/s$/, "") : undefined,
+      initials: initialsIn(o),
     };
   });
   const verbsOnly = term.verbs.length > 0;
@@ -357,6 +404,44 @@ function valueAfterParameter(action: PreparedAction, concepts: ReadonlySet<strin
   return norm(String(field.value)) === next.whole ? "same" : "other";
 }
 
+/**
+ * What a term needs of an action before it can match, for the rule index: the concepts of its words, one
+ * of which must be among the action's (`actionKeys`), or `undefined` when the term can match by other means
+ * (a name-like word matched as text, a parameter followed by a value). Read off `compileTerm`:
+ * every way it returns true passes through a verb that names the tool's operation, name, description or an
+ * object class, or through an object that names the tool, a parameter, or the tool's initials. The rule
+ * index test checks that the two agree.
+ */
+function termKeys(term: ActionTerm): Set<string> | undefined {
+  const keys = new Set<string>();
+  for (const v of term.verbs) for (const c of conceptsOf(v)) keys.add(c);
+  for (let i = 0; i < term.objects.length; i++) {
+    const o = term.objects[i]!;
+    if (isNameLike(o) || (i > 0 && VALUE_LIKE.test(norm(o)))) return undefined;
+    for (const c of conceptsOf(o)) keys.add(c);
+    const initials = initialsIn(o);
+    if (initials !== undefined) keys.add(initials);
+  }
+  return keys;
+}
+
+/** The concepts an action offers a term (see `termKeys`). */
+function actionKeys(action: PreparedAction): Set<string>[] {
+  return [action.operation, action.concepts, action.objectClasses, action.paramConcepts, initialsOf(action)];
+}
+
+/** `termKeys` for every term of a selector; `undefined` when any term can match without them. */
+function selectorKeys(actions: ActionSelector): Set<string> | undefined {
+  if (actions.any) return undefined;
+  const keys = new Set<string>();
+  for (const term of actions.terms) {
+    const own = termKeys(term);
+    if (own === undefined) return undefined;
+    for (const k of own) keys.add(k);
+  }
+  return keys;
+}
+
 const matchesTerms = (terms: ActionTerm[]) => {
   const compiled = terms.map(compileTerm);
   return (action: PreparedAction) => {
@@ -387,6 +472,12 @@ const numeric = (value: unknown): number | undefined => {
   return undefined;
 };
 
+/** A field's value read as a number, once per action (every numeric condition asks). */
+function numberOf(f: Field): number | undefined {
+  if (f.number === undefined) f.number = numeric(f.value) ?? null;
+  return f.number ?? undefined;
+}
+
 /** Fields whose key shares the most of the subject's words (the head counting double). */
 export function bySubject(action: PreparedAction, subject: Subject, fits: (f: Field) => boolean): Field[] {
   if (subject.words.length === 0) return [];
@@ -405,10 +496,10 @@ export function bySubject(action: PreparedAction, subject: Subject, fits: (f: Fi
   return best;
 }
 
-function byWords(action: PreparedAction, words: string[], fits: (f: Field) => boolean): Field[] {
-  const byLast = action.fields.filter((f) => fits(f) && words.includes(f.words.at(-1) ?? ""));
+function byWords(fields: Field[], words: string[], fits: (f: Field) => boolean): Field[] {
+  const byLast = fields.filter((f) => fits(f) && words.includes(f.words.at(-1) ?? ""));
   if (byLast.length > 0) return byLast;
-  return action.fields.filter((f) => fits(f) && f.words.some((w) => words.includes(w)));
+  return fields.filter((f) => fits(f) && f.words.some((w) => words.includes(w)));
 }
 
 /** Whether the tool declares a parameter the subject could name (when its schema is known). */
@@ -430,28 +521,43 @@ export function toolCanCarry(action: PreparedAction, subject: Subject, value?: V
   return false;
 }
 
+// Module-level (not made per call): a decision asks them of every field for every numeric condition.
+const isNumber = (f: Field) => numberOf(f) !== undefined;
+const isNumberOrList = (f: Field) => numberOf(f) !== undefined || Array.isArray(f.value);
+
+// The unit and currency an argument's name states, per name (the words arrays of names are shared).
+const nameUnits = new WeakMap<readonly string[], { unit: ReturnType<typeof unitOfName>; currency: boolean }>();
+function nameUnit(words: readonly string[]): { unit: ReturnType<typeof unitOfName>; currency: boolean } {
+  let hit = nameUnits.get(words);
+  if (!hit) {
+    hit = { unit: unitOfName(words), currency: words.some((w) => currencyOfWord(w) !== undefined) };
+    nameUnits.set(words, hit);
+  }
+  return hit;
+}
+
 export function numericFields(action: PreparedAction, subject: Subject, value: Value): Field[] {
-  const fits = (f: Field) => numeric(f.value) !== undefined || (subject.count === true && Array.isArray(f.value));
+  const fits = subject.count === true ? isNumberOrList : isNumber;
   const named = bySubject(action, subject, fits);
   if (named.length > 0) return named;
   const all = action.fields.filter(fits);
   if (value.currency || subject.implied === "amount") {
-    const money = all.filter((f) => unitOfName(f.words) === undefined || f.words.some((w) => currencyOfWord(w)));
-    const hit = byWords({ ...action, fields: money }, AMOUNT_WORDS, () => true);
+    const money = all.filter((f) => nameUnit(f.words).unit === undefined || nameUnit(f.words).currency);
+    const hit = byWords(money, AMOUNT_WORDS, fits);
     if (hit.length > 0) return hit;
-    const currencyNamed = money.filter((f) => f.words.some((w) => currencyOfWord(w)));
+    const currencyNamed = money.filter((f) => nameUnit(f.words).currency);
     if (currencyNamed.length > 0) return currencyNamed;
   }
   if (value.percent || subject.implied === "percent") {
-    const hit = byWords(action, PERCENT_WORDS, fits);
+    const hit = byWords(action.fields, PERCENT_WORDS, fits);
     if (hit.length > 0) return hit;
   }
   if (value.unit && value.kind) {
-    const sameKind = all.filter((f) => unitOfName(f.words)?.kind === value.kind);
+    const sameKind = all.filter((f) => nameUnit(f.words).unit?.kind === value.kind);
     if (sameKind.length > 0) return sameKind;
   }
   if (subject.count) {
-    const hit = byWords(action, COUNT_WORDS, fits);
+    const hit = byWords(action.fields, COUNT_WORDS, fits);
     if (hit.length > 0) return hit;
   }
   // The only number the action carries is the one the rule means ("more than twenty users" → count).
@@ -486,7 +592,7 @@ export function scaleOf(words: readonly string[], value: Value): Scale | undefin
 
 /** A field's number in the rule value's terms: currency minor units, units of one kind, fractions. */
 function comparable(f: Field, value: Value, subject: Subject): number | undefined {
-  let x = Array.isArray(f.value) ? f.value.length : numeric(f.value);
+  let x = Array.isArray(f.value) ? f.value.length : numberOf(f);
   if (x === undefined) return undefined;
   const scale = scaleOf(f.words, value);
   if (scale?.kind === "minor") x = x / 100;
@@ -598,11 +704,12 @@ const isShort = (v: unknown): v is string => typeof v === "string" && v.length >
 const shapeOf = (s: string) => `${s.trim().split(/\s+/).length}|${/\d/.test(s) ? "d" : "a"}`;
 
 // The words a rule's values offer, per values list (a compiled rule's list lives as long as the rule).
-const valueWordsCache = new WeakMap<string[], { wanted: string[]; phraseWords: string[] }>();
-function valueWords(values: string[]): { wanted: string[]; phraseWords: string[] } {
+const valueWordsCache = new WeakMap<string[], { wanted: string[]; phraseWords: string[]; parts: string[][] }>();
+function valueWords(values: string[]): { wanted: string[]; phraseWords: string[]; parts: string[][] } {
   let hit = valueWordsCache.get(values);
   if (!hit) {
     hit = {
+      parts: values.map((v) => norm(v).split(" ")),
       // "business class", "zone restricted": each word may be the value, the others its attribute.
       wanted: [...values, ...values.flatMap((v) => (norm(v).includes(" ") ? norm(v).split(" ") : []))],
       // Membership written as a yes/no argument: "outside the care team" and `requester_in_care_team`.
@@ -615,7 +722,13 @@ function valueWords(values: string[]): { wanted: string[]; phraseWords: string[]
 
 export const scalar = (f: Field) => typeof f.value === "string" || typeof f.value === "number" || typeof f.value === "boolean" || (Array.isArray(f.value) && f.value.every((x) => typeof x === "string"));
 
+const HAS_DIGIT = /\d/;
 function fieldEquals(f: Field, wanted: readonly string[]): boolean {
+  if (typeof f.value === "number") {
+    // A number equals only a value with digits in it: no text of one is built for the others.
+    for (const w of wanted) if (HAS_DIGIT.test(w) && sameValue(String(f.value), w)) return true;
+    return false;
+  }
   if (!Array.isArray(f.value)) {
     const v = String(f.value);
     for (const w of wanted) if (sameValue(v, w)) return true;
@@ -629,7 +742,7 @@ const BOOLEAN_PREFIXES = new Set(["is", "has", "was", "flag", "flagged"]);
 const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
 
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false): Truth {
-  const { wanted, phraseWords } = valueWords(values);
+  const { wanted, phraseWords, parts: valueParts } = valueWords(values);
   const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
   if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
   // "marked urgent" and `urgent: false`, "VIP customers" and `vip: true`: a yes/no argument whose name the
@@ -666,14 +779,14 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   }
   // 3. The tool is about the value itself ("publish to social media" and `publish_social_post`).
   // Its name only: a description saying "production needs approval" is not an action in production.
-  if (values.some((v) => norm(v).split(" ").every((w) => hasConcept(a.name, w)))) return TRUE;
+  if (valueParts.some((words) => words.every((w) => hasConcept(a.name, w)))) return TRUE;
   if (category) {
     a.unknowns.add(values.join(" or "));
     return UNKNOWN;
   }
   // 4. An environment value and an environment-like argument with another value.
   if (values.some((v) => ENVIRONMENT_VALUES.has(norm(v)))) {
-    const env = byWords(a, ENVIRONMENT_KEYS, (f) => typeof f.value === "string");
+    const env = byWords(a.fields, ENVIRONMENT_KEYS, (f) => typeof f.value === "string");
     if (env.length > 0) return FALSE;
     if (a.input.domain && values.some((v) => sameValue(v, a.input.domain!))) return TRUE;
     // An environment the call does not name is unknown, whatever else it carries.
@@ -709,6 +822,20 @@ function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Tru
   if (a.params && !toolCanCarry(a, subject)) return FALSE;
   a.unknowns.add(subject.text);
   return UNKNOWN;
+}
+
+// The e-mail addresses a text holds, per short text (recipients recur across decisions and rules).
+const addressCache = new Map<string, string[]>();
+function addressesIn(text: string): string[] {
+  const find = () => Array.from(text.matchAll(/[^\s<>,;"']+@[a-z0-9.-]+\.[a-z]{2,}/gi), (m) => m[0]);
+  if (text.length > CACHED_TEXT_LENGTH) return find();
+  let hit = addressCache.get(text);
+  if (!hit) {
+    hit = find();
+    if (addressCache.size >= CACHE_LIMIT) addressCache.clear();
+    addressCache.set(text, hit);
+  }
+  return hit;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -915,8 +1042,8 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
         const candidates = subject.words.length > 0 ? bySubject(a, subject, () => true) : a.fields;
         const addresses: string[] = [];
         for (const f of candidates.length > 0 ? candidates : a.fields) {
-          const texts = typeof f.value === "string" ? [f.value] : Array.isArray(f.value) ? f.value.filter((v): v is string => typeof v === "string") : [];
-          for (const text of texts) for (const m of text.matchAll(/[^\s<>,;"']+@[a-z0-9.-]+\.[a-z]{2,}/gi)) addresses.push(m[0]);
+          if (typeof f.value === "string") addresses.push(...addressesIn(f.value));
+          else if (Array.isArray(f.value)) for (const v of f.value) if (typeof v === "string") addresses.push(...addressesIn(v));
         }
         if (addresses.length === 0) {
           a.unknowns.add("recipient");
@@ -1015,6 +1142,11 @@ export interface Decision {
 export class RuleSet {
   private readonly rules: LoadedRule[] = [];
   private readonly selectors: number;
+  // The rule index: which selectors an action's concepts can wake (`selectorKeys`), and those that must
+  // always be asked. A selector nothing wakes is not asked at all, so one decision costs the rules that
+  // could concern the action, not all of them.
+  private readonly index = new Map<string, number[]>();
+  private readonly alwaysAsked: number[] = [];
   readonly size: number;
   readonly hasRates: boolean;
   readonly maxWindowSeconds: number;
@@ -1040,7 +1172,13 @@ export class RuleSet {
         return w < u ? w : u;
       };
       const key = selectorKey(rule.actions);
-      if (!selectorIds.has(key)) selectorIds.set(key, selectorIds.size);
+      if (!selectorIds.has(key)) {
+        const id = selectorIds.size;
+        selectorIds.set(key, id);
+        const keys = selectorKeys(rule.actions);
+        if (keys === undefined) this.alwaysAsked.push(id);
+        else for (const k of keys) this.index.set(k, [...(this.index.get(k) ?? []), id]);
+      }
       this.rules.push({ ref, order, applies, selector: selectorIds.get(key)!, condition, restrictive: rule.effect !== "allow" });
       maxWindow = Math.max(maxWindow, windowOf(rule.when), windowOf(rule.unless));
     });
@@ -1050,10 +1188,35 @@ export class RuleSet {
     this.maxWindowSeconds = maxWindow;
   }
 
+  // What the index says depends only on the tool's profile: it is asked once per tool.
+  private readonly wakeByTool = new WeakMap<PreparedAction["profile"], Uint8Array>();
+
+  /** Per selector: 0 when it may apply (ask it), 2 when the index rules it out. A fresh copy to mark. */
+  private wake(action: PreparedAction): Uint8Array {
+    let state = this.wakeByTool.get(action.profile);
+    if (!state) {
+      state = this.wakeOf(action);
+      this.wakeByTool.set(action.profile, state);
+    }
+    return state.slice();
+  }
+
+  private wakeOf(action: PreparedAction): Uint8Array {
+    const state = new Uint8Array(this.selectors).fill(2);
+    for (const id of this.alwaysAsked) state[id] = 0;
+    for (const set of actionKeys(action)) {
+      for (const c of set) {
+        const ids = this.index.get(c);
+        if (ids) for (const id of ids) state[id] = 0;
+      }
+    }
+    return state;
+  }
+
   decide(action: PreparedAction): Decision {
     const matched: RuleOutcome[] = [];
     // 0: not asked yet, 1: applies, 2: does not.
-    const applies = new Uint8Array(this.selectors);
+    const applies = this.wake(action);
     for (const r of this.rules) {
       if (applies[r.selector] === 0) applies[r.selector] = r.applies(action) ? 1 : 2;
       if (applies[r.selector] !== 1) continue;
@@ -1069,7 +1232,14 @@ export class RuleSet {
 
   /** Which of these rules concern an action at all (their action part matches), for bindings. */
   covering(action: PreparedAction): RuleRef[] {
-    return this.rules.filter((r) => r.applies(action)).map((r) => r.ref);
+    const woken = this.wake(action);
+    return this.rules.filter((r) => woken[r.selector] === 0 && r.applies(action)).map((r) => r.ref);
+  }
+
+  /** The rules the index lets `decide` ask about an action: a superset of `covering` (tested). */
+  woken(action: PreparedAction): RuleRef[] {
+    const woken = this.wake(action);
+    return this.rules.filter((r) => woken[r.selector] === 0).map((r) => r.ref);
   }
 }
 

@@ -59,7 +59,12 @@ export function quantity(value: number, unitText: string): Quantity | undefined 
   if (hit !== undefined) return hit ? { ...hit, value } : undefined;
   let result: Quantity | null = null;
   const unit = ALIASES[key] ?? unitText.trim().replace(/-/g, " ");
-  if (!namesUnit(key, unit)) return undefined;
+  // Words that name no unit are remembered too: argument names ("amount") are asked on every decision.
+  if (!namesUnit(key, unit)) {
+    if (cache.size > 5000) cache.clear();
+    cache.set(key, null);
+    return undefined;
+  }
   try {
     const q = Qty.parse(`1 ${unit}`);
     if (q && !q.isUnitless()) result = { value: 1, unit: q.units(), kind: q.kind() };
