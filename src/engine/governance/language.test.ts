@@ -43,7 +43,7 @@ const TABLE: [string, Case[]][] = [
   ["Never delete anything in production", [["delete_record", { environment: "production" }, "blocked"], ["delete_record", { environment: "staging" }, "approved"], ["delete_record", {}, "blocked"], ["drop_table", { env: "production" }, "blocked"], ["update_record", { environment: "production" }, "approved"]]],
   ["Block deletions in production or staging", [["delete_file", { stage: "staging" }, "blocked"], ["delete_file", { stage: "dev" }, "approved"]]],
   ["Block database deletes", [["delete_database", {}, "blocked"], ["delete_file", {}, "approved"]]],
-  ["Escalate any action in the finance domain", [["get_balance", {}, "conditional", { domain: "finance" }], ["get_balance", {}, "approved", { domain: "support" }], ["get_balance", {}, "approved"]]],
+  ["Escalate every action in the billing domain", [["get_balance", {}, "conditional", { domain: "billing" }], ["get_balance", {}, "approved", { domain: "support" }], ["get_balance", {}, "approved"]]],
   ["Block any action", [["anything_at_all", {}, "blocked"], ["get_status", {}, "blocked"]]],
   ["Block any action except get_status", [["restart_server", {}, "blocked"], ["get_status", {}, "approved"]]],
   ["Block everything in the hr domain", [["read_file", {}, "blocked", { domain: "hr" }], ["read_file", {}, "approved", { domain: "it" }]]],
@@ -96,18 +96,18 @@ const TABLE: [string, Case[]][] = [
   ["Block refunds over $500 in production and on weekends", [["refund_payment", { amount: 900, environment: "production" }, "blocked", { now: SAT_10 }], ["refund_payment", { amount: 900, environment: "production" }, "approved", { now: WED_10 }]]],
   ["Block refunds when amount is over 500 or the customer is new", [["refund_payment", { amount: 10, customer: "new" }, "blocked"], ["refund_payment", { amount: 900, customer: "old" }, "blocked"], ["refund_payment", { amount: 10, customer: "old" }, "approved"]]],
   ["Allow refunds", [["refund_payment", { amount: 1e9 }, "approved"]]],
-  // The shared evaluation fixtures' rules
-  ["Require approval for deployments to production.", [["create_deployment", { service: "api", environment: "production" }, "conditional"], ["create_deployment", { service: "api", environment: "staging" }, "approved"]]],
-  ["Never scale a service to zero replicas in production.", [["scale_service", { environment: "production", replicas: 0 }, "blocked"], ["scale_service", { environment: "production", replicas: 2 }, "approved"], ["scale_service", { environment: "staging", replicas: 0 }, "approved"]]],
+  // Rules of the kinds the evaluation fixtures hold, in words of our own
+  ["Deployments to production need a human to approve them.", [["create_deployment", { service: "api", environment: "production" }, "conditional"], ["create_deployment", { service: "api", environment: "staging" }, "approved"]]],
+  ["Do not ever scale services down to 0 replicas in production.", [["scale_service", { environment: "production", replicas: 0 }, "blocked"], ["scale_service", { environment: "production", replicas: 2 }, "approved"], ["scale_service", { environment: "staging", replicas: 0 }, "approved"]]],
   ["Block maintenance windows longer than 4 hours", [["schedule_maintenance_window", { duration_minutes: 300 }, "blocked"], ["schedule_maintenance_window", { duration_minutes: 240 }, "approved"], ["schedule_maintenance_window", { duration_hours: 5 }, "blocked"]]],
   ["Block maintenance windows that start on a Saturday or Sunday.", [["schedule_maintenance_window", { start_time: "2026-05-02T10:00:00Z" }, "blocked", { now: WED_10 }], ["schedule_maintenance_window", { start_time: "2026-05-04T10:00:00Z" }, "approved", { now: SAT_10 }], ["schedule_maintenance_window", {}, "blocked"]]],
   ["Never delete the shared-staging environment.", [["delete_environment", { environment_id: "shared-staging" }, "blocked"], ["delete_environment", { environment_id: "preview-42" }, "approved"], ["delete_record", { note: "shared-staging" }, "approved"]]],
-  ["Never delete customer records.", [["delete_customer", { customer_id: "c1" }, "blocked"], ["delete_ticket", { ticket_id: "1" }, "approved"]]],
-  ["Require approval for emails to recipients at the globex.test domain.", [["send_email", { to: "ann@globex.test" }, "conditional"], ["send_email", { to: "ann@example.org", cc: ["bo@sales.globex.test"] }, "conditional"], ["send_email", { to: "ann@example.org" }, "approved"]]],
-  ["Block closing tickets with the resolution spam.", [["close_ticket", { resolution: "spam" }, "blocked"], ["close_ticket", { resolution: "solved" }, "approved"]]],
+  ["Customer records may not be deleted.", [["delete_customer", { customer_id: "c1" }, "blocked"], ["delete_ticket", { ticket_id: "1" }, "approved"]]],
+  ["Emails to anyone at the globex.test domain need approval.", [["send_email", { to: "ann@globex.test" }, "conditional"], ["send_email", { to: "ann@example.org", cc: ["bo@sales.globex.test"] }, "conditional"], ["send_email", { to: "ann@example.org" }, "approved"]]],
+  ["Block ticket closures whose resolution is spam.", [["close_ticket", { resolution: "spam" }, "blocked"], ["close_ticket", { resolution: "solved" }, "approved"]]],
   ["Escalate any action in the finance domain to a human approver.", [["get_charge", {}, "conditional", { domain: "finance" }], ["get_charge", {}, "approved"]]],
-  ["Require approval to cancel an order when the reason is fraud_suspected.", [["cancel_order", { reason: "fraud_suspected" }, "conditional"], ["cancel_order", { reason: "out_of_stock" }, "approved"]]],
-  ["Never create discount codes above 50% off.", [["create_discount_code", { percent_off: 60 }, "blocked"], ["create_discount_code", { percent_off: 50 }, "approved"]]],
+  ["Order cancellations with reason fraud_suspected require approval.", [["cancel_order", { reason: "fraud_suspected" }, "conditional"], ["cancel_order", { reason: "out_of_stock" }, "approved"]]],
+  ["No discount code over 50% off may be created.", [["create_discount_code", { percent_off: 60 }, "blocked"], ["create_discount_code", { percent_off: 50 }, "approved"]]],
 ];
 
 function decide(sentence: string, [tool, args, , extra]: Case) {

@@ -504,7 +504,7 @@ function valueOf(t: Token): Value | undefined {
   }
 }
 
-/** A comparator phrase at i: its op and length; "5,000 EUR or more" is read at the value. */
+/** A comparator phrase at i: its op and length; "7,500 GBP or more" is read at the value. */
 function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | undefined {
   const t = ws[i]?.t;
   if (t?.kind === "op") return { op: t.op, length: 1 };
@@ -921,7 +921,7 @@ class ConditionReader {
       value = valueOf(ws[j]!.t);
       k = j + 1;
     } else if (j < ws.length && NUMERIC_KINDS.has(ws[j]!.t.kind) && (wordIs(ws[j + 1], "or") || (ws[j + 1]?.t.kind === "punct" && ws[j + 1]!.t.text === "+") || wordIs(ws[j + 1], "and"))) {
-      // "5,000 EUR or more", "100+"
+      // "7,500 GBP or more", "100+"
       const after = afterValue(ws, j + 1, "eq");
       if (after.op === "eq") return undefined;
       op = after.op;
@@ -993,7 +993,7 @@ class ConditionReader {
     if (!mode) return undefined;
     // "starts with", "ends with": a text; "starts between 20:00 and 06:00" is a time.
     if (mode !== "contains" && !wordIs(ws[j + 1], "with", "in")) return undefined;
-    if (verb.norm.startsWith("end") && wordIs(ws[j + 1], "in") && !ws[j + 2]?.t.kind.startsWith("quoted")) return undefined; // "ending in a different country"
+    if (verb.norm.startsWith("end") && wordIs(ws[j + 1], "in") && !ws[j + 2]?.t.kind.startsWith("quoted")) return undefined; // "ending in another region"
     let k = j + 1;
     if (wordIs(ws[k], "with", "in")) k++;
     if (wordIs(ws[k], "the", "a")) k++;
@@ -1366,9 +1366,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
     };
   }
   // The chosen cue, and cues of the same or a weaker restrictive kind before it ("never … without approval"):
-  // a negation after it is the sentence's own ("when tests have not passed").
+  // a negation after it is the sentence's own ("when the checks have not run").
   // Every cue is effect wording ("No X is permitted", "only allowed with approval"), never action or
-  // condition words, except a negation after the chosen cue ("when tests have not passed") or one inside a
+  // condition words, except a negation after the chosen cue ("when the checks have not run") or one inside a
   // leading condition ("If the value does not exceed …, require approval").
   const leadEnd = wordIs(ws[0], "if", "when", "whenever", "where", "while") ? ws.findIndex((w) => w.t.kind === "punct" && w.t.text === ",") : -1;
   for (const c of cues) {
@@ -1458,13 +1458,13 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if (wordIs(rest[0], "other", "apart", "but")) rest[1]!.used = true;
     rest = rest.filter((w) => !w.used);
     if (wordIs(rest[0], "for", "when", "if", "where", "in", "on")) {
-      // keep: "except in the returns warehouse" reads "in …" as an equality; "except when" drops "when".
+      // keep: "except in the cold store" reads "in …" as an equality; "except when" drops "when".
       if (wordIs(rest[0], "when", "if", "where", "for") && !wordIs(rest[0], "for")) rest[0]!.used = true;
     }
   }
 
   // The action: words before the first condition marker that starts a condition, plus a subject before a
-  // written-after effect ("Robots must not enter…", "Invoices must not be voided…").
+  // written-after effect ("Robots must not enter…", "Credit notes must not be reissued…").
   // The action's own nouns (the words before any marker), so "refunds larger than $750" knows that
   // "refunds" names the action, not the argument compared.
   const remaining = main.filter((w) => !w.used);
@@ -1513,7 +1513,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
       conditionWords.push(...lead, ...condAfter);
     }
   }
-  // No action before the conditions: a passive in them names it ("when a patient record is accessed by …").
+  // No action before the conditions: a passive in them names it ("when a payroll file is opened by …").
   if (!actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET")) {
     const passive = conditionWords.findIndex((w, i) => wordIs(w, "is", "are", "was", "were", "gets", "get", "being") && conditionWords[i + 1]?.pos === "VERB" && conditionWords[i + 1]!.norm.endsWith("ed"));
     if (passive > 0) {

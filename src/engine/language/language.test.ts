@@ -132,7 +132,7 @@ describe("dates as people write them", () => {
   it("a date and its clock time, in digits or in words", () => {
     expect(day("2027-06-04 at 16:15")).toEqual(["2027-06-04 16:15:00"]);
     expect(day("Friday 2027-06-04, 8:45am")).toEqual(["2027-06-04 08:45:00"]);
-    expect(day("march sixteenth 2027 at nine thirty a m")).toEqual(["2027-03-16 09:30:00"]);
+    expect(day("april twelfth 2027 at ten forty a m")).toEqual(["2027-04-12 10:40:00"]);
     expect(day("on march 3 2027 at two p m")).toEqual(["2027-03-03 14:00:00"]);
   });
 
