@@ -287,9 +287,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         if (undoes(action.operation, v)) return false;
         // "vendor payouts" and `create_payout`: the verb names what the tool makes, so the other words only
         // narrow it; they may be missing from the tool's name.
-        // Only for a tool that makes what it names (`create_payout`, `issue_refund`): `grant_app_access`
-        // does not make "access", and "repository access" must still say which access.
-        if ((meets(action.name, v) && action.makes) || byObjectClass) nounOfAction = true;
+        // Only for a tool that makes what it names (`create_payout`, `issue_refund`) or sends it out
+        // (`send_offer_letter` for "job offers": sending an offer is making it): `grant_app_access` does not
+        // make "access", and "repository access" must still say which access.
+        if ((meets(action.name, v) && (action.makes || action.operation.has(":send"))) || byObjectClass) nounOfAction = true;
         continue;
       }
       return false;

@@ -31,7 +31,18 @@ function days(list: number[]): string {
   return `it is ${list.map((d) => DAY_NAMES[d]).join(" or ")}`;
 }
 
+/** Weekdays within one daily window in one zone: business hours as the sentence defined them. */
+function businessHours(c: Condition): string | undefined {
+  if (c.kind !== "and" || c.of.length !== 2) return undefined;
+  const [d, t] = c.of;
+  if (d?.kind !== "weekday" || t?.kind !== "time" || d.subject || t.subject || d.days.join(",") !== "1,2,3,4,5" || (d.tz || "UTC") !== (t.tz || "UTC")) return undefined;
+  return `business hours (${clock(t.from)}-${clock(t.to)} ${t.tz || "UTC"})`;
+}
+
 export function describeCondition(c: Condition): string {
+  // Said as business hours, which reads back as one condition; "not (A and B)" would not.
+  const hours = businessHours(c) ?? (c.kind === "not" ? businessHours(c.of) : undefined);
+  if (hours) return `it is ${c.kind === "not" ? "outside" : "during"} ${hours}`;
   switch (c.kind) {
     case "and":
       return c.of.map(describeCondition).join(" and ");
@@ -43,6 +54,8 @@ export function describeCondition(c: Condition): string {
       if (c.op === "between") return `${subjectText(c.subject)} is between ${quantity(c.value)} and ${quantity(c.high!)}`;
       return `${subjectText(c.subject)} is ${OPS[c.op]} ${quantity(c.value)}`;
     case "equals":
+      // A kind of party or thing the action is for ("to contractors"): read back as the same category.
+      if (c.category && c.subject.words.length === 0 && !c.negate && c.values.every((v) => /^[a-z][a-z -]*$/.test(v))) return `it is for ${c.values.join(" or ")}`;
       return `${c.subject.words.length > 0 ? subjectText(c.subject) : "a value of the action"} is ${c.negate ? "not " : ""}${c.values.map((v) => `"${v}"`).join(" or ")}`;
     case "flag":
       return `"${c.subject.text}" is ${c.expect ? "true" : "false"}`;

@@ -212,8 +212,10 @@ function effectCues(ws: W[]): EffectCue[] {
     // "should be signed off by finance", "should be reviewed", "is escalated"
     if (APPROVAL_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || (ws[i - 1] && MODALS.has(ws[i - 1]!.norm)))) {
       let start = i - 1;
-      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "always", "first", "all"))) start--;
+      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || NEGATORS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "been", "is", "are", "was", "were", "has", "have", "had", "always", "first", "all"))) start--;
       if (ws.slice(start, i).some((x) => NEGATORS.has(x.norm))) continue; // "must not be approved" is not an approval cue
+      // "payments which have been reviewed": a state of the action's thing (a condition), not a requirement.
+      if (wordIs(ws[start - 1], "that", "which", "who") && !ws.slice(start, i).some((x) => MODALS.has(x.norm))) continue;
       let end = i + 1;
       if (wordIs(ws[end], "off")) end++;
       if (wordIs(ws[end], "by", "from")) {
@@ -359,7 +361,7 @@ function insideCondition(ws: W[], i: number): boolean {
   if (!wordIs(ws[i], "not", "n't", "isn't", "aren't", "doesn't", "don't", "hasn't", "haven't", "wasn't")) return false;
   for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
     if (ws[j]!.t.kind === "punct") return false;
-    if (wordIs(ws[j], "where", "when", "whenever", "if", "whose", "while")) return true;
+    if (wordIs(ws[j], "where", "when", "whenever", "if", "whose", "while", "that", "which", "who")) return true;
   }
   return false;
 }
@@ -766,6 +768,13 @@ class ConditionReader {
 
   /** "between 09:00 and 17:00 UTC", "9am-6pm", "before 8am", "after 6pm", "outside business hours", "at night". */
   private readClock(ws: W[], at: number): { condition: Condition; next: number } | undefined {
+    // "the time is between …", "it is before 8am", "the local time is after 6pm": the clock itself.
+    let p = at;
+    while (p < at + 4 && wordIs(ws[p], "the", "time", "is", "it", "current", "local", "clock")) p++;
+    if (p > at && wordIs(ws[p - 1], "is")) {
+      const clock = this.readClockAt(ws, p);
+      if (clock) return clock;
+    }
     // "appointments that start between 19:00 and 07:00": the window of the action's own time ("start").
     const subject: W[] = [];
     let i = at;
@@ -809,7 +818,12 @@ class ConditionReader {
     } else if ((wordIs(ws[j], "business", "office", "working", "work") && wordIs(ws[j + 1], "hours", "hour")) || (wordIs(ws[j], "hours") && wordIs(ws[j - 1], "business"))) {
       // Business hours as the sentence defines them ("(9am-6pm Europe/Berlin)"), else weekdays 09:00-17:00.
       k = j + 2;
-      if (ws[k]?.t.kind === "punct" && ws[k]!.t.text === "(") k++;
+      // The definition in brackets or after a comma or dash ("business hours, 9am to 6pm"); a comma that
+      // a time does not follow ends the condition ("outside business hours, block …").
+      const opensDefinition = (x: W | undefined) => x?.t.kind === "punct" && ["(", ",", "-", "–", "—", ":"].includes(x.t.text);
+      const startsTimes = (x: W | undefined) => x?.t.kind === "time_range" || x?.t.kind === "time" || wordIs(x, "from", "between");
+      if (opensDefinition(ws[k]) && (ws[k]!.t.text === "(" || startsTimes(ws[k + 1]))) k++;
+      if (wordIs(ws[k], "from", "between") && (ws[k + 1]?.t.kind === "time" || ws[k + 1]?.t.kind === "time_range")) k++;
       let hours = { from: 540, to: 1020 };
       if (ws[k]?.t.kind === "time_range") {
         const r = ws[k]!.t as { from: number; to: number };
@@ -839,13 +853,18 @@ class ConditionReader {
     let j = i;
     let outside = false;
     let k = j;
-    while (k < ws.length && k <= i + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "outside", "at", "in", "from", "on", "to")) k++;
+    while (k < ws.length && k <= i + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "outside", "at", "in", "from", "on", "to")) {
+      // The subject is one phrase: "… for customers and a recipient outside x.com" is two conditions.
+      if (wordIs(ws[k], "and", "or", "but", "when", "if", "unless", "for", "with", "while")) return undefined;
+      k++;
+    }
     if (ws[k]?.t.kind !== "word" && ws[k]?.t.kind !== "domain" && ws[k]?.t.kind !== "tag" && ws[k]?.t.kind !== "email") return undefined;
-    const subjectWords = ws.slice(j, k);
+    // A relative clause's pronoun and copula are not the subject ("recipients who are not at …").
+    const subjectWords = ws.slice(j, k).filter((w) => !wordIs(w, "that", "which", "who", "are", "were", "was"));
     // "the recipient's domain is not acme.com": the negation before the domain.
-    if (subjectWords.length > 0 && (wordIs(subjectWords.at(-1), "not", "isn't") || (wordIs(subjectWords.at(-1), "n't") && wordIs(subjectWords.at(-2), "is")))) {
+    if (subjectWords.length > 0 && (wordIs(subjectWords.at(-1), "not", "isn't", "aren't") || (wordIs(subjectWords.at(-1), "n't") && wordIs(subjectWords.at(-2), "is")))) {
       outside = true;
-      while (subjectWords.length > 0 && wordIs(subjectWords.at(-1), "not", "isn't", "n't", "is")) subjectWords.pop();
+      while (subjectWords.length > 0 && wordIs(subjectWords.at(-1), "not", "isn't", "aren't", "n't", "is")) subjectWords.pop();
     }
     j = k;
     if (wordIs(ws[j], "outside", "beyond")) {
@@ -890,6 +909,8 @@ class ConditionReader {
     // kg"): the action's value there, not a word of the subject.
     const placed: W[] = [];
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && ws[j]!.t.kind === "word") {
+      // A subject is one phrase: "for customers and the amount is over 5" is two conditions.
+      if (j > i && wordIs(ws[j], "and", "or", "but", "unless", "except")) return undefined;
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
       else if (/[_\d]/.test(ws[j]!.norm) && wordIs(ws[j - 1], "to", "into", "in", "at", "from", "for")) placed.push(ws[j]!);
       else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
@@ -979,8 +1000,34 @@ class ConditionReader {
     return { condition, next: k, subject: subject.length > 0 ? subject : undefined };
   }
 
-  /** "whose title mentions draft", "starting with 'tmp'", "that mention X". */
+  /** Texts: "whose title mentions draft", "with the word X in the subject". */
   private readText(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    return this.readTextIn(ws, i) ?? this.readTextVerb(ws, i);
+  }
+
+  /** "with the word confidential in the subject", "having 'draft' in its title": a text inside a field. */
+  private readTextIn(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    let k = i;
+    if (wordIs(ws[k], "with", "having", "that", "which", "where")) k++;
+    if (wordIs(ws[k], "has", "have", "carry", "carries", "contain", "contains")) k++;
+    if (wordIs(ws[k], "the", "a")) k++;
+    // Only a value named as text ("the word …") or quoted: "with money in the account" is no such thing.
+    const named = wordIs(ws[k], "word", "phrase", "term", "text", "string", "keyword");
+    if (named) k++;
+    const v = ws[k];
+    if (!v || !(v.t.kind === "quoted" || (named && (v.t.kind === "word" || v.t.kind === "tag" || v.t.kind === "number")))) return undefined;
+    if (!wordIs(ws[k + 1], "in", "within", "inside")) return undefined;
+    let m = k + 2;
+    while (wordIs(ws[m], "the", "its", "their", "a", "an")) m++;
+    const field: W[] = [];
+    while (m < ws.length && field.length < 2 && ws[m]!.t.kind === "word" && (ws[m]!.pos === "NOUN" || ws[m]!.pos === "PROPN" || ws[m]!.pos === "ADJ") && !CONDITION_MARKERS.has(ws[m]!.norm)) field.push(ws[m++]!);
+    if (field.length === 0) return undefined;
+    const value = v.t.kind === "quoted" ? v.t.value : v.t.kind === "word" ? v.norm : v.t.text;
+    return { condition: { kind: "text", subject: subjectOf(field), mode: "contains", value, negate: false }, next: m };
+  }
+
+  /** "whose title mentions draft", "starting with 'tmp'", "that mention X". */
+  private readTextVerb(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let j = i;
     const subject: W[] = [];
     while (j < ws.length && j <= i + 4 && ws[j]!.t.kind === "word" && !["contain", "contains", "containing", "include", "includes", "including", "mention", "mentions", "mentioning", "start", "starts", "starting", "begin", "begins", "beginning", "end", "ends", "ending"].includes(ws[j]!.norm)) {
@@ -1024,16 +1071,33 @@ class ConditionReader {
 
   /** Yes/no facts: "a crane is running", "checks have not completed", "the supplier is not on the allowed list", "openly". */
   private readFlag(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
+    // A restatement's yes/no fact: '"reviewed" is false'.
+    const quoted = ws[i]?.t;
+    if (quoted?.kind === "quoted" && wordIs(ws[i + 1], "is") && wordIs(ws[i + 2], "true", "false", "yes", "no")) {
+      if (probe) return { condition: { kind: "and", of: [] }, next: i + 3 };
+      return { condition: { kind: "flag", subject: subjectOf(analyze(quoted.value)), expect: wordIs(ws[i + 2], "true", "yes") }, next: i + 3 };
+    }
     let j = i;
     const subject: W[] = [];
     let negated = false;
-    while (j < ws.length && j <= i + 5 && ws[j]!.t.kind === "word" && !["is", "are", "was", "were", "has", "have", "had", "been", "be"].includes(ws[j]!.norm)) {
+    // "the tests did not pass", "checks do not succeed": the auxiliary of a negated verb is a copula here.
+    const auxiliary = (k: number) => ["is", "are", "was", "were", "has", "have", "had", "been", "be"].includes(ws[k]!.norm) || (wordIs(ws[k], "did", "does", "do") && wordIs(ws[k + 1], "not", "n't", "never"));
+    while (j < ws.length && j <= i + 5 && ws[j]!.t.kind === "word" && !auxiliary(j)) {
       if (j > i && CONDITION_MARKERS.has(ws[j]!.norm)) return undefined;
       if (NEGATORS.has(ws[j]!.norm)) negated = !negated;
       else if (!DETERMINERS.has(ws[j]!.norm) && !["when", "while", "if", "whose", "where", "once", "that", "which", "who"].includes(ws[j]!.norm)) subject.push(ws[j]!);
       j++;
     }
-    if (!wordIs(ws[j], "is", "are", "was", "were", "has", "have", "had", "been", "be")) return undefined;
+    if (j >= ws.length || ws[j]!.t.kind !== "word" || !auxiliary(j)) {
+      // "unless the scan passed", "if the check failed": a thing named with an article, then its verb in the
+      // past, is a yes/no fact too (not an action named "scan passed").
+      const verb = subject.at(-1);
+      const past = verb !== undefined && verb.pos === "VERB" && /ed$/.test(verb.norm) && subject.length >= 2;
+      const end = subject.length > 0 ? ws.indexOf(verb!) + 1 : j;
+      if (!past || !wordIs(ws.slice(i, end).find((w) => !["when", "while", "if", "whose", "where", "once", "unless"].includes(w.norm)), "the", "its", "their", "his", "her") || (ws[end] && ws[end]!.t.kind === "word" && !ws[end]!.used && !CONDITION_MARKERS.has(ws[end]!.norm) && !wordIs(ws[end], "and", "or"))) return undefined;
+      if (probe) return { condition: { kind: "and", of: [] }, next: end };
+      return { condition: { kind: "flag", subject: subjectOf(subject), expect: !negated }, next: end };
+    }
     let k = j + 1;
     while (wordIs(ws[k], "been", "be", "not", "never", "still", "currently", "already", "n't")) {
       if (wordIs(ws[k], "not", "never", "n't")) negated = !negated;
@@ -1054,9 +1118,16 @@ class ConditionReader {
       return { condition: { kind: "flag", subject: subjectOf([...subject, ...words]), expect: !negated }, next: m };
     }
     const state = ws[k];
+    // "users who are admins", "orders that are refunds": a noun after a relative clause's copula is a value.
+    if (subject.length === 0 && wordIs(ws[i], "that", "which", "who") && state?.t.kind === "word" && state.pos === "NOUN" && !CONDITION_MARKERS.has(state.norm) && (!ws[k + 1] || ws[k + 1]!.t.kind !== "word" || ws[k + 1]!.used || CONDITION_MARKERS.has(ws[k + 1]!.norm) || wordIs(ws[k + 1], "and", "or"))) {
+      if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
+      return { condition: { kind: "equals", subject: { text: "", words: [] }, values: [state.lemma], negate: negated }, next: k + 1 };
+    }
     const closes = !ws[k + 1] || ws[k + 1]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k + 1]!.norm) || wordIs(ws[k + 1], "and", "or");
     if (!state || state.t.kind !== "word" || !["ADJ", "VERB", "ADV"].includes(state.pos) || (CONDITION_MARKERS.has(state.norm) && !(["marked", "flagged", "tagged"].includes(state.norm) && closes))) return undefined;
-    if (subject.length === 0) return undefined;
+    // A relative clause ("accounts that are active", "payments which were not reviewed") says the state of
+    // the action's own thing: the state alone names the yes/no argument or the value.
+    if (subject.length === 0 && !wordIs(ws[i], "that", "which", "who")) return undefined;
     if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
     // A state that is one of an argument's values ("after they are paid" → status paid) is an equality too:
     // the evaluator tries a yes/no argument named by the words first, then a value equal to the state.
@@ -1424,7 +1495,8 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if (!wordIs(ws[i], "domain", "domains") || ws[i]!.used) continue;
     let j = i - 1;
     const names: W[] = [];
-    while (j >= 0 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "in", "for", "of", "within", "the", "across", "inside") && names.length < 3) names.unshift(ws[j--]!);
+    // "all finance domain actions": a quantifier or article ends the name.
+    while (j >= 0 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "in", "for", "of", "within", "across", "inside") && !DETERMINERS.has(ws[j]!.norm) && names.length < 3) names.unshift(ws[j--]!);
     // "the recipient's domain is …": a value's domain, not the rule's scope.
     if (names.length === 0 || names.some((w) => /'s?$/.test(w.norm)) || wordIs(ws[i + 1], "is", "isn't", "equals", "matches", "ends", "was")) continue;
     while (j >= 0 && wordIs(ws[j], "the")) j--;
@@ -1491,14 +1563,24 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0) inConditions = true;
     (inConditions ? conditionWords : actionWords).push(w);
   }
-  // A leading condition: "If the amount is over $500, require approval for refunds" / "When X, block Y".
-  if (wordIs(main[0], "if", "when", "whenever", "where", "while")) {
+  // A leading condition: "If the amount is over $500, require approval for refunds" / "When X, block Y",
+  // or one a reader understands up to its comma, before the effect ("On Fridays, …", "Outside business
+  // hours, …", "In production, …").
+  const leadComma = main.findIndex((w) => w.t.kind === "punct" && w.t.text === ",");
+  // An imperative right after the comma ("For gold customers, block …") makes what precedes it a lead too:
+  // its words are conditions, and the action is what the imperative governs.
+  const readLead =
+    leadComma > 0 &&
+    main.slice(0, leadComma).every((w) => !w.used) &&
+    main.slice(leadComma + 1).some((w) => w.used) &&
+    (main[leadComma + 1]?.used === true || ((reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): { next: number } | undefined }).readOne(main, 0, [], true)?.next ?? 0) >= leadComma);
+  if (wordIs(main[0], "if", "when", "whenever", "where", "while") || readLead) {
     // The lead ends at the comma closest before the effect ("When the vendor is not one of A, B, C, prevent …").
     let comma = -1;
     for (let k = 0; k < Math.min(main.length, cue.at); k++) if (main[k]!.t.kind === "punct" && main[k]!.t.text === ",") comma = k;
     if (comma < 0) comma = main.findIndex((w) => w.t.kind === "punct" && w.t.text === ",");
     if (comma > 0) {
-      const lead = main.slice(1, comma).filter((w) => !w.used);
+      const lead = main.slice(readLead ? 0 : 1, comma).filter((w) => !w.used);
       const after = main.slice(comma + 1).filter((w) => !w.used);
       const actionAfter: W[] = [];
       const condAfter: W[] = [];
@@ -1510,7 +1592,8 @@ export function readClause(sentence: string): Reading | ParseFailure {
       actionWords.length = 0;
       actionWords.push(...actionAfter);
       conditionWords.length = 0;
-      conditionWords.push(...lead, ...condAfter);
+      // The comma stays between the lead and what follows the action: two phrases, not one.
+      conditionWords.push(...lead, main[comma]!, ...condAfter);
     }
   }
   // No action before the conditions: a passive in them names it ("when a payroll file is opened by …").
@@ -1556,6 +1639,17 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Loose condition words go back to the action as its description ("to third parties", "to social media").
   // Words no reader placed are not added to the action (they could only narrow it and let an action slip
   // past): they are reported back as not understood.
+  // A negation no reader placed would be dropped, and the rule would say its opposite ("refunds that are not
+  // approved" read as approved refunds): refused rather than guessed.
+  const dropped = [...actionWords, ...loose, ...exception.loose].find((w) => w.t.kind === "word" && NEGATORS.has(w.norm));
+  if (dropped) {
+    return {
+      message: `has a negation ("${dropped.t.text}") it could not place: without it the rule would mean the opposite.`,
+      unplaced: [dropped.norm],
+      position: Math.max(0, ws.indexOf(dropped)),
+      suggestion: 'Say it as a condition or an exception, e.g. "Block refunds unless the order is approved" or "Block refunds when the status is not approved"',
+    };
+  }
   const action = readAction([...actionWords, ...loose.filter((w) => spareNouns.has(w))]);
   if (unlessAction.length > 0) unlessConditions = [...unlessConditions, { kind: "action", terms: unlessAction }];
   const reading: Reading = {
@@ -1595,7 +1689,7 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
     while (wordIs(ws[j], "would", "will", "could", "can", "may", "might", "also")) j++;
     if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
   }
-  if (wordIs(w, "with", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
+  if (wordIs(w, "with", "having", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
     // Only when a reader understands what follows: "with a salary above…", "in production", "to #general".
     const probe = reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): unknown };
     return probe.readOne(ws, i, [], true) !== undefined || probe.readOne(ws, i + 1, [], true) !== undefined;
@@ -1614,6 +1708,16 @@ export function parseRule(sentence: string): ParseResult {
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   const reading = readClause(text);
   if ("message" in reading) return { ok: false, error: reading };
+  // Words no reader placed only narrow a rule that governs (it then governs more: the safe side), but they
+  // would widen one that lets actions through ("for gold customers, allow …" read as "allow …").
+  if ((reading.effect === "allow" || reading.effect === "only_allow") && reading.loose.length > 0) {
+    return fail(
+      `lets actions through, and these words of it were not understood: "${reading.loose.join(" ")}". Without them it would allow more than it says.`,
+      reading.loose,
+      0,
+      'Say the condition in another way, e.g. "Allow refunds when the tier is gold"',
+    );
+  }
   const actions: ActionSelector = { any: reading.any, terms: reading.terms, domain: reading.domain };
   const all = (cs: Condition[]): Condition | null => (cs.length === 0 ? null : cs.length === 1 ? cs[0]! : { kind: "and", of: cs });
   let effect: Effect;

@@ -1,0 +1,208 @@
+// Sentence shapes around the action: relative clauses that state a condition ("that are not …", "which
+// have been …", "who are …"), a lead before the effect ("On Fridays, …", "For X, block …"), a text inside a
+// field ("with the word X in the subject"), business hours defined after a comma, a quantifier before a
+// domain, and the refusals that keep a rule from meaning its opposite (a negation nobody placed; words not
+// understood in a rule that lets actions through). Each meaning is written in several forms of our own, and
+// every form must decide the same probes the same way.
+import { describe, expect, it } from "vitest";
+import { RuleSet, prepareAction } from "./evaluate.ts";
+import { restate } from "./explain.ts";
+import { parseRule, splitClauses } from "./parse.ts";
+
+type Decision = "blocked" | "conditional" | "approved";
+interface Probe {
+  tool: string;
+  args: Record<string, unknown>;
+  expect: Decision;
+  domain?: string;
+  now?: string;
+}
+interface Meaning {
+  name: string;
+  forms: string[];
+  probes: Probe[];
+}
+
+const FRI_12 = "2026-11-20T12:00:00Z";
+const WED_12 = "2026-11-18T12:00:00Z";
+const WED_20 = "2026-11-18T20:00:00Z";
+const WED_08 = "2026-11-18T08:30:00Z";
+
+function decide(rule: string, p: Probe): Decision {
+  const parsed = parseRule(rule);
+  if (!parsed.ok) throw new Error(`"${rule}" did not parse: ${parsed.error.message}`);
+  const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+  return set.decide(prepareAction({ tool: p.tool, args: p.args, domain: p.domain, now: new Date(p.now ?? WED_12) })).decision;
+}
+
+// Effects in the shapes people put them, each a function of the action phrase (plural noun phrase).
+const BLOCKS = [(x: string) => `Block ${x}`, (x: string) => `${cap(x)} are not allowed`, (x: string) => `${cap(x)} must be blocked`, (x: string) => `Never permit ${x}`];
+const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+
+const MEANINGS: Meaning[] = [
+  {
+    name: "a relative clause with a negated participle is a yes/no condition",
+    forms: BLOCKS.flatMap((b) => [b("payouts that were not reviewed"), b("payouts which have not been reviewed"), b("payouts that are not reviewed")]),
+    probes: [
+      { tool: "create_payout", args: { amount: 10, reviewed: false }, expect: "blocked" },
+      { tool: "create_payout", args: { amount: 10, reviewed: true }, expect: "approved" },
+      { tool: "create_payout", args: { amount: 10 }, expect: "blocked" },
+    ],
+  },
+  {
+    name: "a relative clause with an adjective of state",
+    forms: BLOCKS.flatMap((b) => [b("sessions that are active"), b("sessions which are active")]),
+    probes: [
+      { tool: "terminate_session", args: { active: true }, expect: "blocked" },
+      { tool: "terminate_session", args: { active: false }, expect: "approved" },
+      { tool: "terminate_session", args: { status: "active" }, expect: "blocked" },
+      { tool: "terminate_session", args: { status: "expired" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a relative clause with a noun is a value of the thing",
+    forms: ["Require approval for members who are admins", "Members who are admins need approval", "Require approval for members that are admins"],
+    probes: [
+      { tool: "update_member", args: { role: "admin" }, expect: "conditional" },
+      { tool: "update_member", args: { role: "viewer" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a negation inside a relative clause about a domain",
+    forms: [
+      "Messages sent to addresses that are not at example.com need approval",
+      "Require approval for messages to addresses which are not at example.com",
+      "Messages to recipients who are not at example.com require approval",
+    ],
+    probes: [
+      { tool: "send_message", args: { to: "kim@other.org" }, expect: "conditional" },
+      { tool: "send_message", args: { to: "kim@example.com" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a lead understood up to its comma, before the effect",
+    forms: [
+      "On Fridays, block restarts of servers",
+      "On Fridays, server restarts are forbidden",
+      "On a Friday, never allow server restarts",
+      "Server restarts are forbidden on Fridays",
+    ],
+    probes: [
+      { tool: "restart_server", args: {}, expect: "blocked", now: FRI_12 },
+      { tool: "restart_server", args: {}, expect: "approved", now: WED_12 },
+    ],
+  },
+  {
+    name: "a lead of conditions before an imperative",
+    forms: ["In production, block schema migrations", "In production, schema migrations need approval".replace("need approval", "are forbidden"), "Block schema migrations in production"],
+    probes: [
+      { tool: "run_schema_migration", args: { environment: "production" }, expect: "blocked" },
+      { tool: "run_schema_migration", args: { environment: "staging" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "business hours defined after a comma or a dash",
+    forms: [
+      "Block deploys outside business hours, 8am to 5pm UTC",
+      "Block deploys outside business hours - 08:00-17:00 UTC",
+      "Block deploys outside office hours, from 08:00 to 17:00 UTC",
+      "Block deploys outside business hours (8am-5pm UTC)",
+    ],
+    probes: [
+      { tool: "deploy_service", args: {}, expect: "approved", now: WED_12 },
+      { tool: "deploy_service", args: {}, expect: "blocked", now: WED_20 },
+      { tool: "deploy_service", args: {}, expect: "approved", now: WED_08.replace("08:30", "08:10") },
+      { tool: "deploy_service", args: {}, expect: "blocked", now: "2026-11-18T07:30:00Z" },
+    ],
+  },
+  {
+    name: "a text inside a named field",
+    forms: [
+      "Block messages with the word secret in the body",
+      "Messages with the phrase secret in their body are not allowed",
+      "Block messages having 'secret' in the body",
+      "Block messages whose body contains secret",
+    ],
+    probes: [
+      { tool: "send_message", args: { body: "This is SECRET stuff", to: "a@b.c" }, expect: "blocked" },
+      { tool: "send_message", args: { body: "lunch?", to: "a@b.c" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a quantifier before a domain name",
+    forms: ["All payroll domain actions need approval", "Every payroll domain action needs approval", "Require approval for any action in the payroll domain"],
+    probes: [
+      { tool: "get_payslip", args: {}, expect: "conditional", domain: "payroll" },
+      { tool: "get_payslip", args: {}, expect: "approved", domain: "support" },
+    ],
+  },
+  {
+    name: "a verb negated with do / did is a yes/no condition",
+    forms: ["Block releases if the scan did not pass", "Releases are not allowed when the scan does not pass", "Block releases when the scan has not passed", "Block releases unless the scan passed"],
+    probes: [
+      { tool: "publish_release", args: { scan_passed: false }, expect: "blocked" },
+      { tool: "publish_release", args: { scan_passed: true }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a noun of action whose tool sends it out",
+    forms: ["Escalate contract offers above $90k", "Contract offers over 90,000 dollars must be escalated", "Require approval for contract offers with a salary over 90k"],
+    probes: [
+      { tool: "send_offer_email", args: { salary: 120000 }, expect: "conditional" },
+      { tool: "send_offer_email", args: { salary: 60000 }, expect: "approved" },
+    ],
+  },
+];
+
+describe("clauses around the action", () => {
+  for (const m of MEANINGS) {
+    it(m.name, () => {
+      for (const form of m.forms) for (const p of m.probes) expect(decide(form, p), `${form} :: ${p.tool} ${JSON.stringify(p.args)} ${p.now ?? ""}`).toBe(p.expect);
+    });
+  }
+
+  it("each rule's restatement reads back to a rule that decides alike", () => {
+    for (const m of MEANINGS) {
+      for (const form of m.forms) {
+        const parsed = parseRule(form);
+        if (!parsed.ok) throw new Error(form);
+        const restated = restate(parsed.rule);
+        const clause = splitClauses(restated)[0]!;
+        for (const p of m.probes) expect(decide(clause, p), `${form} → ${restated} :: ${p.tool} ${JSON.stringify(p.args)}`).toBe(p.expect);
+      }
+    }
+  });
+});
+
+describe("refusals that keep a rule from meaning its opposite", () => {
+  it("a negation no reader placed refuses the rule", () => {
+    for (const rule of ["Payments that are not approved by the treasurer must be blocked", "Block transfers that were not signed by two officers"]) {
+      const parsed = parseRule(rule);
+      // Either the negation became a condition, or the rule is refused: never the opposite rule.
+      if (parsed.ok) {
+        const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+        const tool = rule.includes("Payments") ? "create_payment" : "create_transfer";
+        const flag = rule.includes("Payments") ? "approved" : "signed";
+        expect(set.decide(prepareAction({ tool, args: { [flag]: false }, now: new Date(WED_12) })).decision, rule).toBe("blocked");
+      } else expect(parsed.error.message).toMatch(/negation|not understood|could not/);
+    }
+  });
+
+  it("a rule that lets actions through is refused when words of it were not understood", () => {
+    for (const rule of ["Allow refunds over $500 when quux frobnicated", "Permit exports under 10 MB if blorp zanged"]) {
+      const parsed = parseRule(rule);
+      expect(parsed.ok, rule).toBe(false);
+      if (!parsed.ok) expect(parsed.error.message).toMatch(/not understood/);
+    }
+  });
+
+  it("a lead of conditions before an allow is kept, not dropped", () => {
+    const parsed = parseRule("For gold tier customers, allow refunds over $500");
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+    const allowed = (args: Record<string, unknown>) => set.decide(prepareAction({ tool: "refund_payment", args, now: new Date(WED_12) })).matched.length > 0;
+    expect(allowed({ amount: 900, tier: "gold" })).toBe(true);
+    expect(allowed({ amount: 900, tier: "bronze" })).toBe(false);
+  });
+});
