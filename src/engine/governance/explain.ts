@@ -60,7 +60,7 @@ export function describeCondition(c: Condition): string {
     case "flag":
       return `"${c.subject.text}" is ${c.expect ? "true" : "false"}`;
     case "text":
-      return `${c.subject.words.length > 0 ? subjectText(c.subject) : "the text"} ${c.negate ? "does not " : ""}${c.mode === "starts" ? "start with" : c.mode === "ends" ? "end with" : "contain"} "${c.value}"`;
+      return `${c.subject.words.length > 0 ? subjectText(c.subject) : "the text"} ${c.negate ? "does not " : ""}${c.mode === "starts" ? "start" : c.mode === "ends" ? "end" : "contain"}${c.negate ? "" : "s"}${c.mode === "contains" ? "" : " with"} "${c.value}"`;
     case "differ":
       return `two "${c.head}" values of the action ${c.negate ? "are the same" : "differ"}`;
     case "outside_domain":
