@@ -137,6 +137,14 @@ const MEANINGS: Meaning[] = [
     ],
   },
   {
+    name: "a 'no' opening the sentence forbids what it names",
+    forms: ["No exports at weekends", "No data exports on weekends.", "no exports on Saturdays or Sundays"],
+    probes: [
+      { tool: "export_data", args: {}, expect: "blocked", now: "2026-11-21T12:00:00Z" },
+      { tool: "export_data", args: {}, expect: "approved", now: WED_12 },
+    ],
+  },
+  {
     name: "a verb negated with do / did is a yes/no condition",
     forms: ["Block releases if the scan did not pass", "Releases are not allowed when the scan does not pass", "Block releases when the scan has not passed", "Block releases unless the scan passed"],
     probes: [
@@ -170,6 +178,28 @@ describe("clauses around the action", () => {
         const clause = splitClauses(restated)[0]!;
         for (const p of m.probes) expect(decide(clause, p), `${form} → ${restated} :: ${p.tool} ${JSON.stringify(p.args)}`).toBe(p.expect);
       }
+    }
+  });
+});
+
+describe("limits per window", () => {
+  it("the third reset within the hour is blocked, whatever the form", () => {
+    for (const form of ["No more than two password resets may happen per hour", "At most 2 password resets can be done in an hour", "Up to two password resets may be made per hour"]) {
+      const parsed = parseRule(form);
+      if (!parsed.ok) throw new Error(`${form}: ${parsed.error.message}`);
+      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+      const at = (m: number) => ({ tool: "reset_password", at: new Date(`2026-11-18T11:${String(m).padStart(2, "0")}:00Z`) });
+      const decide = (history: { tool: string; at: Date }[]) => set.decide(prepareAction({ tool: "reset_password", args: {}, now: new Date(WED_12), history })).decision;
+      expect(decide([at(10)]), form).toBe("approved");
+      expect(decide([at(10), at(20)]), form).toBe("blocked");
+    }
+  });
+
+  it("a limit that is not per window is refused, not read as its opposite", () => {
+    const parsed = parseRule("No more than 20 users may be created at once");
+    if (parsed.ok) {
+      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+      expect(set.decide(prepareAction({ tool: "create_users", args: { count: 5 }, now: new Date(WED_12) })).decision).toBe("approved");
     }
   });
 });

@@ -319,9 +319,27 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
+    // A limit first, then what may happen: "No more than 3 refunds may be issued per hour", "At most 5
+    // exports can run a day". What goes past the limit is blocked (the limit is the condition).
+    if (MODALS.has(w.norm) && !NEGATORS.has(ws[i + 1]?.norm ?? "") && cues.length === 0) {
+      const limit = comparatorAt(ws, 0);
+      // Only a count per window ("per hour", "a day"): elsewhere "no more than 20" read as a condition would
+      // say the opposite of the limit, so such a sentence is left without an effect (refused).
+      // A window word, or a length of time the tokenizer read whole ("an hour").
+      const unitAt = (k: number) => RATE_UNITS[ws[k]?.lemma ?? ""] !== undefined || (ws[k]?.t.kind === "quantity" && (ws[k]!.t as { quantity: { kind: string } }).quantity.kind === "time");
+      const perWindow = ws.some((x, k) => k > i && wordIs(x, "per", "a", "an", "every", "each", "within", "in") && (unitAt(k + 1) || (wordIs(ws[k + 1], "a", "an", "one") && unitAt(k + 2))));
+      if (limit && (limit.op === "lte" || limit.op === "lt") && perWindow) {
+        let end = i + 1;
+        while (wordIs(ws[end], "be", "ever")) end++;
+        cues.push({ effect: "block", span: range(i, end), at: i });
+        i = end - 1;
+        continue;
+      }
+    }
     // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
     if ((NEGATORS.has(w.norm) && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
-      if (wordIs(w, "no") && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
+      // "No deployments at weekends": a "no" opening the sentence forbids what it names, like a sign.
+      if (wordIs(w, "no") && !(i === 0 || isClauseStart(ws, i)) && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
       let end = i + 1;
       while (end < n && (NEGATORS.has(ws[end]!.norm) || MODALS.has(ws[end]!.norm) || wordIs(ws[end], "ever", "be", "let", "allow", "permit", "allowed", "permitted", "happen", "run", "occur", "take"))) {
