@@ -145,6 +145,19 @@ const MEANINGS: Meaning[] = [
     ],
   },
   {
+    name: "who approves, then the approval verb, then the action",
+    forms: [
+      "A supervisor must approve every write-off over $300",
+      "Someone in accounting has to sign off on write-offs above 300 dollars",
+      "The controller needs to review write-offs of more than $300",
+      "Finance must okay any write-off over USD 300",
+    ],
+    probes: [
+      { tool: "create_write_off", args: { amount: 450 }, expect: "conditional" },
+      { tool: "create_write_off", args: { amount: 120 }, expect: "approved" },
+    ],
+  },
+  {
     name: "a verb negated with do / did is a yes/no condition",
     forms: ["Block releases if the scan did not pass", "Releases are not allowed when the scan does not pass", "Block releases when the scan has not passed", "Block releases unless the scan passed"],
     probes: [

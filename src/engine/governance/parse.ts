@@ -161,6 +161,22 @@ function effectCues(ws: W[]): EffectCue[] {
   for (let i = 0; i < n; i++) {
     const w = ws[i]!;
     if (w.t.kind !== "word") continue;
+    // Who approves, then the approval verb, then the action: "A manager must approve every refund over
+    // $100", "Legal has to sign off on contracts", "Someone from finance needs to review purchase orders".
+    if ((MODALS.has(w.norm) || (wordIs(w, "has", "have", "need", "needs") && wordIs(ws[i + 1], "to"))) && i >= 1 && i <= 5) {
+      let j = i + 1;
+      if (wordIs(ws[j], "to")) j++;
+      if (wordIs(ws[j], "first", "always", "explicitly", "personally")) j++;
+      const approver = ws.slice(0, i);
+      if (wordIs(ws[j], "approve", "signoff", "review", "authorize", "authorise", "okay", "ok", "vet", "confirm", "sanction", "clear") && approver.every((x) => x.t.kind === "word" && x.pos !== "VERB" && !NEGATORS.has(x.norm))) {
+        let end = j + 1;
+        if (wordIs(ws[end], "off")) end++;
+        if (wordIs(ws[end], "on", "for", "of")) end++;
+        cues.push({ effect: "require_approval", span: range(0, end), at: 0 });
+        i = end - 1;
+        continue;
+      }
+    }
     // Approval: "require/need/get (manager|human) approval", "wants a manager's sign-off", "must have sign-off".
     if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm) || (wordIs(w, "with", "without", "after", "pending", "subject") && i + 1 < n)) {
       let j = i + 1;
