@@ -7,6 +7,7 @@ import { readDates } from "./dates.ts";
 import { tokenize } from "./tokens.ts";
 import { zoneOf } from "./zones.ts";
 import { convert, unitOfName } from "./units.ts";
+import { tag } from "./nlp.ts";
 
 // Inflections a rule or a request uses for a verb: the word, its -s, -ing and -ed forms (spelled by rule).
 function inflections(verb: string): string[] {
@@ -205,3 +206,16 @@ describe("nouns that name one thing, support verbs, implied objects", () => {
     expect(tokenize("9 to 5").map((t) => t.kind)).toEqual(["number", "word", "number"]);
   });
 });
+
+describe("compounds of a verb and its particle", () => {
+  it("are nouns, whatever their particle, so they are never dropped as a preposition", () => {
+    for (const word of ["write-off", "check-in", "hand-off", "sign-up", "roll-out", "log-in", "mark-up", "cut-over"]) {
+      for (const sentence of [["block", "every", word], ["no", word, "over", "5"], ["the", word, "is", "late"]]) {
+        const tagged = tag(sentence);
+        const at = sentence.indexOf(word);
+        expect(tagged[at]!.pos, `${sentence.join(" ")}`).toBe("NOUN");
+      }
+    }
+  });
+});
+

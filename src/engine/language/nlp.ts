@@ -39,12 +39,22 @@ export function tag(words: readonly string[]): Tagged[] {
     const pos = doc.tokens().out(its.pos) as string[];
     let w = 0;
     let consumed = "";
+    let parts = 0;
     for (let t = 0; t < values.length && w < words.length; t++) {
       consumed += values[t];
+      parts++;
       out[w] = { lemma: (lemmas[t] ?? values[t]!).toLowerCase(), pos: pos[t] ?? "X" };
       if (consumed.length >= words[w]!.length) {
+        // A compound of a verb and its particle ("write-off", "check-ins", "sign-up") is a noun: its last
+        // part alone would tag it as a preposition or particle, and the word would be lost.
+        if (parts > 1 && ["ADP", "PART", "ADV"].includes(out[w]!.pos) && words[w]!.includes("-")) {
+          const last = (values[t] ?? "").toLowerCase();
+          const lastLemma = out[w]!.lemma;
+          out[w] = { lemma: words[w]!.toLowerCase().slice(0, words[w]!.length - last.length) + (lastLemma.length < last.length ? lastLemma : last.replace(/s$/, "")), pos: "NOUN" };
+        }
         w++;
         consumed = "";
+        parts = 0;
       }
     }
   } catch {
