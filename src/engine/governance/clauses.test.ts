@@ -145,6 +145,14 @@ const MEANINGS: Meaning[] = [
     ],
   },
   {
+    name: "an age with its bound after it",
+    forms: ["Block returns for purchases that are 60 days old or older", "Returns are not allowed when the purchase is 60 days old or more", "Block returns of purchases older than 59 days"],
+    probes: [
+      { tool: "create_return", args: { purchase_age_days: 75 }, expect: "blocked" },
+      { tool: "create_return", args: { purchase_age_days: 10 }, expect: "approved" },
+    ],
+  },
+  {
     name: "who approves, then the approval verb, then the action",
     forms: [
       "A supervisor must approve every write-off over $300",

@@ -601,6 +601,14 @@ function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next:
   if (wordIs(ws[next], "old")) {
     result.age = true;
     next += 1;
+    // "30 days old or older", "a year old or younger": the bound after the age.
+    if (wordIs(ws[next], "or") && wordIs(ws[next + 1], "older", "more", "over")) {
+      result.op = "gte";
+      next += 2;
+    } else if (wordIs(ws[next], "or") && wordIs(ws[next + 1], "younger", "newer", "less", "under")) {
+      result.op = "lte";
+      next += 2;
+    }
   }
   if ((wordIs(ws[next], "a", "an", "per", "each", "every") && ws[next + 1]?.t.kind === "word" && RATE_UNITS[ws[next + 1]!.lemma] !== undefined) || (wordIs(ws[next], "annually", "yearly", "monthly", "daily", "weekly", "hourly"))) {
     result.per = wordIs(ws[next], "annually", "yearly") ? "year" : wordIs(ws[next], "monthly") ? "month" : wordIs(ws[next], "daily") ? "day" : wordIs(ws[next], "weekly") ? "week" : wordIs(ws[next], "hourly") ? "hour" : ws[next + 1]!.lemma;
@@ -977,6 +985,13 @@ class ConditionReader {
       k = j + 1;
     } else if (j < ws.length && NUMERIC_KINDS.has(ws[j]!.t.kind) && (wordIs(ws[j + 1], "or") || (ws[j + 1]?.t.kind === "punct" && ws[j + 1]!.t.text === "+") || wordIs(ws[j + 1], "and"))) {
       // "7,500 GBP or more", "100+"
+      const after = afterValue(ws, j + 1, "eq");
+      if (after.op === "eq") return undefined;
+      op = after.op;
+      value = valueOf(ws[j]!.t);
+      k = j + 1;
+    } else if (j < ws.length && NUMERIC_KINDS.has(ws[j]!.t.kind) && wordIs(ws[j + 1], "old") && wordIs(ws[j + 2], "or") && wordIs(ws[j + 3], "older", "more", "over", "younger", "newer", "less", "under")) {
+      // "30 days old or older": an age whose bound follows it.
       const after = afterValue(ws, j + 1, "eq");
       if (after.op === "eq") return undefined;
       op = after.op;
