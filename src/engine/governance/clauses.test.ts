@@ -145,6 +145,56 @@ const MEANINGS: Meaning[] = [
     ],
   },
   {
+    name: "a window named with 'outside of', and a window that names the business hours",
+    forms: ["Block deploys outside of 8am-5pm UTC business hours", "Block deploys outside 08:00-17:00 UTC business hours", "Block deploys outside of business hours (8am-5pm UTC)"],
+    probes: [
+      { tool: "deploy_service", args: {}, expect: "approved", now: WED_12 },
+      { tool: "deploy_service", args: {}, expect: "blocked", now: WED_20 },
+      { tool: "deploy_service", args: {}, expect: "blocked", now: "2026-11-21T12:00:00Z" },
+    ],
+  },
+  {
+    name: "an approval word inside a condition is a state, not the effect",
+    forms: ["Supplier payments are blocked unless the supplier is approved", "Block supplier payments unless the supplier was approved", "Supplier payments are not allowed if the supplier is not approved"],
+    probes: [
+      { tool: "pay_supplier", args: { supplier_approved: false }, expect: "blocked" },
+      { tool: "pay_supplier", args: { supplier_approved: true }, expect: "approved" },
+    ],
+  },
+  {
+    name: "the approval first, then that it is needed",
+    forms: ["Approval is needed for vendor onboarding", "Sign-off is required before onboarding vendors", "A manager's approval is mandatory for vendor onboarding"],
+    probes: [
+      { tool: "onboard_vendor", args: {}, expect: "conditional" },
+      { tool: "list_vendors", args: {}, expect: "approved" },
+    ],
+  },
+  {
+    name: "a quantifier over the action says no more than the action",
+    forms: ["Block deletions of any kind", "Deletions of every sort require approval".replace("require approval", "are forbidden"), "Block all deletions whatsoever"],
+    probes: [
+      { tool: "delete_document", args: {}, expect: "blocked" },
+      { tool: "delete_calendar_event", args: {}, expect: "blocked" },
+      { tool: "create_document", args: {}, expect: "approved" },
+    ],
+  },
+  {
+    name: "a party named first is a condition, what it gets is the action",
+    forms: ["Block contractors from opening the finance folder", "Block opening the finance folder for contractors"],
+    probes: [
+      { tool: "open_folder", args: { folder: "finance", user_type: "contractors" }, expect: "blocked" },
+      { tool: "open_folder", args: { folder: "finance", user_type: "employee" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "two arguments of one kind that differ, said with 'differs from'",
+    forms: ["Refunds where the card country differs from the order country need review", "Refunds to a card in a different country than the order need review"],
+    probes: [
+      { tool: "create_refund", args: { card_country: "FR", order_country: "US" }, expect: "conditional" },
+      { tool: "create_refund", args: { card_country: "US", order_country: "US" }, expect: "approved" },
+    ],
+  },
+  {
     name: "an age with its bound after it",
     forms: ["Block returns for purchases that are 60 days old or older", "Returns are not allowed when the purchase is 60 days old or more", "Block returns of purchases older than 59 days"],
     probes: [

@@ -740,6 +740,8 @@ function fieldEquals(f: Field, wanted: readonly string[]): boolean {
 }
 
 const BOOLEAN_PREFIXES = new Set(["is", "has", "was", "flag", "flagged"]);
+// Argument names that say what kind of party or thing an action is about.
+const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class", "segment"]);
 const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
 
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false): Truth {
@@ -782,6 +784,15 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   // Its name only: a description saying "production needs approval" is not an action in production.
   if (valueParts.some((words) => words.every((w) => hasConcept(a.name, w)))) return TRUE;
   if (category) {
+    // An argument that says what kind of party or thing this is (`user_type`, `role`, `customer_group`):
+    // the kind it names is the category when one of its words is ("external_contractor" for contractors),
+    // another kind otherwise ("employee").
+    const kind = a.fields.find((f) => isShort(f.value) && f.words.some((w) => KIND_WORDS.has(w)));
+    if (kind) {
+      a.claimed.add(kind.path);
+      const words = norm(kind.value as string).split(" ");
+      return valueParts.some((parts) => parts.some((p) => words.some((w) => sameValue(w, p)))) ? TRUE : FALSE;
+    }
     a.unknowns.add(values.join(" or "));
     return UNKNOWN;
   }

@@ -85,6 +85,9 @@ function fixSwappedEffectWords(text: string): string {
 function analyze(text: string): W[] {
   text = fixSwappedEffectWords(fixLeadingEffect(text));
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
+  // "deletions of any kind", "exports of every sort", "… whatsoever": a quantifier over the action, which
+  // says no more than the action does.
+  text = text.replace(/\s+(?:of|in)\s+(?:any|every|all)\s+(?:kinds?|sorts?|types?|forms?)\b/gi, "").replace(/\s+whatsoever\b/gi, "");
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
   const tags = tag(words);
@@ -177,6 +180,21 @@ function effectCues(ws: W[]): EffectCue[] {
         continue;
       }
     }
+    // The approval first, then that it is needed: "Approval is needed when …", "Sign-off is required for …",
+    // "A manager's approval is mandatory before …".
+    if (wordIs(w, "needed", "required", "necessary", "mandatory", "compulsory", "obligatory") && wordIs(ws[i - 1], "is", "are", "be")) {
+      let a = i - 2;
+      while (a >= 0 && a >= i - 5 && !APPROVAL_ACTS.has(ws[a]!.norm) && ws[a]!.t.kind === "word" && (isModifier(ws[a]) || APPROVAL_NOUNS.has(ws[a]!.norm) || MODALS.has(ws[a]!.norm))) a--;
+      if (a >= 0 && APPROVAL_ACTS.has(ws[a]!.norm)) {
+        let start = a;
+        while (start > 0 && ws[start - 1]!.t.kind === "word" && (isModifier(ws[start - 1]) || APPROVAL_NOUNS.has(ws[start - 1]!.norm))) start--;
+        let end = i + 1;
+        if (wordIs(ws[end], "for", "to", "on", "before")) end++;
+        cues.push({ effect: "require_approval", span: range(start, end), at: start });
+        i = end - 1;
+        continue;
+      }
+    }
     // Approval: "require/need/get (manager|human) approval", "wants a manager's sign-off", "must have sign-off".
     if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm) || (wordIs(w, "with", "without", "after", "pending", "subject") && i + 1 < n)) {
       let j = i + 1;
@@ -232,6 +250,8 @@ function effectCues(ws: W[]): EffectCue[] {
       if (ws.slice(start, i).some((x) => NEGATORS.has(x.norm))) continue; // "must not be approved" is not an approval cue
       // "payments which have been reviewed": a state of the action's thing (a condition), not a requirement.
       if (wordIs(ws[start - 1], "that", "which", "who") && !ws.slice(start, i).some((x) => MODALS.has(x.norm))) continue;
+      // "… unless the vendor is approved", "if the invoice was reviewed": a state inside a condition.
+      if (!ws.slice(start, i).some((x) => MODALS.has(x.norm)) && conditionOpenedBefore(ws, start)) continue;
       let end = i + 1;
       if (wordIs(ws[end], "off")) end++;
       if (wordIs(ws[end], "by", "from")) {
@@ -396,6 +416,15 @@ function insideCondition(ws: W[], i: number): boolean {
   for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
     if (ws[j]!.t.kind === "punct") return false;
     if (wordIs(ws[j], "where", "when", "whenever", "if", "whose", "while", "that", "which", "who")) return true;
+  }
+  return false;
+}
+
+/** A condition or exception word ("unless", "if", "when" …) opens a clause that reaches `at` (no punctuation between). */
+function conditionOpenedBefore(ws: W[], at: number): boolean {
+  for (let j = at - 1; j >= 0 && j >= at - 6; j--) {
+    if (ws[j]!.t.kind === "punct") return false;
+    if (wordIs(ws[j], "unless", "if", "when", "whenever", "where", "while", "once", "until", "whether", "except")) return true;
   }
   return false;
 }
@@ -836,6 +865,7 @@ class ConditionReader {
     if (wordIs(ws[j], "outside", "beyond")) {
       negated = true;
       j++;
+      if (wordIs(ws[j], "of")) j++; // "outside of 9am-6pm"
     } else if (wordIs(ws[j], "during", "within", "in", "inside")) j++;
     let from: number | undefined;
     let to: number | undefined;
@@ -886,6 +916,11 @@ class ConditionReader {
       k = j + 2;
     } else return undefined;
     const tz = this.zoneAround(ws, k);
+    // "outside 9am-6pm Europe/Berlin business hours": the window names the business hours (weekdays).
+    if (wordIs(ws[tz.next], "business", "office", "working", "work") && wordIs(ws[tz.next + 1], "hours", "hour")) {
+      const inside: Condition = { kind: "and", of: [{ kind: "weekday", days: WEEKDAYS, tz: tz.zone }, { kind: "time", from: from!, to: to!, tz: tz.zone }] };
+      return { condition: negated ? negate(inside) : inside, next: tz.next + 2 };
+    }
     const condition: Condition = { kind: "time", from: from!, to: to!, tz: tz.zone };
     return { condition: negated ? negate(condition) : condition, next: tz.next };
   }
@@ -1103,9 +1138,27 @@ class ConditionReader {
 
   /** "a shipping address in another region than billing": two arguments of one kind that differ. */
   private readDiffer(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    // A restatement's form: 'two "country" values of the action differ' / '… are the same'.
+    const head = ws[i + 1]?.t;
+    const two = ws[i]?.t;
+    if ((wordIs(ws[i], "two") || (two?.kind === "number" && two.value === 2)) && head?.kind === "quoted" && wordIs(ws[i + 2], "values")) {
+      let k = i + 3;
+      while (wordIs(ws[k], "of", "the", "action")) k++;
+      const same = wordIs(ws[k], "are") && wordIs(ws[k + 1], "the") && wordIs(ws[k + 2], "same");
+      if (!same && !wordIs(ws[k], "differ")) return undefined;
+      return { condition: { kind: "differ", head: head.value.toLowerCase(), negate: same }, next: same ? k + 3 : k + 1 };
+    }
     for (let j = i; j < Math.min(ws.length, i + 8); j++) {
       if (!wordIs(ws[j], "different", "differs", "differing", "other", "mismatched", "mismatching")) continue;
       let k = j + 1;
+      // "the card country differs from the order country": the noun before the verb is what differs.
+      const verbForm = wordIs(ws[j], "differs", "differing") || (wordIs(ws[j], "different") && wordIs(ws[j - 1], "is", "are"));
+      const before = verbForm ? ws.slice(i, j).filter((w) => w.t.kind === "word" && w.pos === "NOUN").at(-1) : undefined;
+      if (before && wordIs(ws[k], "from", "than", "to")) {
+        k++;
+        while (k < ws.length && ws[k]!.t.kind === "word" && (DETERMINERS.has(ws[k]!.norm) || ws[k]!.pos === "NOUN" || ws[k]!.pos === "ADJ" || ws[k]!.pos === "PROPN") && !CONDITION_MARKERS.has(ws[k]!.norm)) k++;
+        return { condition: { kind: "differ", head: baseOf(before), negate: false }, next: k };
+      }
       const head = ws[k];
       if (!head || head.t.kind !== "word") return undefined;
       k++;
@@ -1462,8 +1515,39 @@ const MANNER_EXCLUDED = new Set(["only", "early", "daily", "weekly", "monthly", 
 const EXCEPTION_WORDS = new Set(["unless", "except", "excluding", "exempting", "save"]);
 
 /** The parsed reading of one clause, before it becomes a rule. */
+/** A word of our own making, to restate a shape in one the readers know. */
+const madeWord = (text: string, pos: string): W => ({ t: { kind: "word", text, norm: text }, norm: text, lemma: text, pos, used: false });
+
+/**
+ * Who an action is for, said as the sentence's party rather than as the action's thing: "Block contractors
+ * from opening the HR folder", "Bronze tier customers can't get credit increases". Restated as the action
+ * "for" that party ("Block opening the HR folder for contractors"), which the readers take as a condition.
+ */
+function partyFirst(ws: W[]): W[] {
+  // "Block <party> from <doing …>".
+  const from = ws.findIndex((w, i) => i >= 2 && wordIs(w, "from") && (ws[i + 1]?.pos === "VERB" || ws[i + 1]?.pos === "NOUN") && /^[a-z]{3,}ing$/.test(ws[i + 1]!.norm));
+  if (from > 1 && BLOCK_VERBS.has(ws[0]!.lemma) && from <= 5 && ws.slice(1, from).every((w) => w.t.kind === "word") && ws.slice(1, from).some((w) => w.pos === "NOUN" || w.pos === "PROPN")) {
+    // "from receiving payments": what the party receives is the action (paying them).
+    const start = ["receive", "get", "obtain", "have"].includes(ws[from + 1]!.lemma) ? from + 2 : from + 1;
+    return [ws[0]!, ...ws.slice(start), madeWord("for", "ADP"), ...ws.slice(1, from)];
+  }
+  // "<party> can't / must not / may never get <thing>": what they get is the action.
+  const modal = ws.findIndex((w) => MODALS.has(w.norm) || w.norm === "can't" || w.norm === "cannot");
+  const party = ws.slice(0, modal);
+  if (modal < 1 || modal > 4 || !party.every((w) => w.t.kind === "word") || !party.some((w) => w.pos === "NOUN" || w.pos === "PROPN") || party.some((w) => w.pos === "VERB")) return ws;
+  let v = modal + 1;
+  if (!(ws[modal]!.norm === "can't" || ws[modal]!.norm === "cannot")) {
+    if (!NEGATORS.has(ws[v]?.norm ?? "")) return ws;
+    v++;
+  }
+  if (wordIs(ws[v], "be")) v++;
+  if (!wordIs(ws[v], "get", "receive", "obtain", "have", "given", "granted", "offered", "issued")) return ws;
+  if (v + 1 >= ws.length) return ws;
+  return [madeWord("block", "VERB"), ...ws.slice(v + 1), madeWord("for", "ADP"), ...ws.slice(0, modal)];
+}
+
 export function readClause(sentence: string): Reading | ParseFailure {
-  const ws = analyze(sentence);
+  const ws = partyFirst(analyze(sentence));
   const cues = effectCues(ws);
   const cue = chooseEffect(cues);
   if (!cue) {
