@@ -70,6 +70,7 @@ export function readDates(text: string, now: Date): DateMention[] {
   // a range across them.
   const results: { r: chrono.ParsedResult; index: number }[] = [];
   let offset = 0;
+  const weekdays = new Set<DateMention>();
   for (const line of masked.split("\n")) {
     for (const hit of parseLine(line, now)) results.push({ r: hit.r, index: hit.index + offset });
     offset += line.length + 1;
@@ -109,9 +110,20 @@ export function readDates(text: string, now: Date): DateMention[] {
     if (tail) delete at.time;
     const until = r.end ? fromComponents(r.end) : undefined;
     found.push({ start, end, ...at, ...(until ? { until } : {}), dated });
+    if (r.start.isCertain("weekday") && !r.start.isCertain("day")) weekdays.add(found.at(-1)!);
+  }
+  found.sort((a, b) => a.start - b.start);
+  // "Sunday the 21st of March 2027", "tuesday, march 2nd": a weekday just before a date names that date's
+  // day; read apart, it would be a second date (the next such weekday).
+  for (let i = found.length - 2; i >= 0; i--) {
+    const [day, next] = [found[i]!, found[i + 1]!];
+    if (!weekdays.has(day) || weekdays.has(next) || !/^[\s,]*(?:the\s+)?$/i.test(text.slice(day.end, next.start))) continue;
+    next.start = day.start;
+    if (day.time && !next.time) next.time = day.time;
+    found.splice(i, 1);
   }
   attachSpokenTimes(text, found);
-  return found.sort((a, b) => a.start - b.start);
+  return found;
 }
 
 const HOURS = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
@@ -183,6 +195,9 @@ function spokenTimes(text: string): { start: number; end: number; hours: number;
 /** chrono's reading of one line; a day-first numeric date ("19/3/2027") the US reading misses is read British. */
 function parseLine(line: string, now: Date): { r: chrono.ParsedResult; index: number }[] {
   if (line.trim() === "") return [];
+  // "6. April 2027": a day with the full stop of an ordinal (as much of Europe writes it) is a day, not a
+  // clock hour; the stop becomes a space, so offsets do not move.
+  line = line.replace(/\b(\d{1,2})\.(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/gi, "$1 ");
   try {
     const results = chrono.parse(line, { instant: now, timezone: "UTC" }, { forwardDate: true }).map((r) => ({ r, index: r.index }));
     for (const m of line.matchAll(/(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?![\d/])/g)) {

@@ -161,11 +161,24 @@ export function readTurn(original: string, now: Date): Turn {
 const FORWARDED = /-{2,}\s*forwarded message\s*-{2,}|-{2,}\s*original message\s*-{2,}|^begin forwarded message:/im;
 const HEADER = /^[ \t>]*(?:from|sent|date|to|cc|bcc|reply-to)[ \t]*:.*$/gim;
 
+// A reply's line that introduces the e-mail it quotes ("On Tue, 2 Feb 2027, Ana <ana@…> wrote:").
+const ATTRIBUTION = /^[ \t>]*on\b[^\n]{0,200}\bwrote:[ \t]*$/gim;
+
 /**
- * A forwarded e-mail's header lines (From, Date, To…) describe the e-mail, not the request: their dates and
- * addresses are blanked (same length, so spans still point into the original) before values are read.
+ * A forwarded e-mail's header lines (From, Date, To…) and a reply's attribution line describe the e-mail,
+ * not the request: their dates and addresses are blanked, and so are the quote marks before a quoted
+ * body's lines (same length, so spans still point into the original) before values are read.
  */
 function withoutForwardedHeaders(text: string): string {
-  if (!FORWARDED.test(text)) return text;
-  return text.replace(HEADER, (line) => " ".repeat(line.length));
+  const plain = unquoted(text);
+  if (!FORWARDED.test(plain)) return plain;
+  return plain.replace(HEADER, blank);
+}
+
+const blank = (s: string) => " ".repeat(s.length);
+
+/** A reply's quoted e-mail as its reader sees it: the attribution line and the quote marks blanked. */
+export function unquoted(text: string): string {
+  if (!text.includes(">")) return text;
+  return text.replace(ATTRIBUTION, blank).replace(/^[ \t]*>[> \t]*/gm, blank);
 }

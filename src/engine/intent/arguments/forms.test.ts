@@ -1,0 +1,100 @@
+// Surface forms people write that the first writers (arguments.test.ts) did not: a day with an ordinal
+// full stop ("6. April 2027"), a weekday before the date it names ("Sunday the 21st of March"), and a reply
+// that quotes the e-mail it answers. Every case is a meaning of our own (a tool of a trade no fixture has,
+// typed values) rendered by writers that know nothing of the parser; the expected arguments come from the
+// meaning. Each class has a check that fails when the class is read wrong, not only when it is not read.
+import { describe, expect, it } from "vitest";
+import { extractArguments } from "../extract.ts";
+
+const NOW = new Date("2026-11-24T12:00:00Z");
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const ONES = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const ORD = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"];
+const ordinalWords = (d: number) => (d <= 20 ? ORD[d]! : d < 30 ? `twenty-${ORD[d - 20]}` : d === 30 ? "thirtieth" : `thirty-${ORD[d - 30]}`);
+const suffix = (d: number) => (d % 100 >= 11 && d % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][d % 10] ?? "th"));
+const spokenYear = (y: number) => `${ONES[Math.floor(y / 100)] ?? "twenty"} ${y % 100 < 20 ? ONES[y % 100] : `${["", "", "twenty", "thirty"][Math.floor((y % 100) / 10)]}-${ONES[y % 10]}`}`.replace(/-$/, "");
+
+const TUNE_SERVICE = {
+  type: "object",
+  required: ["piano_id", "visit_date", "contact_email"],
+  properties: {
+    piano_id: { type: "string", pattern: "^PN-[0-9]{4}$", description: "The instrument, e.g. PN-0042." },
+    visit_date: { type: "string", format: "date", description: "Day the tuner comes." },
+    contact_email: { type: "string", format: "email", description: "Who the tuner calls on arrival." },
+    pitch_hz: { type: "number", minimum: 400, maximum: 460, description: "Reference pitch for A4." },
+  },
+} as const;
+
+interface Day {
+  y: number;
+  m: number;
+  d: number;
+}
+const iso = (x: Day) => `${x.y}-${String(x.m).padStart(2, "0")}-${String(x.d).padStart(2, "0")}`;
+const weekday = (x: Day) => WEEKDAYS[new Date(Date.UTC(x.y, x.m - 1, x.d)).getUTCDay()]!;
+
+// Days chosen so that a weekday read alone (the next such weekday after NOW) is never the same day.
+const DAYS: Day[] = [
+  { y: 2027, m: 4, d: 6 },
+  { y: 2027, m: 9, d: 30 },
+  { y: 2028, m: 1, d: 14 },
+  { y: 2027, m: 3, d: 21 },
+  { y: 2027, m: 6, d: 3 },
+];
+
+const DAY_FORMS: Record<string, (x: Day) => string> = {
+  ordinalStop: (x) => `${x.d}. ${MONTHS[x.m - 1]} ${x.y}`,
+  ordinalStopShort: (x) => `${x.d}. ${MONTHS[x.m - 1]!.slice(0, 3)} ${x.y}`,
+  weekdayTheOf: (x) => `${weekday(x)} the ${x.d}${suffix(x.d)} of ${MONTHS[x.m - 1]} ${x.y}`,
+  weekdayComma: (x) => `${weekday(x)}, ${MONTHS[x.m - 1]} ${x.d}, ${x.y}`,
+  spokenWeekday: (x) => `${weekday(x).toLowerCase()} the ${ordinalWords(x.d)} of ${MONTHS[x.m - 1]!.toLowerCase()} ${spokenYear(x.y)}`,
+};
+
+const SENTENCES: ((day: string, id: string, email: string) => string)[] = [
+  (day, id, email) => `Please book a tuning for ${id} on ${day}, contact ${email}.`,
+  (day, id, email) => `Could you send the tuner to ${id}? Visit date: ${day}. Ask for ${email}.`,
+  (day, id, email) => `um can you get someone out to tune ${id} ${day} and call ${email}`,
+];
+
+describe("dates written with an ordinal stop or after their weekday", () => {
+  const cases = DAYS.flatMap((x, i) =>
+    Object.entries(DAY_FORMS).flatMap(([form, write]) =>
+      SENTENCES.map((s, k) => ({ name: `${form}/${k}`, text: s(write(x), `PN-${1000 + i}`, `desk${i}@concerthall.test`), want: iso(x) })),
+    ),
+  );
+
+  it("reads the day the text names, never the next weekday of that name or the first of the month", () => {
+    const wrong = cases.map((c) => ({ c, got: extractArguments(TUNE_SERVICE, [c.text], { now: NOW }).visit_date })).filter(({ c, got }) => got !== c.want);
+    expect(wrong.map(({ c, got }) => `${c.name}: ${String(got)} ≠ ${c.want} — ${c.text}`)).toEqual([]);
+  });
+});
+
+describe("a reply quoting the e-mail it answers", () => {
+  const people = [
+    { name: "Ilse Varga", email: "ilse.varga@concerthall.test" },
+    { name: "Tom Oduya", email: "t.oduya@concerthall.test" },
+  ];
+  const headers = ["Tue, 2 Feb 2027 16:40", "Mon, 8 Mar 2027 at 09:12", "Friday, January 8, 2027 11:03 AM"];
+  const tops = ["Yes, go ahead with this.", "Approved — please action below.", "+1 from me"];
+
+  const quote = (body: string[]) => body.map((l) => (l ? `> ${l}` : ">")).join("\n");
+  const cases = DAYS.flatMap((x, i) =>
+    headers.map((h, k) => {
+      const from = people[(i + k) % people.length]!;
+      const body = ["Hi,", "", SENTENCES[k % 2]!(DAY_FORMS.weekdayComma!(x), `PN-${2000 + i}`, `stage${i}@concerthall.test`), "", "Thanks", from.name.split(" ")[0]!];
+      return { text: `${tops[k]}\n\nOn ${h}, ${from.name} <${from.email}> wrote:\n${quote(body)}`, want: { piano_id: `PN-${2000 + i}`, visit_date: iso(x), contact_email: `stage${i}@concerthall.test` } };
+    }),
+  );
+
+  it("reads the quoted request's values, not the attribution line's date or sender", () => {
+    for (const c of cases) expect(extractArguments(TUNE_SERVICE, [c.text], { now: NOW }), c.text).toMatchObject(c.want);
+  });
+
+  it("leaves a field the quoted request does not give open, even when the attribution line has one", () => {
+    for (const c of cases) {
+      const withoutContact = c.text.replace(/(?:contact|Ask for) stage\d@concerthall\.test\.?/, "");
+      expect(extractArguments(TUNE_SERVICE, [withoutContact], { now: NOW }).contact_email, withoutContact).toBeUndefined();
+    }
+  });
+});
