@@ -76,6 +76,7 @@ const NEGATIONS = new Set(["not", "n't", "never", "no"]);
 // Commands that add nothing but pressure to an earlier request ("do it anyway", "try again", "proceed"),
 // and ones that ask to step around a check: both are insistence when something was asked before.
 const PRESSING = new Set(["do", "try", "retry", "proceed", "continue", "redo", "repeat", "go", "push", "force", "resubmit", "rerun"]);
+const SEEMING = new Set(["sound", "look", "seem"]);
 const PARTICLES = new Set(["off", "up", "out", "down", "over", "back", "away"]);
 const AGAIN = new Set(["again", "anyway", "anyways", "regardless", "still", "without"]);
 const BYPASSING = new Set(["skip", "ignore", "bypass", "override", "disregard", "circumvent", "waive"]);
@@ -91,11 +92,27 @@ let ACT_WORDS: string[] | undefined;
 const actWords = (): string[] =>
   (ACT_WORDS ??= [...new Set([...VERB_CLASSES.flat(), ...MODALS, ...WANTING, ...KNOWING, "please"])].filter((w) => /^[a-z]{4,}$/.test(w)));
 
+// Short words a request is framed by ("could yuo", "cna you", "I need yu to", "pls mve it"): a two- or
+// three-letter token outside the lexicon one edit from exactly one of them is that word mistyped.
+let SHORT_WORDS: string[] | undefined;
+const shortWords = (): string[] => (SHORT_WORDS ??= [...new Set([...VERB_CLASSES.flat(), ...MODALS, "you"])].filter((w) => /^[a-z]{3,4}$/.test(w)));
+
 function unmistyped(token: string): string {
+  if (/^[A-Za-z][a-z]{1,2}$/.test(token) && !isEnglishWord(token)) {
+    const lower = token.toLowerCase();
+    if (shortWords().includes(lower)) return token;
+    const near = shortWords().filter((w) => withinOneEdit(lower, w));
+    return near.length === 1 ? near[0]! : token;
+  }
   if (!/^[A-Za-z][a-z]{3,}$/.test(token) || isEnglishWord(token)) return token;
   const lower = token.toLowerCase();
   const near = actWords().filter((w) => Math.abs(w.length - lower.length) <= 1 && withinOneEdit(lower, w));
   return near.length === 1 ? near[0]! : token;
+}
+
+/** The text with its mistyped act words as meant ("pls mve 40 units" → "pls move 40 units"); other words as written. */
+export function asMeant(text: string): string {
+  return text.replace(/(?<![\p{L}\p{N}_@.'-])[A-Za-z][a-z]+(?![\p{L}\p{N}_@'-]|\.\w)/gu, (w) => unmistyped(w));
 }
 
 /** Splits contractions the way the tagger reads them ("can't" → ca n't, "I'd" → I 'd). */
@@ -147,10 +164,13 @@ export function clausesOf(text: string): Clause[] {
       });
       sentence = [];
     };
-    for (const t of toks) {
+    toks.forEach((t, i) => {
+      // The stop of an abbreviated label ("Account no.: …", "Qty.: 4", "patient no. should be …") ends no
+      // sentence: a colon follows it, or it abbreviates "number" and no capital starts a sentence after it.
+      if (t === "." && (toks[i + 1] === ":" || (/^n[or]$/i.test(toks[i - 1] ?? "") && i > 1 && !/^[A-Z]/.test(toks[i + 1] ?? "A")))) return;
       if (/^[.!?;]$/.test(t)) flush(t);
       else sentence.push(t);
-    }
+    });
     flush(undefined);
   }
   if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
@@ -192,7 +212,7 @@ function firstIndex(words: Word[]): number {
 /** The praise or greeting word at i stands before a command: a verb or a modal follows, after other lead-ins. */
 function leadsIn(words: Word[], i: number): boolean {
   let k = i + 1;
-  while (words[k] && (PRAISE.has(words[k]!.lower) || GREETINGS.has(words[k]!.lower) || DISCOURSE.has(words[k]!.lower) || words[k]!.lower === "so" || words[k]!.lower === "then")) k++;
+  while (words[k] && (PRAISE.has(words[k]!.lower) || GREETINGS.has(words[k]!.lower) || DISCOURSE.has(words[k]!.lower) || words[k]!.lower === "so" || words[k]!.lower === "then" || words[k]!.pos === "CCONJ" || words[k]!.pos === "ADV")) k++;
   const next = words[k];
   if (!next || k === i + 1 && !["so", "then"].includes(words[i + 1]?.lower ?? "") && next.pos !== "VERB" && !MODALS.has(next.lower)) return false;
   return next.pos === "VERB" || MODALS.has(next.lower) || isOperationVerb(next);
@@ -232,6 +252,8 @@ function readClause(words: Word[], asked: boolean): Clause {
   if (PRAISE.has(first.lower) && words.slice(i + 1, i + 3).some((w) => THANKS.has(w.lower))) return clause("thanks");
   if ((GREETINGS.has(first.lower) || (first.lower === "good" && GREETINGS.has(next?.lower ?? ""))) && words.length <= i + 3) return clause("greeting");
   if (PRAISE.has(first.lower) && words.slice(i + 1).every((w) => PRAISE.has(w.lower) || w.pos === "PRON" || w.pos === "AUX" || w.pos === "ADV")) return clause("praise");
+  // "sounds good", "looks great to me": a verb of seeming before praise is praise.
+  if (SEEMING.has(first.lemma) && next && PRAISE.has(next.lower)) return clause("praise");
   if (WH.has(first.lower)) return clause("question");
   // "by what time…", "for which order…": a preposition before the wh-word.
   if (first.pos === "ADP" && next && WH.has(next.lower)) return clause("question");
@@ -300,8 +322,11 @@ function readClause(words: Word[], asked: boolean): Clause {
   // A base-form verb opens a command unless it is the subject of what follows ("read is enough"). A word
   // the model reads as a noun is a verb too when an article or an object pronoun follows it at once ("text
   // the customer", "page the on-call", "record my call"): a noun is not followed so.
-  if (first.pos === "VERB" && isBase(first) && next?.pos !== "AUX") return command(i);
-  if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
+  // "Account no. should be …", "Order number is …": a noun and the abbreviation of its number is a
+  // subject too.
+  const subject = next?.pos === "AUX" || (next !== undefined && /^(?:no|nr|number|id)$/.test(next.lower) && words[i + 2]?.pos === "AUX");
+  if (first.pos === "VERB" && isBase(first) && !subject) return command(i);
+  if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && !subject && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
   // A verb of an operation the model read as a noun, before its object ("shift appointment A-1", "um
   // rebook slot 4"), in a clause with no other verb.
   if ((first.pos === "NOUN" || first.pos === "PROPN") && isOperationVerb(first) && i === firstIndex(words) && next && (next.pos === "NOUN" || next.pos === "PROPN" || isValue(next)) && !mainClause(words.slice(i + 1)).some((w) => w.pos === "VERB" || w.pos === "AUX")) return command(i);
@@ -335,7 +360,11 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
       // Pressure without new content ("do it anyway", "try again", "go ahead"), or a request to step
       // around a check ("skip the approval this time"): the earlier request, insisted on.
       const again = (c: Clause) => c.words.some((w) => AGAIN.has(w.lower));
-      const pressing = commands.every((c) => (PRESSING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || again(c))) || BYPASSING.has(c.verb ?? ""));
+      // "I really need this today": wanting what was asked already, with no new content, presses too.
+      const wantsSame = (c: Clause) => c.verb === undefined && c.words.some((w) => BACK_REFERENCES.has(w.lower)) && !c.words.some(isValue);
+      // "come on", alone in its clause, urges.
+      const urging = (c: Clause) => c.verb === "come" && c.words.length <= 3 && c.words.some((w) => w.lower === "on");
+      const pressing = commands.every((c) => (PRESSING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || again(c))) || BYPASSING.has(c.verb ?? "") || wantsSame(c) || urging(c));
       if (pressing || commands.some((c) => BYPASSING.has(c.verb ?? ""))) return "insistence";
       // "actually make it Thursday", "change that to 4": a command about what was already asked.
       if (amends(firstWords) || commands.some((c) => c.object !== undefined && BACK_REFERENCES.has(c.object) && !PRESSING.has(c.verb ?? ""))) return "correction";

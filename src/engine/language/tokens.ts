@@ -59,7 +59,7 @@ function currencyTables(): { names: Map<string, string>; codes: Set<string> } {
     for (const form of [last, `${last}s`, last.endsWith("o") ? `${last}s` : last]) if (!names.has(form)) names.set(form, code);
   }
   // Spoken names the CLDR display names do not end with.
-  for (const [w, c] of [["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"], ["sterling", "GBP"], ["pounds sterling", "GBP"], ["pound sterling", "GBP"], ["us dollars", "USD"], ["u.s. dollars", "USD"]] as const) names.set(w, c);
+  for (const [w, c] of [["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"], ["pence", "GBP"], ["sterling", "GBP"], ["pounds sterling", "GBP"], ["pound sterling", "GBP"], ["us dollars", "USD"], ["u.s. dollars", "USD"]] as const) names.set(w, c);
   currencyNames = names;
   currencyCodes = codes;
   return { names, codes };
@@ -84,6 +84,8 @@ const LEXEME = new RegExp(
     // Separators only between digits ("$2,000," keeps its comma), and a k/m/bn scale only attached ("2m"):
     // "120 m" is metres.
     String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
+    // "80p": pence, written attached (one or two digits: "1080p" is a screen, and pounds are written as pounds).
+    String.raw`(?<pence>(?<!\d)\d{1,2}p(?![a-z0-9]))`,
     String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
@@ -176,6 +178,11 @@ function lex(text: string, spans?: Span[]): Token[] {
       const symbol = /^(us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])/.exec(raw)![1]!;
       const value = readNumeral(raw.slice(symbol.length));
       if (value !== undefined) tokens.push({ kind: "money", text: raw.trim(), value, currency: SYMBOLS[symbol]! });
+    } else if (g.pence !== undefined) {
+      tokens.push({ kind: "money", text: raw, value: Number(raw.slice(0, -1)) / 100, currency: "GBP" });
+    } else if (g.number !== undefined && /^\d{4,}m$/.test(raw.trim())) {
+      // "2500m": four digits and more before an "m" are metres; a million is written "2.5bn" or "2,500m".
+      tokens.push({ kind: "number", text: raw.slice(0, -1), value: Number(raw.slice(0, -1)) }, { kind: "word", text: "m", norm: "m" });
     } else if (g.number !== undefined) {
       const trimmed = raw.trim();
       const percent = trimmed.endsWith("%");
@@ -235,7 +242,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         const text = tokens.slice(i, i + spelled.length).map((x) => x.text).join(" ");
         t = { kind: "number", text, value: spelled.value };
         i += spelled.length - 1;
-      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour")) && ONE_UNITS.has(words[i + 1] ?? "")) {
+      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour") || (t.norm === "a" && words[i + 1] === "fortnight")) && ONE_UNITS.has(words[i + 1] ?? "")) {
         // "for one hour", "an hour": one of a unit of time (alone, "one" is an article).
         t = { kind: "number", text: t.text, value: 1 };
       } else if (t.norm === "noon" || t.norm === "midday") t = { kind: "time", text: t.text, minutes: 720 };
@@ -269,7 +276,18 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     if (t.kind === "number") {
       const currency = isWord(n1) ? currencyOfWord(wordOf(n1).norm) : undefined;
       if (currency) {
-        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value: n1!.text.toLowerCase() === "cents" ? t.value / 100 : t.value, currency });
+        const minor = ["cents", "pence"].includes(n1!.text.toLowerCase());
+        const value = minor ? t.value / 100 : t.value;
+        // "ninety-five dollars and fifty cents": the minor part said as its own amount after the whole one.
+        const whole = out.at(-2);
+        if (minor && value < 1 && isWord(out.at(-1), "and") && whole?.kind === "money" && Number.isInteger(whole.value) && (whole.currency === currency || (currency === "USD" && whole.currency !== "GBP"))) {
+          out.pop();
+          out[out.length - 1] = { ...whole, text: `${whole.text} and ${t.text} ${n1!.text}`, value: whole.value + value };
+          i++;
+          if (spans && outSpans) outSpans[out.length - 1] = { start: outSpans[out.length - 1]!.start, end: spans[i]!.end };
+          break step;
+        }
+        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value, currency });
         i++;
         break step;
       }
@@ -309,10 +327,11 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     }
     // "thirty-one pounds fifteen", "12 dollars 50 each": the minor part after a currency in words,
     // when nothing after it makes it a count of something else ("12 dollars 3 copies").
-    if (t.kind === "number" && last?.kind === "money" && previous === last && /[a-z]$/i.test(last.text) && Number.isInteger(last.value) && Number.isInteger(t.value) && t.value > 0 && t.value < 100 && (!isWord(n1) || isWord(n1, "each", "per", "apiece", "a", "as", "for", "to", "on", "and", "in", "at", "from", "by", "with", "because", "please"))) {
+    if (t.kind === "number" && last?.kind === "money" && previous === last && /[a-z]$/i.test(last.text) && Number.isInteger(last.value) && Number.isInteger(t.value) && t.value > 0 && t.value < 100 && (!isWord(n1) || isWord(n1, "each", "per", "apiece", "a", "as", "for", "to", "on", "and", "in", "at", "from", "by", "with", "because", "please") || !countsThings(wordOf(n1).norm))) {
       out[out.length - 1] = { ...last, text: `${last.text} ${t.text}`, value: last.value + t.value / 100 };
       break step;
     }
+    // "ninety-five dollars and fifty cents": the minor part said as its own amount.
     if (t.kind === "word" && ["per", "an", "a"].includes(t.norm) && last?.kind === "quantity" && n1?.kind === "word" && ["second", "sec", "minute", "min", "hour", "hr", "h", "day"].includes(n1.norm.replace(/s$/, ""))) {
       const perUnit = ({ second: "s", sec: "s", minute: "min", min: "min", hour: "h", hr: "h", h: "h", day: "day" } as Record<string, string>)[n1.norm.replace(/s$/, "")]!;
       const q = quantity(last.quantity.value, `${last.quantity.unit}/${perUnit}`);
@@ -358,7 +377,10 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
   return out;
 }
 
-const ONE_UNITS = new Set(["hour", "minute", "second", "day", "week", "month", "year", "night", "kilogram", "kg", "metre", "meter", "litre", "liter"]);
+// A plural after "12 dollars 3" says what the 3 counts ("3 copies"); grammar words that end in s do not.
+const countsThings = (w: string) => /[^s]s$/.test(w) && w.length >= 4 && !["this", "thus", "plus", "does", "yes", "always", "perhaps", "unless"].includes(w);
+
+const ONE_UNITS = new Set(["hour", "fortnight", "minute", "second", "day", "week", "month", "year", "night", "kilogram", "kg", "metre", "meter", "litre", "liter"]);
 
 // Words js-quantities reads as units that, after a number, are almost always something else: "3 refunds
 // per hour" is handled as a rate, "500 units" is a count, "in" is a preposition, "a" an article.

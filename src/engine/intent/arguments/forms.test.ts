@@ -98,3 +98,67 @@ describe("a reply quoting the e-mail it answers", () => {
     }
   });
 });
+
+const STAGE_HIRE = {
+  type: "object",
+  required: ["stage_id", "deposit", "cable_length_m", "setup_minutes"],
+  properties: {
+    stage_id: { type: "string", pattern: "^STG-[0-9]{3}$", description: "The mobile stage." },
+    deposit: { type: "number", minimum: 0, description: "Deposit taken, in the currency given." },
+    currency: { type: "string", enum: ["USD", "EUR", "GBP"] },
+    cable_length_m: { type: "number", minimum: 1, maximum: 20000, description: "Power cable to bring." },
+    setup_minutes: { type: "integer", minimum: 15, maximum: 1440, description: "Time the crew needs to set up." },
+    hire_days: { type: "integer", minimum: 1, maximum: 60, description: "How long the stage is hired for, in days." },
+    late_fee_pence: { type: "integer", minimum: 0, description: "Fee per late hour, in pence." },
+  },
+} as const;
+
+// Amounts, lengths and durations as people say and write them, each with the value the schema wants.
+const AMOUNTS: { said: string; amount: number; currency: string }[] = [
+  { said: "one thousand two hundred and ninety-nine dollars", amount: 1299, currency: "USD" },
+  { said: "three hundred and forty-five euros", amount: 345, currency: "EUR" },
+  { said: "ninety-five dollars and fifty cents", amount: 95.5, currency: "USD" },
+  { said: "twelve pounds and twenty pence", amount: 12.2, currency: "GBP" },
+  { said: "eighty-four euros thirty", amount: 84.3, currency: "EUR" },
+];
+const LENGTHS: { said: string; m: number }[] = [
+  { said: "2500m", m: 2500 },
+  { said: "1200m", m: 1200 },
+  { said: "1,800 metres", m: 1800 },
+];
+const DURATIONS: { said: string; min: number }[] = [
+  { said: "1 hr 30 min", min: 90 },
+  { said: "2 hrs 15 mins", min: 135 },
+  { said: "1h30", min: 90 },
+  { said: "two hours and thirty minutes", min: 150 },
+  { said: "3h45", min: 225 },
+];
+
+describe("amounts in words, lengths glued to their unit and lengths of time in two units", () => {
+  const forms = [
+    (a: string, l: string, d: string) => `Hire stage STG-204 with a deposit of ${a}, ${l} of cable and ${d} to set up.`,
+    (a: string, l: string, d: string) => `um can you book STG-204 deposit ${a} we need ${l} of cable and the crew needs ${d} for setup`,
+    (a: string, l: string, d: string) => `Stage: STG-204\nDeposit: ${a}\nCable: ${l}\nSetup: ${d}`,
+  ];
+  const cases = AMOUNTS.flatMap((a, i) => forms.map((write, k) => ({ a, l: LENGTHS[(i + k) % LENGTHS.length]!, d: DURATIONS[(i + 2 * k) % DURATIONS.length]!, write })));
+
+  it("gives each its value in the schema's unit and currency", () => {
+    for (const { a, l, d, write } of cases) {
+      const text = write(a.said, l.said, d.said);
+      expect(extractArguments(STAGE_HIRE, [text], { now: NOW }), text).toMatchObject({ deposit: a.amount, currency: a.currency, cable_length_m: l.m, setup_minutes: d.min });
+    }
+  });
+
+  it("a fortnight is fourteen days, and pence written after the number are pence", () => {
+    for (const [said, days] of [["a fortnight", 14], ["two weeks", 14], ["ten days", 10]] as const) {
+      const text = `Please hire STG-311 for ${said}, deposit £200, 2000m of cable, 45 minutes to set up, late fee 80p.`;
+      expect(extractArguments(STAGE_HIRE, [text], { now: NOW }), text).toMatchObject({ hire_days: days, late_fee_pence: 80, deposit: 200 });
+    }
+  });
+
+  it("keeps a million a million when it is one", () => {
+    const budget = { type: "object", properties: { budget: { type: "number", description: "Budget in USD." } } } as const;
+    expect(extractArguments(budget, ["Set the budget to $2.5m please"], { now: NOW }).budget).toBe(2_500_000);
+    expect(extractArguments(budget, ["Set the budget to 12m dollars"], { now: NOW }).budget).toBe(12_000_000);
+  });
+});
