@@ -82,6 +82,7 @@ const AGAIN = new Set(["again", "anyway", "anyways", "regardless", "still", "wit
 const BYPASSING = new Set(["skip", "ignore", "bypass", "override", "disregard", "circumvent", "waive"]);
 // Words that announce a change to what was said ("actually…", "sorry, I meant…", "no, …").
 const AMENDING = new Set(["actually", "instead", "rather", "sorry", "oops", "correction", "wait", "meant"]);
+const WRONG = new Set(["wrong", "incorrect", "mistaken", "typo", "mistake", "inaccurate"]);
 const OBJECT_PRONOUNS = new Set(["me", "him", "her", "us", "them", "it", "my", "our", "their", "his", "your", "its"]);
 const BACK_REFERENCES = new Set(["it", "that", "this", "them", "so", "one"]);
 
@@ -396,6 +397,8 @@ function amends(words: Word[]): boolean {
   const first = words[0];
   if (!first) return false;
   if (AMENDING.has(first.lower)) return true;
+  // "1,275 was wrong — it's 340", "the date is a typo": what was said is called wrong.
+  if (words.some((w) => WRONG.has(w.lower))) return true;
   if (first.lower === "i" && words[1]?.lower === "meant") return true;
   return first.lower === "no" && words.length === 1;
 }

@@ -5,7 +5,9 @@
 import { describe, expect, it } from "vitest";
 import type { JsonSchema, Tool } from "../../tools/tool.ts";
 import { asMeant, classifyTurn } from "./classify.ts";
+import type { EngineResult } from "./engine.ts";
 import { plan, type Plan } from "./plan.ts";
+import { decideParts } from "./split.ts";
 
 function tool(name: string, description: string, properties: Record<string, JsonSchema>, required: string[]): Tool {
   return { name, description, parameters: { type: "object", properties, required }, source: "builtin", connectionId: undefined, invoke: () => Promise.reject(new Error("not called")), health: () => "healthy" };
@@ -73,5 +75,28 @@ describe("a value written out whole", () => {
     for (const text of ["Buy a code zero at €4,800.", "we need to get a storm jib quoted at 900 euros", "Purchase: main full batten"]) {
       expect(decided(plan({ tools: BOATYARD, catalog: [], userTurns: [text], turn: "request" })), text).toBe("order_sail");
     }
+  });
+});
+
+describe("a turn that calls a value wrong", () => {
+  const readBack = "Ready to haul out the boat at BR-112, hull 12 m. Shall I go ahead?";
+  it("is a correction, whatever the value", () => {
+    for (const u of ["12 was wrong — it's 14.", "BR-112 is incorrect, BR-113", "the length is a typo: 14 m", "sorry, wrong berth: BR-113"]) {
+      expect(classifyTurn(u, { lastAssistant: readBack, earlierTurns: 1 }), u).toBe("correction");
+    }
+  });
+});
+
+describe("one message, several parts", () => {
+  const haul = BOATYARD[0]!;
+  const result = (args: Record<string, unknown>): EngineResult =>
+    ({ outcome: { type: "blocked", tool: haul, arguments: args, verdict: { decision: "blocked", reason: "forbidden" }, conditional: false }, plan: { kind: "tool", tool: haul, arguments: args, candidates: [], continued: false } }) as unknown as EngineResult;
+
+  it("counts a blocked part as a request of its own only when it is a whole call", async () => {
+    // "haul out BR-112 and the long keel one": the second part, lent the verb, names no berth.
+    const partial = await decideParts([{ role: "user", content: "haul out BR-112 and the long keel one" }], async (m) => result(m.at(-1)!.content.includes("BR-112") ? { berth_id: "BR-112" } : { hull_length_m: 14 }));
+    expect(partial).toBeUndefined();
+    const whole = await decideParts([{ role: "user", content: "haul out BR-112 and BR-113" }], async (m) => result({ berth_id: /BR-\d+/.exec(m.at(-1)!.content)![0] }));
+    expect(whole?.actions.length).toBe(2);
   });
 });

@@ -162,3 +162,49 @@ describe("amounts in words, lengths glued to their unit and lengths of time in t
     expect(extractArguments(budget, ["Set the budget to 12m dollars"], { now: NOW }).budget).toBe(12_000_000);
   });
 });
+
+const CLOSE_ACCOUNT = {
+  type: "object",
+  required: ["account_id", "closure_reason"],
+  properties: {
+    account_id: { type: "string", pattern: "^ACC-[0-9]{5}$" },
+    closure_reason: { type: "string", enum: ["non_payment", "not_delivered", "end_of_lease", "customer_request"] },
+    notice_days: { type: "integer", minimum: 0, maximum: 90 },
+  },
+} as const;
+
+describe("enum values by their meaning's parts", () => {
+  it("a negated value named by a negative prefix or by 'not' before the same word", () => {
+    const said: [string, string][] = [
+      ["the invoices are unpaid", "non_payment"],
+      ["reason: unpaid rent", "non_payment"],
+      ["because it was not paid", "non_payment"],
+      ["the goods were undelivered", "not_delivered"],
+      ["as the order was never delivered — not delivered", "not_delivered"],
+    ];
+    for (const [why, value] of said) {
+      for (const text of [`Close ACC-40112, ${why}.`, `please close account ACC-40112 ${why}`]) expect(extractArguments(CLOSE_ACCOUNT, [text], { now: NOW }).closure_reason, text).toBe(value);
+    }
+  });
+
+  it("a value of several words is not named by its function words and one content word", () => {
+    for (const text of ["End the account of ACC-40112 at the customer's request.", "Please end ACC-40112 on customer request", "end of the month: close ACC-40112, customer request"]) {
+      expect(extractArguments(CLOSE_ACCOUNT, [text], { now: NOW }).closure_reason, text).toBe("customer_request");
+    }
+    expect(extractArguments(CLOSE_ACCOUNT, ["End the account of ACC-40112 now"], { now: NOW }).closure_reason).toBeUndefined();
+  });
+});
+
+describe("a correction that calls the old value wrong", () => {
+  const first = "Please close ACC-40112, customer request, with 30 days notice.";
+  it("takes the new value, whatever the order and the value's type", () => {
+    for (const [fix, key, value] of [
+      ["30 was wrong — it's 45.", "notice_days", 45],
+      ["sorry, 30 is a typo, 45", "notice_days", 45],
+      ["customer request was wrong, it's end of lease", "closure_reason", "end_of_lease"],
+      ["ACC-40112 is incorrect — ACC-40113", "account_id", "ACC-40113"],
+    ] as const) {
+      expect(extractArguments(CLOSE_ACCOUNT, [first, fix], { now: NOW, correction: true })[key], fix).toBe(value);
+    }
+  });
+});

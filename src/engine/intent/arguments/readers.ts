@@ -174,15 +174,28 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
       // A multi-word value may have one word written as another verb of its operation, never all.
       if (ok && exact > 0) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + parts.length - 1]!.span.end }, words: parts.length - (parts.length - exact) * 0.5 });
     }
+    // A value that negates a word (non_payment, not_delivered) named by that word with a negative prefix
+    // ("unpaid", "undelivered") or after "not" ("not paid"): the same negation of the same lemma.
+    if (parts.length === 2 && NEGATIVE.has(parts[0]!)) {
+      words.forEach((w, i) => {
+        const prefix = ["non", "un"].find((p) => w.word.startsWith(p) && w.word.length >= p.length + 3);
+        if (prefix && sameWord(w.word.slice(prefix.length).replace(/^-/, ""), parts[1]!)) out.push({ value: form.value, span: w.span, words: 2 });
+        const next = words[i + 1];
+        if (NEGATIVE.has(w.word) && next && sameWord(next.word, parts[1]!)) out.push({ value: form.value, span: { start: w.span.start, end: next.span.end }, words: 2 });
+      });
+    }
     // One word of the text standing for a one-word value it begins ("prod" → production, "dev" → development).
     if (parts.length === 1 && parts[0]!.length >= 6) {
       for (const w of words) if (w.word.length >= 3 && w.word.length < parts[0]!.length && parts[0]!.startsWith(w.word) && !forms(w.word).has(w.word + "s")) out.push({ value: form.value, span: w.span, words: 0.5 });
     }
     // A multi-word value named by its distinctive words ("background check" for failed_background_check).
-    if (parts.length >= 3) {
-      const hits = parts.map((p) => words.findIndex((w) => sameWord(w.word, p)));
+    // Only its content words count: "end the employment of" shares "end" and "of" with end_of_contract
+    // but names no contract.
+    const content = parts.filter((p) => !FUNCTION_WORDS.has(p));
+    if (parts.length >= 3 && content.length >= 2) {
+      const hits = content.map((p) => words.findIndex((w) => sameWord(w.word, p)));
       const found = hits.filter((h) => h >= 0);
-      if (found.length >= parts.length - 1 && Math.max(...found) - Math.min(...found) <= parts.length + 2) {
+      if (found.length >= Math.max(2, content.length - 1) && Math.max(...found) - Math.min(...found) <= parts.length + 2) {
         out.push({ value: form.value, span: { start: words[Math.min(...found)]!.span.start, end: words[Math.max(...found)]!.span.end }, words: found.length - 0.5 });
       }
     }
@@ -190,6 +203,9 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
   // Longer matches hide the shorter ones inside them.
   return out.filter((m) => !out.some((o) => o !== m && o.words > m.words && o.span.start <= m.span.start && o.span.end >= m.span.end));
 }
+
+const NEGATIVE = new Set(["non", "not", "no", "un"]);
+const FUNCTION_WORDS = new Set(["of", "the", "a", "an", "and", "or", "to", "for", "in", "on", "at", "by", "with", "from"]);
 
 /** Enum values the turn names, for every enum parameter, scored like typed values. */
 export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
