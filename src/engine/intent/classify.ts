@@ -157,7 +157,8 @@ export function clausesOf(text: string): Clause[] {
       // A label opens a key-value piece ("Email - ana@…", "Reason: double booking", "Room = B2"): one to
       // three words before ":", "=" or a dash, at the start of the line. It names a field, it commands
       // nothing; the value after it is content.
-      const label = (i: number) => i === 0 && pieces.length > 1 && pieces[0]!.words.length <= 3 && /^[:=—–-]$/.test(pieces[0]!.after) && !pieces[0]!.words.some((w) => w.pos === "PRON" || w.pos === "AUX");
+      // An article says it is a command's object, not a label ("Find a patient: …", "Book the room: …").
+      const label = (i: number) => i === 0 && pieces.length > 1 && pieces[0]!.words.length <= 3 && /^[:=—–-]$/.test(pieces[0]!.after) && !pieces[0]!.words.some((w) => w.pos === "PRON" || w.pos === "AUX" || (w.pos === "DET" && /^(?:a|an|the)$/.test(w.lower)));
       const labelAfter = (i: number) => i > 0 && pieces[i - 1]!.words.length <= 3 && pieces[i - 1]!.after === ":" && pieces[i - 1]!.words.every((w) => w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "ADJ");
       pieces.forEach((p, i) => {
         const read = label(i) ? { words: p.words, asked: false, act: "statement" as const } : readClause(p.words, end === "?" && i === pieces.length - 1);
@@ -406,8 +407,11 @@ function amends(words: Word[]): boolean {
 /** The verb and object of the request a turn makes: its last command, else undefined. */
 export function requestFocus(text: string): { verb?: string; object?: string } {
   const commands = clausesOf(text.trim()).filter((c) => c.act === "command" && c.verb !== undefined);
-  // A command written as a label's value ("Reason: duplicate booking") is content unless it is the only one.
-  const last = commands.filter((c) => !c.labelled).at(-1) ?? commands.at(-1);
+  // A command written as a label's value ("Reason: duplicate booking") is content unless it is the only one;
+  // a verb of an operation the lexicon knows outranks a later one it does not ("cancel the booking …
+  // duplicate booking as the reason": "duplicate" names the reason, not an operation).
+  const open = commands.filter((c) => !c.labelled);
+  const last = open.filter((c) => verbClassOf(c.verb!.replace(/\s+/g, "")) !== undefined).at(-1) ?? open.at(-1) ?? commands.at(-1);
   return last ? { verb: last.verb, ...(last.object && !BACK_REFERENCES.has(last.object) ? { object: last.object } : {}) } : {};
 }
 

@@ -100,3 +100,15 @@ describe("one message, several parts", () => {
     expect(whole?.actions.length).toBe(2);
   });
 });
+
+describe("the request's verb", () => {
+  const cases: [string, string][] = [
+    ["Find a berth: BR-112 for the berth.", "get_berth"],
+    ["Haul out a boat: BR-112 is the berth.", "haul_out_boat"],
+    ["Could you move a boat? double booking as the reason, BR-101 to BR-207.", "move_boat"],
+    ["Haul out the boat please.\n- BR-305 (berth)\n- dry stack (where)", "haul_out_boat"],
+  ];
+  it("is the command with an article before its object, and an operation's verb over a later unknown one", () => {
+    for (const [text, tool] of cases) expect(decided(plan({ tools: BOATYARD, catalog: [], userTurns: [text], turn: "request" })), text).toBe(tool);
+  });
+});

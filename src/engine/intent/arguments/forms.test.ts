@@ -208,3 +208,33 @@ describe("a correction that calls the old value wrong", () => {
     }
   });
 });
+
+const SEASON_PASS = {
+  type: "object",
+  required: ["start_date", "end_date", "discount", "zone"],
+  properties: {
+    start_date: { type: "string", format: "date", description: "First day the pass is valid." },
+    end_date: { type: "string", format: "date", description: "Last day the pass is valid." },
+    discount: { type: "number", minimum: 0, maximum: 1, description: "Discount as a fraction." },
+    zone: { type: "string", enum: ["inner", "outer", "all_zones"] },
+  },
+} as const;
+
+describe("values named after them in a list", () => {
+  const items = [
+    { key: "start_date", said: ["3 March 2027", "Wed, Mar 3, 2027"], label: ["start date", "start"], want: "2027-03-03" },
+    { key: "end_date", said: ["30 June 2027", "30/6/2027"], label: ["end date", "end"], want: "2027-06-30" },
+    { key: "discount", said: ["15%", "15 percent"], label: ["discount"], want: 0.15 },
+    { key: "zone", said: ["outer"], label: ["zone"], want: "outer" },
+  ];
+  const links = ["is the", "as the", "for the"];
+  it("take their label from the right, not from the item before them, in every order", () => {
+    for (let n = 0; n < 12; n++) {
+      const order = n % 2 === 0 ? items : [...items].reverse();
+      const parts = order.map((it, k) => `${it.said[(n + k) % it.said.length]} ${links[(n + k) % links.length]} ${it.label[(n + 2 * k) % it.label.length]}`);
+      const text = `Issue a season pass: ${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}.`;
+      const got = extractArguments(SEASON_PASS, [text], { now: NOW });
+      for (const it of items) expect(got[it.key], `${it.key} in: ${text}`).toEqual(it.want);
+    }
+  });
+});

@@ -305,8 +305,11 @@ export function cueScore(sig: Signature, left: string[], right: string[]): numbe
     }
     return best;
   };
+  // A value named after it ("2027-09-06 is the start date", "editor as the role") takes its label from
+  // the right: the words on its left are the label of the item before it in the list.
+  const namedAfter = ["is", "as", "for", "are", "was"].includes(right[0] ?? "") && right[1] === "the";
   // A copula or an article between a label and its value ("last working day is 2027-06-30") is no distance.
-  const l = left.filter((w) => !TRANSPARENT.has(w));
+  const l = namedAfter ? [] : left.filter((w) => !TRANSPARENT.has(w));
   const r = right.filter((w) => !TRANSPARENT.has(w));
   let near = 0;
   for (const w of [...l.slice(0, 3), ...r.slice(0, 2)]) near = Math.max(near, weight(w));
