@@ -38,6 +38,8 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
     const found = assignTurn(sigs, readTurn(text, now), asked);
     for (const [key, { value, score }] of found) {
       const sig = sigs.find((s) => s.key === key)!;
+      // A date of birth lies in the past: "today" or next week (the day of a visit, a start) is not one.
+      if (bornOn(sig) && typeof value === "string" && value.slice(0, 10) >= now.toISOString().slice(0, 10)) continue;
       const loose = LOOSE.has(sig.kind) || (sig.pattern !== undefined && !sig.pattern.strict);
       // A later value replaces an earlier one when asked for, or when it fits at least as well ("make it
       // Thursday" for a date); a bare number ("ticket 12") does not replace an amount given in dollars.
@@ -50,6 +52,8 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
   });
   return args;
 }
+
+const bornOn = (sig: Signature) => (sig.kind === "date" || sig.kind === "datetime") && ["birth", "born", "dob", "birthday", "birthdate"].some((w) => sig.keyWords.includes(w) || sig.label.has(w));
 
 const QUESTION_KINDS: Record<string, Signature["kind"][]> = {
   much: ["money", "quantity", "number"],

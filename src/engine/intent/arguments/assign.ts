@@ -91,7 +91,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
       for (const sig of sigs) {
         const typed = typedFit(sig, reading.f);
         if (!typed) continue;
-        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right) + roleScore(sig, paired, reading.f.left, reading.implied);
+        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right) + roleScore(sig, paired, reading.f.left, reading.implied, reading.f.right);
         // A signed change ("quantity_delta") is negative when the words take something away.
         if (typeof typed.value === "number" && typed.value > 0 && lessening && isChange(sig) && !reading.f.raw.startsWith("+")) typed.value = -typed.value;
         const n = typeof typed.value === "number" ? typed.value : undefined;

@@ -238,3 +238,56 @@ describe("values named after them in a list", () => {
     }
   });
 });
+
+const MOVE_PALLETS = {
+  type: "object",
+  required: ["from_yard", "to_yard", "pallets"],
+  properties: {
+    from_yard: { type: "string", enum: ["Y1", "Y2", "Y3"], description: "Yard code: Y1 Harwich, Y2 Felixstowe, Y3 Tilbury." },
+    to_yard: { type: "string", enum: ["Y1", "Y2", "Y3"], description: "Yard code: Y1 Harwich, Y2 Felixstowe, Y3 Tilbury." },
+    pallets: { type: "integer", minimum: 1 },
+    slot_minutes: { type: "integer", minimum: 5, maximum: 240, description: "Loading slot length." },
+  },
+} as const;
+
+describe("roles named by a label's noun, before or after the value", () => {
+  const forms = [
+    (a: string, b: string) => `Move 12 pallets:\n- ${b} — destination yard\n- ${a} — source yard`,
+    (a: string, b: string) => `Move 12 pallets.\nDestination yard: ${b}\nSource yard: ${a}`,
+    (a: string, b: string) => `Please move 12 pallets, origin ${a}, destination ${b}.`,
+    (a: string, b: string) => `move 12 pallets ${b} as the destination and ${a} as the origin`,
+  ];
+  it("gives each end its own value, by code or by the place's name", () => {
+    for (const [a, b, from, to] of [["Y1", "Tilbury", "Y1", "Y3"], ["Felixstowe", "Y1", "Y2", "Y1"], ["Harwich", "Felixstowe", "Y1", "Y2"]] as const) {
+      for (const write of forms) {
+        const text = write(a, b);
+        expect(extractArguments(MOVE_PALLETS, [text], { now: NOW }), text).toMatchObject({ from_yard: from, to_yard: to, pallets: 12 });
+      }
+    }
+  });
+});
+
+describe("fractions of an hour, a percentage after a date, and a birth date", () => {
+  it("reads a quarter, a half and three quarters of an hour as minutes", () => {
+    for (const [said, min] of [["a quarter of an hour", 15], ["half an hour", 30], ["three quarters of an hour", 45], ["an hour and a half", 90]] as const) {
+      for (const text of [`Move 4 pallets from Y1 to Y2 with a loading slot of ${said}.`, `slot should be ${said}, move 4 pallets Y1 to Y2`]) {
+        expect(extractArguments(MOVE_PALLETS, [text], { now: NOW }).slot_minutes, text).toBe(min);
+      }
+    }
+  });
+
+  it("a number a percent follows is no clock time of the date before it", () => {
+    const schema = { type: "object", properties: { starts_on: { type: "string", format: "date" }, discount: { type: "number", minimum: 0, maximum: 1, description: "Discount as a fraction." } } } as const;
+    for (const text of ["Start it on 1. May 2027 at 10 %.", "from 1 May 2027 at 10 percent", "starting May 1, 2027 at 12.5 %"]) {
+      const got = extractArguments(schema, [text], { now: NOW });
+      expect(got.starts_on, text).toBe("2027-05-01");
+      expect(got.discount, text).toBe(text.includes("12.5") ? 0.125 : 0.1);
+    }
+  });
+
+  it("never takes today or a later day for a date of birth", () => {
+    const member = { type: "object", required: ["full_name", "date_of_birth"], properties: { full_name: { type: "string" }, date_of_birth: { type: "string", format: "date" } } } as const;
+    for (const text of ["Open day at the club today. Please enrol Mara Voss.", "Enrol Mara Voss tomorrow", "Enrol Mara Voss on Friday"]) expect(extractArguments(member, [text], { now: NOW }).date_of_birth, text).toBeUndefined();
+    expect(extractArguments(member, ["Enrol Mara Voss, born 4 June 1990"], { now: NOW }).date_of_birth).toBe("1990-06-04");
+  });
+});

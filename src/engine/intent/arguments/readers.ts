@@ -61,7 +61,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       const v = trimmed !== value && trimmed.length > 0 && whole.test(trimmed) ? trimmed : value;
       const span = at ?? { start: index, end: index + v.length };
       const { left, right } = contextOf(turn.text, turn.words, span);
-      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleScore(sig, paired, left);
+      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleScore(sig, paired, left, undefined, right);
       // Shaped like the schema's example ("KL642": letters then digits) is likelier than a bare number.
       if (sig.example && shape(v) === shape(sig.example)) score += 0.4;
       else if (sig.example && /[A-Za-z]/.test(sig.example) && !/[A-Za-z]/.test(v)) score -= 0.8;
@@ -227,7 +227,7 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     out.push(...noneByNegation(sig, turn, asked));
     for (const m of enumMentions(sig, turn)) {
       const { left, right } = contextOf(turn.text, turn.words, m.span);
-      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right) + roleScore(sig, paired, left) + (asked.has(sig.key) ? 1.5 : 0);
+      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0);
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum" });
     }
   }
