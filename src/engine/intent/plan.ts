@@ -531,6 +531,9 @@ function resumePending(input: PlanInput, pending: PendingTool): Plan | undefined
  * BK-1." names a thing, not the operation of booking).
  */
 function verbOf(text: string, focus: { verb?: string }, known: Set<string>): string | undefined {
+  // A phrasal verb a tool's name writes as one word ("check out" and checkout_item, "log in" and login_…).
+  const joined = focus.verb?.includes(" ") ? rankKey(focus.verb.replace(/\s+/g, "")) : undefined;
+  if (joined && known.has(joined)) return joined;
   if (focus.verb && !["go", "do", "let", "try", "make", "get", "have", "be"].includes(focus.verb)) return rankKey(focus.verb);
   if (focus.verb) return leadingVerb(text, known);
   const commands = clausesOf(text).some((c) => c.act === "command");

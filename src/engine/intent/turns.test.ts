@@ -112,3 +112,17 @@ describe("the request's verb", () => {
     for (const [text, tool] of cases) expect(decided(plan({ tools: BOATYARD, catalog: [], userTurns: [text], turn: "request" })), text).toBe(tool);
   });
 });
+
+describe("a phrasal verb a tool's name writes as one word", () => {
+  const tools = [
+    tool("pickup_parcel", "Collect a parcel from a locker.", { parcel_id: { type: "string", pattern: "^PC-[0-9]{4}$" } }, ["parcel_id"]),
+    tool("redirect_parcel", "Send a parcel to another locker.", { parcel_id: { type: "string", pattern: "^PC-[0-9]{4}$" }, locker: { type: "string" } }, ["parcel_id", "locker"]),
+    tool("checkout_guest", "Close a guest's stay and settle the bill.", { booking_id: { type: "string", pattern: "^BK-[0-9]{4}$" } }, ["booking_id"]),
+    tool("extend_booking", "Add nights to a guest's booking.", { booking_id: { type: "string", pattern: "^BK-[0-9]{4}$" }, nights: { type: "integer" } }, ["booking_id", "nights"]),
+  ];
+  it("is that tool's operation", () => {
+    for (const [text, name] of [["Please pick up the parcel PC-1042.", "pickup_parcel"], ["can you check out the guest on BK-1042", "checkout_guest"], ["I'd like to check out the booking BK-1042 for the guest", "checkout_guest"]] as const) {
+      expect(decided(plan({ tools, catalog: [], userTurns: [text], turn: "request" })), text).toBe(name);
+    }
+  });
+});

@@ -291,3 +291,37 @@ describe("fractions of an hour, a percentage after a date, and a birth date", ()
     expect(extractArguments(member, ["Enrol Mara Voss, born 4 June 1990"], { now: NOW }).date_of_birth).toBe("1990-06-04");
   });
 });
+
+const RAISE_JOB = {
+  type: "object",
+  required: ["site_id", "job_type", "summary"],
+  properties: {
+    site_id: { type: "string", pattern: "^PL-[0-9]{3}$", description: "The plant." },
+    job_type: { type: "string", enum: ["lv_inspection", "hv_switching", "ac_service", "pump_swap"] },
+    summary: { type: "string", description: "One line for the crew." },
+    contact_name: { type: "string", description: "Who meets the crew." },
+  },
+} as const;
+
+describe("short enum parts written out, and labels after free text", () => {
+  it("a two- or three-letter part is the initials of the words written for it", () => {
+    for (const [said, value] of [["high-voltage switching", "hv_switching"], ["low voltage inspection", "lv_inspection"], ["air-conditioning service", "ac_service"]] as const) {
+      for (const text of [`Raise a ${said} job at PL-204 to check the breakers.`, `um we need a ${said} at PL-204 noting check the breakers`]) {
+        expect(extractArguments(RAISE_JOB, [text], { now: NOW }).job_type, text).toBe(value);
+      }
+    }
+    expect(extractArguments(RAISE_JOB, ["Raise a job at PL-204: high street switching board"], { now: NOW }).job_type).toBeUndefined();
+  });
+
+  it("a list line's label after its value, in parentheses or after a dash", () => {
+    const lines = [
+      ["breaker 4 trips every night", "summary"],
+      ["Ines Moreau", "contact name"],
+      ["PL-204", "site"],
+    ];
+    for (const [open, close] of [["(", ")"], ["— ", ""], ["- ", ""]]) {
+      const text = `Raise a pump swap job:\n${lines.map(([v, l]) => `* ${v} ${open}${l}${close}`).join("\n")}`;
+      expect(extractArguments(RAISE_JOB, [text], { now: NOW }), text).toMatchObject({ summary: "breaker 4 trips every night", contact_name: "Ines Moreau", site_id: "PL-204", job_type: "pump_swap" });
+    }
+  });
+});

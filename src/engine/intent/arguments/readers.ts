@@ -184,6 +184,25 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
         if (NEGATIVE.has(w.word) && next && sameWord(next.word, parts[1]!)) out.push({ value: form.value, span: { start: w.span.start, end: next.span.end }, words: 2 });
       });
     }
+    // A short part written out as the words it abbreviates ("high-voltage switching" for hv_switching):
+    // each letter the first of one word, in order, the other parts as they are.
+    if (parts.length >= 2 && parts.some((p) => /^[a-z]{2,3}$/.test(p))) {
+      for (let i = 0; i < words.length; i++) {
+        let j = i;
+        let spelled = false;
+        for (const part of parts) {
+          if (words[j] && sameWord(words[j]!.word, part)) j++;
+          else if (/^[a-z]{2,3}$/.test(part) && words.slice(j, j + part.length).map((w) => w.word[0]).join("") === part && words.slice(j, j + part.length).every((w) => w.word.length > 1)) {
+            j += part.length;
+            spelled = true;
+          } else {
+            j = -1;
+            break;
+          }
+        }
+        if (j > i && spelled) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[j - 1]!.span.end }, words: parts.length });
+      }
+    }
     // One word of the text standing for a one-word value it begins ("prod" → production, "dev" → development).
     if (parts.length === 1 && parts[0]!.length >= 6) {
       for (const w of words) if (w.word.length >= 3 && w.word.length < parts[0]!.length && parts[0]!.startsWith(w.word) && !forms(w.word).has(w.word + "s")) out.push({ value: form.value, span: w.span, words: 0.5 });
