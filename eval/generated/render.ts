@@ -48,12 +48,23 @@ function sentence(r: Rng, form: Form, talk: ToolTalk, values: Record<string, Val
   const c = clause(r, talk, values);
   switch (form) {
     case "polite":
-      return pick(r, [`Can you ${c}?`, `Could you please ${c}?`, `Would you ${c}, please?`, `Please ${c}.`]);
+      return pick(r, [
+        `Can you ${c}?`,
+        `Could you please ${c}?`,
+        `Would you ${c}, please?`,
+        `Please ${c}.`,
+        `Do you think you could ${c}?`,
+        `Any chance you could ${c}?`,
+        `I was wondering if you could ${c}.`,
+        `Is it possible to ${c}?`,
+        `pls ${c} asap, thx`,
+        `Hi! Quick one: ${c}. Thanks!`,
+      ]);
     case "need":
-      return pick(r, [`I need to ${c}.`, `I need you to ${c}.`, `I'd like to ${c}.`, `We need to ${c} please.`]);
+      return pick(r, [`I need to ${c}.`, `I need you to ${c}.`, `I'd like to ${c}.`, `We need to ${c} please.`, `We'll need to ${c}.`, `Need to ${c} today.`, `URGENT: ${c}.`]);
     case "context": {
       const ctx = pick(r, talk.contexts);
-      return pick(r, [`${ctx}. Can you ${c}?`, `${ctx}, so please ${c}.`, `${ctx} — could you ${c}?`, `${ctx}. I need to ${c}.`]);
+      return pick(r, [`${ctx}. Can you ${c}?`, `${ctx}, so please ${c}.`, `${ctx} — could you ${c}?`, `${ctx}. I need to ${c}.`, `${cap(c)}. ${ctx}.`, `${ctx}; would you mind if we ${c}?`]);
     }
     default:
       return `${cap(c)}.`;

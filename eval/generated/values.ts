@@ -145,6 +145,9 @@ function moneyText(r: Rng, v: Extract<Value, { kind: "money" }>, voice: boolean)
     () => `${currency} ${grouped(amount)}`,
     () => `${grouped(amount)} ${pick(r, WORD[currency])}`,
     () => `${SYMBOL[currency]}${plain(amount)}`,
+    // Glued codes, and the decimal comma and dot grouping much of Europe writes.
+    () => pick(r, [`${currency}${plain(amount)}`, `${plain(amount)}${currency}`]),
+    () => `${amount.toLocaleString("de-DE", { minimumFractionDigits: Number.isInteger(amount) ? 0 : 2, maximumFractionDigits: 2 })} ${currency === "EUR" ? "€" : currency}`,
   ];
   if (amount >= 1000 && Number.isInteger(amount / 100)) {
     const k = `${amount / 1000}k`;
