@@ -297,6 +297,27 @@ function readClause(words: Word[], asked: boolean): Clause {
     return negated ? undefined : clause("command", undefined);
   };
 
+  // A request hedged as a question or a wish: "do you think you could X", "any chance you could X", "I was
+  // wondering if you could X", "would you mind if we X", "is it possible to X <a value>". The verb after the
+  // embedded "you could" is the request's; "is it possible to" only with a value it is about ("is it
+  // possible to ship to Norway?" asks what can be done).
+  const hedged = (): Clause | undefined => {
+    for (let k = i; k < Math.min(words.length - 1, i + 7); k++) {
+      const [a, b] = [words[k]!.lower, words[k + 1]!.lower];
+      let v = -1;
+      if ((a === "you" || a === "u") && MODALS.has(b) && k > i + 1) v = k + 2;
+      else if (a === "possible" && b === "to" && words.some(isValue)) v = k + 2;
+      else if (a === "if" && ["we", "i"].includes(b) && words[k - 1]?.lower === "mind") v = MODALS.has(words[k + 2]?.lower ?? "") ? k + 3 : k + 2;
+      // "can you tell me if you could …", "do you know if you can …" ask to be told.
+      if (v < 0 || words.slice(i, k).some((w) => ["tell", "know", "say", "ask", "explain"].includes(w.lemma))) continue;
+      while (words[v] && (words[v]!.lower === "please" || words[v]!.lower === "just" || words[v]!.pos === "ADV")) v++;
+      if (words[v] && !isValue(words[v]!) && !["PRON", "DET", "NUM", "PUNCT", "ADP"].includes(words[v]!.pos)) return command(v);
+    }
+    return undefined;
+  };
+  const hedge = first.pos === "AUX" || first.pos === "DET" || (first.pos === "PRON" && ["i", "we"].includes(first.lower)) || first.lower === "any" ? hedged() : undefined;
+  if (hedge) return hedge;
+
   if (first.pos === "AUX") {
     if (first.lower === "do" || first.lower === "does" || first.lower === "did") {
       if (next && NEGATIONS.has(next.lower)) return clause("prohibition", words.slice(i + 2).find((w) => w.pos === "VERB")?.lemma);

@@ -126,3 +126,19 @@ describe("a phrasal verb a tool's name writes as one word", () => {
     }
   });
 });
+
+describe("a request hedged as a question or a wish", () => {
+  const requests = [
+    "Do you think you could haul out BR-112?",
+    "Any chance you could haul out BR-112 tomorrow?",
+    "I was wondering if you could move the boat from BR-101 to BR-207.",
+    "Is it possible to haul out BR-112 this week?",
+    "Would you mind if we moved BR-101 to BR-207?",
+    "do you reckon you can haul out BR-112",
+  ];
+  const questions = ["Is it possible to haul boats out in winter?", "Do you know if you can move boats at night?", "Can you tell me if you could haul out a catamaran?"];
+  it("is a request; asking what can be done is a question", () => {
+    for (const u of requests) expect(classifyTurn(u), u).toBe("request");
+    for (const u of questions) expect(classifyTurn(u), u).toBe("question");
+  });
+});

@@ -72,6 +72,8 @@ export function currencyOfWord(word: string): string | undefined {
   return names.get(word.toLowerCase());
 }
 
+const GLUED = new Set(["usd", "eur", "gbp", "chf", "jpy", "inr", "sek", "nok", "dkk", "pln"]);
+
 const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9 };
 
 const LEXEME = new RegExp(
@@ -90,6 +92,8 @@ const LEXEME = new RegExp(
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
     String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
+    // "usd2750", "gbp8.99": a currency code glued to its amount (read as a word when it is no currency).
+    String.raw`(?<glued>[a-z]{3}\d(?:\d|[,.](?=\d))*(?![a-z0-9_]))`,
     String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:-[a-z][a-z0-9_]*)*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
     String.raw`(?<punct>[,;:()\[\]/°º\-–—.!?&+*$€£¥₹₩₽₺₪₫₱฿]|\s+)`,
   ].join("|"),
@@ -114,6 +118,15 @@ export function readNumeral(raw: string): number | undefined {
   else if (dots > 1) text = text.replace(/\./g, "");
   const value = Number(text);
   return Number.isFinite(value) ? value * multiplier : undefined;
+}
+
+/**
+ * An amount of money as written: "1.299" and "165.000" group thousands with dots, as much of Europe writes
+ * them (money has no third decimal); anything else as readNumeral reads it.
+ */
+function moneyAmount(text: string, value: number): number {
+  const digits = text.trim().replace(/^(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?/i, "");
+  return /^\d{1,3}(?:\.\d{3})+$/.test(digits) ? Number(digits.replace(/\./g, "")) : value;
 }
 
 function clockMinutes(raw: string, meridiemHint?: "a" | "p"): number | undefined {
@@ -177,7 +190,7 @@ function lex(text: string, spans?: Span[]): Token[] {
     } else if (g.money !== undefined) {
       const symbol = /^(us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])/.exec(raw)![1]!;
       const value = readNumeral(raw.slice(symbol.length));
-      if (value !== undefined) tokens.push({ kind: "money", text: raw.trim(), value, currency: SYMBOLS[symbol]! });
+      if (value !== undefined) tokens.push({ kind: "money", text: raw.trim(), value: moneyAmount(raw, value), currency: SYMBOLS[symbol]! });
     } else if (g.pence !== undefined) {
       tokens.push({ kind: "money", text: raw, value: Number(raw.slice(0, -1)) / 100, currency: "GBP" });
     } else if (g.number !== undefined && /^\d{4,}m$/.test(raw.trim())) {
@@ -193,7 +206,13 @@ function lex(text: string, spans?: Span[]): Token[] {
       tokens.push({ kind: "op", text: raw, op });
     } else if (g.path !== undefined) tokens.push({ kind: "word", text: raw, norm: raw });
     else if (g.domain !== undefined) tokens.push({ kind: "domain", text: raw, domain: raw.replace(/^\*\./, "") });
-    else if (g.word !== undefined) tokens.push({ kind: "word", text: raw, norm: raw.replace(/’/g, "'") });
+    else if (g.glued !== undefined) {
+      // Only the currencies people glue to amounts: "cad1024" or "top100" is more likely a reference.
+      const code = GLUED.has(raw.slice(0, 3)) ? currencyOfWord(raw.slice(0, 3)) : undefined;
+      const value = readNumeral(raw.slice(3));
+      if (code !== undefined && value !== undefined) tokens.push({ kind: "money", text: raw, value: moneyAmount(raw.slice(3), value), currency: code });
+      else tokens.push({ kind: "word", text: raw, norm: raw });
+    } else if (g.word !== undefined) tokens.push({ kind: "word", text: raw, norm: raw.replace(/’/g, "'") });
     else if (raw.trim() !== "") tokens.push({ kind: "punct", text: raw });
     // Every token read from this lexeme (a range that fell apart gives several) spans the lexeme.
     if (spans) for (let k = from; k < tokens.length; k++) spans[k] = { start, end: at };
@@ -278,14 +297,14 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       // "100 US dollars", "200 pounds sterling": a two-word currency name.
       const currency2 = currencyOfWord(`${wordOf(n1).norm} ${wordOf(n2).norm}`);
       if (currency2) {
-        out.push({ kind: "money", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, value: t.value, currency: currency2 });
+        out.push({ kind: "money", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, value: moneyAmount(t.text, t.value), currency: currency2 });
         i += 2;
         break step;
       }
     }
     if (t.kind === "number" && n1?.kind === "punct" && SYMBOLS[n1.text]) {
       // "5.000,50 €": the symbol after the amount.
-      out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: t.value, currency: SYMBOLS[n1.text]! });
+      out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: moneyAmount(t.text, t.value), currency: SYMBOLS[n1.text]! });
       i++;
       break step;
     }
@@ -303,7 +322,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
           if (spans && outSpans) outSpans[out.length - 1] = { start: outSpans[out.length - 1]!.start, end: spans[i]!.end };
           break step;
         }
-        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value, currency });
+        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value: minor ? value : moneyAmount(t.text, value), currency });
         i++;
         break step;
       }
@@ -360,7 +379,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     if (t.kind === "word" && t.norm.length === 3 && n1?.kind === "number") {
       const currency = currencyOfWord(t.norm);
       if (currency && currency === t.norm.toUpperCase()) {
-        out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: n1.value, currency });
+        out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: moneyAmount(n1.text, n1.value), currency });
         i++;
         break step;
       }

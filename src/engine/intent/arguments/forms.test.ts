@@ -325,3 +325,29 @@ describe("short enum parts written out, and labels after free text", () => {
     }
   });
 });
+
+describe("amounts as Europe writes them and codes glued to them", () => {
+  const schema = { type: "object", required: ["deposit"], properties: { deposit: { type: "number", description: "Deposit taken." }, currency: { type: "string", enum: ["USD", "EUR", "GBP", "CHF"] } } } as const;
+  const said: [string, number, string][] = [
+    ["1.299 USD", 1299, "USD"],
+    ["€3.450", 3450, "EUR"],
+    ["165.000 euros", 165000, "EUR"],
+    ["1.250,50 CHF", 1250.5, "CHF"],
+    ["USD2750", 2750, "USD"],
+    ["gbp8.99", 8.99, "GBP"],
+    ["EUR 12.500", 12500, "EUR"],
+  ];
+  it("read thousands grouped by dots as thousands, and a glued code as the currency", () => {
+    for (const [money, amount, currency] of said) {
+      for (const text of [`Take a deposit of ${money} for the stage.`, `deposit: ${money}`, `um deposit ${money} please`]) {
+        expect(extractArguments(schema, [text], { now: NOW }), text).toMatchObject({ deposit: amount, currency });
+      }
+    }
+  });
+
+  it("keep a decimal point a decimal point where it is one, and a reference a reference", () => {
+    expect(extractArguments(schema, ["deposit 3.45 USD"], { now: NOW }).deposit).toBe(3.45);
+    const ref = { type: "object", properties: { ref: { type: "string", pattern: "^[A-Z]{3}[0-9]{4}$" } } } as const;
+    expect(extractArguments(ref, ["look up ref CAD1024"], { now: NOW }).ref).toBe("CAD1024");
+  });
+});
