@@ -216,8 +216,10 @@ function leadsIn(words: Word[], i: number): boolean {
   let k = i + 1;
   while (words[k] && (PRAISE.has(words[k]!.lower) || GREETINGS.has(words[k]!.lower) || DISCOURSE.has(words[k]!.lower) || words[k]!.lower === "so" || words[k]!.lower === "then" || words[k]!.pos === "CCONJ" || words[k]!.pos === "ADV")) k++;
   const next = words[k];
-  if (!next || k === i + 1 && !["so", "then"].includes(words[i + 1]?.lower ?? "") && next.pos !== "VERB" && !MODALS.has(next.lower)) return false;
-  return next.pos === "VERB" || MODALS.has(next.lower) || isOperationVerb(next);
+  // "yeah hi do you think you could…": a "do" that opens a question-shaped request leads in too.
+  const asking = next?.lower === "do" && ["you", "u"].includes(words[k + 1]?.lower ?? "");
+  if (!next || k === i + 1 && !["so", "then"].includes(words[i + 1]?.lower ?? "") && next.pos !== "VERB" && !MODALS.has(next.lower) && !asking) return false;
+  return next.pos === "VERB" || MODALS.has(next.lower) || isOperationVerb(next) || asking;
 }
 
 /** The words before a subordinate clause ("… because the room is shut"). */
@@ -306,7 +308,7 @@ function readClause(words: Word[], asked: boolean): Clause {
       const [a, b] = [words[k]!.lower, words[k + 1]!.lower];
       let v = -1;
       if ((a === "you" || a === "u") && MODALS.has(b) && k > i + 1) v = k + 2;
-      else if (a === "possible" && b === "to" && words.some(isValue)) v = k + 2;
+      else if (a === "possible" && b === "to" && words.some((w) => isValue(w) || /[a-z]\.[a-z]/i.test(w.text))) v = k + 2;
       else if (a === "if" && ["we", "i"].includes(b) && words[k - 1]?.lower === "mind") v = MODALS.has(words[k + 2]?.lower ?? "") ? k + 3 : k + 2;
       // "can you tell me if you could …", "do you know if you can …" ask to be told.
       if (v < 0 || words.slice(i, k).some((w) => ["tell", "know", "say", "ask", "explain"].includes(w.lemma))) continue;

@@ -135,8 +135,11 @@ describe("a request hedged as a question or a wish", () => {
     "Is it possible to haul out BR-112 this week?",
     "Would you mind if we moved BR-101 to BR-207?",
     "do you reckon you can haul out BR-112",
+    "yeah hi do you think you could haul out BR-112",
+    "ok so any chance you could move BR-101 to BR-207",
+    "Is it possible to give j.okafor a berth key?",
   ];
-  const questions = ["Is it possible to haul boats out in winter?", "Do you know if you can move boats at night?", "Can you tell me if you could haul out a catamaran?"];
+  const questions = ["Is it possible to haul boats out in winter?", "Do you know if you can move boats at night?", "Can you tell me if you could haul out a catamaran?", "yeah hi do you know where the hoist is?"];
   it("is a request; asking what can be done is a question", () => {
     for (const u of requests) expect(classifyTurn(u), u).toBe("request");
     for (const u of questions) expect(classifyTurn(u), u).toBe("question");
