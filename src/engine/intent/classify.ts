@@ -411,7 +411,9 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
     return "small_talk";
   }
   if (clauses.length > 0 && clauses.every((c) => c.act === "prohibition")) return "question";
-  if (followUp && amends(firstWords)) return "correction";
+  // "Amina, not Amira", "Principal Engineer instead please": a value set against the one said before.
+  const setAgainst = clauses.some((c) => c.words.some((w) => w.lower === "instead")) || clauses.slice(1).some((c) => c.words[0]?.lower === "not" && c.words.length <= 5);
+  if (followUp && (amends(firstWords) || setAgainst)) return "correction";
   if (pending) return "answer";
   return "request";
 }

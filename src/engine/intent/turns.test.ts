@@ -145,3 +145,10 @@ describe("a request hedged as a question or a wish", () => {
     for (const u of questions) expect(classifyTurn(u), u).toBe("question");
   });
 });
+
+describe("a value set against the one said before", () => {
+  it("is a correction", () => {
+    const readBack = "Ready to haul out the boat at BR-112 for Ada Lind. Shall I go ahead?";
+    for (const u of ["Ada Lindqvist, not Ada Lind", "BR-113 instead please", "Lindqvist instead of Lind"]) expect(classifyTurn(u, { lastAssistant: readBack, earlierTurns: 1 }), u).toBe("correction");
+  });
+});

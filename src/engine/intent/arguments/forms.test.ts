@@ -351,3 +351,30 @@ describe("amounts as Europe writes them and codes glued to them", () => {
     expect(extractArguments(ref, ["look up ref CAD1024"], { now: NOW }).ref).toBe("CAD1024");
   });
 });
+
+describe("a correction of a name, a title or a place that does not name its field", () => {
+  const schema = {
+    type: "object",
+    required: ["crew_id", "skipper_name"],
+    properties: { crew_id: { type: "string", pattern: "^CR-[0-9]{3}$" }, skipper_name: { type: "string", description: "Full name of the skipper." }, sail_date: { type: "string", format: "date" } },
+  } as const;
+  const first = "Crew CR-204 sails on 12 June 2027 with skipper Jonas Berg.";
+  it("takes the new value when the correction sets it against the old one or there is one such field", () => {
+    for (const [fix, want] of [
+      ["actually make it Lena Ostrova", "Lena Ostrova"],
+      ["sorry, I meant Lena Ostrova", "Lena Ostrova"],
+      ["Lena Ostrova, not Jonas Berg", "Lena Ostrova"],
+      ["Lena Ostrova instead please", "Lena Ostrova"],
+      ["Jonah, not Jonas", "Jonah Berg"],
+      ["oh wait it should be lena ostrova", "lena ostrova"],
+    ] as const) {
+      expect(extractArguments(schema, [first, fix], { now: NOW, correction: true }).skipper_name, fix).toBe(want);
+    }
+  });
+
+  it("leaves it when the correction points back or gives a typed value", () => {
+    for (const fix of ["actually, the other one", "sorry, make it 14 June 2027"]) {
+      expect(extractArguments(schema, [first, fix], { now: NOW, correction: true }).skipper_name, fix).toBe("Jonas Berg");
+    }
+  });
+});
