@@ -43,7 +43,11 @@ export function readDates(text: string, now: Date): DateMention[] {
   const found: DateMention[] = [];
   // ISO first, and masked for chrono, which reads "2027-03-01 until 2027-03-05" as clock times.
   const years: { start: number; end: number }[] = [];
-  let masked = spokenYears(text, years);
+  // "half past nine", "quarter to five pm": clock times in words chrono misreads; read by spokenTimes.
+  // Codes ("LN-04", "APT-220914") hold numbers that are no hour or day: masked too.
+  let masked = spokenYears(text, years)
+    .replace(PAST_TO, (m) => " ".repeat(m.length))
+    .replace(/(?<![\w-])[A-Za-z]{1,10}-\d[\w-]*/g, (m) => (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-/i.test(m) ? m : " ".repeat(m.length)));
   for (const m of text.matchAll(ISO)) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!validDate(y, mo, d)) continue;
@@ -105,7 +109,8 @@ export function readDates(text: string, now: Date): DateMention[] {
     }
     // "for two hours", "a 30 minute visit": a length of time, not a date, unless it counts from now ("in
     // two weeks", "three days from now", "2 hours later").
-    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?$/i.test(body.trim().replace(/^[-–—:\s]+/, ""));
+    // (Two units count too: "an hour and 15 minutes".)
+    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?(?:\s+and\s+(?:an?\s+|\d+\s*|[a-z]+[\s-]+)(?:sec|second|min|minute|hour|hr|day|night|week|month)s?)?$/i.test(body.trim().replace(/^[-–—:\s]+/, ""));
     if (duration && !/^(?:in|within)\b/i.test(r.text) && !/^\s*(?:ago|later|from now|after)\b/i.test(masked.slice(end))) continue;
     const dated = r.start.isCertain("day") || r.start.isCertain("weekday");
     const at = fromComponents(r.start);
@@ -173,8 +178,20 @@ function attachSpokenTimes(text: string, found: DateMention[]): void {
  * Every clock time said in words, with its span. Words between the hour and "a m" that are not minutes
  * ("seven at nine a m") are no time: the search goes on from the word after the hour.
  */
+const PAST_TO = new RegExp(`\\b(half|quarter)\\s+(past|after|to)\\s+(${HOURS.join("|")}|1[0-2]|0?[1-9])\\b(?:\\s*(a\\.?\\s?m\\b\\.?|p\\.?\\s?m\\b\\.?|in the morning|in the afternoon|in the evening))?`, "gi");
+
 function spokenTimes(text: string): { start: number; end: number; hours: number; minutes: number }[] {
   const out: { start: number; end: number; hours: number; minutes: number }[] = [];
+  // "half past nine" is 9:30, "quarter to five pm" 16:45; with no a.m. or p.m. the hour is as said.
+  for (const m of text.matchAll(PAST_TO)) {
+    const said = /^\d/.test(m[3]!) ? Number(m[3]) % 12 : HOURS.indexOf(m[3]!.toLowerCase());
+    const to = m[2]!.toLowerCase() === "to";
+    let hours = to ? (said + 11) % 12 : said;
+    if (hours === 0 && !m[4]) hours = said === 0 ? 12 : hours;
+    const minutes = m[1]!.toLowerCase() === "half" ? 30 : to ? 45 : 15;
+    if (m[4] && /^p|afternoon|evening/i.test(m[4])) hours += 12;
+    out.push({ start: m.index!, end: m.index! + m[0].length, hours, minutes });
+  }
   const re = new RegExp(SPOKEN_TIME.source, "gi");
   for (let m = re.exec(text); m; m = re.exec(text)) {
     let hours = HOURS.indexOf(m[1]!.toLowerCase());

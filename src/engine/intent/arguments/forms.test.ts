@@ -378,3 +378,21 @@ describe("a correction of a name, a title or a place that does not name its fiel
     }
   });
 });
+
+describe("clock times said with past and to, and a length of time in two units", () => {
+  const schema = { type: "object", required: ["lane", "starts_at", "length_minutes"], properties: { lane: { type: "string", pattern: "^LN-[0-9]{2}$" }, starts_at: { type: "string", format: "date-time" }, length_minutes: { type: "integer", minimum: 5 }, players: { type: "integer", minimum: 1, maximum: 8 } } } as const;
+  const cases: [string, string, number][] = [
+    ["on 3 June 2027 at half past nine UTC for 90 minutes", "2027-06-03T09:30:00Z", 90],
+    ["on June 3, 2027 at quarter to five pm UTC for an hour and 15 minutes", "2027-06-03T16:45:00Z", 75],
+    ["at quarter past ten on 3 June 2027 (UTC) for two hours and thirty minutes", "2027-06-03T10:15:00Z", 150],
+    ["3 June 2027, half past 7 in the evening UTC, 1 hr 45 min", "2027-06-03T19:30:00Z", 105],
+  ];
+  it("read the time on the day written, never a count or a time from now", () => {
+    for (const [when, at, minutes] of cases) {
+      const text = `Book lane LN-04 ${when}, please.`;
+      const got = extractArguments(schema, [text], { now: NOW });
+      expect(got, text).toMatchObject({ lane: "LN-04", starts_at: at, length_minutes: minutes });
+      expect(got.players, text).toBeUndefined();
+    }
+  });
+});
