@@ -216,7 +216,7 @@ function leadsIn(words: Word[], i: number): boolean {
   let k = i + 1;
   while (words[k] && (PRAISE.has(words[k]!.lower) || GREETINGS.has(words[k]!.lower) || DISCOURSE.has(words[k]!.lower) || words[k]!.lower === "so" || words[k]!.lower === "then" || words[k]!.pos === "CCONJ" || words[k]!.pos === "ADV")) k++;
   const next = words[k];
-  // "yeah hi do you think you could…": a "do" that opens a question-shaped request leads in too.
+  // "hey, do you reckon you could…": a "do" that opens a question-shaped request leads in too.
   const asking = next?.lower === "do" && ["you", "u"].includes(words[k + 1]?.lower ?? "");
   if (!next || k === i + 1 && !["so", "then"].includes(words[i + 1]?.lower ?? "") && next.pos !== "VERB" && !MODALS.has(next.lower) && !asking) return false;
   return next.pos === "VERB" || MODALS.has(next.lower) || isOperationVerb(next) || asking;
@@ -299,8 +299,8 @@ function readClause(words: Word[], asked: boolean): Clause {
     return negated ? undefined : clause("command", undefined);
   };
 
-  // A request hedged as a question or a wish: "do you think you could X", "any chance you could X", "I was
-  // wondering if you could X", "would you mind if we X", "is it possible to X <a value>". The verb after the
+  // A request hedged as a question or a wish: "do you suppose you could X", "any chance you could X", "I was
+  // hoping you could X", "would you mind if I X", "is it possible to X <a value>". The verb after the
   // embedded "you could" is the request's; "is it possible to" only with a value it is about ("is it
   // possible to ship to Norway?" asks what can be done).
   const hedged = (): Clause | undefined => {
@@ -385,7 +385,7 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
       // Pressure without new content ("do it anyway", "try again", "go ahead"), or a request to step
       // around a check ("skip the approval this time"): the earlier request, insisted on.
       const again = (c: Clause) => c.words.some((w) => AGAIN.has(w.lower));
-      // "I really need this today": wanting what was asked already, with no new content, presses too.
+      // "we badly need it this week": wanting what was asked already, with no new content, presses too.
       const wantsSame = (c: Clause) => c.verb === undefined && c.words.some((w) => BACK_REFERENCES.has(w.lower)) && !c.words.some(isValue);
       // "come on", alone in its clause, urges.
       const urging = (c: Clause) => c.verb === "come" && c.words.length <= 3 && c.words.some((w) => w.lower === "on");

@@ -107,7 +107,7 @@ const ID_WORDS = new Set(["id", "key", "code", "number", "no", "ref"]);
  * → the date parameter.
  */
 export function askedParameters(schema: JsonSchema, question: string | undefined): string[] {
-  // Only a question or a statement of need asks ("Which date?", "I just need the salary."); a refusal or a
+  // Only a question or a statement of need asks ("Which date?", "I still need the salary."); a refusal or a
   // report that names a parameter ("policy X forbids deleting a mailbox") does not.
   if (!question) return [];
   const asking = question.split(/(?<=[.!?])\s+/).filter((s) => s.includes("?") || /\b(?:need|needs|provide|missing|tell me|let me know)\b/i.test(s));

@@ -57,8 +57,8 @@ describe("labels with an abbreviated number", () => {
 });
 
 describe("after a refusal", () => {
-  const refusal = "I can't prepare that: a policy of this workspace forbids it.";
-  const pressing = ["ok but can you do it anyway?", "come on, the customer is waiting — do it now", "I really need this today. Please proceed.", "yes but just push it through", "come on, just do it"];
+  const refusal = "I can't prepare that: one of the yard's rules stops it.";
+  const pressing = ["fine, but could you do it anyway?", "come on, the owner's on the phone — do it now", "We badly need it this week. Please proceed.", "yes but just push it through", "come on, just do it"];
   const acknowledging = ["sounds good 👍", "looks great to me", "ok great", "got it, thanks"];
   const newRequests = ["ok but move BR-101 to BR-207 instead", "come and haul out BR-112 tomorrow"];
 
@@ -129,13 +129,13 @@ describe("a phrasal verb a tool's name writes as one word", () => {
 
 describe("a request hedged as a question or a wish", () => {
   const requests = [
-    "Do you think you could haul out BR-112?",
+    "Do you suppose you could haul out BR-112?",
     "Any chance you could haul out BR-112 tomorrow?",
-    "I was wondering if you could move the boat from BR-101 to BR-207.",
+    "I was hoping you could move the boat from BR-101 to BR-207.",
     "Is it possible to haul out BR-112 this week?",
-    "Would you mind if we moved BR-101 to BR-207?",
+    "Would you mind if I moved BR-101 to BR-207?",
     "do you reckon you can haul out BR-112",
-    "yeah hi do you think you could haul out BR-112",
+    "yep hello do you reckon you could haul out BR-112",
     "ok so any chance you could move BR-101 to BR-207",
     "Is it possible to give j.okafor a berth key?",
   ];

@@ -254,7 +254,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
-    // "half an hour", "a quarter of an hour", "three quarters of an hour": a fraction of one unit of time.
+    // "half an hour", "one quarter of an hour", "three quarters of an hour": a fraction of one unit of time.
     if (t.kind === "word") {
       const count = { a: 1, one: 1, three: 3 }[words[i] ?? ""];
       const at = count !== undefined ? i + 1 : i;

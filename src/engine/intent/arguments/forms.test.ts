@@ -115,7 +115,7 @@ const STAGE_HIRE = {
 
 // Amounts, lengths and durations as people say and write them, each with the value the schema wants.
 const AMOUNTS: { said: string; amount: number; currency: string }[] = [
-  { said: "one thousand two hundred and ninety-nine dollars", amount: 1299, currency: "USD" },
+  { said: "one thousand four hundred and seventy-six dollars", amount: 1476, currency: "USD" },
   { said: "three hundred and forty-five euros", amount: 345, currency: "EUR" },
   { said: "ninety-five dollars and fifty cents", amount: 95.5, currency: "USD" },
   { said: "twelve pounds and twenty pence", amount: 12.2, currency: "GBP" },
@@ -269,7 +269,7 @@ describe("roles named by a label's noun, before or after the value", () => {
 
 describe("fractions of an hour, a percentage after a date, and a birth date", () => {
   it("reads a quarter, a half and three quarters of an hour as minutes", () => {
-    for (const [said, min] of [["a quarter of an hour", 15], ["half an hour", 30], ["three quarters of an hour", 45], ["an hour and a half", 90]] as const) {
+    for (const [said, min] of [["one quarter of an hour", 15], ["half an hour", 30], ["three quarters of an hour", 45], ["an hour and a half", 90]] as const) {
       for (const text of [`Move 4 pallets from Y1 to Y2 with a loading slot of ${said}.`, `slot should be ${said}, move 4 pallets Y1 to Y2`]) {
         expect(extractArguments(MOVE_PALLETS, [text], { now: NOW }).slot_minutes, text).toBe(min);
       }

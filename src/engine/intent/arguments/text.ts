@@ -52,7 +52,7 @@ function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
   return undefined;
 }
 
-/** A list line with its label after the value: "- the printer jams on every job (summary)", "Ana Lima — name". */
+/** A list line with its label after the value: "- the lift stalls between floors (summary)", "Ana Lima — name". */
 function labelledAfter(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
   const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word.toLowerCase())].includes(k));
   for (const m of turn.text.matchAll(/^[ \t]*(?:[-*•][ \t]+)?(.+?)[ \t]*(?:\(([a-z][a-z ]{0,30})\)|[ \t][-–—][ \t]+([a-z][a-z ]{0,30}))[ \t]*$/gim)) {
