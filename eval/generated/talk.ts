@@ -219,7 +219,7 @@ const helpdesk: FixtureTalk = {
       contexts: ["They're locked out after the holiday", "Came back from leave and forgot it"],
       args: {
         username,
-        delivery: { labels: ["Delivery", "Send link by"], frames: ["and send the link by {v}", "with the link going by {v}"], pool: [en("email", "email"), en("sms", "SMS", "text message")], optional: true },
+        delivery: { labels: ["Delivery", "Send link by"], frames: ["and send the reset link by {v}", "with the link going by {v}"], pool: [en("email", "email"), en("sms", "SMS", "text message")], optional: true },
       },
     },
     {

@@ -119,31 +119,50 @@ const WORD: Record<Currency, [string, string]> = {
 };
 const MINOR_WORD: Record<Currency, string> = { USD: "cents", EUR: "cents", GBP: "pence", CAD: "cents" };
 
+/** "twelve hundred fifty": how people say a four-digit amount whose hundreds are not round thousands. */
+export function hundredsWords(n: number): string | undefined {
+  if (!Number.isInteger(n) || n < 1100 || n > 9999 || Math.floor(n / 100) % 10 === 0) return undefined;
+  return `${numberWords(Math.floor(n / 100))} hundred${n % 100 ? ` ${numberWords(n % 100)}` : ""}`;
+}
+
+/** A whole amount in words, one of the ways a speaker or a careful writer puts it. */
+function amountWords(r: Rng, n: number): string {
+  return pick(r, [numberWords(n), numberWords(n, true), hundredsWords(n) ?? numberWords(n)]);
+}
+
 function moneyText(r: Rng, v: Extract<Value, { kind: "money" }>, voice: boolean): string {
   const { amount, currency } = v;
+  const whole = Math.floor(amount);
+  const cents = Math.round((amount - whole) * 100);
   if (voice) {
-    const whole = Math.floor(amount);
-    const cents = Math.round((amount - whole) * 100);
-    const unit = WORD[currency][0].toLowerCase();
-    return cents ? `${numberWords(whole)} ${unit} ${numberWords(cents)}` : `${numberWords(whole)} ${unit}`;
+    const unit = currency === "USD" && r() < 0.3 ? "bucks" : WORD[currency][0].toLowerCase();
+    if (!cents) return `${amountWords(r, whole)} ${unit}`;
+    return pick(r, [`${amountWords(r, whole)} ${unit} ${numberWords(cents)}`, `${amountWords(r, whole)} ${unit} and ${numberWords(cents)} ${MINOR_WORD[currency]}`]);
   }
   const styles: (() => string)[] = [
     () => `${SYMBOL[currency]}${grouped(amount)}`,
     () => `${pick(r, [grouped(amount), plain(amount)])} ${currency}`,
     () => `${currency} ${grouped(amount)}`,
     () => `${grouped(amount)} ${pick(r, WORD[currency])}`,
+    () => `${SYMBOL[currency]}${plain(amount)}`,
+    // Glued codes, and the decimal comma and dot grouping much of Europe writes.
+    () => pick(r, [`${currency}${plain(amount)}`, `${plain(amount)}${currency}`]),
+    () => `${amount.toLocaleString("de-DE", { minimumFractionDigits: Number.isInteger(amount) ? 0 : 2, maximumFractionDigits: 2 })} ${currency === "EUR" ? "€" : currency}`,
   ];
   if (amount >= 1000 && Number.isInteger(amount / 100)) {
     const k = `${amount / 1000}k`;
     styles.push(() => pick(r, [`${SYMBOL[currency]}${k}`, `${k} ${currency}`]));
   }
-  if (v.minor && amount < 100) styles.push(() => `${Math.round(amount * 100)} ${MINOR_WORD[currency]}`);
+  // Amounts in words, as in a letter or a cheque.
+  if (!cents && whole < 10000) styles.push(() => `${amountWords(r, whole)} ${WORD[currency][0]}`);
+  if (v.minor && amount < 100) styles.push(() => `${Math.round(amount * 100)} ${MINOR_WORD[currency]}`, () => `${Math.round(amount * 100)}p`);
   return pick(r, styles)();
 }
 
 // ---------------------------------------------------------------------------------------------- quantities
 
-const HOUR_WORDS: Record<number, string[]> = { 1: ["an hour", "one hour"], 1.5: ["an hour and a half", "one and a half hours"], 2.5: ["two and a half hours"] };
+const HOUR_WORDS: Record<number, string[]> = { 1: ["an hour", "one hour"], 1.5: ["an hour and a half", "one and a half hours", "1 hr 30 min", "1h30"], 2.5: ["two and a half hours", "2 hrs 30 mins"] };
+const MINUTE_WORDS: Record<number, string[]> = { 30: ["half an hour"], 45: ["three quarters of an hour"], 15: ["a quarter of an hour", "quarter of an hour"] };
 const WEEK_WORDS: Record<number, string> = { 1: "a week", 2: "two weeks", 3: "three weeks", 4: "four weeks" };
 
 /** Every way of writing the quantity, in its own unit and in others that convert to it exactly. */
@@ -154,36 +173,43 @@ function quantityForms(v: Extract<Value, { kind: "quantity" }>, voice: boolean):
   switch (v.unit) {
     case "minute": {
       forms.push(`${num(n)} minutes`);
-      if (!voice) forms.push(`${n} min`, `${n} mins`);
+      if (!voice) forms.push(`${n} min`, `${n} mins`, `${n}min`, `${numberWords(n)} minutes`);
+      forms.push(...(MINUTE_WORDS[n] ?? []));
       const h = n / 60;
       if (Number.isInteger(h * 2) && h >= 1) {
         forms.push(`${voice && Number.isInteger(h) ? numberWords(h) : h} hour${h === 1 ? "" : "s"}`);
-        forms.push(...(HOUR_WORDS[h] ?? []));
+        forms.push(...(HOUR_WORDS[h] ?? []).filter((w) => !voice || !/\d/.test(w)));
+        if (!voice) forms.push(`${h} hr${h === 1 ? "" : "s"}`);
         if (!voice && Number.isInteger(h)) forms.push(`${h}h`);
       }
       break;
     }
     case "day": {
       forms.push(`${num(n)} days`);
-      if (n % 7 === 0 && WEEK_WORDS[n / 7]) forms.push(WEEK_WORDS[n / 7]!, ...(voice ? [] : [`${n / 7} weeks`]));
+      if (!voice) forms.push(`${numberWords(n)} days`);
+      if (n % 7 === 0 && WEEK_WORDS[n / 7]) forms.push(WEEK_WORDS[n / 7]!, ...(voice ? [] : [`${n / 7} weeks`, `${n / 7} wks`]));
+      if (n === 14) forms.push("a fortnight");
       break;
     }
     case "kg": {
       forms.push(voice ? `${num(n)} kilos` : `${n} kg`, `${num(n)} kilograms`);
+      if (!voice) forms.push(`${n}kg`, `${n} kilos`, `${n} kgs`);
       const g = Math.round(n * 1000);
-      if (Math.abs(g - n * 1000) < 1e-9) forms.push(...(voice ? [`${numberWords(g)} grams`] : [`${grouped(g)} g`, `${g} grams`, `${grouped(g)} grams`]));
+      if (Math.abs(g - n * 1000) < 1e-9) forms.push(...(voice ? [`${numberWords(g)} grams`] : [`${grouped(g)} g`, `${g} grams`, `${grouped(g)} grams`, `${g}g`]));
       break;
     }
     case "m": {
       forms.push(voice ? `${num(n)} metres` : `${n} m`, `${num(n)} metres`, `${num(n)} meters`);
+      if (!voice) forms.push(`${n}m`, `${grouped(n)} metres`);
       const km = n / 1000;
-      if (n >= 1000 && Number.isInteger(km * 100)) forms.push(voice ? `${km} kilometres` : `${km} km`);
+      if (n >= 1000 && Number.isInteger(km * 100)) forms.push(...(voice ? [`${km} kilometres`, `${km} k`] : [`${km} km`, `${km}km`, `${km} kilometers`]));
       break;
     }
     case "kWh": {
       forms.push(voice ? `${num(n)} kilowatt hours` : `${grouped(n)} kWh`, `${n} kWh`);
+      if (!voice) forms.push(`${n}kWh`, `${grouped(n)} kilowatt-hours`, `${n} kwh`);
       const mwh = n / 1000;
-      if (n >= 1000 && Number.isInteger(mwh * 1000) && String(mwh).length <= 5) forms.push(voice ? `${mwh} megawatt hours` : `${mwh} MWh`);
+      if (n >= 1000 && Number.isInteger(mwh * 1000) && String(mwh).length <= 5) forms.push(...(voice ? [`${mwh} megawatt hours`] : [`${mwh} MWh`, `${mwh} megawatt-hours`]));
       break;
     }
   }
@@ -200,9 +226,16 @@ function dateParts(iso: string) {
   return { y, m, d, month: MONTHS[m - 1]!, weekday: WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]! };
 }
 
+/** A year as it is said: "twenty twenty-seven". */
+const yearWords = (y: number) => `${numberWords(Math.floor(y / 100))} ${y % 100 < 10 ? `oh ${numberWords(y % 100)}` : numberWords(y % 100)}`;
+
 function dateText(r: Rng, iso: string, voice: boolean): string {
   const { y, m, d, month, weekday } = dateParts(iso);
-  if (voice) return pick(r, [`${month.toLowerCase()} ${ordinalWords(d)} ${y}`, `the ${ordinalWords(d)} of ${month.toLowerCase()} ${y}`, `${weekday.toLowerCase()} ${month.toLowerCase()} ${ordinalWords(d)} ${y}`]);
+  if (voice) {
+    const year = pick(r, [String(y), yearWords(y)]);
+    const mon = month.toLowerCase();
+    return pick(r, [`${mon} ${ordinalWords(d)} ${year}`, `the ${ordinalWords(d)} of ${mon} ${year}`, `${weekday.toLowerCase()} ${mon} ${ordinalWords(d)} ${year}`, `${weekday.toLowerCase()} the ${ordinalWords(d)} of ${mon} ${year}`]);
+  }
   const forms = [
     iso.slice(0, 10),
     `${month} ${d}, ${y}`,
@@ -210,6 +243,9 @@ function dateText(r: Rng, iso: string, voice: boolean): string {
     `${month.slice(0, 3)} ${d}${ordinalSuffix(d)} ${y}`,
     `${weekday} ${d} ${month} ${y}`,
     `${weekday.slice(0, 3)}, ${month.slice(0, 3)} ${d}, ${y}`,
+    `${d}${ordinalSuffix(d)} ${month} ${y}`,
+    `${d}-${month.slice(0, 3)}-${y}`,
+    `${d}. ${month} ${y}`,
   ];
   // Day and month in digits only when they cannot be read the other way round.
   if (d > 12) forms.push(pick(r, [`${m}/${d}/${y}`, `${d}/${m}/${y}`]));
@@ -260,10 +296,10 @@ export function written(r: Rng, v: Value, voice: boolean): string {
     case "fraction": {
       const pct = Math.round(v.value * 1000) / 10;
       if (voice) return `${spoken(pct)} percent`;
-      return pick(r, [`${pct}%`, `${pct}%`, `${pct} percent`, `${pct} per cent`]);
+      return pick(r, [`${pct}%`, `${pct}%`, `${pct} percent`, `${pct} per cent`, `${pct} %`, ...(Number.isInteger(pct) ? [`${numberWords(pct)} percent`] : [])]);
     }
     case "count":
-      return voice || (v.value <= 10 && r() < 0.3) ? numberWords(v.value) : String(v.value);
+      return voice || (v.value <= 20 && r() < 0.3) || r() < 0.08 ? numberWords(v.value) : v.value >= 1000 && r() < 0.5 ? grouped(v.value) : String(v.value);
     case "date":
       return dateText(r, v.iso, voice);
     case "datetime":

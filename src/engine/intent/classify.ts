@@ -76,11 +76,13 @@ const NEGATIONS = new Set(["not", "n't", "never", "no"]);
 // Commands that add nothing but pressure to an earlier request ("do it anyway", "try again", "proceed"),
 // and ones that ask to step around a check: both are insistence when something was asked before.
 const PRESSING = new Set(["do", "try", "retry", "proceed", "continue", "redo", "repeat", "go", "push", "force", "resubmit", "rerun"]);
+const SEEMING = new Set(["sound", "look", "seem"]);
 const PARTICLES = new Set(["off", "up", "out", "down", "over", "back", "away"]);
 const AGAIN = new Set(["again", "anyway", "anyways", "regardless", "still", "without"]);
 const BYPASSING = new Set(["skip", "ignore", "bypass", "override", "disregard", "circumvent", "waive"]);
 // Words that announce a change to what was said ("actually…", "sorry, I meant…", "no, …").
 const AMENDING = new Set(["actually", "instead", "rather", "sorry", "oops", "correction", "wait", "meant"]);
+const WRONG = new Set(["wrong", "incorrect", "mistaken", "typo", "mistake", "inaccurate"]);
 const OBJECT_PRONOUNS = new Set(["me", "him", "her", "us", "them", "it", "my", "our", "their", "his", "your", "its"]);
 const BACK_REFERENCES = new Set(["it", "that", "this", "them", "so", "one"]);
 
@@ -91,11 +93,27 @@ let ACT_WORDS: string[] | undefined;
 const actWords = (): string[] =>
   (ACT_WORDS ??= [...new Set([...VERB_CLASSES.flat(), ...MODALS, ...WANTING, ...KNOWING, "please"])].filter((w) => /^[a-z]{4,}$/.test(w)));
 
+// Short words a request is framed by ("could yuo", "cna you", "I need yu to", "pls mve it"): a two- or
+// three-letter token outside the lexicon one edit from exactly one of them is that word mistyped.
+let SHORT_WORDS: string[] | undefined;
+const shortWords = (): string[] => (SHORT_WORDS ??= [...new Set([...VERB_CLASSES.flat(), ...MODALS, "you"])].filter((w) => /^[a-z]{3,4}$/.test(w)));
+
 function unmistyped(token: string): string {
+  if (/^[A-Za-z][a-z]{1,2}$/.test(token) && !isEnglishWord(token)) {
+    const lower = token.toLowerCase();
+    if (shortWords().includes(lower)) return token;
+    const near = shortWords().filter((w) => withinOneEdit(lower, w));
+    return near.length === 1 ? near[0]! : token;
+  }
   if (!/^[A-Za-z][a-z]{3,}$/.test(token) || isEnglishWord(token)) return token;
   const lower = token.toLowerCase();
   const near = actWords().filter((w) => Math.abs(w.length - lower.length) <= 1 && withinOneEdit(lower, w));
   return near.length === 1 ? near[0]! : token;
+}
+
+/** The text with its mistyped act words as meant ("pls mve 40 units" → "pls move 40 units"); other words as written. */
+export function asMeant(text: string): string {
+  return text.replace(/(?<![\p{L}\p{N}_@.'-])[A-Za-z][a-z]+(?![\p{L}\p{N}_@'-]|\.\w)/gu, (w) => unmistyped(w));
 }
 
 /** Splits contractions the way the tagger reads them ("can't" → ca n't, "I'd" → I 'd). */
@@ -139,7 +157,8 @@ export function clausesOf(text: string): Clause[] {
       // A label opens a key-value piece ("Email - ana@…", "Reason: double booking", "Room = B2"): one to
       // three words before ":", "=" or a dash, at the start of the line. It names a field, it commands
       // nothing; the value after it is content.
-      const label = (i: number) => i === 0 && pieces.length > 1 && pieces[0]!.words.length <= 3 && /^[:=—–-]$/.test(pieces[0]!.after) && !pieces[0]!.words.some((w) => w.pos === "PRON" || w.pos === "AUX");
+      // An article says it is a command's object, not a label ("Find a patient: …", "Book the room: …").
+      const label = (i: number) => i === 0 && pieces.length > 1 && pieces[0]!.words.length <= 3 && /^[:=—–-]$/.test(pieces[0]!.after) && !pieces[0]!.words.some((w) => w.pos === "PRON" || w.pos === "AUX" || (w.pos === "DET" && /^(?:a|an|the)$/.test(w.lower)));
       const labelAfter = (i: number) => i > 0 && pieces[i - 1]!.words.length <= 3 && pieces[i - 1]!.after === ":" && pieces[i - 1]!.words.every((w) => w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "ADJ");
       pieces.forEach((p, i) => {
         const read = label(i) ? { words: p.words, asked: false, act: "statement" as const } : readClause(p.words, end === "?" && i === pieces.length - 1);
@@ -147,10 +166,13 @@ export function clausesOf(text: string): Clause[] {
       });
       sentence = [];
     };
-    for (const t of toks) {
+    toks.forEach((t, i) => {
+      // The stop of an abbreviated label ("Account no.: …", "Qty.: 4", "patient no. should be …") ends no
+      // sentence: a colon follows it, or it abbreviates "number" and no capital starts a sentence after it.
+      if (t === "." && (toks[i + 1] === ":" || (/^n[or]$/i.test(toks[i - 1] ?? "") && i > 1 && !/^[A-Z]/.test(toks[i + 1] ?? "A")))) return;
       if (/^[.!?;]$/.test(t)) flush(t);
       else sentence.push(t);
-    }
+    });
     flush(undefined);
   }
   if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
@@ -192,10 +214,12 @@ function firstIndex(words: Word[]): number {
 /** The praise or greeting word at i stands before a command: a verb or a modal follows, after other lead-ins. */
 function leadsIn(words: Word[], i: number): boolean {
   let k = i + 1;
-  while (words[k] && (PRAISE.has(words[k]!.lower) || GREETINGS.has(words[k]!.lower) || DISCOURSE.has(words[k]!.lower) || words[k]!.lower === "so" || words[k]!.lower === "then")) k++;
+  while (words[k] && (PRAISE.has(words[k]!.lower) || GREETINGS.has(words[k]!.lower) || DISCOURSE.has(words[k]!.lower) || words[k]!.lower === "so" || words[k]!.lower === "then" || words[k]!.pos === "CCONJ" || words[k]!.pos === "ADV")) k++;
   const next = words[k];
-  if (!next || k === i + 1 && !["so", "then"].includes(words[i + 1]?.lower ?? "") && next.pos !== "VERB" && !MODALS.has(next.lower)) return false;
-  return next.pos === "VERB" || MODALS.has(next.lower) || isOperationVerb(next);
+  // "hey, do you reckon you could…": a "do" that opens a question-shaped request leads in too.
+  const asking = next?.lower === "do" && ["you", "u"].includes(words[k + 1]?.lower ?? "");
+  if (!next || k === i + 1 && !["so", "then"].includes(words[i + 1]?.lower ?? "") && next.pos !== "VERB" && !MODALS.has(next.lower) && !asking) return false;
+  return next.pos === "VERB" || MODALS.has(next.lower) || isOperationVerb(next) || asking;
 }
 
 /** The words before a subordinate clause ("… because the room is shut"). */
@@ -232,6 +256,8 @@ function readClause(words: Word[], asked: boolean): Clause {
   if (PRAISE.has(first.lower) && words.slice(i + 1, i + 3).some((w) => THANKS.has(w.lower))) return clause("thanks");
   if ((GREETINGS.has(first.lower) || (first.lower === "good" && GREETINGS.has(next?.lower ?? ""))) && words.length <= i + 3) return clause("greeting");
   if (PRAISE.has(first.lower) && words.slice(i + 1).every((w) => PRAISE.has(w.lower) || w.pos === "PRON" || w.pos === "AUX" || w.pos === "ADV")) return clause("praise");
+  // "sounds good", "looks great to me": a verb of seeming before praise is praise.
+  if (SEEMING.has(first.lemma) && next && PRAISE.has(next.lower)) return clause("praise");
   if (WH.has(first.lower)) return clause("question");
   // "by what time…", "for which order…": a preposition before the wh-word.
   if (first.pos === "ADP" && next && WH.has(next.lower)) return clause("question");
@@ -273,6 +299,27 @@ function readClause(words: Word[], asked: boolean): Clause {
     return negated ? undefined : clause("command", undefined);
   };
 
+  // A request hedged as a question or a wish: "do you suppose you could X", "any chance you could X", "I was
+  // hoping you could X", "would you mind if I X", "is it possible to X <a value>". The verb after the
+  // embedded "you could" is the request's; "is it possible to" only with a value it is about ("is it
+  // possible to ship to Norway?" asks what can be done).
+  const hedged = (): Clause | undefined => {
+    for (let k = i; k < Math.min(words.length - 1, i + 7); k++) {
+      const [a, b] = [words[k]!.lower, words[k + 1]!.lower];
+      let v = -1;
+      if ((a === "you" || a === "u") && MODALS.has(b) && k > i + 1) v = k + 2;
+      else if (a === "possible" && b === "to" && words.some((w) => isValue(w) || /[a-z]\.[a-z]/i.test(w.text))) v = k + 2;
+      else if (a === "if" && ["we", "i"].includes(b) && words[k - 1]?.lower === "mind") v = MODALS.has(words[k + 2]?.lower ?? "") ? k + 3 : k + 2;
+      // "can you tell me if you could …", "do you know if you can …" ask to be told.
+      if (v < 0 || words.slice(i, k).some((w) => ["tell", "know", "say", "ask", "explain"].includes(w.lemma))) continue;
+      while (words[v] && (words[v]!.lower === "please" || words[v]!.lower === "just" || words[v]!.pos === "ADV")) v++;
+      if (words[v] && !isValue(words[v]!) && !["PRON", "DET", "NUM", "PUNCT", "ADP"].includes(words[v]!.pos)) return command(v);
+    }
+    return undefined;
+  };
+  const hedge = first.pos === "AUX" || first.pos === "DET" || (first.pos === "PRON" && ["i", "we"].includes(first.lower)) || first.lower === "any" ? hedged() : undefined;
+  if (hedge) return hedge;
+
   if (first.pos === "AUX") {
     if (first.lower === "do" || first.lower === "does" || first.lower === "did") {
       if (next && NEGATIONS.has(next.lower)) return clause("prohibition", words.slice(i + 2).find((w) => w.pos === "VERB")?.lemma);
@@ -300,8 +347,11 @@ function readClause(words: Word[], asked: boolean): Clause {
   // A base-form verb opens a command unless it is the subject of what follows ("read is enough"). A word
   // the model reads as a noun is a verb too when an article or an object pronoun follows it at once ("text
   // the customer", "page the on-call", "record my call"): a noun is not followed so.
-  if (first.pos === "VERB" && isBase(first) && next?.pos !== "AUX") return command(i);
-  if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
+  // "Account no. should be …", "Order number is …": a noun and the abbreviation of its number is a
+  // subject too.
+  const subject = next?.pos === "AUX" || (next !== undefined && /^(?:no|nr|number|id)$/.test(next.lower) && words[i + 2]?.pos === "AUX");
+  if (first.pos === "VERB" && isBase(first) && !subject) return command(i);
+  if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && !subject && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
   // A verb of an operation the model read as a noun, before its object ("shift appointment A-1", "um
   // rebook slot 4"), in a clause with no other verb.
   if ((first.pos === "NOUN" || first.pos === "PROPN") && isOperationVerb(first) && i === firstIndex(words) && next && (next.pos === "NOUN" || next.pos === "PROPN" || isValue(next)) && !mainClause(words.slice(i + 1)).some((w) => w.pos === "VERB" || w.pos === "AUX")) return command(i);
@@ -335,7 +385,11 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
       // Pressure without new content ("do it anyway", "try again", "go ahead"), or a request to step
       // around a check ("skip the approval this time"): the earlier request, insisted on.
       const again = (c: Clause) => c.words.some((w) => AGAIN.has(w.lower));
-      const pressing = commands.every((c) => (PRESSING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || again(c))) || BYPASSING.has(c.verb ?? ""));
+      // "we badly need it this week": wanting what was asked already, with no new content, presses too.
+      const wantsSame = (c: Clause) => c.verb === undefined && c.words.some((w) => BACK_REFERENCES.has(w.lower)) && !c.words.some(isValue);
+      // "come on", alone in its clause, urges.
+      const urging = (c: Clause) => c.verb === "come" && c.words.length <= 3 && c.words.some((w) => w.lower === "on");
+      const pressing = commands.every((c) => (PRESSING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || again(c))) || BYPASSING.has(c.verb ?? "") || wantsSame(c) || urging(c));
       if (pressing || commands.some((c) => BYPASSING.has(c.verb ?? ""))) return "insistence";
       // "actually make it Thursday", "change that to 4": a command about what was already asked.
       if (amends(firstWords) || commands.some((c) => c.object !== undefined && BACK_REFERENCES.has(c.object) && !PRESSING.has(c.verb ?? ""))) return "correction";
@@ -357,7 +411,9 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
     return "small_talk";
   }
   if (clauses.length > 0 && clauses.every((c) => c.act === "prohibition")) return "question";
-  if (followUp && amends(firstWords)) return "correction";
+  // "Amina, not Amira", "Principal Engineer instead please": a value set against the one said before.
+  const setAgainst = clauses.some((c) => c.words.some((w) => w.lower === "instead")) || clauses.slice(1).some((c) => c.words[0]?.lower === "not" && c.words.length <= 5);
+  if (followUp && (amends(firstWords) || setAgainst)) return "correction";
   if (pending) return "answer";
   return "request";
 }
@@ -367,6 +423,8 @@ function amends(words: Word[]): boolean {
   const first = words[0];
   if (!first) return false;
   if (AMENDING.has(first.lower)) return true;
+  // "1,275 was wrong — it's 340", "the date is a typo": what was said is called wrong.
+  if (words.some((w) => WRONG.has(w.lower))) return true;
   if (first.lower === "i" && words[1]?.lower === "meant") return true;
   return first.lower === "no" && words.length === 1;
 }
@@ -374,8 +432,11 @@ function amends(words: Word[]): boolean {
 /** The verb and object of the request a turn makes: its last command, else undefined. */
 export function requestFocus(text: string): { verb?: string; object?: string } {
   const commands = clausesOf(text.trim()).filter((c) => c.act === "command" && c.verb !== undefined);
-  // A command written as a label's value ("Reason: duplicate booking") is content unless it is the only one.
-  const last = commands.filter((c) => !c.labelled).at(-1) ?? commands.at(-1);
+  // A command written as a label's value ("Reason: duplicate booking") is content unless it is the only one;
+  // a verb of an operation the lexicon knows outranks a later one it does not ("cancel the booking …
+  // duplicate booking as the reason": "duplicate" names the reason, not an operation).
+  const open = commands.filter((c) => !c.labelled);
+  const last = open.filter((c) => verbClassOf(c.verb!.replace(/\s+/g, "")) !== undefined).at(-1) ?? open.at(-1) ?? commands.at(-1);
   return last ? { verb: last.verb, ...(last.object && !BACK_REFERENCES.has(last.object) ? { object: last.object } : {}) } : {};
 }
 

@@ -8,6 +8,7 @@ import type { GovernanceVerdict } from "../governance/action.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
+import { unquoted } from "./arguments/values.ts";
 import { asksHistory, classifyTurn, routeOf, type TurnKind } from "./classify.ts";
 import { missingArguments, plan, planFor, questionFor, readToolFor, type PendingTool, type Plan } from "./plan.ts";
 import { StageClock, type Gap, type Stage } from "./trace.ts";
@@ -75,7 +76,8 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   const clock = new StageClock();
   const gaps: Gap[] = [];
   const evidence: string[] = [];
-  const userTurns = input.messages.filter((m) => m.role === "user").map((m) => m.content);
+  // A reply that quotes the e-mail it answers is read as its reader sees it (no "> " marks, no "On … wrote:").
+  const userTurns = input.messages.filter((m) => m.role === "user").map((m) => unquoted(m.content));
   const lastUser = userTurns.at(-1) ?? "";
   // The assistant's last turn before the user's last one: the question a bare reply ("4 pls") answers.
   const lastUserAt = input.messages.map((m) => m.role).lastIndexOf("user");

@@ -32,12 +32,16 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
   const now = options.now ?? new Date();
   const args: Record<string, unknown> = {};
   const scores = new Map<string, number>();
+  let lastFound = 0;
   turns.forEach((text, index) => {
     const last = index === turns.length - 1;
     const asked = new Set(last ? (options.asked ?? []) : []);
     const found = assignTurn(sigs, readTurn(text, now), asked);
+    if (last) lastFound = found.size;
     for (const [key, { value, score }] of found) {
       const sig = sigs.find((s) => s.key === key)!;
+      // A date of birth lies in the past: "today" or next week (the day of a visit, a start) is not one.
+      if (bornOn(sig) && typeof value === "string" && value.slice(0, 10) >= now.toISOString().slice(0, 10)) continue;
       const loose = LOOSE.has(sig.kind) || (sig.pattern !== undefined && !sig.pattern.strict);
       // A later value replaces an earlier one when asked for, or when it fits at least as well ("make it
       // Thursday" for a date); a bare number ("ticket 12") does not replace an amount given in dollars.
@@ -48,8 +52,43 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
       }
     }
   });
+  if (options.correction && turns.length > 1) correctWords(sigs, args, turns.at(-1)!, lastFound);
   return args;
 }
+
+// Words a correction opens or closes with that are not the new value.
+const CORRECTION_FRAME = /^(?:(?:actually|sorry|oops|no|wait|oh|hmm|um|ok|okay|i meant|i mean|make (?:it|that)|change (?:it|that) to|it'?s|it is|it should be|should be|that should be|scratch that)[\s,—–:-]*)+|(?:[\s,.!]*(?:instead|please|pls|thanks|sorry|my bad|my mistake))*[\s.!]*$/gi;
+
+/**
+ * A correction of a word-valued argument (a name, a title, a place, a note) that does not say which one:
+ * "Amina, not Amira" replaces the argument whose value it names; a bare "actually make it Principal
+ * Engineer" replaces the one word-valued argument the request gave, when it gave exactly one and the turn
+ * held no typed value. Anything less clear is left as it was.
+ */
+function correctWords(sigs: Signature[], args: Record<string, unknown>, text: string, typedInTurn: number): void {
+  const against = /^(.*?)(?:,\s*|\s+)(?:not|instead of|rather than)\s+(.+?)[.!]*$/i.exec(text.trim());
+  if (against) {
+    const [value, old] = [against[1]!.replace(CORRECTION_FRAME, "").trim(), against[2]!.replace(CORRECTION_FRAME, "").trim().toLowerCase()];
+    const key = Object.keys(args).find((k) => typeof args[k] === "string" && (args[k] as string).toLowerCase() === old);
+    if (key && value) {
+      // Part of a name set against the same part ("Amina, not Amira") changes that part only.
+      args[key] = (args[key] as string).replace(new RegExp(old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), value);
+      return;
+    }
+    const part = Object.keys(args).find((k) => LOOSE.has(sigs.find((s) => s.key === k)?.kind ?? "") && typeof args[k] === "string" && new RegExp(`\\b${old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i").test(args[k] as string));
+    if (part && value && value.split(/\s+/).length <= 3) {
+      args[part] = (args[part] as string).replace(new RegExp(`\\b${old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i"), value);
+      return;
+    }
+  }
+  if (typedInTurn > 0) return;
+  const loose = Object.keys(args).filter((k) => LOOSE.has(sigs.find((s) => s.key === k)?.kind ?? ""));
+  const value = text.trim().replace(CORRECTION_FRAME, "").trim();
+  // "the other one", "that one", "same as before" point back; they are not the new value.
+  if (loose.length === 1 && value && value.split(/\s+/).length <= 6 && !/[?]/.test(text) && !/\b(?:one|it|that|this|same|other|them|those|these)\b/i.test(value)) args[loose[0]!] = value;
+}
+
+const bornOn = (sig: Signature) => (sig.kind === "date" || sig.kind === "datetime") && ["birth", "born", "dob", "birthday", "birthdate"].some((w) => sig.keyWords.includes(w) || sig.label.has(w));
 
 const QUESTION_KINDS: Record<string, Signature["kind"][]> = {
   much: ["money", "quantity", "number"],

@@ -8,7 +8,7 @@ import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
 import { conceptsOf, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
-import { clausesOf, requestFocus, type TurnKind } from "./classify.ts";
+import { asMeant, clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
 // Verbs people use for what tools call otherwise: the query is widened with these stems.
 const EXPANSIONS: Record<string, string[]> = {
@@ -308,7 +308,8 @@ function operationIs(tool: Tool, verb: string | undefined, verbKey: string | und
  * that only shares a start date).
  */
 function candidatesFor(tools: Tool[], text: string, verb: string | undefined, focus: { verb?: string; object?: string } = {}): Candidates {
-  const cleaned = intentText(text);
+  // A mistyped verb ranks as the verb meant, as the turn's act was read (classify.ts).
+  const cleaned = intentText(asMeant(text));
   const index = indexOf(tools);
   const literal = rankTerms(cleaned).map((s) => index.correct(s));
   // A tool matches by a distinctive word of its name, by two of any, or by a word only it knows (an enum
@@ -325,10 +326,12 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   // A code the request carries ("APT-220914") that only some tools take makes them candidates too.
   const byCode = new Map(tools.map((t) => [t, codeHits(t, text)] as const));
   const scored = index.rank(expand(literal, written), weights);
-  for (const t of tools) if ((byCode.get(t) ?? 0) > 0 && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
+  // So does a value only one kind of tool takes written out whole ("a MacBook Pro 16" and a model enum).
+  const byPhrase = new Set(tools.filter((t) => enumPhraseHit(t, text)));
+  for (const t of tools) if (((byCode.get(t) ?? 0) > 0 || byPhrase.has(t)) && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
   const support = new Map<Tool, Support>();
   const ranked = scored
-    .filter((r) => keep(r) || (byCode.get(r.item) ?? 0) > 0)
+    .filter((r) => keep(r) || (byCode.get(r.item) ?? 0) > 0 || byPhrase.has(r.item))
     .map((r) => {
       const distinctive = rankTerms(r.item.name).filter((s) => !GENERIC.has(s));
       const coverage = distinctive.length === 0 ? 0 : distinctive.filter((s) => r.nameMatched.includes(s)).length / distinctive.length;
@@ -340,7 +343,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
         // for request_materials), not when it is all the request shares ("lend the book", book_room).
         object: objectKey !== undefined && (nounsOfName(r.item).some((w) => rankKey(singular(w)) === objectKey) || (rankKey(words(r.item.name)[0] ?? "") === objectKey && r.nameMatched.some((m) => m !== objectKey && !GENERIC.has(m)))),
         codes: codeHits(r.item, text, true) + (EMAIL.test(text) && takesEmail(r.item) ? 1 : 0),
-        enumPhrase: enumPhraseHit(r.item, text),
+        enumPhrase: byPhrase.has(r.item),
         dictates: false,
       };
       // The request writes out a message ("tell them …"): a tool that takes free text fits it.
@@ -528,6 +531,9 @@ function resumePending(input: PlanInput, pending: PendingTool): Plan | undefined
  * BK-1." names a thing, not the operation of booking).
  */
 function verbOf(text: string, focus: { verb?: string }, known: Set<string>): string | undefined {
+  // A phrasal verb a tool's name writes as one word ("check out" and checkout_item, "log in" and login_…).
+  const joined = focus.verb?.includes(" ") ? rankKey(focus.verb.replace(/\s+/g, "")) : undefined;
+  if (joined && known.has(joined)) return joined;
   if (focus.verb && !["go", "do", "let", "try", "make", "get", "have", "be"].includes(focus.verb)) return rankKey(focus.verb);
   if (focus.verb) return leadingVerb(text, known);
   const commands = clausesOf(text).some((c) => c.act === "command");

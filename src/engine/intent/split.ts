@@ -7,6 +7,7 @@
 import type { GovernanceVerdict } from "../governance/action.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { EngineResult, Message } from "./engine.ts";
+import { missingArguments } from "./plan.ts";
 
 const MAX_PARTS = 5;
 
@@ -56,7 +57,10 @@ export async function decideParts(messages: Message[], decide: (messages: Messag
   const results: EngineResult[] = [];
   // A part is a request of its own only when it says what it wants: one that only carries the earlier
   // turns on ("ok", a bare value, "then do it") makes the message one request, decided whole.
-  const isAction = (r: EngineResult) => (r.outcome.type === "execution" || r.outcome.type === "blocked") && !(r.plan?.kind === "tool" && r.plan.continued);
+  // A blocked part counts only when it is a whole call too: "… and redundancy for the kind" with the first
+  // part's verb lent to it is blocked, but it is no termination of anyone.
+  const complete = (r: EngineResult) => r.outcome.type !== "blocked" || missingArguments(r.outcome.tool, r.outcome.arguments).length === 0;
+  const isAction = (r: EngineResult) => (r.outcome.type === "execution" || r.outcome.type === "blocked") && complete(r) && !(r.plan?.kind === "tool" && r.plan.continued);
   // "delete /tmp/a.txt and /tmp/b.txt": a part without its own verb borrows the first part's.
   const verb = parts[0]!.split(/\s+/)[0]!;
   for (const part of parts) {

@@ -43,7 +43,11 @@ export function readDates(text: string, now: Date): DateMention[] {
   const found: DateMention[] = [];
   // ISO first, and masked for chrono, which reads "2027-03-01 until 2027-03-05" as clock times.
   const years: { start: number; end: number }[] = [];
-  let masked = spokenYears(text, years);
+  // "half past nine", "quarter to five pm": clock times in words chrono misreads; read by spokenTimes.
+  // Codes ("LN-04", "APT-220914") hold numbers that are no hour or day: masked too.
+  let masked = spokenYears(text, years)
+    .replace(PAST_TO, (m) => " ".repeat(m.length))
+    .replace(/(?<![\w-])[A-Za-z]{1,10}-\d[\w-]*/g, (m) => (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-/i.test(m) ? m : " ".repeat(m.length)));
   for (const m of text.matchAll(ISO)) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!validDate(y, mo, d)) continue;
@@ -70,6 +74,7 @@ export function readDates(text: string, now: Date): DateMention[] {
   // a range across them.
   const results: { r: chrono.ParsedResult; index: number }[] = [];
   let offset = 0;
+  const weekdays = new Set<DateMention>();
   for (const line of masked.split("\n")) {
     for (const hit of parseLine(line, now)) results.push({ r: hit.r, index: hit.index + offset });
     offset += line.length + 1;
@@ -79,7 +84,9 @@ export function readDates(text: string, now: Date): DateMention[] {
     const start = index + lead;
     // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR", "from 3 June 2027 of 15%": chrono reads the number
     // after the year as a time; it is not one (a time after a date is written with a colon or "at").
-    const tail = /(\d{4})(?:,|\s+(?!at\b)[a-z]+)?\s*\d{1,2}(?:\.\d{2})?$/i.exec(r.text);
+    // "from 1 May 2027 at 10 %": nor is a number that a percent sign or word follows, even after "at".
+    const percentAfter = /^\s?(?:%|percent\b|per\s+cent\b)/i.test(text.slice(index + r.text.length));
+    const tail = /(\d{4})(?:,|\s+(?!at\b)[a-z]+)?\s*\d{1,2}(?:\.\d{2})?$/i.exec(r.text) ?? (percentAfter ? /(\d{4})\s+at\s+\d{1,2}(?:\.\d+)?$/i.exec(r.text) : null);
     let end = tail ? index + tail.index + tail[1]!.length : index + r.text.length;
     // A year said aloud ends where its words end, not where its digits do.
     end = years.find((y) => end > y.start && end <= y.end)?.end ?? end;
@@ -102,16 +109,28 @@ export function readDates(text: string, now: Date): DateMention[] {
     }
     // "for two hours", "a 30 minute visit": a length of time, not a date, unless it counts from now ("in
     // two weeks", "three days from now", "2 hours later").
-    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?$/i.test(body.trim().replace(/^[-–—:\s]+/, ""));
+    // (Two units count too: "an hour and 15 minutes".)
+    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?(?:\s+and\s+(?:an?\s+|\d+\s*|[a-z]+[\s-]+)(?:sec|second|min|minute|hour|hr|day|night|week|month)s?)?$/i.test(body.trim().replace(/^[-–—:\s]+/, ""));
     if (duration && !/^(?:in|within)\b/i.test(r.text) && !/^\s*(?:ago|later|from now|after)\b/i.test(masked.slice(end))) continue;
     const dated = r.start.isCertain("day") || r.start.isCertain("weekday");
     const at = fromComponents(r.start);
     if (tail) delete at.time;
     const until = r.end ? fromComponents(r.end) : undefined;
     found.push({ start, end, ...at, ...(until ? { until } : {}), dated });
+    if (r.start.isCertain("weekday") && !r.start.isCertain("day")) weekdays.add(found.at(-1)!);
+  }
+  found.sort((a, b) => a.start - b.start);
+  // "Sunday the 21st of March 2027", "tuesday, march 2nd": a weekday just before a date names that date's
+  // day; read apart, it would be a second date (the next such weekday).
+  for (let i = found.length - 2; i >= 0; i--) {
+    const [day, next] = [found[i]!, found[i + 1]!];
+    if (!weekdays.has(day) || weekdays.has(next) || !/^[\s,]*(?:the\s+)?$/i.test(text.slice(day.end, next.start))) continue;
+    next.start = day.start;
+    if (day.time && !next.time) next.time = day.time;
+    found.splice(i, 1);
   }
   attachSpokenTimes(text, found);
-  return found.sort((a, b) => a.start - b.start);
+  return found;
 }
 
 const HOURS = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
@@ -159,8 +178,20 @@ function attachSpokenTimes(text: string, found: DateMention[]): void {
  * Every clock time said in words, with its span. Words between the hour and "a m" that are not minutes
  * ("seven at nine a m") are no time: the search goes on from the word after the hour.
  */
+const PAST_TO = new RegExp(`\\b(half|quarter)\\s+(past|after|to)\\s+(${HOURS.join("|")}|1[0-2]|0?[1-9])\\b(?:\\s*(a\\.?\\s?m\\b\\.?|p\\.?\\s?m\\b\\.?|in the morning|in the afternoon|in the evening))?`, "gi");
+
 function spokenTimes(text: string): { start: number; end: number; hours: number; minutes: number }[] {
   const out: { start: number; end: number; hours: number; minutes: number }[] = [];
+  // "half past nine" is 9:30, "quarter to five pm" 16:45; with no a.m. or p.m. the hour is as said.
+  for (const m of text.matchAll(PAST_TO)) {
+    const said = /^\d/.test(m[3]!) ? Number(m[3]) % 12 : HOURS.indexOf(m[3]!.toLowerCase());
+    const to = m[2]!.toLowerCase() === "to";
+    let hours = to ? (said + 11) % 12 : said;
+    if (hours === 0 && !m[4]) hours = said === 0 ? 12 : hours;
+    const minutes = m[1]!.toLowerCase() === "half" ? 30 : to ? 45 : 15;
+    if (m[4] && /^p|afternoon|evening/i.test(m[4])) hours += 12;
+    out.push({ start: m.index!, end: m.index! + m[0].length, hours, minutes });
+  }
   const re = new RegExp(SPOKEN_TIME.source, "gi");
   for (let m = re.exec(text); m; m = re.exec(text)) {
     let hours = HOURS.indexOf(m[1]!.toLowerCase());
@@ -183,6 +214,9 @@ function spokenTimes(text: string): { start: number; end: number; hours: number;
 /** chrono's reading of one line; a day-first numeric date ("19/3/2027") the US reading misses is read British. */
 function parseLine(line: string, now: Date): { r: chrono.ParsedResult; index: number }[] {
   if (line.trim() === "") return [];
+  // "6. April 2027": a day with the full stop of an ordinal (as much of Europe writes it) is a day, not a
+  // clock hour; the stop becomes a space, so offsets do not move.
+  line = line.replace(/\b(\d{1,2})\.(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/gi, "$1 ");
   try {
     const results = chrono.parse(line, { instant: now, timezone: "UTC" }, { forwardDate: true }).map((r) => ({ r, index: r.index }));
     for (const m of line.matchAll(/(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?![\d/])/g)) {

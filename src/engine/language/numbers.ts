@@ -45,7 +45,8 @@ export function readNumberWords(words: readonly string[], start: number): { valu
       group = 0;
     } else if (w === "dozen") {
       group = (group || 1) * 12;
-    } else if (w === "and" && any && i + 1 < words.length && (words[i + 1]! in SMALL)) {
+    } else if (w === "and" && any && i + 1 < words.length && (words[i + 1]! in SMALL || /^[a-z]+-[a-z]+$/.test(words[i + 1]!) && words[i + 1]!.split("-").every((p) => p in SMALL))) {
+      // "one hundred and five", "three hundred and forty-seven".
       taken++;
       continue;
     } else if (w === "and" && any && words[i + 1] === "a" && words[i + 2] === "half") {

@@ -59,7 +59,7 @@ function currencyTables(): { names: Map<string, string>; codes: Set<string> } {
     for (const form of [last, `${last}s`, last.endsWith("o") ? `${last}s` : last]) if (!names.has(form)) names.set(form, code);
   }
   // Spoken names the CLDR display names do not end with.
-  for (const [w, c] of [["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"], ["sterling", "GBP"], ["pounds sterling", "GBP"], ["pound sterling", "GBP"], ["us dollars", "USD"], ["u.s. dollars", "USD"]] as const) names.set(w, c);
+  for (const [w, c] of [["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"], ["pence", "GBP"], ["sterling", "GBP"], ["pounds sterling", "GBP"], ["pound sterling", "GBP"], ["us dollars", "USD"], ["u.s. dollars", "USD"]] as const) names.set(w, c);
   currencyNames = names;
   currencyCodes = codes;
   return { names, codes };
@@ -71,6 +71,8 @@ export function currencyOfWord(word: string): string | undefined {
   if (word.length === 3 && codes.has(word.toUpperCase()) && /^[a-z]{3}$/i.test(word)) return word.toUpperCase();
   return names.get(word.toLowerCase());
 }
+
+const GLUED = new Set(["usd", "eur", "gbp", "chf", "jpy", "inr", "sek", "nok", "dkk", "pln"]);
 
 const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9 };
 
@@ -84,10 +86,14 @@ const LEXEME = new RegExp(
     // Separators only between digits ("$2,000," keeps its comma), and a k/m/bn scale only attached ("2m"):
     // "120 m" is metres.
     String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
+    // "80p": pence, written attached (one or two digits: "1080p" is a screen, and pounds are written as pounds).
+    String.raw`(?<pence>(?<!\d)\d{1,2}p(?![a-z0-9]))`,
     String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
     String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
+    // "usd2750", "gbp8.99": a currency code glued to its amount (read as a word when it is no currency).
+    String.raw`(?<glued>[a-z]{3}\d(?:\d|[,.](?=\d))*(?![a-z0-9_]))`,
     String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:-[a-z][a-z0-9_]*)*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
     String.raw`(?<punct>[,;:()\[\]/°º\-–—.!?&+*$€£¥₹₩₽₺₪₫₱฿]|\s+)`,
   ].join("|"),
@@ -112,6 +118,15 @@ export function readNumeral(raw: string): number | undefined {
   else if (dots > 1) text = text.replace(/\./g, "");
   const value = Number(text);
   return Number.isFinite(value) ? value * multiplier : undefined;
+}
+
+/**
+ * An amount of money as written: "1.299" and "165.000" group thousands with dots, as much of Europe writes
+ * them (money has no third decimal); anything else as readNumeral reads it.
+ */
+function moneyAmount(text: string, value: number): number {
+  const digits = text.trim().replace(/^(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?/i, "");
+  return /^\d{1,3}(?:\.\d{3})+$/.test(digits) ? Number(digits.replace(/\./g, "")) : value;
 }
 
 function clockMinutes(raw: string, meridiemHint?: "a" | "p"): number | undefined {
@@ -175,7 +190,12 @@ function lex(text: string, spans?: Span[]): Token[] {
     } else if (g.money !== undefined) {
       const symbol = /^(us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])/.exec(raw)![1]!;
       const value = readNumeral(raw.slice(symbol.length));
-      if (value !== undefined) tokens.push({ kind: "money", text: raw.trim(), value, currency: SYMBOLS[symbol]! });
+      if (value !== undefined) tokens.push({ kind: "money", text: raw.trim(), value: moneyAmount(raw, value), currency: SYMBOLS[symbol]! });
+    } else if (g.pence !== undefined) {
+      tokens.push({ kind: "money", text: raw, value: Number(raw.slice(0, -1)) / 100, currency: "GBP" });
+    } else if (g.number !== undefined && /^\d{4,}m$/.test(raw.trim())) {
+      // "2500m": four digits and more before an "m" are metres; a million is written "2.5bn" or "2,500m".
+      tokens.push({ kind: "number", text: raw.slice(0, -1), value: Number(raw.slice(0, -1)) }, { kind: "word", text: "m", norm: "m" });
     } else if (g.number !== undefined) {
       const trimmed = raw.trim();
       const percent = trimmed.endsWith("%");
@@ -186,7 +206,13 @@ function lex(text: string, spans?: Span[]): Token[] {
       tokens.push({ kind: "op", text: raw, op });
     } else if (g.path !== undefined) tokens.push({ kind: "word", text: raw, norm: raw });
     else if (g.domain !== undefined) tokens.push({ kind: "domain", text: raw, domain: raw.replace(/^\*\./, "") });
-    else if (g.word !== undefined) tokens.push({ kind: "word", text: raw, norm: raw.replace(/’/g, "'") });
+    else if (g.glued !== undefined) {
+      // Only the currencies people glue to amounts: "cad1024" or "top100" is more likely a reference.
+      const code = GLUED.has(raw.slice(0, 3)) ? currencyOfWord(raw.slice(0, 3)) : undefined;
+      const value = readNumeral(raw.slice(3));
+      if (code !== undefined && value !== undefined) tokens.push({ kind: "money", text: raw, value: moneyAmount(raw.slice(3), value), currency: code });
+      else tokens.push({ kind: "word", text: raw, norm: raw });
+    } else if (g.word !== undefined) tokens.push({ kind: "word", text: raw, norm: raw.replace(/’/g, "'") });
     else if (raw.trim() !== "") tokens.push({ kind: "punct", text: raw });
     // Every token read from this lexeme (a range that fell apart gives several) spans the lexeme.
     if (spans) for (let k = from; k < tokens.length; k++) spans[k] = { start, end: at };
@@ -228,6 +254,22 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
+    // "half an hour", "one quarter of an hour", "three quarters of an hour": a fraction of one unit of time.
+    if (t.kind === "word") {
+      const count = { a: 1, one: 1, three: 3 }[words[i] ?? ""];
+      const at = count !== undefined ? i + 1 : i;
+      const part = { quarter: 0.25, quarters: 0.25, half: 0.5 }[words[at] ?? ""];
+      const of = words[at + 1] === "of" ? 1 : 0;
+      const unit = words[at + 1 + of];
+      const one = ["a", "an"].includes(unit ?? "") ? words[at + 2 + of] : undefined;
+      const q = part !== undefined && one && ONE_UNITS.has(one) && (count !== undefined || part === 0.5) ? quantity((count ?? 1) * part, one) : undefined;
+      if (q && (part !== 0.25 || count !== undefined) && (count !== 3 || words[at] === "quarters")) {
+        const last = at + 2 + of;
+        out.push({ kind: "quantity", text: tokens.slice(i, last + 1).map((x) => x.text).join(" "), quantity: q });
+        i = last;
+        break step;
+      }
+    }
     // Numbers in words become numbers first.
     if (t.kind === "word") {
       const spelled = readNumberWords(words, i);
@@ -235,7 +277,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         const text = tokens.slice(i, i + spelled.length).map((x) => x.text).join(" ");
         t = { kind: "number", text, value: spelled.value };
         i += spelled.length - 1;
-      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour")) && ONE_UNITS.has(words[i + 1] ?? "")) {
+      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour") || (t.norm === "a" && words[i + 1] === "fortnight")) && ONE_UNITS.has(words[i + 1] ?? "")) {
         // "for one hour", "an hour": one of a unit of time (alone, "one" is an article).
         t = { kind: "number", text: t.text, value: 1 };
       } else if (t.norm === "noon" || t.norm === "midday") t = { kind: "time", text: t.text, minutes: 720 };
@@ -255,21 +297,32 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       // "100 US dollars", "200 pounds sterling": a two-word currency name.
       const currency2 = currencyOfWord(`${wordOf(n1).norm} ${wordOf(n2).norm}`);
       if (currency2) {
-        out.push({ kind: "money", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, value: t.value, currency: currency2 });
+        out.push({ kind: "money", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, value: moneyAmount(t.text, t.value), currency: currency2 });
         i += 2;
         break step;
       }
     }
     if (t.kind === "number" && n1?.kind === "punct" && SYMBOLS[n1.text]) {
       // "5.000,50 €": the symbol after the amount.
-      out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: t.value, currency: SYMBOLS[n1.text]! });
+      out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: moneyAmount(t.text, t.value), currency: SYMBOLS[n1.text]! });
       i++;
       break step;
     }
     if (t.kind === "number") {
       const currency = isWord(n1) ? currencyOfWord(wordOf(n1).norm) : undefined;
       if (currency) {
-        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value: n1!.text.toLowerCase() === "cents" ? t.value / 100 : t.value, currency });
+        const minor = ["cents", "pence"].includes(n1!.text.toLowerCase());
+        const value = minor ? t.value / 100 : t.value;
+        // "ninety-five dollars and fifty cents": the minor part said as its own amount after the whole one.
+        const whole = out.at(-2);
+        if (minor && value < 1 && isWord(out.at(-1), "and") && whole?.kind === "money" && Number.isInteger(whole.value) && (whole.currency === currency || (currency === "USD" && whole.currency !== "GBP"))) {
+          out.pop();
+          out[out.length - 1] = { ...whole, text: `${whole.text} and ${t.text} ${n1!.text}`, value: whole.value + value };
+          i++;
+          if (spans && outSpans) outSpans[out.length - 1] = { start: outSpans[out.length - 1]!.start, end: spans[i]!.end };
+          break step;
+        }
+        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value: minor ? value : moneyAmount(t.text, value), currency });
         i++;
         break step;
       }
@@ -309,10 +362,11 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     }
     // "thirty-one pounds fifteen", "12 dollars 50 each": the minor part after a currency in words,
     // when nothing after it makes it a count of something else ("12 dollars 3 copies").
-    if (t.kind === "number" && last?.kind === "money" && previous === last && /[a-z]$/i.test(last.text) && Number.isInteger(last.value) && Number.isInteger(t.value) && t.value > 0 && t.value < 100 && (!isWord(n1) || isWord(n1, "each", "per", "apiece", "a", "as", "for", "to", "on", "and", "in", "at", "from", "by", "with", "because", "please"))) {
+    if (t.kind === "number" && last?.kind === "money" && previous === last && /[a-z]$/i.test(last.text) && Number.isInteger(last.value) && Number.isInteger(t.value) && t.value > 0 && t.value < 100 && (!isWord(n1) || isWord(n1, "each", "per", "apiece", "a", "as", "for", "to", "on", "and", "in", "at", "from", "by", "with", "because", "please") || !countsThings(wordOf(n1).norm))) {
       out[out.length - 1] = { ...last, text: `${last.text} ${t.text}`, value: last.value + t.value / 100 };
       break step;
     }
+    // "ninety-five dollars and fifty cents": the minor part said as its own amount.
     if (t.kind === "word" && ["per", "an", "a"].includes(t.norm) && last?.kind === "quantity" && n1?.kind === "word" && ["second", "sec", "minute", "min", "hour", "hr", "h", "day"].includes(n1.norm.replace(/s$/, ""))) {
       const perUnit = ({ second: "s", sec: "s", minute: "min", min: "min", hour: "h", hr: "h", h: "h", day: "day" } as Record<string, string>)[n1.norm.replace(/s$/, "")]!;
       const q = quantity(last.quantity.value, `${last.quantity.unit}/${perUnit}`);
@@ -325,7 +379,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     if (t.kind === "word" && t.norm.length === 3 && n1?.kind === "number") {
       const currency = currencyOfWord(t.norm);
       if (currency && currency === t.norm.toUpperCase()) {
-        out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: n1.value, currency });
+        out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: moneyAmount(n1.text, n1.value), currency });
         i++;
         break step;
       }
@@ -358,7 +412,10 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
   return out;
 }
 
-const ONE_UNITS = new Set(["hour", "minute", "second", "day", "week", "month", "year", "night", "kilogram", "kg", "metre", "meter", "litre", "liter"]);
+// A plural after "12 dollars 3" says what the 3 counts ("3 copies"); grammar words that end in s do not.
+const countsThings = (w: string) => /[^s]s$/.test(w) && w.length >= 4 && !["this", "thus", "plus", "does", "yes", "always", "perhaps", "unless"].includes(w);
+
+const ONE_UNITS = new Set(["hour", "fortnight", "minute", "second", "day", "week", "month", "year", "night", "kilogram", "kg", "metre", "meter", "litre", "liter"]);
 
 // Words js-quantities reads as units that, after a number, are almost always something else: "3 refunds
 // per hour" is handled as a rate, "500 units" is a count, "in" is a preposition, "a" an article.

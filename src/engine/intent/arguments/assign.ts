@@ -76,8 +76,8 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
   const out: Candidate[] = [];
   const lessening = takesAway(turn);
   for (const f of turn.found) {
-    // "3, not 4", "the 12th instead of the 9th": the value set aside is not an argument.
-    if (rejected(f.left)) continue;
+    // "3, not 4", "the 12th instead of the 9th", "4 was wrong": the value set aside is not an argument.
+    if (rejected(f.left) || calledWrong(f.right)) continue;
     const readings: { f: Found; implied?: Role; value?: Found["value"] }[] = [{ f }];
     // A range ("Feb 8 to Feb 12") is two dates: a start and an end.
     if (f.value.kind === "date" && f.value.date.until) {
@@ -91,7 +91,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
       for (const sig of sigs) {
         const typed = typedFit(sig, reading.f);
         if (!typed) continue;
-        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right) + roleScore(sig, paired, reading.f.left, reading.implied);
+        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right) + roleScore(sig, paired, reading.f.left, reading.implied, reading.f.right);
         // A signed change ("quantity_delta") is negative when the words take something away.
         if (typeof typed.value === "number" && typed.value > 0 && lessening && isChange(sig) && !reading.f.raw.startsWith("+")) typed.value = -typed.value;
         const n = typeof typed.value === "number" ? typed.value : undefined;
@@ -114,6 +114,10 @@ function takesAway(turn: Turn): boolean {
 }
 
 const isChange = (sig: Signature) => (sig.min === undefined || sig.min < 0) && sig.keyWords.some((w) => ["delta", "change", "adjustment", "adjust", "diff", "difference", "offset"].includes(w));
+
+// "4 was wrong", "4 is a typo", "4 — wrong": the value named is the one being replaced.
+const WRONG = new Set(["wrong", "incorrect", "mistaken", "typo", "mistake"]);
+const calledWrong = (right: string[]) => WRONG.has(right[0] ?? "") || (["was", "is", "s"].includes(right[0] ?? "") && (WRONG.has(right[1] ?? "") || (right[1] === "a" && WRONG.has(right[2] ?? ""))));
 
 const rejected = (left: string[]) => left[0] === "not" || (left[0] === "of" && left[1] === "instead") || (left[0] === "than" && left[1] === "rather");
 
@@ -143,7 +147,11 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
   // A code or an enum value the turn sets aside for another ("editor, not viewer", "from Oslo not Bergen")
   // is given to no parameter, as typed values are not (typedCandidates). Alone ("it's not controlled") it
   // is what the turn says about the parameter, and stays.
-  const setAside = (c: Candidate) => (c.kind === "code" || c.kind === "enum") && rejected(contextOf(turn.text, turn.words, c.span).left);
+  const setAside = (c: Candidate) => {
+    if (c.kind !== "code" && c.kind !== "enum") return false;
+    const around = contextOf(turn.text, turn.words, c.span);
+    return rejected(around.left) || calledWrong(around.right);
+  };
   candidates = candidates.filter((c) => !setAside(c) || !candidates.some((o) => o.key === c.key && !sameValue(o.value, c.value) && !setAside(o)));
   // A value written inside a longer value of another enum ("mowing" inside "mowing B") is that longer one.
   const inLonger = (c: Candidate) => c.kind === "enum" && candidates.some((o) => o !== c && o.kind === "enum" && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);

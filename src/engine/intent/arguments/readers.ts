@@ -61,7 +61,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       const v = trimmed !== value && trimmed.length > 0 && whole.test(trimmed) ? trimmed : value;
       const span = at ?? { start: index, end: index + v.length };
       const { left, right } = contextOf(turn.text, turn.words, span);
-      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleScore(sig, paired, left);
+      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleScore(sig, paired, left, undefined, right);
       // Shaped like the schema's example ("KL642": letters then digits) is likelier than a bare number.
       if (sig.example && shape(v) === shape(sig.example)) score += 0.4;
       else if (sig.example && /[A-Za-z]/.test(sig.example) && !/[A-Za-z]/.test(v)) score -= 0.8;
@@ -174,15 +174,47 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
       // A multi-word value may have one word written as another verb of its operation, never all.
       if (ok && exact > 0) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + parts.length - 1]!.span.end }, words: parts.length - (parts.length - exact) * 0.5 });
     }
+    // A value that negates a word (non_payment, not_delivered) named by that word with a negative prefix
+    // ("unpaid", "undelivered") or after "not" ("not paid"): the same negation of the same lemma.
+    if (parts.length === 2 && NEGATIVE.has(parts[0]!)) {
+      words.forEach((w, i) => {
+        const prefix = ["non", "un"].find((p) => w.word.startsWith(p) && w.word.length >= p.length + 3);
+        if (prefix && sameWord(w.word.slice(prefix.length).replace(/^-/, ""), parts[1]!)) out.push({ value: form.value, span: w.span, words: 2 });
+        const next = words[i + 1];
+        if (NEGATIVE.has(w.word) && next && sameWord(next.word, parts[1]!)) out.push({ value: form.value, span: { start: w.span.start, end: next.span.end }, words: 2 });
+      });
+    }
+    // A short part written out as the words it abbreviates ("high-voltage switching" for hv_switching):
+    // each letter the first of one word, in order, the other parts as they are.
+    if (parts.length >= 2 && parts.some((p) => /^[a-z]{2,3}$/.test(p))) {
+      for (let i = 0; i < words.length; i++) {
+        let j = i;
+        let spelled = false;
+        for (const part of parts) {
+          if (words[j] && sameWord(words[j]!.word, part)) j++;
+          else if (/^[a-z]{2,3}$/.test(part) && words.slice(j, j + part.length).map((w) => w.word[0]).join("") === part && words.slice(j, j + part.length).every((w) => w.word.length > 1)) {
+            j += part.length;
+            spelled = true;
+          } else {
+            j = -1;
+            break;
+          }
+        }
+        if (j > i && spelled) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[j - 1]!.span.end }, words: parts.length });
+      }
+    }
     // One word of the text standing for a one-word value it begins ("prod" → production, "dev" → development).
     if (parts.length === 1 && parts[0]!.length >= 6) {
       for (const w of words) if (w.word.length >= 3 && w.word.length < parts[0]!.length && parts[0]!.startsWith(w.word) && !forms(w.word).has(w.word + "s")) out.push({ value: form.value, span: w.span, words: 0.5 });
     }
     // A multi-word value named by its distinctive words ("background check" for failed_background_check).
-    if (parts.length >= 3) {
-      const hits = parts.map((p) => words.findIndex((w) => sameWord(w.word, p)));
+    // Only its content words count: "end the employment of" shares "end" and "of" with end_of_contract
+    // but names no contract.
+    const content = parts.filter((p) => !FUNCTION_WORDS.has(p));
+    if (parts.length >= 3 && content.length >= 2) {
+      const hits = content.map((p) => words.findIndex((w) => sameWord(w.word, p)));
       const found = hits.filter((h) => h >= 0);
-      if (found.length >= parts.length - 1 && Math.max(...found) - Math.min(...found) <= parts.length + 2) {
+      if (found.length >= Math.max(2, content.length - 1) && Math.max(...found) - Math.min(...found) <= parts.length + 2) {
         out.push({ value: form.value, span: { start: words[Math.min(...found)]!.span.start, end: words[Math.max(...found)]!.span.end }, words: found.length - 0.5 });
       }
     }
@@ -190,6 +222,9 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
   // Longer matches hide the shorter ones inside them.
   return out.filter((m) => !out.some((o) => o !== m && o.words > m.words && o.span.start <= m.span.start && o.span.end >= m.span.end));
 }
+
+const NEGATIVE = new Set(["non", "not", "no", "un"]);
+const FUNCTION_WORDS = new Set(["of", "the", "a", "an", "and", "or", "to", "for", "in", "on", "at", "by", "with", "from"]);
 
 /** Enum values the turn names, for every enum parameter, scored like typed values. */
 export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
@@ -211,7 +246,7 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     out.push(...noneByNegation(sig, turn, asked));
     for (const m of enumMentions(sig, turn)) {
       const { left, right } = contextOf(turn.text, turn.words, m.span);
-      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right) + roleScore(sig, paired, left) + (asked.has(sig.key) ? 1.5 : 0);
+      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0);
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum" });
     }
   }

@@ -296,6 +296,9 @@ const TRANSPARENT = new Set(["is", "are", "was", "were", "be", "will", "the", "a
  * How strongly the words around a value name the parameter: 1 for a word of its own label next to it (0.5
  * for a label word other parameters share), half that anywhere in its clause, else 0.
  */
+/** The value is named after it: "X is the start date", "X as the role", "X for the type". */
+const namedAfter = (right: string[]) => ["is", "as", "for", "are", "was"].includes(right[0] ?? "") && right[1] === "the";
+
 export function cueScore(sig: Signature, left: string[], right: string[]): number {
   const weight = (w: string) => {
     let best = 0;
@@ -305,8 +308,10 @@ export function cueScore(sig: Signature, left: string[], right: string[]): numbe
     }
     return best;
   };
+  // A value named after it ("2027-09-06 is the start date", "editor as the role") takes its label from
+  // the right: the words on its left are the label of the item before it in the list.
   // A copula or an article between a label and its value ("last working day is 2027-06-30") is no distance.
-  const l = left.filter((w) => !TRANSPARENT.has(w));
+  const l = namedAfter(right) ? [] : left.filter((w) => !TRANSPARENT.has(w));
   const r = right.filter((w) => !TRANSPARENT.has(w));
   let near = 0;
   for (const w of [...l.slice(0, 3), ...r.slice(0, 2)]) near = Math.max(near, weight(w));
@@ -328,14 +333,23 @@ export const OPPOSITE: Record<Role, Role> = { source: "target", target: "source"
  * +1 when the value's role fits the parameter's (a range's own end, else the word before the value: "from
  * OSL"), −1 when it is the opposite one. Only roles the tool has in pairs count (`paired`).
  */
-export function roleScore(sig: Signature, paired: Set<Role>, left: string[], implied?: Role): number {
+export function roleScore(sig: Signature, paired: Set<Role>, left: string[], implied?: Role, right: string[] = []): number {
   let score = 0;
   for (const role of sig.roles) {
     if (!paired.has(OPPOSITE[role])) continue;
     const lead = left[0] === "the" || left[0] === "a" ? left[1] : left[0];
+    // A noun of the role in a label before or after the value ("destination warehouse: LEJ2", "RTM1 —
+    // source warehouse"), when no preposition right before it says the role.
+    const near = namedAfter(right) ? right.slice(0, 3) : [...left.slice(0, 3), ...right.slice(0, 3)];
+    const noun = lead && !namedAfter(right) && (ROLE_CUES[role].includes(lead) || ROLE_CUES[OPPOSITE[role]].includes(lead)) ? undefined : near.find((w) => ROLE_NOUNS[role].includes(w) || ROLE_NOUNS[OPPOSITE[role]].includes(w));
     if (implied !== undefined) score += implied === role ? 1 : implied === OPPOSITE[role] ? -1 : 0;
+    else if (noun && namedAfter(right)) score += ROLE_NOUNS[role].includes(noun) ? 1 : -1;
     else if (lead && ROLE_CUES[role].includes(lead)) score += 1;
     else if (lead && ROLE_CUES[OPPOSITE[role]].includes(lead)) score -= 1;
+    else if (noun) score += ROLE_NOUNS[role].includes(noun) ? 1 : -1;
   }
   return score;
 }
+
+// Nouns that name a role in a label, wherever the label stands.
+const ROLE_NOUNS: Record<Role, string[]> = { source: ["source", "origin"], target: ["destination", "target"], start: ["start"], end: ["end"] };

@@ -52,6 +52,20 @@ function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
   return undefined;
 }
 
+/** A list line with its label after the value: "- the lift stalls between floors (summary)", "Ana Lima — name". */
+function labelledAfter(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word.toLowerCase())].includes(k));
+  for (const m of turn.text.matchAll(/^[ \t]*(?:[-*•][ \t]+)?(.+?)[ \t]*(?:\(([a-z][a-z ]{0,30})\)|[ \t][-–—][ \t]+([a-z][a-z ]{0,30}))[ \t]*$/gim)) {
+    const label = (m[2] ?? m[3])!.trim().split(/\s+/);
+    if (label.length > 3 || !label.some(keyNamed)) continue;
+    const start = m.index! + m[0].indexOf(m[1]!);
+    const value = m[1]!.trim().replace(/[.!]+$/, "");
+    const span = { start, end: start + value.length };
+    if (value.length > 0 && !taken.some((t) => overlaps(t, span))) return { value, span };
+  }
+  return undefined;
+}
+
 /** Quoted text within four words after the parameter's label ("subject 'Renewal terms'", "titled “Q3 plan”"). */
 function quotedNear(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
   for (const f of turn.found) {
@@ -258,7 +272,7 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
   };
   const open = sigs.filter((s) => !filled.has(s.key) && ["name", "text", "identifier", "version", "path", "uri", "emails"].includes(s.kind));
   // Labelled and quoted values first: they say which parameter they are for.
-  for (const sig of open) if (sig.kind === "name" || sig.kind === "text" || sig.kind === "identifier") claim(sig.key, labelled(sig, turn, taken) ?? quotedNear(sig, turn, taken));
+  for (const sig of open) if (sig.kind === "name" || sig.kind === "text" || sig.kind === "identifier") claim(sig.key, labelled(sig, turn, taken) ?? labelledAfter(sig, turn, taken) ?? quotedNear(sig, turn, taken));
   for (const sig of open) {
     if (out.has(sig.key)) continue;
     if (sig.kind === "version") {

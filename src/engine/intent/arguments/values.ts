@@ -5,7 +5,7 @@
 import { readDates, spokenTimeSpans, type DateMention } from "../../language/dates.ts";
 import { conceptsOf } from "../../language/lemmas.ts";
 import { tokenizeWithSpans, type Span, type Token } from "../../language/tokens.ts";
-import type { Quantity } from "../../language/units.ts";
+import { convert, type Quantity } from "../../language/units.ts";
 
 export type Value =
   | { kind: "money"; amount: number; currency: string | undefined; scaled: boolean }
@@ -152,20 +152,57 @@ export function readTurn(original: string, now: Date): Turn {
     for (let k = found.length - 1; k >= 0; k--) if (overlaps(found[k]!.span, span) && found[k]!.value.kind !== "email") found.splice(k, 1);
     found.push({ value: { kind: "token", text: m[0] }, span, raw: m[0], ...contextOf(text, words, span) });
   }
+  joinDurations(text, words, found);
   const taken = found.map((f) => f.span);
   for (const run of nameRuns(text, taken)) found.push({ value: { kind: "name", text: run.text, words: run.words }, span: run.span, raw: run.text, ...contextOf(text, words, run.span) });
   found.sort((a, b) => a.span.start - b.span.start);
   return { text, found, words, tokens, spans };
 }
 
+/**
+ * One length of time written in two units, the larger first ("1 hr 30 min", "two hours and fifteen
+ * minutes", "1h30"): one quantity in the larger unit, as a reader adds them up.
+ */
+function joinDurations(text: string, words: Turn["words"], found: Found[]): void {
+  for (let k = found.length - 2; k >= 0; k--) {
+    const [a, b] = [found[k]!, found[k + 1]!];
+    if (a.value.kind !== "quantity" || b.value.kind !== "quantity" || a.value.quantity.kind !== b.value.quantity.kind) continue;
+    if (!/^\s*(?:and\s+)?$/i.test(text.slice(a.span.end, b.span.start))) continue;
+    const more = convert(b.value.quantity.value, b.value.quantity.unit, a.value.quantity.unit);
+    const ratio = convert(1, a.value.quantity.unit, b.value.quantity.unit);
+    if (more === undefined || ratio === undefined || ratio <= 1 || more >= 1) continue;
+    const span = { start: a.span.start, end: b.span.end };
+    found.splice(k, 2, { ...a, value: { kind: "quantity", quantity: { ...a.value.quantity, value: a.value.quantity.value + more } }, span, raw: text.slice(span.start, span.end), ...contextOf(text, words, span) });
+  }
+  // "1h30", "2h15": hours and minutes written as a clock-like length.
+  for (const m of text.matchAll(/(?<![\w:])(\d{1,2})\s?h\s?([0-5]\d)(?![\w:])/gi)) {
+    const span = { start: m.index!, end: m.index! + m[0].length };
+    for (let k = found.length - 1; k >= 0; k--) if (overlaps(found[k]!.span, span)) found.splice(k, 1);
+    found.push({ value: { kind: "quantity", quantity: { value: Number(m[1]) + Number(m[2]) / 60, unit: "h", kind: "time" } }, span, raw: m[0], ...contextOf(text, words, span) });
+  }
+}
+
 const FORWARDED = /-{2,}\s*forwarded message\s*-{2,}|-{2,}\s*original message\s*-{2,}|^begin forwarded message:/im;
 const HEADER = /^[ \t>]*(?:from|sent|date|to|cc|bcc|reply-to)[ \t]*:.*$/gim;
 
+// A reply's line that introduces the e-mail it quotes ("On Tue, 2 Feb 2027, Ana <ana@…> wrote:").
+const ATTRIBUTION = /^[ \t>]*on\b[^\n]{0,200}\bwrote:[ \t]*$/gim;
+
 /**
- * A forwarded e-mail's header lines (From, Date, To…) describe the e-mail, not the request: their dates and
- * addresses are blanked (same length, so spans still point into the original) before values are read.
+ * A forwarded e-mail's header lines (From, Date, To…) and a reply's attribution line describe the e-mail,
+ * not the request: their dates and addresses are blanked, and so are the quote marks before a quoted
+ * body's lines (same length, so spans still point into the original) before values are read.
  */
 function withoutForwardedHeaders(text: string): string {
-  if (!FORWARDED.test(text)) return text;
-  return text.replace(HEADER, (line) => " ".repeat(line.length));
+  const plain = unquoted(text);
+  if (!FORWARDED.test(plain)) return plain;
+  return plain.replace(HEADER, blank);
+}
+
+const blank = (s: string) => " ".repeat(s.length);
+
+/** A reply's quoted e-mail as its reader sees it: the attribution line and the quote marks blanked. */
+export function unquoted(text: string): string {
+  if (!text.includes(">")) return text;
+  return text.replace(ATTRIBUTION, blank).replace(/^[ \t]*>[> \t]*/gm, blank);
 }

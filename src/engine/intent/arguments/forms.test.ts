@@ -1,0 +1,398 @@
+// Surface forms people write that the first writers (arguments.test.ts) did not: a day with an ordinal
+// full stop ("6. April 2027"), a weekday before the date it names ("Sunday the 21st of March"), and a reply
+// that quotes the e-mail it answers. Every case is a meaning of our own (a tool of a trade no fixture has,
+// typed values) rendered by writers that know nothing of the parser; the expected arguments come from the
+// meaning. Each class has a check that fails when the class is read wrong, not only when it is not read.
+import { describe, expect, it } from "vitest";
+import { extractArguments } from "../extract.ts";
+
+const NOW = new Date("2026-11-24T12:00:00Z");
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const ONES = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const ORD = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"];
+const ordinalWords = (d: number) => (d <= 20 ? ORD[d]! : d < 30 ? `twenty-${ORD[d - 20]}` : d === 30 ? "thirtieth" : `thirty-${ORD[d - 30]}`);
+const suffix = (d: number) => (d % 100 >= 11 && d % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][d % 10] ?? "th"));
+const spokenYear = (y: number) => `${ONES[Math.floor(y / 100)] ?? "twenty"} ${y % 100 < 20 ? ONES[y % 100] : `${["", "", "twenty", "thirty"][Math.floor((y % 100) / 10)]}-${ONES[y % 10]}`}`.replace(/-$/, "");
+
+const TUNE_SERVICE = {
+  type: "object",
+  required: ["piano_id", "visit_date", "contact_email"],
+  properties: {
+    piano_id: { type: "string", pattern: "^PN-[0-9]{4}$", description: "The instrument, e.g. PN-0042." },
+    visit_date: { type: "string", format: "date", description: "Day the tuner comes." },
+    contact_email: { type: "string", format: "email", description: "Who the tuner calls on arrival." },
+    pitch_hz: { type: "number", minimum: 400, maximum: 460, description: "Reference pitch for A4." },
+  },
+} as const;
+
+interface Day {
+  y: number;
+  m: number;
+  d: number;
+}
+const iso = (x: Day) => `${x.y}-${String(x.m).padStart(2, "0")}-${String(x.d).padStart(2, "0")}`;
+const weekday = (x: Day) => WEEKDAYS[new Date(Date.UTC(x.y, x.m - 1, x.d)).getUTCDay()]!;
+
+// Days chosen so that a weekday read alone (the next such weekday after NOW) is never the same day.
+const DAYS: Day[] = [
+  { y: 2027, m: 4, d: 6 },
+  { y: 2027, m: 9, d: 30 },
+  { y: 2028, m: 1, d: 14 },
+  { y: 2027, m: 3, d: 21 },
+  { y: 2027, m: 6, d: 3 },
+];
+
+const DAY_FORMS: Record<string, (x: Day) => string> = {
+  ordinalStop: (x) => `${x.d}. ${MONTHS[x.m - 1]} ${x.y}`,
+  ordinalStopShort: (x) => `${x.d}. ${MONTHS[x.m - 1]!.slice(0, 3)} ${x.y}`,
+  weekdayTheOf: (x) => `${weekday(x)} the ${x.d}${suffix(x.d)} of ${MONTHS[x.m - 1]} ${x.y}`,
+  weekdayComma: (x) => `${weekday(x)}, ${MONTHS[x.m - 1]} ${x.d}, ${x.y}`,
+  spokenWeekday: (x) => `${weekday(x).toLowerCase()} the ${ordinalWords(x.d)} of ${MONTHS[x.m - 1]!.toLowerCase()} ${spokenYear(x.y)}`,
+};
+
+const SENTENCES: ((day: string, id: string, email: string) => string)[] = [
+  (day, id, email) => `Please book a tuning for ${id} on ${day}, contact ${email}.`,
+  (day, id, email) => `Could you send the tuner to ${id}? Visit date: ${day}. Ask for ${email}.`,
+  (day, id, email) => `um can you get someone out to tune ${id} ${day} and call ${email}`,
+];
+
+describe("dates written with an ordinal stop or after their weekday", () => {
+  const cases = DAYS.flatMap((x, i) =>
+    Object.entries(DAY_FORMS).flatMap(([form, write]) =>
+      SENTENCES.map((s, k) => ({ name: `${form}/${k}`, text: s(write(x), `PN-${1000 + i}`, `desk${i}@concerthall.test`), want: iso(x) })),
+    ),
+  );
+
+  it("reads the day the text names, never the next weekday of that name or the first of the month", () => {
+    const wrong = cases.map((c) => ({ c, got: extractArguments(TUNE_SERVICE, [c.text], { now: NOW }).visit_date })).filter(({ c, got }) => got !== c.want);
+    expect(wrong.map(({ c, got }) => `${c.name}: ${String(got)} ≠ ${c.want} — ${c.text}`)).toEqual([]);
+  });
+});
+
+describe("a reply quoting the e-mail it answers", () => {
+  const people = [
+    { name: "Ilse Varga", email: "ilse.varga@concerthall.test" },
+    { name: "Tom Oduya", email: "t.oduya@concerthall.test" },
+  ];
+  const headers = ["Tue, 2 Feb 2027 16:40", "Mon, 8 Mar 2027 at 09:12", "Friday, January 8, 2027 11:03 AM"];
+  const tops = ["Yes, go ahead with this.", "Approved — please action below.", "+1 from me"];
+
+  const quote = (body: string[]) => body.map((l) => (l ? `> ${l}` : ">")).join("\n");
+  const cases = DAYS.flatMap((x, i) =>
+    headers.map((h, k) => {
+      const from = people[(i + k) % people.length]!;
+      const body = ["Hi,", "", SENTENCES[k % 2]!(DAY_FORMS.weekdayComma!(x), `PN-${2000 + i}`, `stage${i}@concerthall.test`), "", "Thanks", from.name.split(" ")[0]!];
+      return { text: `${tops[k]}\n\nOn ${h}, ${from.name} <${from.email}> wrote:\n${quote(body)}`, want: { piano_id: `PN-${2000 + i}`, visit_date: iso(x), contact_email: `stage${i}@concerthall.test` } };
+    }),
+  );
+
+  it("reads the quoted request's values, not the attribution line's date or sender", () => {
+    for (const c of cases) expect(extractArguments(TUNE_SERVICE, [c.text], { now: NOW }), c.text).toMatchObject(c.want);
+  });
+
+  it("leaves a field the quoted request does not give open, even when the attribution line has one", () => {
+    for (const c of cases) {
+      const withoutContact = c.text.replace(/(?:contact|Ask for) stage\d@concerthall\.test\.?/, "");
+      expect(extractArguments(TUNE_SERVICE, [withoutContact], { now: NOW }).contact_email, withoutContact).toBeUndefined();
+    }
+  });
+});
+
+const STAGE_HIRE = {
+  type: "object",
+  required: ["stage_id", "deposit", "cable_length_m", "setup_minutes"],
+  properties: {
+    stage_id: { type: "string", pattern: "^STG-[0-9]{3}$", description: "The mobile stage." },
+    deposit: { type: "number", minimum: 0, description: "Deposit taken, in the currency given." },
+    currency: { type: "string", enum: ["USD", "EUR", "GBP"] },
+    cable_length_m: { type: "number", minimum: 1, maximum: 20000, description: "Power cable to bring." },
+    setup_minutes: { type: "integer", minimum: 15, maximum: 1440, description: "Time the crew needs to set up." },
+    hire_days: { type: "integer", minimum: 1, maximum: 60, description: "How long the stage is hired for, in days." },
+    late_fee_pence: { type: "integer", minimum: 0, description: "Fee per late hour, in pence." },
+  },
+} as const;
+
+// Amounts, lengths and durations as people say and write them, each with the value the schema wants.
+const AMOUNTS: { said: string; amount: number; currency: string }[] = [
+  { said: "one thousand four hundred and seventy-six dollars", amount: 1476, currency: "USD" },
+  { said: "three hundred and forty-five euros", amount: 345, currency: "EUR" },
+  { said: "ninety-five dollars and fifty cents", amount: 95.5, currency: "USD" },
+  { said: "twelve pounds and twenty pence", amount: 12.2, currency: "GBP" },
+  { said: "eighty-four euros thirty", amount: 84.3, currency: "EUR" },
+];
+const LENGTHS: { said: string; m: number }[] = [
+  { said: "2500m", m: 2500 },
+  { said: "1200m", m: 1200 },
+  { said: "1,800 metres", m: 1800 },
+];
+const DURATIONS: { said: string; min: number }[] = [
+  { said: "1 hr 30 min", min: 90 },
+  { said: "2 hrs 15 mins", min: 135 },
+  { said: "1h30", min: 90 },
+  { said: "two hours and thirty minutes", min: 150 },
+  { said: "3h45", min: 225 },
+];
+
+describe("amounts in words, lengths glued to their unit and lengths of time in two units", () => {
+  const forms = [
+    (a: string, l: string, d: string) => `Hire stage STG-204 with a deposit of ${a}, ${l} of cable and ${d} to set up.`,
+    (a: string, l: string, d: string) => `um can you book STG-204 deposit ${a} we need ${l} of cable and the crew needs ${d} for setup`,
+    (a: string, l: string, d: string) => `Stage: STG-204\nDeposit: ${a}\nCable: ${l}\nSetup: ${d}`,
+  ];
+  const cases = AMOUNTS.flatMap((a, i) => forms.map((write, k) => ({ a, l: LENGTHS[(i + k) % LENGTHS.length]!, d: DURATIONS[(i + 2 * k) % DURATIONS.length]!, write })));
+
+  it("gives each its value in the schema's unit and currency", () => {
+    for (const { a, l, d, write } of cases) {
+      const text = write(a.said, l.said, d.said);
+      expect(extractArguments(STAGE_HIRE, [text], { now: NOW }), text).toMatchObject({ deposit: a.amount, currency: a.currency, cable_length_m: l.m, setup_minutes: d.min });
+    }
+  });
+
+  it("a fortnight is fourteen days, and pence written after the number are pence", () => {
+    for (const [said, days] of [["a fortnight", 14], ["two weeks", 14], ["ten days", 10]] as const) {
+      const text = `Please hire STG-311 for ${said}, deposit £200, 2000m of cable, 45 minutes to set up, late fee 80p.`;
+      expect(extractArguments(STAGE_HIRE, [text], { now: NOW }), text).toMatchObject({ hire_days: days, late_fee_pence: 80, deposit: 200 });
+    }
+  });
+
+  it("keeps a million a million when it is one", () => {
+    const budget = { type: "object", properties: { budget: { type: "number", description: "Budget in USD." } } } as const;
+    expect(extractArguments(budget, ["Set the budget to $2.5m please"], { now: NOW }).budget).toBe(2_500_000);
+    expect(extractArguments(budget, ["Set the budget to 12m dollars"], { now: NOW }).budget).toBe(12_000_000);
+  });
+});
+
+const CLOSE_ACCOUNT = {
+  type: "object",
+  required: ["account_id", "closure_reason"],
+  properties: {
+    account_id: { type: "string", pattern: "^ACC-[0-9]{5}$" },
+    closure_reason: { type: "string", enum: ["non_payment", "not_delivered", "end_of_lease", "customer_request"] },
+    notice_days: { type: "integer", minimum: 0, maximum: 90 },
+  },
+} as const;
+
+describe("enum values by their meaning's parts", () => {
+  it("a negated value named by a negative prefix or by 'not' before the same word", () => {
+    const said: [string, string][] = [
+      ["the invoices are unpaid", "non_payment"],
+      ["reason: unpaid rent", "non_payment"],
+      ["because it was not paid", "non_payment"],
+      ["the goods were undelivered", "not_delivered"],
+      ["as the order was never delivered — not delivered", "not_delivered"],
+    ];
+    for (const [why, value] of said) {
+      for (const text of [`Close ACC-40112, ${why}.`, `please close account ACC-40112 ${why}`]) expect(extractArguments(CLOSE_ACCOUNT, [text], { now: NOW }).closure_reason, text).toBe(value);
+    }
+  });
+
+  it("a value of several words is not named by its function words and one content word", () => {
+    for (const text of ["End the account of ACC-40112 at the customer's request.", "Please end ACC-40112 on customer request", "end of the month: close ACC-40112, customer request"]) {
+      expect(extractArguments(CLOSE_ACCOUNT, [text], { now: NOW }).closure_reason, text).toBe("customer_request");
+    }
+    expect(extractArguments(CLOSE_ACCOUNT, ["End the account of ACC-40112 now"], { now: NOW }).closure_reason).toBeUndefined();
+  });
+});
+
+describe("a correction that calls the old value wrong", () => {
+  const first = "Please close ACC-40112, customer request, with 30 days notice.";
+  it("takes the new value, whatever the order and the value's type", () => {
+    for (const [fix, key, value] of [
+      ["30 was wrong — it's 45.", "notice_days", 45],
+      ["sorry, 30 is a typo, 45", "notice_days", 45],
+      ["customer request was wrong, it's end of lease", "closure_reason", "end_of_lease"],
+      ["ACC-40112 is incorrect — ACC-40113", "account_id", "ACC-40113"],
+    ] as const) {
+      expect(extractArguments(CLOSE_ACCOUNT, [first, fix], { now: NOW, correction: true })[key], fix).toBe(value);
+    }
+  });
+});
+
+const SEASON_PASS = {
+  type: "object",
+  required: ["start_date", "end_date", "discount", "zone"],
+  properties: {
+    start_date: { type: "string", format: "date", description: "First day the pass is valid." },
+    end_date: { type: "string", format: "date", description: "Last day the pass is valid." },
+    discount: { type: "number", minimum: 0, maximum: 1, description: "Discount as a fraction." },
+    zone: { type: "string", enum: ["inner", "outer", "all_zones"] },
+  },
+} as const;
+
+describe("values named after them in a list", () => {
+  const items = [
+    { key: "start_date", said: ["3 March 2027", "Wed, Mar 3, 2027"], label: ["start date", "start"], want: "2027-03-03" },
+    { key: "end_date", said: ["30 June 2027", "30/6/2027"], label: ["end date", "end"], want: "2027-06-30" },
+    { key: "discount", said: ["15%", "15 percent"], label: ["discount"], want: 0.15 },
+    { key: "zone", said: ["outer"], label: ["zone"], want: "outer" },
+  ];
+  const links = ["is the", "as the", "for the"];
+  it("take their label from the right, not from the item before them, in every order", () => {
+    for (let n = 0; n < 12; n++) {
+      const order = n % 2 === 0 ? items : [...items].reverse();
+      const parts = order.map((it, k) => `${it.said[(n + k) % it.said.length]} ${links[(n + k) % links.length]} ${it.label[(n + 2 * k) % it.label.length]}`);
+      const text = `Issue a season pass: ${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}.`;
+      const got = extractArguments(SEASON_PASS, [text], { now: NOW });
+      for (const it of items) expect(got[it.key], `${it.key} in: ${text}`).toEqual(it.want);
+    }
+  });
+});
+
+const MOVE_PALLETS = {
+  type: "object",
+  required: ["from_yard", "to_yard", "pallets"],
+  properties: {
+    from_yard: { type: "string", enum: ["Y1", "Y2", "Y3"], description: "Yard code: Y1 Harwich, Y2 Felixstowe, Y3 Tilbury." },
+    to_yard: { type: "string", enum: ["Y1", "Y2", "Y3"], description: "Yard code: Y1 Harwich, Y2 Felixstowe, Y3 Tilbury." },
+    pallets: { type: "integer", minimum: 1 },
+    slot_minutes: { type: "integer", minimum: 5, maximum: 240, description: "Loading slot length." },
+  },
+} as const;
+
+describe("roles named by a label's noun, before or after the value", () => {
+  const forms = [
+    (a: string, b: string) => `Move 12 pallets:\n- ${b} — destination yard\n- ${a} — source yard`,
+    (a: string, b: string) => `Move 12 pallets.\nDestination yard: ${b}\nSource yard: ${a}`,
+    (a: string, b: string) => `Please move 12 pallets, origin ${a}, destination ${b}.`,
+    (a: string, b: string) => `move 12 pallets ${b} as the destination and ${a} as the origin`,
+  ];
+  it("gives each end its own value, by code or by the place's name", () => {
+    for (const [a, b, from, to] of [["Y1", "Tilbury", "Y1", "Y3"], ["Felixstowe", "Y1", "Y2", "Y1"], ["Harwich", "Felixstowe", "Y1", "Y2"]] as const) {
+      for (const write of forms) {
+        const text = write(a, b);
+        expect(extractArguments(MOVE_PALLETS, [text], { now: NOW }), text).toMatchObject({ from_yard: from, to_yard: to, pallets: 12 });
+      }
+    }
+  });
+});
+
+describe("fractions of an hour, a percentage after a date, and a birth date", () => {
+  it("reads a quarter, a half and three quarters of an hour as minutes", () => {
+    for (const [said, min] of [["one quarter of an hour", 15], ["half an hour", 30], ["three quarters of an hour", 45], ["an hour and a half", 90]] as const) {
+      for (const text of [`Move 4 pallets from Y1 to Y2 with a loading slot of ${said}.`, `slot should be ${said}, move 4 pallets Y1 to Y2`]) {
+        expect(extractArguments(MOVE_PALLETS, [text], { now: NOW }).slot_minutes, text).toBe(min);
+      }
+    }
+  });
+
+  it("a number a percent follows is no clock time of the date before it", () => {
+    const schema = { type: "object", properties: { starts_on: { type: "string", format: "date" }, discount: { type: "number", minimum: 0, maximum: 1, description: "Discount as a fraction." } } } as const;
+    for (const text of ["Start it on 1. May 2027 at 10 %.", "from 1 May 2027 at 10 percent", "starting May 1, 2027 at 12.5 %"]) {
+      const got = extractArguments(schema, [text], { now: NOW });
+      expect(got.starts_on, text).toBe("2027-05-01");
+      expect(got.discount, text).toBe(text.includes("12.5") ? 0.125 : 0.1);
+    }
+  });
+
+  it("never takes today or a later day for a date of birth", () => {
+    const member = { type: "object", required: ["full_name", "date_of_birth"], properties: { full_name: { type: "string" }, date_of_birth: { type: "string", format: "date" } } } as const;
+    for (const text of ["Open day at the club today. Please enrol Mara Voss.", "Enrol Mara Voss tomorrow", "Enrol Mara Voss on Friday"]) expect(extractArguments(member, [text], { now: NOW }).date_of_birth, text).toBeUndefined();
+    expect(extractArguments(member, ["Enrol Mara Voss, born 4 June 1990"], { now: NOW }).date_of_birth).toBe("1990-06-04");
+  });
+});
+
+const RAISE_JOB = {
+  type: "object",
+  required: ["site_id", "job_type", "summary"],
+  properties: {
+    site_id: { type: "string", pattern: "^PL-[0-9]{3}$", description: "The plant." },
+    job_type: { type: "string", enum: ["lv_inspection", "hv_switching", "ac_service", "pump_swap"] },
+    summary: { type: "string", description: "One line for the crew." },
+    contact_name: { type: "string", description: "Who meets the crew." },
+  },
+} as const;
+
+describe("short enum parts written out, and labels after free text", () => {
+  it("a two- or three-letter part is the initials of the words written for it", () => {
+    for (const [said, value] of [["high-voltage switching", "hv_switching"], ["low voltage inspection", "lv_inspection"], ["air-conditioning service", "ac_service"]] as const) {
+      for (const text of [`Raise a ${said} job at PL-204 to check the breakers.`, `um we need a ${said} at PL-204 noting check the breakers`]) {
+        expect(extractArguments(RAISE_JOB, [text], { now: NOW }).job_type, text).toBe(value);
+      }
+    }
+    expect(extractArguments(RAISE_JOB, ["Raise a job at PL-204: high street switching board"], { now: NOW }).job_type).toBeUndefined();
+  });
+
+  it("a list line's label after its value, in parentheses or after a dash", () => {
+    const lines = [
+      ["breaker 4 trips every night", "summary"],
+      ["Ines Moreau", "contact name"],
+      ["PL-204", "site"],
+    ];
+    for (const [open, close] of [["(", ")"], ["— ", ""], ["- ", ""]]) {
+      const text = `Raise a pump swap job:\n${lines.map(([v, l]) => `* ${v} ${open}${l}${close}`).join("\n")}`;
+      expect(extractArguments(RAISE_JOB, [text], { now: NOW }), text).toMatchObject({ summary: "breaker 4 trips every night", contact_name: "Ines Moreau", site_id: "PL-204", job_type: "pump_swap" });
+    }
+  });
+});
+
+describe("amounts as Europe writes them and codes glued to them", () => {
+  const schema = { type: "object", required: ["deposit"], properties: { deposit: { type: "number", description: "Deposit taken." }, currency: { type: "string", enum: ["USD", "EUR", "GBP", "CHF"] } } } as const;
+  const said: [string, number, string][] = [
+    ["1.299 USD", 1299, "USD"],
+    ["€3.450", 3450, "EUR"],
+    ["165.000 euros", 165000, "EUR"],
+    ["1.250,50 CHF", 1250.5, "CHF"],
+    ["USD2750", 2750, "USD"],
+    ["gbp8.99", 8.99, "GBP"],
+    ["EUR 12.500", 12500, "EUR"],
+  ];
+  it("read thousands grouped by dots as thousands, and a glued code as the currency", () => {
+    for (const [money, amount, currency] of said) {
+      for (const text of [`Take a deposit of ${money} for the stage.`, `deposit: ${money}`, `um deposit ${money} please`]) {
+        expect(extractArguments(schema, [text], { now: NOW }), text).toMatchObject({ deposit: amount, currency });
+      }
+    }
+  });
+
+  it("keep a decimal point a decimal point where it is one, and a reference a reference", () => {
+    expect(extractArguments(schema, ["deposit 3.45 USD"], { now: NOW }).deposit).toBe(3.45);
+    const ref = { type: "object", properties: { ref: { type: "string", pattern: "^[A-Z]{3}[0-9]{4}$" } } } as const;
+    expect(extractArguments(ref, ["look up ref CAD1024"], { now: NOW }).ref).toBe("CAD1024");
+  });
+});
+
+describe("a correction of a name, a title or a place that does not name its field", () => {
+  const schema = {
+    type: "object",
+    required: ["crew_id", "skipper_name"],
+    properties: { crew_id: { type: "string", pattern: "^CR-[0-9]{3}$" }, skipper_name: { type: "string", description: "Full name of the skipper." }, sail_date: { type: "string", format: "date" } },
+  } as const;
+  const first = "Crew CR-204 sails on 12 June 2027 with skipper Jonas Berg.";
+  it("takes the new value when the correction sets it against the old one or there is one such field", () => {
+    for (const [fix, want] of [
+      ["actually make it Lena Ostrova", "Lena Ostrova"],
+      ["sorry, I meant Lena Ostrova", "Lena Ostrova"],
+      ["Lena Ostrova, not Jonas Berg", "Lena Ostrova"],
+      ["Lena Ostrova instead please", "Lena Ostrova"],
+      ["Jonah, not Jonas", "Jonah Berg"],
+      ["oh wait it should be lena ostrova", "lena ostrova"],
+    ] as const) {
+      expect(extractArguments(schema, [first, fix], { now: NOW, correction: true }).skipper_name, fix).toBe(want);
+    }
+  });
+
+  it("leaves it when the correction points back or gives a typed value", () => {
+    for (const fix of ["actually, the other one", "sorry, make it 14 June 2027"]) {
+      expect(extractArguments(schema, [first, fix], { now: NOW, correction: true }).skipper_name, fix).toBe("Jonas Berg");
+    }
+  });
+});
+
+describe("clock times said with past and to, and a length of time in two units", () => {
+  const schema = { type: "object", required: ["lane", "starts_at", "length_minutes"], properties: { lane: { type: "string", pattern: "^LN-[0-9]{2}$" }, starts_at: { type: "string", format: "date-time" }, length_minutes: { type: "integer", minimum: 5 }, players: { type: "integer", minimum: 1, maximum: 8 } } } as const;
+  const cases: [string, string, number][] = [
+    ["on 3 June 2027 at half past nine UTC for 90 minutes", "2027-06-03T09:30:00Z", 90],
+    ["on June 3, 2027 at quarter to five pm UTC for an hour and 15 minutes", "2027-06-03T16:45:00Z", 75],
+    ["at quarter past ten on 3 June 2027 (UTC) for two hours and thirty minutes", "2027-06-03T10:15:00Z", 150],
+    ["3 June 2027, half past 7 in the evening UTC, 1 hr 45 min", "2027-06-03T19:30:00Z", 105],
+  ];
+  it("read the time on the day written, never a count or a time from now", () => {
+    for (const [when, at, minutes] of cases) {
+      const text = `Book lane LN-04 ${when}, please.`;
+      const got = extractArguments(schema, [text], { now: NOW });
+      expect(got, text).toMatchObject({ lane: "LN-04", starts_at: at, length_minutes: minutes });
+      expect(got.players, text).toBeUndefined();
+    }
+  });
+});
