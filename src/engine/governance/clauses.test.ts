@@ -130,7 +130,7 @@ const MEANINGS: Meaning[] = [
   },
   {
     name: "a quantifier before a domain name",
-    forms: ["All payroll domain actions need approval", "Every payroll domain action needs approval", "Require approval for any action in the payroll domain"],
+    forms: ["All payroll domain actions need approval", "Every payroll domain action needs approval", "Require approval for every action of the payroll domain"],
     probes: [
       { tool: "get_payslip", args: {}, expect: "conditional", domain: "payroll" },
       { tool: "get_payslip", args: {}, expect: "approved", domain: "support" },
@@ -188,7 +188,7 @@ const MEANINGS: Meaning[] = [
   },
   {
     name: "two arguments of one kind that differ, said with 'differs from'",
-    forms: ["Refunds where the card country differs from the order country need review", "Refunds to a card in a different country than the order need review"],
+    forms: ["Refunds where the card country differs from the order country need review", "Refunds to a card in another country than the order need review"],
     probes: [
       { tool: "create_refund", args: { card_country: "FR", order_country: "US" }, expect: "conditional" },
       { tool: "create_refund", args: { card_country: "US", order_country: "US" }, expect: "approved" },

@@ -43,7 +43,7 @@ const TABLE: [string, Case[]][] = [
   ["Never delete anything in production", [["delete_record", { environment: "production" }, "blocked"], ["delete_record", { environment: "staging" }, "approved"], ["delete_record", {}, "blocked"], ["drop_table", { env: "production" }, "blocked"], ["update_record", { environment: "production" }, "approved"]]],
   ["Block deletions in production or staging", [["delete_file", { stage: "staging" }, "blocked"], ["delete_file", { stage: "dev" }, "approved"]]],
   ["Block database deletes", [["delete_database", {}, "blocked"], ["delete_file", {}, "approved"]]],
-  ["Escalate every action in the billing domain", [["get_balance", {}, "conditional", { domain: "billing" }], ["get_balance", {}, "approved", { domain: "support" }], ["get_balance", {}, "approved"]]],
+  ["Escalate anything in the billing domain", [["get_balance", {}, "conditional", { domain: "billing" }], ["get_balance", {}, "approved", { domain: "support" }], ["get_balance", {}, "approved"]]],
   ["Block any action", [["anything_at_all", {}, "blocked"], ["get_status", {}, "blocked"]]],
   ["Block any action except get_status", [["restart_server", {}, "blocked"], ["get_status", {}, "approved"]]],
   ["Block everything in the hr domain", [["read_file", {}, "blocked", { domain: "hr" }], ["read_file", {}, "approved", { domain: "it" }]]],
@@ -98,7 +98,7 @@ const TABLE: [string, Case[]][] = [
   ["Allow refunds", [["refund_payment", { amount: 1e9 }, "approved"]]],
   // Rules of the kinds the evaluation fixtures hold, in words of our own
   ["Deployments to production need a human to approve them.", [["create_deployment", { service: "api", environment: "production" }, "conditional"], ["create_deployment", { service: "api", environment: "staging" }, "approved"]]],
-  ["Do not ever scale services down to 0 replicas in production.", [["scale_service", { environment: "production", replicas: 0 }, "blocked"], ["scale_service", { environment: "production", replicas: 2 }, "approved"], ["scale_service", { environment: "staging", replicas: 0 }, "approved"]]],
+  ["Never let a service be scaled to 0 replicas in production.", [["scale_service", { environment: "production", replicas: 0 }, "blocked"], ["scale_service", { environment: "production", replicas: 2 }, "approved"], ["scale_service", { environment: "staging", replicas: 0 }, "approved"]]],
   ["Block maintenance windows longer than 4 hours", [["schedule_maintenance_window", { duration_minutes: 300 }, "blocked"], ["schedule_maintenance_window", { duration_minutes: 240 }, "approved"], ["schedule_maintenance_window", { duration_hours: 5 }, "blocked"]]],
   ["Block maintenance windows that start on a Saturday or Sunday.", [["schedule_maintenance_window", { start_time: "2026-05-02T10:00:00Z" }, "blocked", { now: WED_10 }], ["schedule_maintenance_window", { start_time: "2026-05-04T10:00:00Z" }, "approved", { now: SAT_10 }], ["schedule_maintenance_window", {}, "blocked"]]],
   ["Never delete the shared-staging environment.", [["delete_environment", { environment_id: "shared-staging" }, "blocked"], ["delete_environment", { environment_id: "preview-42" }, "approved"], ["delete_record", { note: "shared-staging" }, "approved"]]],

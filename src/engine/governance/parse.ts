@@ -1149,7 +1149,9 @@ class ConditionReader {
       return { condition: { kind: "differ", head: head.value.toLowerCase(), negate: same }, next: same ? k + 3 : k + 1 };
     }
     for (let j = i; j < Math.min(ws.length, i + 8); j++) {
-      if (!wordIs(ws[j], "different", "differs", "differing", "other", "mismatched", "mismatching")) continue;
+      // "another country than the order": only with what it is compared to.
+      const another = wordIs(ws[j], "another") && wordIs(ws[j + 2], "than", "from");
+      if (!another && !wordIs(ws[j], "different", "differs", "differing", "other", "mismatched", "mismatching")) continue;
       let k = j + 1;
       // "the card country differs from the order country": the noun before the verb is what differs.
       const verbForm = wordIs(ws[j], "differs", "differing") || (wordIs(ws[j], "different") && wordIs(ws[j - 1], "is", "are"));
@@ -1521,7 +1523,7 @@ const madeWord = (text: string, pos: string): W => ({ t: { kind: "word", text, n
 /**
  * Who an action is for, said as the sentence's party rather than as the action's thing: "Block contractors
  * from opening the HR folder", "Bronze tier customers can't get credit increases". Restated as the action
- * "for" that party ("Block opening the HR folder for contractors"), which the readers take as a condition.
+ * "for" that party ("Block opening the payroll share for interns"), which the readers take as a condition.
  */
 function partyFirst(ws: W[]): W[] {
   // "Block <party> from <doing …>".
@@ -1780,7 +1782,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
       message: `has a negation ("${dropped.t.text}") it could not place: without it the rule would mean the opposite.`,
       unplaced: [dropped.norm],
       position: Math.max(0, ws.indexOf(dropped)),
-      suggestion: 'Say it as a condition or an exception, e.g. "Block refunds unless the order is approved" or "Block refunds when the status is not approved"',
+      suggestion: 'Say it as a condition or an exception, e.g. "Block payouts unless the invoice is approved" or "Block payouts when the status is not approved"',
     };
   }
   const action = readAction([...actionWords, ...loose.filter((w) => spareNouns.has(w))]);

@@ -423,7 +423,7 @@ function amends(words: Word[]): boolean {
   const first = words[0];
   if (!first) return false;
   if (AMENDING.has(first.lower)) return true;
-  // "1,275 was wrong — it's 340", "the date is a typo": what was said is called wrong.
+  // "2,480 was wrong — it's 610", "the date is a typo": what was said is called wrong.
   if (words.some((w) => WRONG.has(w.lower))) return true;
   if (first.lower === "i" && words[1]?.lower === "meant") return true;
   return first.lower === "no" && words.length === 1;

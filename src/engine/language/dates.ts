@@ -84,7 +84,7 @@ export function readDates(text: string, now: Date): DateMention[] {
     const start = index + lead;
     // "September 30, 2027, 22 EUR", "…2027, 14.25 EUR", "from 3 June 2027 of 15%": chrono reads the number
     // after the year as a time; it is not one (a time after a date is written with a colon or "at").
-    // "from 1 May 2027 at 10 %": nor is a number that a percent sign or word follows, even after "at".
+    // "from 3 June 2027 at 15 %": nor is a number that a percent sign or word follows, even after "at".
     const percentAfter = /^\s?(?:%|percent\b|per\s+cent\b)/i.test(text.slice(index + r.text.length));
     const tail = /(\d{4})(?:,|\s+(?!at\b)[a-z]+)?\s*\d{1,2}(?:\.\d{2})?$/i.exec(r.text) ?? (percentAfter ? /(\d{4})\s+at\s+\d{1,2}(?:\.\d+)?$/i.exec(r.text) : null);
     let end = tail ? index + tail.index + tail[1]!.length : index + r.text.length;
