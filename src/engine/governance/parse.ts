@@ -932,12 +932,12 @@ class ConditionReader {
     let k = j;
     while (k < ws.length && k <= i + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "outside", "at", "in", "from", "on", "to")) {
       // The subject is one phrase: "… for customers and a recipient outside x.com" is two conditions.
-      if (wordIs(ws[k], "and", "or", "but", "when", "if", "unless", "for", "with", "while")) return undefined;
+      if (k > i && wordIs(ws[k], "and", "or", "but", "when", "if", "unless", "for", "with", "while")) return undefined;
       k++;
     }
     if (ws[k]?.t.kind !== "word" && ws[k]?.t.kind !== "domain" && ws[k]?.t.kind !== "tag" && ws[k]?.t.kind !== "email") return undefined;
     // A relative clause's pronoun and copula are not the subject ("recipients who are not at …").
-    const subjectWords = ws.slice(j, k).filter((w) => !wordIs(w, "that", "which", "who", "are", "were", "was"));
+    const subjectWords = ws.slice(j, k).filter((w) => !wordIs(w, "that", "which", "who", "are", "were", "was", "with", "having"));
     // "the recipient's domain is not acme.com": the negation before the domain.
     if (subjectWords.length > 0 && (wordIs(subjectWords.at(-1), "not", "isn't", "aren't") || (wordIs(subjectWords.at(-1), "n't") && wordIs(subjectWords.at(-2), "is")))) {
       outside = true;
