@@ -5,7 +5,7 @@
 // a condition on a field the tool cannot carry does not apply (FALSE): it is UNKNOWN only when the tool has
 // such a field and the caller left it out.
 import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Subject, Value } from "./compiled.ts";
-import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, wordsOf } from "../language/lemmas.ts";
+import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 
@@ -96,7 +96,7 @@ const MAKING_VERBS = new Set(["issue", "submit", "request", "initiate", "process
 
 export function prepareAction(input: ActionInput): PreparedAction {
   const name = lexical(conceptSet(input.tool));
-  const operation = conceptSet(wordsOfName(input.tool)[0] ?? "");
+  const operation = conceptSet(operationWords(wordsOfName(input.tool)).join(" "));
   let concepts = name;
   if (input.description) {
     concepts = new Set(name);
@@ -185,6 +185,10 @@ const meets = (set: Set<string>, concepts: ReadonlySet<string>) => {
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
 function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
+  // "importing users" and `bulk_create_users`: a verb whose operation is a kind of the tool's.
+  const operations = verbs.map((v) => withBroaderClasses(v));
+  // "upgrading plans", "renaming files": a verb of no class names a kind of change.
+  const classless = verbs.map((v) => ![...v].some((c) => c.startsWith(":")));
   const verbClasses = new Set(verbs.flatMap((v) => [...v].filter((c) => c.startsWith(":")).map((c) => c.slice(1))));
   // "send payouts", "issue API keys", "raise a PO": a verb that delivers, makes or runs, before what a
   // making tool makes (`create_payout`); "give discounts" and `apply_discount`: two support verbs.
@@ -208,15 +212,19 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     };
   });
   const verbsOnly = term.verbs.length > 0;
+  // Whether a word of a tool's name is one the term says, by a form or by the channel it names.
+  const termConcepts = new Set([...verbs, ...objects.map((o) => o.concepts)].flatMap((c) => [...c].filter((x) => !x.startsWith(":"))));
+  const namedByTerm = (word: string) => meets(termConcepts, conceptsOf(word)) || (channel !== undefined && channelOf(word) === channel);
   const noNameLike = objects.every((o) => !o.nameLike);
   return (action) => {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
     let nounOfAction = false;
     let byDelivery = false;
+    let byKind = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
-      if (meets(action.operation, v)) {
+      if (meets(action.operation, operations[k]!)) {
         // "text customers" and `send_email`: one operation by another channel.
         if (channel !== undefined && otherChannel(action, channel)) return false;
         continue;
@@ -243,6 +251,12 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         // Only for a tool that makes what it names (`create_payout`, `issue_refund`): `grant_app_access`
         // does not make "access", and "repository access" must still say which access.
         if ((meets(action.name, v) && action.makes) || byObjectClass) nounOfAction = true;
+        continue;
+      }
+      // A kind of change the lexicon has no class for, and a tool whose operation is change itself
+      // (`change_plan`, `update_file`): the objects must then name the tool.
+      if (classless[k] && objects.length > 0 && action.operation.has(":update")) {
+        byKind = true;
         continue;
       }
       return false;
@@ -297,10 +311,25 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     }
     // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
-    if (byDelivery) return own > 0 && matched * 2 >= objects.length;
-    if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
+    if (byDelivery || byKind) return own > 0 && matched * 2 >= objects.length;
+    if (verbsOnly) return (matched * 2 >= objects.length && (own > 0 || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched);
     return own > 0 && matched * 2 >= objects.length;
   };
+}
+
+/**
+ * "mass mailings" and `send_bulk_email`: modifiers of the rule that no word of the tool names stand for the
+ * qualifiers of the tool's name that no word of the rule names (the words between its operation and its
+ * head noun), when the rule names the head. One modifier per qualifier, so `send_email`, which has none, is
+ * not matched.
+ */
+function fillsQualifiers(action: PreparedAction, named: (word: string) => boolean, unmatched: number): boolean {
+  const words = wordsOfName(action.input.tool);
+  if (unmatched <= 0 || words.length < 3 || !named(words.at(-1)!)) return false;
+  const operation = operationWords(words);
+  let qualifiers = 0;
+  for (const w of words.slice(1, -1)) if (!operation.includes(w) && !named(w)) qualifiers++;
+  return qualifiers >= unmatched;
 }
 
 /** The tool's name names a channel other than `channel` (`send_email` for "text"). */

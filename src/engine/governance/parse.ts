@@ -15,7 +15,7 @@
 import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Subject, Value } from "./compiled.ts";
 import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { tag } from "../language/nlp.ts";
-import { conceptsOf, verbClassOf } from "../language/lemmas.ts";
+import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
 import { convert } from "../language/units.ts";
 import { tokenize, isValue, type Token } from "../language/tokens.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
@@ -504,12 +504,20 @@ function valueOf(t: Token): Value | undefined {
   }
 }
 
+const COMPLEMENT: Partial<Record<Comparator, Comparator>> = { gt: "lte", gte: "lt", lt: "gte", lte: "gt" };
+
 /** A comparator phrase at i: its op and length; "5,000 EUR or more" is read at the value. */
 function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | undefined {
   const t = ws[i]?.t;
   if (t?.kind === "op") return { op: t.op, length: 1 };
   for (const [phrase, op] of COMPARATORS) {
     if (phrase.every((p, k) => ws[i + k]?.t.kind === "word" && ws[i + k]!.norm === p)) return { op, length: phrase.length };
+  }
+  // "no fewer than", "not lighter than", "not under": a negated comparison is its complement.
+  if (wordIs(ws[i], "no", "not") && ws[i + 1]?.t.kind === "word") {
+    const inner = comparatorAt(ws, i + 1);
+    const complement = inner && COMPLEMENT[inner.op];
+    if (inner && complement) return { op: complement, length: inner.length + 1 };
   }
   // "goes above", "is greater than": a verb before the comparator is skipped by the caller.
   return undefined;
@@ -1047,6 +1055,13 @@ class ConditionReader {
       while (m < ws.length && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !wordIs(ws[m], "and", "or") && words.length < 3) words.push(ws[m++]!);
       if (words.length === 0) return undefined;
       if (probe) return { condition: { kind: "and", of: [] }, next: m };
+      // "the customer is in the gold tier", "the client is on plan B": a party's attribute and its value,
+      // read as that value (the party is whose attribute it is, not a second condition).
+      const owner = subject.at(-1);
+      if (owner && namesPeople(owner.norm) && words.length > 1) {
+        const value = this.readEquality(ws, k, false);
+        if (value) return { condition: negated ? negate(value.condition) : value.condition, next: value.next };
+      }
       // "it is in staging", "the order is in review": a value, not a yes/no fact.
       if ((subject.length > 0 && subject.every((w) => ["it", "they", "this", "that"].includes(w.norm))) || (words.length === 1 && subject.length === 0 && !wordIs(ws[i], "that", "which", "who"))) {
         return { condition: { kind: "equals", subject: { text: "", words: [] }, values: [words.map((w) => w.norm).join(" ")], negate: negated }, next: m };
@@ -1169,6 +1184,11 @@ class ConditionReader {
     // true when an argument says so, and otherwise unknown (never false by another value's shape).
     const last = phrase.at(-1)!;
     const category = valueLike.length === 0 && last.pos === "NOUN" && last.lemma !== last.norm;
+    // "for customers on tier gold", "to clients in the silver plan": the party whose attribute follows.
+    if (category && phrase.length === 1 && namesPeople(last.norm) && wordIs(ws[m], "on", "in", "at", "with")) {
+      const owned = this.readEquality(ws, m, probe);
+      if (owned) return { condition: negated ? negate(owned.condition) : owned.condition, next: owned.next };
+    }
     return {
       condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}) },
       next: m,
@@ -1442,7 +1462,22 @@ export function readClause(sentence: string): Reading | ParseFailure {
       break;
     }
   }
-  let main = ws.slice(0, split);
+  // "(staging excepted)", "…, weekends exempted": an exception written as a participle after what it
+  // excepts, back to the bracket or comma that opens it.
+  const postfix: W[] = [];
+  for (let i = 1; i < split; i++) {
+    if (ws[i]!.used || !wordIs(ws[i], "excepted", "exempted", "excluded")) continue;
+    let start = i;
+    while (start > 0 && !(ws[start - 1]!.t.kind === "punct" && ["(", ","].includes(ws[start - 1]!.t.text))) start--;
+    if (start === 0 || start === i) continue;
+    for (let k = start - 1; k <= i; k++) ws[k]!.used = true;
+    for (const w of ws.slice(start, i)) {
+      w.used = false;
+      postfix.push(w);
+    }
+    if (ws[i + 1]?.t.kind === "punct" && ws[i + 1]!.t.text === ")") ws[i + 1]!.used = true;
+  }
+  let main = ws.slice(0, split).filter((w) => !postfix.includes(w));
   let rest = ws.slice(split);
   // A leading exception ("Except for VIPs, block …", "Unless the customer is gold, …") ends at its comma.
   if (split < ws.length && ws.slice(0, split).every((w) => w.used || w.t.kind === "punct")) {
@@ -1546,8 +1581,15 @@ export function readClause(sentence: string): Reading | ParseFailure {
   const conditions = [...read.conditions, ...scope];
   spreadZone(conditions);
   const loose = read.loose;
+  rest = [...rest, ...postfix];
   const exception = rest.length > 0 ? reader.read(rest.filter((w) => !w.used)) : { conditions: [], loose: [], spare: new Set<W>() };
   let unlessConditions = exception.conditions;
+  // "(staging excepted)", "except prod": environment names alone are values, as in the action's words.
+  const exceptedEnvironments = exception.loose.filter((w) => ENVIRONMENTS.has(w.norm));
+  if (exceptedEnvironments.length > 0 && exception.loose.every((w) => exceptedEnvironments.includes(w) || w.t.kind !== "word" || DETERMINERS.has(w.norm) || wordIs(w, "or", "and"))) {
+    unlessConditions = [...unlessConditions, { kind: "equals", subject: { text: "", words: [] }, values: exceptedEnvironments.map((w) => w.norm), negate: false }];
+    exception.loose = [];
+  }
   let unlessAction: ActionTerm[] = [];
   if (exception.loose.length > 0) {
     const asAction = readAction(exception.loose);

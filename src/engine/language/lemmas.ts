@@ -211,6 +211,29 @@ export function conceptsOf(word: string): ReadonlySet<string> {
   return concepts;
 }
 
+/**
+ * The words of a tool's name that say its operation: the first word, and, when that names no operation of
+ * any class (`bulk_create_users`, `user_delete`), the first later word that does.
+ */
+export function operationWords(nameWords: readonly string[]): string[] {
+  const first = nameWords[0];
+  if (first === undefined) return [];
+  if (verbClassOf(first) !== undefined) return [first];
+  const later = nameWords.slice(1).find((w) => verbClassOf(w) !== undefined);
+  return later === undefined ? [first] : [first, later];
+}
+
+// Operations one of whose kinds is another class's operation: importing, inserting, loading or saving
+// records makes new ones, so a tool that creates them does what those verbs name (`bulk_create_users` for
+// "importing users"). Only this direction: creating is not always writing into something.
+const MAKES_NEW: Record<string, string> = { write: "create" };
+
+/** The concepts of a verb with the classes it is a kind of ("import" → write and create). */
+export function withBroaderClasses(concepts: ReadonlySet<string>): ReadonlySet<string> {
+  const broader = [...concepts].filter((c) => c.startsWith(":") && MAKES_NEW[c.slice(1)] !== undefined).map((c) => `:${MAKES_NEW[c.slice(1)]}`);
+  return broader.length === 0 ? concepts : new Set([...concepts, ...broader]);
+}
+
 /** The verb class a word belongs to (its head word), if any. */
 export function verbClassOf(word: string): string | undefined {
   for (const c of conceptsOf(word)) if (c.startsWith(":")) return c.slice(1);

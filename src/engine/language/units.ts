@@ -98,5 +98,22 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
     const q = quantity(1, last);
     return q && words.includes(q.kind) ? q : undefined;
   }
-  return quantity(1, last);
+  const q = quantity(1, last);
+  // `speed_ms`: a word of the name says the kind, and the suffix read alone is of another kind (ms is
+  // milliseconds); a rate written without its slash (m/s) is the reading of that kind.
+  const kind = words.find((w) => kinds().has(w));
+  if (kind !== undefined && q?.kind !== kind) return perUnit(last, kind) ?? q;
+  return q;
+}
+
+let KINDS: Set<string> | undefined;
+const kinds = (): Set<string> => (KINDS ??= new Set((Qty as unknown as { getKinds(): string[] }).getKinds().filter((k) => k !== "unitless")));
+
+/** A suffix read as one unit per another ("ms" → m/s, "kmh" → km/h) of the given kind, if one split is. */
+function perUnit(suffix: string, kind: string): Quantity | undefined {
+  for (let i = 1; i < suffix.length; i++) {
+    const q = quantity(1, `${suffix.slice(0, i)}/${suffix.slice(i)}`);
+    if (q?.kind === kind) return q;
+  }
+  return undefined;
 }
