@@ -794,6 +794,10 @@ class ConditionReader {
       negated = true;
       j++;
     } else if (wordIs(ws[j], "during", "within", "in", "inside")) j++;
+    // "outside the hours of 9am and 5pm", "during the hours 08:00 to 18:00": the hours name the window.
+    const hoursAt = wordIs(ws[j], "the") ? j + 1 : j;
+    const hours = wordIs(ws[hoursAt], "hours") && !wordIs(ws[hoursAt - 1], "business", "office", "working", "work");
+    if (hours) j = wordIs(ws[hoursAt + 1], "of") ? hoursAt + 2 : hoursAt + 1;
     let from: number | undefined;
     let to: number | undefined;
     let k = j;
@@ -802,10 +806,12 @@ class ConditionReader {
       from = t0.from;
       to = t0.to;
       k = j + 1;
-    } else if (wordIs(ws[j], "between", "from") && ws[j + 1]?.t.kind === "time" && wordIs(ws[j + 2], "and", "to", "until", "till") && ws[j + 3]?.t.kind === "time") {
-      from = (ws[j + 1]!.t as { minutes: number }).minutes;
-      to = (ws[j + 3]!.t as { minutes: number }).minutes;
-      k = j + 4;
+    } else if ((wordIs(ws[j], "between", "from") || hours) && ws[j + (hours && !wordIs(ws[j], "between", "from") ? 0 : 1)]?.t.kind === "time") {
+      const a = hours && !wordIs(ws[j], "between", "from") ? j : j + 1;
+      if (!wordIs(ws[a + 1], "and", "to", "until", "till") || ws[a + 2]?.t.kind !== "time") return undefined;
+      from = (ws[a]!.t as { minutes: number }).minutes;
+      to = (ws[a + 2]!.t as { minutes: number }).minutes;
+      k = a + 3;
     } else if (wordIs(ws[j], "before", "until", "till") && ws[j + 1]?.t.kind === "time") {
       from = 0;
       to = (ws[j + 1]!.t as { minutes: number }).minutes;
@@ -897,7 +903,9 @@ class ConditionReader {
     // A value named by a preposition before the subject ("moves to bay_7 with a load over 300
     // kg"): the action's value there, not a word of the subject.
     const placed: W[] = [];
-    while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && ws[j]!.t.kind === "word") {
+    const numericAt = (k: number) => !!ws[k] && NUMERIC_KINDS.has(ws[k]!.t.kind);
+    const RANGE_JOINS = ["and", "to", "through", "thru", "until", "till"];
+    while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && !(wordIs(ws[j], "from") && numericAt(j + 1) && wordIs(ws[j + 2], ...RANGE_JOINS)) && ws[j]!.t.kind === "word") {
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
       else if (/[_\d]/.test(ws[j]!.norm) && wordIs(ws[j - 1], "to", "into", "in", "at", "from", "for")) placed.push(ws[j]!);
       else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
@@ -908,11 +916,14 @@ class ConditionReader {
     let value: Value | undefined;
     let high: Value | undefined;
     const cmp = comparatorAt(ws, j);
-    if (wordIs(ws[j], "between") && ws[j + 1] && NUMERIC_KINDS.has(ws[j + 1]!.t.kind) && wordIs(ws[j + 2], "and", "to") && ws[j + 3] && NUMERIC_KINDS.has(ws[j + 3]!.t.kind)) {
+    // "between X and Y", "from X to Y", "(in the) X to Y range": both ends inclusive.
+    const from = wordIs(ws[j], "between", "from") ? j + 1 : numericAt(j) && wordIs(ws[j + 1], "to", "through") && numericAt(j + 2) && wordIs(ws[j + 3], "range", "band", "bracket") ? j : -1;
+    if (from >= 0 && numericAt(from) && wordIs(ws[from + 1], ...RANGE_JOINS) && numericAt(from + 2)) {
       op = "between";
-      value = valueOf(ws[j + 1]!.t);
-      high = valueOf(ws[j + 3]!.t);
-      k = j + 4;
+      value = valueOf(ws[from]!.t);
+      high = valueOf(ws[from + 2]!.t);
+      k = from + 3;
+      if (wordIs(ws[k], "range", "band", "bracket")) k++;
       // "between 300 and 900 euros": the unit written once applies to both.
       if (high?.currency && !value?.currency && value) value = { ...value, currency: high.currency };
       if (high?.unit && !value?.unit && value) value = { ...value, unit: high.unit, kind: high.kind };
@@ -1359,6 +1370,84 @@ function fail(message: string, unplaced: string[], position: number, suggestion:
 // Adverbs that say when or how often, not a value of the action.
 const MANNER_EXCLUDED = new Set(["only", "early", "daily", "weekly", "monthly", "yearly", "hourly", "really", "likely", "currently", "already", "immediately", "automatically", "usually", "always", "quickly", "directly", "simply", "strictly", "explicitly", "generally", "normally", "nightly", "quarterly", "annually"]);
 
+// ---------------------------------------------------------------------------------------------------
+// Lists of values a party must (not) be among
+
+const LIST_SEPARATORS = new Set(["or", "and", "nor"]);
+
+/** A list of two or more single values from k ("US, CA or GB", "Acme, Globex and Initech"): its values and end. */
+function listAt(ws: W[], k: number): { values: string[]; next: number } | undefined {
+  const values: string[] = [];
+  let m = k;
+  while (m < ws.length) {
+    const w = ws[m]!;
+    const text = w.t.kind === "word" ? (DETERMINERS.has(w.norm) || LIST_SEPARATORS.has(w.norm) || CONDITION_MARKERS.has(w.norm) || w.used ? undefined : w.norm) : valueText(w);
+    if (text === undefined) break;
+    values.push(text);
+    m++;
+    const comma = ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",";
+    const skip = comma ? (wordIs(ws[m + 1], ...LIST_SEPARATORS) ? 2 : 1) : wordIs(ws[m], ...LIST_SEPARATORS) ? 1 : 0;
+    if (skip === 0 || !ws[m + skip] || ws[m + skip]!.t.kind === "punct") break;
+    m += skip;
+  }
+  return values.length >= 2 ? { values, next: m } : undefined;
+}
+
+/** A list written apart, after a colon or an opening bracket and an optional label ("(approved: A, B)"). */
+function statedList(ws: W[]): { values: string[]; from: number; next: number } | undefined {
+  for (let i = 0; i < ws.length; i++) {
+    const t = ws[i]!.t;
+    if (t.kind !== "punct" || (t.text !== ":" && t.text !== "(")) continue;
+    let k = i + 1;
+    if (t.text === "(" && ws[k]?.t.kind === "word" && ws[k + 1]?.t.kind === "punct" && ws[k + 1]!.t.text === ":") k += 2;
+    const list = listAt(ws, k);
+    if (list) return { values: list.values, from: i, next: list.next < ws.length && ws[list.next]!.t.kind === "punct" && ws[list.next]!.t.text === ")" ? list.next + 1 : list.next };
+  }
+  return undefined;
+}
+
+const NOT_AMONG: string[][] = [["except"], ["excluding"], ["other", "than"], ["outside"], ["not", "in"], ["not", "on"], ["not", "among"], ["apart", "from"], ["but"]];
+
+/**
+ * A party that must not be one of a list: "to any country except US, CA or GB", "to vendors other than A, B
+ * and C", "recipients outside US, CA and GB"; or of a list stated apart: "to vendors not on the approved
+ * list (A, B, C)", "to vendors outside the approved list: A, B, C", "to unapproved vendors (approved: A, B
+ * and C)". The party's noun is the attribute; its words and the list's are marked used.
+ */
+function readListExclusions(ws: W[]): Condition[] {
+  const out: Condition[] = [];
+  const noun = (w: W | undefined) => !!w && w.t.kind === "word" && !w.used && (w.pos === "NOUN" || w.pos === "PROPN") && !WILDCARD_NOUNS.has(w.lemma) && !DETERMINERS.has(w.norm);
+  const exclude = (party: W, values: string[], words: W[]) => {
+    out.push({ kind: "equals", subject: subjectOf([party]), values, negate: true });
+    for (const w of [party, ...words]) w.used = true;
+    // "to any country": the preposition and determiner before the party are the condition's too.
+    for (let k = ws.indexOf(party) - 1; k >= 0 && (DETERMINERS.has(ws[k]!.norm) || wordIs(ws[k], "to", "for", "from", "with")) && !ws[k]!.used; k--) ws[k]!.used = true;
+  };
+  for (let i = 1; i < ws.length; i++) {
+    const cue = NOT_AMONG.find((phrase) => phrase.every((p, k) => wordIs(ws[i + k], p) && !ws[i + k]!.used));
+    if (!cue || !noun(ws[i - 1])) continue;
+    const after = i + cue.length;
+    const list = listAt(ws, after);
+    if (list) {
+      exclude(ws[i - 1]!, list.values, ws.slice(i, list.next));
+      continue;
+    }
+    // "not on the approved list (A, B, C)": the list is stated apart.
+    let m = after;
+    while (DETERMINERS.has(ws[m]?.norm ?? "") || ws[m]?.pos === "ADJ" || ws[m]?.pos === "VERB") m++;
+    const stated = wordIs(ws[m], "list", "lists", "allowlist", "whitelist") ? statedList(ws) : undefined;
+    if (stated) exclude(ws[i - 1]!, stated.values, [...ws.slice(i, m + 1), ...ws.slice(stated.from, stated.next)]);
+  }
+  // "unapproved vendors (approved: A, B and C)": a negated participle before the party, the list after it.
+  for (let i = 0; i + 1 < ws.length; i++) {
+    const w = ws[i]!;
+    if (w.used || !/^(?:un|non-?)[a-z]{4,}ed$/.test(w.norm) || !noun(ws[i + 1])) continue;
+    const stated = statedList(ws.slice(i + 2));
+    if (stated) exclude(ws[i + 1]!, stated.values, [w, ...ws.slice(i + 2 + stated.from, i + 2 + stated.next)]);
+  }
+  return out;
+}
+
 const EXCEPTION_WORDS = new Set(["unless", "except", "excluding", "exempting", "save"]);
 
 /** The parsed reading of one clause, before it becomes a rule. */
@@ -1453,6 +1542,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (let k = start; k <= i; k++) ws[k]!.used = true;
   }
 
+  const excluded = readListExclusions(ws);
   // Exceptions.
   let split = ws.length;
   for (let i = 0; i < ws.length; i++) {
@@ -1578,7 +1668,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
   const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
-  const conditions = [...read.conditions, ...scope];
+  const conditions = [...read.conditions, ...excluded, ...scope];
   spreadZone(conditions);
   const loose = read.loose;
   rest = [...rest, ...postfix];

@@ -79,8 +79,9 @@ const LEXEME = new RegExp(
     String.raw`(?<quoted>"[^"]{0,200}"|“[^”]{0,200}”|'[^']{0,200}'(?![a-z])|‘[^’]{0,200}’|\x60[^\x60]{0,200}\x60)`,
     String.raw`(?<email>[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})`,
     String.raw`(?<tag>[#@][a-z0-9][\w.-]*)`,
-    String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?)?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?)?)(?![\d:]))`,
-    String.raw`(?<time>(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?(?![\d:])|(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z]))`,
+    // A meridiem is "am"/"pm" as a word of its own: "4:00 America/New_York" is a clock and a zone.
+    String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)(?![\d:]))`,
+    String.raw`(?<time>(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?(?![a-z]))?(?![\d:])|(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z]))`,
     // Separators only between digits ("$2,000," keeps its comma), and a k/m/bn scale only attached ("2m"):
     // "120 m" is metres.
     String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
