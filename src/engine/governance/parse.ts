@@ -18,6 +18,7 @@ import { tag } from "../language/nlp.ts";
 import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
 import { convert } from "../language/units.ts";
 import { tokenize, isValue, type Token } from "../language/tokens.ts";
+import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
 
 export { isTimeZone };
@@ -212,7 +213,7 @@ function effectCues(ws: W[]): EffectCue[] {
     // "should be signed off by finance", "should be reviewed", "is escalated"
     if (APPROVAL_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || (ws[i - 1] && MODALS.has(ws[i - 1]!.norm)))) {
       let start = i - 1;
-      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "always", "first", "all"))) start--;
+      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || NEGATORS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "always", "first", "all"))) start--;
       if (ws.slice(start, i).some((x) => NEGATORS.has(x.norm))) continue; // "must not be approved" is not an approval cue
       let end = i + 1;
       if (wordIs(ws[end], "off")) end++;
@@ -318,7 +319,9 @@ function effectCues(ws: W[]): EffectCue[] {
       continue;
     }
     // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
-    if ((NEGATORS.has(w.norm) && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
+    // "regions not on the allowed list", "vendors not in the registry": a noun's negated place is a condition.
+    const negatedPlace = wordIs(w, "not") && ["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") && wordIs(ws[i + 1], "on", "in", "among", "within", "inside");
+    if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       if (wordIs(w, "no") && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
       let end = i + 1;
@@ -525,6 +528,15 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
 
 const NUMERIC_KINDS = new Set(["number", "money", "percent", "quantity"]);
 
+/** A fraction in words at k ("half", "a third", "two thirds"), not followed by "of" ("half of the …"). */
+function fractionAt(ws: W[], k: number): { value: number; length: number; text: string } | undefined {
+  // "two thirds": the tokenizer has read "two" as a number already.
+  const words = ws.slice(k, k + 3).map((w) => (w.t.kind === "word" ? w.norm : w.t.kind === "number" && Number.isInteger(w.t.value) ? (["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][w.t.value] ?? "") : ""));
+  const got = readFractionWords(words, 0);
+  if (!got || wordIs(ws[k + got.length], "of")) return undefined;
+  return { ...got, text: words.slice(0, got.length).join(" ") };
+}
+
 /** The rest of a chunk after a value: "or more", "and above", "+", "in value", "old", "a year", a counted noun. */
 /** "or more", "and above", "or fewer" … at k: the comparator it makes, or undefined. */
 function boundAt(ws: W[], k: number): Comparator | undefined {
@@ -532,6 +544,8 @@ function boundAt(ws: W[], k: number): Comparator | undefined {
   if ((wordIs(ws[k], "or") && wordIs(ws[k + 1], "less", "fewer", "lower", "below", "under")) || (wordIs(ws[k], "and") && wordIs(ws[k + 1], "below", "under", "less", "fewer"))) return "lte";
   return undefined;
 }
+
+const pluralAfterNumber = (w: W) => w.norm.length > 3 && w.norm.endsWith("s") && !w.norm.endsWith("ss") && w.lemma !== w.norm;
 
 function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } {
   let next = j;
@@ -553,9 +567,11 @@ function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next:
     while (k < ws.length && ws[k]!.t.kind === "word" && ["NOUN", "PROPN", "ADJ", "X", "VERB"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm) && !["or", "and", "old", "a", "an", "per", "each"].includes(ws[k]!.norm) && nouns.length < 3) {
       nouns.push(ws[k]!);
       k++;
+      // A plural right after a number is what it counts, whatever the tagger made of it ("100 users requires").
+      if (nouns.length === 1 && pluralAfterNumber(ws[k - 1]!)) break;
       if (ws[k - 1]!.pos === "NOUN" && !(ws[k]?.pos === "NOUN")) break;
     }
-    if (nouns.length > 0 && nouns.some((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "X")) {
+    if (nouns.length > 0 && nouns.some((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "X" || pluralAfterNumber(x))) {
       result.count = nouns;
       next = k;
       // "10,000 users or fewer": the bound after the counted noun.
@@ -928,6 +944,12 @@ class ConditionReader {
       if (high?.currency && !value?.currency && value) value = { ...value, currency: high.currency };
       if (high?.unit && !value?.unit && value) value = { ...value, unit: high.unit, kind: high.kind };
       if (high?.percent && value) value = { ...value, percent: true };
+    } else if (cmp && fractionAt(ws, j + cmp.length)) {
+      // "less than half", "more than two thirds": a part of the whole, as a percentage.
+      const part = fractionAt(ws, j + cmp.length)!;
+      op = cmp.op;
+      value = { value: Math.round(part.value * 1e6) / 1e4, percent: true, text: part.text };
+      k = j + cmp.length + part.length;
     } else if (cmp && ws[j + cmp.length] && NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind)) {
       op = cmp.op;
       value = valueOf(ws[j + cmp.length]!.t);
@@ -1486,10 +1508,13 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (const k of c.span) ws[k]!.used = true;
   }
 
+  // Before the actor, whose words a list's last value could look like ("… FR, DE or IT are forbidden").
+  const excluded = readListExclusions(ws);
   // The actor of a sentence with a subject ("AI agents must not …", "Users may never …") is who acts, not
   // what is done: its words are set aside.
   for (let i = 0; i < ws.length; i++) {
-    if (!ACTORS.has(ws[i]!.norm) || ws[i]!.used) continue;
+    // A noun right after a number is what the number counts ("100 users require approval"), not who acts.
+    if (!ACTORS.has(ws[i]!.norm) || ws[i]!.used || ws[i - 1]?.t.kind === "number") continue;
     const next = ws[i + 1];
     if (!next || !(MODALS.has(next.norm) || NEGATORS.has(next.norm) || next.used)) continue;
     ws[i]!.used = true;
@@ -1542,7 +1567,6 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (let k = start; k <= i; k++) ws[k]!.used = true;
   }
 
-  const excluded = readListExclusions(ws);
   // Exceptions.
   let split = ws.length;
   for (let i = 0; i < ws.length; i++) {
@@ -1725,7 +1749,8 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   if (onlyGeneric && wordIs(w, "that", "which", "who")) {
     let j = i + 1;
     while (wordIs(ws[j], "would", "will", "could", "can", "may", "might", "also")) j++;
-    if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
+    // After a modal the next word is a verb whatever its tag ("that would issue refunds").
+    if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined || (j > i + 1 && ws[j]?.t.kind === "word")) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
   }
   if (wordIs(w, "with", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
     // Only when a reader understands what follows: "with a salary above…", "in production", "to #general".
