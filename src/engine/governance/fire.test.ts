@@ -91,6 +91,10 @@ describe("how a rule finds tools named otherwise", () => {
         ]);
       });
     }
+    // A later word that is the thing named, not a verb, is not the operation: drafting a post is not posting.
+    for (const sentence of ["Block publishing posts", "Require approval for sending posts to social media"]) {
+      decide(sentence, [["draft_social_post", {}, "approved"], ["draft_post", {}, "approved"]]);
+    }
   });
 
   it("importing, loading or inserting records reaches a tool that creates them, never one that deletes", () => {

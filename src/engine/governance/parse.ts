@@ -872,6 +872,8 @@ class ConditionReader {
     while (k < ws.length && k <= i + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "outside", "at", "in", "from", "on", "to")) k++;
     if (ws[k]?.t.kind !== "word" && ws[k]?.t.kind !== "domain" && ws[k]?.t.kind !== "tag" && ws[k]?.t.kind !== "email") return undefined;
     const subjectWords = ws.slice(j, k);
+    // "the recipient is not an acme.com address": the article belongs to the domain's phrase.
+    while (subjectWords.length > 1 && wordIs(subjectWords.at(-1), "a", "an")) subjectWords.pop();
     // "the recipient's domain is not acme.com": the negation before the domain.
     if (subjectWords.length > 0 && (wordIs(subjectWords.at(-1), "not", "isn't") || (wordIs(subjectWords.at(-1), "n't") && wordIs(subjectWords.at(-2), "is")))) {
       outside = true;
@@ -906,7 +908,7 @@ class ConditionReader {
       j++;
     }
     if (domains.length === 0) return undefined;
-    if (wordIs(ws[j], "domain", "domains")) j++;
+    if (wordIs(ws[j], "domain", "domains", "address", "addresses", "account", "accounts")) j++;
     return { condition: { kind: "outside_domain", subject: subjectOf(subjectWords), domains, ...(outside ? {} : { inside: true }) }, next: j };
   }
 
