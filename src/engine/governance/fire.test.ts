@@ -159,6 +159,22 @@ describe("exceptions", () => {
     }
   });
 
+  it("an exception in brackets ends at its bracket; the sentence goes on after it", () => {
+    for (const word of ["except", "excluding", "unless in"]) {
+      for (const env of ["staging", "qa"]) {
+        decide(`Block refunds (${word} ${env}) over $100`, [
+          ["refund_payment", { amount: 500, environment: env }, "approved"],
+          ["refund_payment", { amount: 500, environment: "production" }, "blocked"],
+          ["refund_payment", { amount: 50, environment: "production" }, "approved"],
+        ]);
+        decide(`Require approval for restarts (${word} ${env})`, [
+          ["restart_server", { environment: env }, "approved"],
+          ["restart_server", { environment: "production" }, "conditional"],
+        ]);
+      }
+    }
+  });
+
   it("a party's attribute and value: 'unless the client is in the silver tier', 'except for clients on tier silver'", () => {
     for (const [party, attribute, value] of [["client", "tier", "silver"], ["customer", "plan", "premium"], ["member", "band", "c"]] as const) {
       const other = value === "c" ? "d" : "basic";

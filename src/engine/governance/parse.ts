@@ -1593,8 +1593,15 @@ export function readClause(sentence: string): Reading | ParseFailure {
     }
     if (ws[i + 1]?.t.kind === "punct" && ws[i + 1]!.t.text === ")") ws[i + 1]!.used = true;
   }
-  let main = ws.slice(0, split).filter((w) => !postfix.includes(w));
-  let rest = ws.slice(split);
+  // "(except staging)": the brackets hold the exception, and the sentence goes on after them.
+  let bracketEnd = -1;
+  if (split < ws.length && ws[split - 1]?.t.kind === "punct" && ws[split - 1]!.t.text === "(") {
+    ws[split - 1]!.used = true;
+    bracketEnd = ws.findIndex((w, k) => k > split && w.t.kind === "punct" && w.t.text === ")");
+    if (bracketEnd > 0) ws[bracketEnd]!.used = true;
+  }
+  let main = (bracketEnd > 0 ? [...ws.slice(0, split), ...ws.slice(bracketEnd + 1)] : ws.slice(0, split)).filter((w) => !postfix.includes(w));
+  let rest = bracketEnd > 0 ? ws.slice(split, bracketEnd) : ws.slice(split);
   // A leading exception ("Except for VIPs, block …", "Unless the customer is gold, …") ends at its comma.
   if (split < ws.length && ws.slice(0, split).every((w) => w.used || w.t.kind === "punct")) {
     const comma = ws.findIndex((w, k) => k > split && w.t.kind === "punct" && w.t.text === ",");
