@@ -262,6 +262,20 @@ describe("ranges and windows", () => {
     });
   }
 
+  it("a range negated: outside it, not within it, not between its ends", () => {
+    for (const written of ["outside the $2,000 to $6,000 range", "outside $2,000 to $6,000", "not within $2,000 to $6,000", "that are not between $2,000 and $6,000", "if it is not between $2,000 and $6,000", "when the amount is not from $2,000 to $6,000"]) {
+      forEachFrame((frame, fired) => {
+        decide(frame(`payouts ${written}`), [
+          ["create_payout", { amount: 1999 }, fired],
+          ["create_payout", { amount: 2000 }, "approved"],
+          ["create_payout", { amount: 6000 }, "approved"],
+          ["create_payout", { amount: 6001 }, fired],
+          ["create_payout", {}, fired],
+        ]);
+      });
+    }
+  });
+
   const MON = (h: number, m = 30) => `2026-11-23T${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:00Z`;
   it("'outside the hours of A and B' with a zone, and an IANA zone right after a clock", () => {
     for (const [window, zone, offset] of [

@@ -320,7 +320,8 @@ function effectCues(ws: W[]): EffectCue[] {
     }
     // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
     // "regions not on the allowed list", "vendors not in the registry": a noun's negated place is a condition.
-    const negatedPlace = wordIs(w, "not") && ["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") && wordIs(ws[i + 1], "on", "in", "among", "within", "inside");
+    // "… that are not between $2,000 and $6,000": a negated range is a condition too.
+    const negatedPlace = wordIs(w, "not") && ((["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"));
     if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       if (wordIs(w, "no") && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
@@ -925,6 +926,8 @@ class ConditionReader {
     const RANGE_JOINS = ["and", "to", "through", "thru", "until", "till"];
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && !(wordIs(ws[j], "from") && numericAt(j + 1) && wordIs(ws[j + 2], ...RANGE_JOINS)) && ws[j]!.t.kind === "word") {
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
+      // "outside the $1,000 to $4,000 range": a range is the only comparison "outside" can open.
+      else if (wordIs(ws[j], "outside")) negated = !negated;
       else if (/[_\d]/.test(ws[j]!.norm) && wordIs(ws[j - 1], "to", "into", "in", "at", "from", "for")) placed.push(ws[j]!);
       else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
       j++;
@@ -934,8 +937,14 @@ class ConditionReader {
     let value: Value | undefined;
     let high: Value | undefined;
     const cmp = comparatorAt(ws, j);
-    // "between X and Y", "from X to Y", "(in the) X to Y range": both ends inclusive.
-    const from = wordIs(ws[j], "between", "from") ? j + 1 : numericAt(j) && wordIs(ws[j + 1], "to", "through") && numericAt(j + 2) && wordIs(ws[j + 3], "range", "band", "bracket") ? j : -1;
+    // "not within X to Y": a negated range ("not within X" alone is a comparison, read below).
+    if (wordIs(ws[j], "not") && wordIs(ws[j + 1], "within", "between", "from") && numericAt(j + 2) && wordIs(ws[j + 3], ...RANGE_JOINS) && numericAt(j + 4)) {
+      negated = !negated;
+      j++;
+    }
+    // "between X and Y", "from X to Y", "within X to Y", "(in the) X to Y range": both ends inclusive.
+    const afterOutside = wordIs(ws[j - 1], "outside") || (wordIs(ws[j - 1], "the") && wordIs(ws[j - 2], "outside"));
+    const from = wordIs(ws[j], "between", "from") || (wordIs(ws[j], "within") && wordIs(ws[j + 2], ...RANGE_JOINS)) ? j + 1 : numericAt(j) && wordIs(ws[j + 1], "to", "through") && numericAt(j + 2) && (wordIs(ws[j + 3], "range", "band", "bracket") || afterOutside) ? j : -1;
     if (from >= 0 && numericAt(from) && wordIs(ws[from + 1], ...RANGE_JOINS) && numericAt(from + 2)) {
       op = "between";
       value = valueOf(ws[from]!.t);
