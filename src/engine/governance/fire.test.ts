@@ -228,6 +228,18 @@ describe("a party not among a list", () => {
       }
     });
   }
+  it("'to any <noun>' is every one of them: no condition, and not a word the tool must have", () => {
+    for (const [prep, noun] of [["to", "customer"], ["to", "supplier"], ["for", "client"], ["from", "account"]] as const) {
+      forEachFrame((frame, fired) => {
+        decide(frame(`refunds ${prep} any ${noun} over $50`), [
+          ["refund_payment", { amount: 60 }, fired],
+          ["refund_payment", { amount: 40 }, "approved"],
+        ]);
+        decide(frame(`refunds ${prep} any ${noun}`), [["refund_payment", {}, fired], ["create_invoice", {}, "approved"]]);
+      });
+    }
+  });
+
   it("a single value after 'except' is still an exception, not a list", () => {
     decide("Block any action except get_status", [["get_status", {}, "approved"], ["restart_server", {}, "blocked"]]);
   });

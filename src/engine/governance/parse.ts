@@ -638,6 +638,12 @@ class ConditionReader {
         i++;
         continue;
       }
+      // "to any customer", "for every vendor": every one of them, so no condition (and not the action's noun).
+      if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.t.kind === "word" && ws[i + 2]!.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) {
+        for (let k = i; k <= i + 2; k++) ws[k]!.used = true;
+        i += 3;
+        continue;
+      }
       const got = this.readOne(ws, i, lastSubject);
       if (got) {
         let c = got.condition;
@@ -1770,6 +1776,8 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
     // After a modal the next word is a verb whatever its tag ("that would issue refunds").
     if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined || (j > i + 1 && ws[j]?.t.kind === "word")) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
   }
+  // "refunds to any customer": every one of them, which the condition reader sets aside.
+  if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) return true;
   if (wordIs(w, "with", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
     // Only when a reader understands what follows: "with a salary above…", "in production", "to #general".
     const probe = reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): unknown };
