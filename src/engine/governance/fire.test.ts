@@ -3,6 +3,7 @@
 // either side. Every example here is our own.
 import { describe, expect, it } from "vitest";
 import { RuleSet, prepareAction } from "./evaluate.ts";
+import { restate } from "./explain.ts";
 import { parseRule } from "./parse.ts";
 
 type Expect = "blocked" | "conditional" | "approved";
@@ -360,4 +361,35 @@ describe("effects, parts of a whole and counted nouns", () => {
       }
     }
   });
+});
+
+describe("a restatement read back decides like the rule", () => {
+  const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
+  const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
+  for (const [rate, unit] of [["over 3", "hour"], ["more than 5", "day"], ["at least 2", "minute"]] as const) {
+    for (const shape of [`Block ${rate} invoice exports within one ${unit}`, `Never export invoices ${rate} times per ${unit}`]) cases.push([shape, [["export_invoice", {}]]]);
+  }
+  for (const [window, zone] of [["before 2:00 or after 5:00", "Europe/Berlin"], ["from 19:00 onwards", "UTC"], ["outside the hours of 8am and 6pm", "(Tokyo time)"]] as const) {
+    cases.push([`Require approval for restarts ${window} ${zone}`, [0, 3, 6, 9, 12, 15, 18, 21].map((h) => ["restart_server", { now: HOUR(h) }])]);
+  }
+  for (const degrees of ["25℃", "77℉", "25 °C"]) cases.push([`Block thermostat settings warmer than ${degrees}`, [20, 24, 25, 26, 30].map((t) => ["set_thermostat", { temperature_c: t }])]);
+
+  for (const [rule, probes] of cases) {
+    it(rule, () => {
+      const first = parseRule(rule);
+      if (!first.ok) throw new Error(`${rule}: refused`);
+      const again = parseRule(restate(first.rule));
+      if (!again.ok) throw new Error(`${restate(first.rule)}: refused`);
+      const sets = [first.rule, again.rule].map((r) => new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: r }]));
+      for (const [tool, { now, ...args }] of probes as [string, { now?: string } & Record<string, unknown>][]) {
+        // Rates: the same call after one, three and six earlier ones in the window.
+        for (const earlier of [0, 1, 3, 6]) {
+          const at = now ? new Date(now) : new Date("2026-11-23T12:00:00Z");
+          const history = Array.from({ length: earlier }, () => ({ tool, at: new Date(at.getTime() - 20_000) }));
+          const [a, b] = sets.map((set) => set.decide(prepareAction({ tool, args, now: at, history })).decision);
+          expect(b, `${restate(first.rule)} | ${tool} ${JSON.stringify(args)} ${now ?? ""} after ${earlier}`).toBe(a);
+        }
+      }
+    });
+  }
 });

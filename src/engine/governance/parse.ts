@@ -839,6 +839,11 @@ class ConditionReader {
       from = 0;
       to = (ws[j + 1]!.t as { minutes: number }).minutes;
       k = j + 2;
+    } else if (t0?.kind === "time" && ((wordIs(ws[j + 1], "or", "and") && wordIs(ws[j + 2], "later", "after")) || wordIs(ws[j + 1], "onwards", "onward"))) {
+      // "04:00 or later", "18:00 onwards": from that minute to midnight.
+      from = t0.minutes;
+      to = 24 * 60;
+      k = wordIs(ws[j + 1], "onwards", "onward") ? j + 2 : j + 3;
     } else if (wordIs(ws[j], "after") && ws[j + 1]?.t.kind === "time") {
       from = (ws[j + 1]!.t as { minutes: number }).minutes;
       to = 24 * 60;
@@ -943,6 +948,9 @@ class ConditionReader {
     let value: Value | undefined;
     let high: Value | undefined;
     const cmp = comparatorAt(ws, j);
+    // "when this would be more than 3 such actions within 1 hour": a rate, whatever words come before it.
+    const rate = cmp ? this.readRate(ws, j) : undefined;
+    if (rate) return { condition: negated ? negate(rate.condition) : rate.condition, next: rate.next };
     // "not within X to Y": a negated range ("not within X" alone is a comparison, read below).
     if (wordIs(ws[j], "not") && wordIs(ws[j + 1], "within", "between", "from") && numericAt(j + 2) && wordIs(ws[j + 3], ...RANGE_JOINS) && numericAt(j + 4)) {
       negated = !negated;

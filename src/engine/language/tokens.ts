@@ -90,7 +90,7 @@ const LEXEME = new RegExp(
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
     String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
     String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:-[a-z][a-z0-9_]*)*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
-    String.raw`(?<punct>[,;:()\[\]/°º\-–—.!?&+*$€£¥₹₩₽₺₪₫₱฿]|\s+)`,
+    String.raw`(?<punct>[,;:()\[\]/°º℃℉\-–—.!?&+*$€£¥₹₩₽₺₪₫₱฿]|\s+)`,
   ].join("|"),
   "gy",
 );
@@ -290,12 +290,14 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         }
       }
       // "2.0 m/s", "100 km/h" (a path token), "50 kg", "30 °C".
-      if (n1 && (n1.kind === "word" || (n1.kind === "punct" && /[°º]/.test(n1.text)))) {
-        const unitText = n1.kind === "punct" && isWord(n2) ? `${n1.text}${wordOf(n2).norm}` : n1.kind === "word" ? n1.norm : "";
+      // "25℃", "77℉": one character for the degree and its scale.
+      const degreeSign = n1?.kind === "punct" && /[℃℉]/.test(n1.text);
+      if (n1 && (n1.kind === "word" || (n1.kind === "punct" && /[°º℃℉]/.test(n1.text)))) {
+        const unitText = degreeSign ? n1.text : n1.kind === "punct" && isWord(n2) ? `${n1.text}${wordOf(n2).norm}` : n1.kind === "word" ? n1.norm : "";
         const q = unitText ? quantity(t.value, unitText) : undefined;
         if (q && !isAmbiguousUnitWord(unitText)) {
           out.push({ kind: "quantity", text: `${t.text} ${unitText}`, quantity: q });
-          i += n1.kind === "punct" ? 2 : 1;
+          i += n1.kind === "punct" && !degreeSign ? 2 : 1;
           break step;
         }
       }

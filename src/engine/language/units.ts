@@ -14,7 +14,7 @@ export interface Quantity {
 // Spellings people write that js-quantities reads under another name. Temperatures are absolute
 // readings (tempC), not differences (degC): a rule about a setpoint compares readings.
 const ALIASES: Record<string, string> = {
-  "°c": "tempC", "ºc": "tempC", celsius: "tempC", "degrees celsius": "tempC", "°f": "tempF", "ºf": "tempF", fahrenheit: "tempF",
+  "°c": "tempC", "ºc": "tempC", "℃": "tempC", "℉": "tempF", celsius: "tempC", "degrees celsius": "tempC", "°f": "tempF", "ºf": "tempF", fahrenheit: "tempF",
   "degrees fahrenheit": "tempF", mps: "m/s", kmh: "km/h", kph: "km/h", "km/hr": "km/h", mph: "mi/h", secs: "s", sec: "s",
   mins: "min", hrs: "h", hr: "h", yrs: "year", yr: "year", wks: "week", wk: "week", mo: "month", mos: "month", months: "month",
   tonnes: "tonne", tons: "ton", kgs: "kg", lbs: "lb", pounds: "lb", kilos: "kg", bytes: "byte", kb: "kB",
