@@ -369,7 +369,7 @@ describe("a restatement read back decides like the rule", () => {
   for (const [rate, unit] of [["over 3", "hour"], ["more than 5", "day"], ["at least 2", "minute"]] as const) {
     for (const shape of [`Block ${rate} invoice exports within one ${unit}`, `Never export invoices ${rate} times per ${unit}`]) cases.push([shape, [["export_invoice", {}]]]);
   }
-  for (const [window, zone] of [["before 2:00 or after 5:00", "Europe/Berlin"], ["from 19:00 onwards", "UTC"], ["outside the hours of 8am and 6pm", "(Tokyo time)"]] as const) {
+  for (const [window, zone] of [["before 2:00 or after 5:00", "Europe/Berlin"], ["from 19:00 onwards", "UTC"], ["outside the hours of 8am and 6pm", "(Tokyo time)"], ["outside business hours (8am-6pm", "Europe/Berlin)"], ["outside business hours", "New York time"]] as const) {
     cases.push([`Require approval for restarts ${window} ${zone}`, [0, 3, 6, 9, 12, 15, 18, 21].map((h) => ["restart_server", { now: HOUR(h) }])]);
   }
   for (const degrees of ["25℃", "77℉", "25 °C"]) cases.push([`Block thermostat settings warmer than ${degrees}`, [20, 24, 25, 26, 30].map((t) => ["set_thermostat", { temperature_c: t }])]);

@@ -633,6 +633,31 @@ class ConditionReader {
         i++;
         continue;
       }
+      // "not (it is a weekday and the time is between 09:00 and 17:00)": a negated group, as restatements
+      // write it; the brackets hold conditions that hold together.
+      if (wordIs(w, "not") && ws[i + 1]?.t.kind === "punct" && ws[i + 1]!.t.text === "(") {
+        let depth = 0;
+        let close = -1;
+        for (let k = i + 1; k < ws.length && close < 0; k++) {
+          if (ws[k]!.t.kind !== "punct") continue;
+          if (ws[k]!.t.text === "(") depth++;
+          else if (ws[k]!.t.text === ")" && --depth === 0) close = k;
+        }
+        const inner = close > 0 ? this.read(ws.slice(i + 2, close)) : undefined;
+        if (inner && inner.conditions.length > 0) {
+          const group = negate(inner.conditions.length === 1 ? inner.conditions[0]! : { kind: "and", of: inner.conditions });
+          if (pendingOr && conditions.length > 0) {
+            const prev = conditions.pop()!;
+            conditions.push(prev.kind === "or" ? { kind: "or", of: [...prev.of, group] } : { kind: "or", of: [prev, group] });
+          } else conditions.push(group);
+          pendingOr = false;
+          loose.push(...inner.loose);
+          for (const x of inner.spare) spare.add(x);
+          for (let k = i; k <= close; k++) ws[k]!.used = true;
+          i = close + 1;
+          continue;
+        }
+      }
       if (wordIs(w, "not", "no", "never") && !this.startsSomething(ws, i)) {
         negateNext = true;
         i++;
