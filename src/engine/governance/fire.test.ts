@@ -62,6 +62,22 @@ describe("a negated comparison is its complement", () => {
   }
 });
 
+describe("comparatives of distance and size", () => {
+  for (const [word, op] of [["further", ">"], ["farther", ">"], ["deeper", ">"], ["wider", ">"], ["closer", "<"], ["nearer", "<"], ["narrower", "<"]] as const) {
+    it(`${word} than`, () => {
+      for (const [written, metres] of [["2 kilometres", 2000], ["500 m", 500], ["1.5 km", 1500]] as const) {
+        forEachFrame((frame, fired) => {
+          decide(frame(`robot moves ${word} than ${written}`), [
+            ["move_robot", { distance_m: metres + 1 }, op === ">" ? fired : "approved"],
+            ["move_robot", { distance_m: metres }, "approved"],
+            ["move_robot", { distance_km: (metres - 1) / 1000 }, op === "<" ? fired : "approved"],
+          ]);
+        });
+      }
+    });
+  }
+});
+
 describe("a unit suffix read by the kind its name says", () => {
   it("speed_ms is metres per second; latency_ms stays milliseconds", () => {
     // 72 km/h is 20 m/s.

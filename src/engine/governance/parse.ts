@@ -441,6 +441,8 @@ const COMPARATORS: [string[], Comparator][] = [
   [["no", "more", "than"], "lte"], [["no", "less", "than"], "gte"], [["not", "more", "than"], "lte"], [["not", "less", "than"], "gte"],
   [["no", "greater", "than"], "lte"], [["no", "higher", "than"], "lte"], [["not", "exceeding"], "lte"], [["not", "over"], "lte"],
   [["more", "than"], "gt"], [["greater", "than"], "gt"], [["higher", "than"], "gt"], [["larger", "than"], "gt"], [["bigger", "than"], "gt"],
+  [["further", "than"], "gt"], [["farther", "than"], "gt"], [["deeper", "than"], "gt"], [["wider", "than"], "gt"], [["taller", "than"], "gt"],
+  [["closer", "than"], "lt"], [["nearer", "than"], "lt"], [["narrower", "than"], "lt"], [["shallower", "than"], "lt"],
   [["longer", "than"], "gt"], [["older", "than"], "gt"], [["heavier", "than"], "gt"], [["faster", "than"], "gt"], [["hotter", "than"], "gt"], [["warmer", "than"], "gt"],
   [["in", "excess", "of"], "gt"], [["upwards", "of"], "gt"], [["north", "of"], "gt"],
   [["shorter", "than"], "lt"], [["younger", "than"], "lt"], [["lighter", "than"], "lt"], [["slower", "than"], "lt"], [["colder", "than"], "lt"], [["cooler", "than"], "lt"],
