@@ -145,6 +145,21 @@ describe("how a rule finds tools named otherwise", () => {
     }
   });
 
+  it("a thing named alone is not what a tool that cancels or rejects it does; reading it stays governed", () => {
+    for (const [noun, one] of [["orders", "order"], ["subscriptions", "subscription"], ["maintenance windows", "maintenance_window"], ["purchase requests", "purchase_request"]] as const) {
+      forEachFrame((frame, fired) => {
+        decide(frame(noun), [
+          [`create_${one}`, {}, fired],
+          [`cancel_${one}`, {}, "approved"],
+          [`reject_${one}`, {}, "approved"],
+          [`void_${one}`, {}, "approved"],
+          [`get_${one}`, {}, fired],
+          [`delete_${one}`, {}, fired],
+        ]);
+      });
+    }
+  });
+
   it("a modifier of the rule stands for a qualifier of the tool's name the rule does not say", () => {
     for (const [modifier, noun, tool, plain] of [
       ["mass", "mailings", "send_bulk_email", "send_email"],
