@@ -382,6 +382,17 @@ describe("effects, parts of a whole and counted nouns", () => {
     }
   });
 
+  it("a value per period after 'worth' or 'costing' is a value, not a rate of actions", () => {
+    for (const verb of ["worth", "costing", "valued at"]) {
+      for (const [cmp, period] of [["at least", "a year"], ["more than", "per month"], ["over", "annually"]] as const) {
+        decide(`Require approval for cancelling subscriptions ${verb} ${cmp} 1.5k ${period}`, [
+          ["cancel_subscription", { annual_value: 2000 }, "conditional"],
+          ["cancel_subscription", { annual_value: 1000 }, "approved"],
+        ]);
+      }
+    }
+  });
+
   it("a people noun right after a number is what it counts, not who acts", () => {
     for (const noun of ["users", "employees", "people", "customers"]) {
       for (const effect of ["requires approval", "needs a manager's sign-off"]) {

@@ -975,8 +975,10 @@ class ConditionReader {
     let value: Value | undefined;
     let high: Value | undefined;
     const cmp = comparatorAt(ws, j);
-    // "when this would be more than 3 such actions within 1 hour": a rate, whatever words come before it.
-    const rate = cmp ? this.readRate(ws, j) : undefined;
+    // "when this would be more than 3 such actions within 1 hour": a rate after words that name nothing
+    // (a value's verb, "worth at least 1.5k a year", says it is a value per period instead).
+    const namesNothing = subject.every((w) => wordIs(w, "this", "it", "there")) && !ws.slice(i, j).some((w) => wordIs(w, "worth", "costing", "costs", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "amounts", "totals", "takes"));
+    const rate = cmp && namesNothing ? this.readRate(ws, j) : undefined;
     if (rate) return { condition: negated ? negate(rate.condition) : rate.condition, next: rate.next };
     // "not within X to Y": a negated range ("not within X" alone is a comparison, read below).
     if (wordIs(ws[j], "not") && wordIs(ws[j + 1], "within", "between", "from") && numericAt(j + 2) && wordIs(ws[j + 3], ...RANGE_JOINS) && numericAt(j + 4)) {
