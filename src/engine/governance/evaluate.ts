@@ -264,7 +264,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     if (objects.length === 0) return verbsOnly;
     // "maintenance windows", "orders": a thing named alone is made or done; a tool that cancels or rejects
     // it (`cancel_maintenance`) undoes it. Reading is left in: a rule about data may be about reading it.
-    if (!verbsOnly && (action.operation.has(":cancel") || action.operation.has(":reject"))) return false;
+    // A tool's name ("Block cancel_order") or a word of its operation among the objects still names it.
+    if (!verbsOnly && !term.exact && (action.operation.has(":cancel") || action.operation.has(":reject")) && !objects.some((o) => meets(action.operation, o.concepts))) return false;
     // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;

@@ -97,6 +97,16 @@ describe("a unit suffix read by the kind its name says", () => {
 });
 
 describe("how a rule finds tools named otherwise", () => {
+  it("a tool's name ending in a word that alone means 'any action' names that tool only", () => {
+    for (const tool of ["create_purchase_request", "cancel_purchase_request", "run_task", "schedule_call", "queue_command", "log_action"]) {
+      forEachFrame((frame, fired) => {
+        decide(frame(tool), [[tool, {}, fired], ["get_status", {}, "approved"], ["refund_payment", {}, "approved"]]);
+      });
+    }
+    decide("Block any action", [["get_status", {}, "blocked"]]);
+    decide("Block any tool-call", [["get_status", {}, "blocked"]]);
+  });
+
   it("a tool whose first word is no operation: the operation after it", () => {
     for (const noun of ["files", "tickets", "invoices"]) {
       const one = noun.slice(0, -1);
@@ -156,6 +166,9 @@ describe("how a rule finds tools named otherwise", () => {
           [`get_${one}`, {}, fired],
           [`delete_${one}`, {}, fired],
         ]);
+        // The tool's own name, written or quoted, still names it.
+        decide(frame(`cancel_${one}`), [[`cancel_${one}`, {}, fired], [`create_${one}`, {}, "approved"]]);
+        decide(frame(`"reject ${one.replace(/_/g, " ")}" actions`), [[`reject_${one}`, {}, fired]]);
       });
     }
   });

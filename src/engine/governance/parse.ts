@@ -1383,7 +1383,8 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       else terms.push({ text: g.map((w) => w.t.text).join(" "), verbs, objects: [] });
       continue;
     }
-    const words = content.filter((w) => !WILDCARD_NOUNS.has(w.lemma) && !WILDCARD_NOUNS.has(w.norm));
+    // A tool's name is one thing, whatever its last part ("create_purchase_request" is not "any request").
+    const words = content.filter((w) => !WILDCARD_NOUNS.has(w.norm) && (/[_-]/.test(w.norm) || !WILDCARD_NOUNS.has(w.lemma)));
     if (words.length === 0) {
       if (content.length > 0) any = true;
       continue;
