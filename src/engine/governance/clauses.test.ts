@@ -53,10 +53,10 @@ const MEANINGS: Meaning[] = [
     name: "a relative clause with an adjective of state",
     forms: BLOCKS.flatMap((b) => [b("sessions that are active"), b("sessions which are active")]),
     probes: [
-      { tool: "terminate_session", args: { active: true }, expect: "blocked" },
-      { tool: "terminate_session", args: { active: false }, expect: "approved" },
-      { tool: "terminate_session", args: { status: "active" }, expect: "blocked" },
-      { tool: "terminate_session", args: { status: "expired" }, expect: "approved" },
+      { tool: "refresh_session", args: { active: true }, expect: "blocked" },
+      { tool: "refresh_session", args: { active: false }, expect: "approved" },
+      { tool: "refresh_session", args: { status: "active" }, expect: "blocked" },
+      { tool: "refresh_session", args: { status: "expired" }, expect: "approved" },
     ],
   },
   {

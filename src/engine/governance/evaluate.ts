@@ -5,7 +5,7 @@
 // a condition on a field the tool cannot carry does not apply (FALSE): it is UNKNOWN only when the tool has
 // such a field and the caller left it out.
 import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Subject, Value } from "./compiled.ts";
-import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, wordsOf } from "../language/lemmas.ts";
+import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 
@@ -132,7 +132,7 @@ function toolProfile(input: ActionInput): ToolProfile {
 
 function readProfile(input: ActionInput): ToolProfile {
   const name = lexical(conceptSet(input.tool));
-  const operation = conceptSet(wordsOfName(input.tool)[0] ?? "");
+  const operation = conceptSet(operationWords(wordsOfName(input.tool)).join(" "));
   let concepts = name;
   if (input.description) {
     concepts = new Set(name);
@@ -233,6 +233,10 @@ const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
 function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
+  // "importing users" and `bulk_create_users`: a verb whose operation is a kind of the tool's.
+  const operations = verbs.map((v) => withBroaderClasses(v));
+  // "upgrading plans", "renaming files": a verb of no class names a kind of change.
+  const classless = verbs.map((v) => ![...v].some((c) => c.startsWith(":")));
   const verbClasses = new Set(verbs.flatMap((v) => [...v].filter((c) => c.startsWith(":")).map((c) => c.slice(1))));
   // "send payouts", "issue API keys", "raise a PO": a verb that delivers, makes or runs, before what a
   // making tool makes (`create_payout`); "give discounts" and `apply_discount`: two support verbs.
@@ -255,15 +259,19 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     };
   });
   const verbsOnly = term.verbs.length > 0;
+  // Whether a word of a tool's name is one the term says, by a form or by the channel it names.
+  const termConcepts = new Set([...verbs, ...objects.map((o) => o.concepts)].flatMap((c) => [...c].filter((x) => !x.startsWith(":"))));
+  const namedByTerm = (word: string) => meets(termConcepts, conceptsOf(word)) || (channel !== undefined && channelOf(word) === channel);
   const noNameLike = objects.every((o) => !o.nameLike);
   return (action) => {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
     let nounOfAction = false;
     let byDelivery = false;
+    let byKind = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
-      if (meets(action.operation, v)) {
+      if (meets(action.operation, operations[k]!)) {
         // "text customers" and `send_email`: one operation by another channel.
         if (channel !== undefined && otherChannel(action, channel)) return false;
         continue;
@@ -293,9 +301,19 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         if ((meets(action.name, v) && (action.makes || action.operation.has(":send"))) || byObjectClass) nounOfAction = true;
         continue;
       }
+      // A kind of change the lexicon has no class for, and a tool whose operation is change itself
+      // (`change_plan`, `update_file`): the objects must then name the tool.
+      if (classless[k] && objects.length > 0 && action.operation.has(":update")) {
+        byKind = true;
+        continue;
+      }
       return false;
     }
     if (objects.length === 0) return verbsOnly;
+    // "maintenance windows", "orders": a thing named alone is made or done; a tool that cancels or rejects
+    // it (`cancel_maintenance`) undoes it. Reading is left in: a rule about data may be about reading it.
+    // A tool's name ("Block cancel_order") or a word of its operation among the objects still names it.
+    if (!verbsOnly && !term.exact && (action.operation.has(":cancel") || action.operation.has(":reject")) && !objects.some((o) => meets(action.operation, o.concepts))) return false;
     // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;
@@ -345,10 +363,25 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     }
     // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
-    if (byDelivery) return own > 0 && matched * 2 >= objects.length;
-    if (verbsOnly) return matched * 2 >= objects.length && (own > 0 || matched === objects.length);
+    if (byDelivery || byKind) return own > 0 && matched * 2 >= objects.length;
+    if (verbsOnly) return (matched * 2 >= objects.length && (own > 0 || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched);
     return own > 0 && matched * 2 >= objects.length;
   };
+}
+
+/**
+ * "mass mailings" and `send_bulk_email`: modifiers of the rule that no word of the tool names stand for the
+ * qualifiers of the tool's name that no word of the rule names (the words between its operation and its
+ * head noun), when the rule names the head. One modifier per qualifier, so `send_email`, which has none, is
+ * not matched.
+ */
+function fillsQualifiers(action: PreparedAction, named: (word: string) => boolean, unmatched: number): boolean {
+  const words = wordsOfName(action.input.tool);
+  if (unmatched <= 0 || words.length < 3 || !named(words.at(-1)!)) return false;
+  const operation = operationWords(words);
+  let qualifiers = 0;
+  for (const w of words.slice(1, -1)) if (!operation.includes(w) && !named(w)) qualifiers++;
+  return qualifiers >= unmatched;
 }
 
 /** The tool's name names a channel other than `channel` (`send_email` for "text"). */
@@ -415,7 +448,8 @@ function valueAfterParameter(action: PreparedAction, concepts: ReadonlySet<strin
  */
 function termKeys(term: ActionTerm): Set<string> | undefined {
   const keys = new Set<string>();
-  for (const v of term.verbs) for (const c of conceptsOf(v)) keys.add(c);
+  // A verb meets the tool's operation through its broader classes too ("import" → create).
+  for (const v of term.verbs) for (const c of withBroaderClasses(conceptsOf(v))) keys.add(c);
   for (let i = 0; i < term.objects.length; i++) {
     const o = term.objects[i]!;
     if (isNameLike(o) || (i > 0 && VALUE_LIKE.test(norm(o)))) return undefined;

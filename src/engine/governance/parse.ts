@@ -15,9 +15,10 @@
 import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Subject, Value } from "./compiled.ts";
 import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { tag } from "../language/nlp.ts";
-import { conceptsOf, verbClassOf } from "../language/lemmas.ts";
+import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
 import { convert } from "../language/units.ts";
 import { tokenize, isValue, type Token } from "../language/tokens.ts";
+import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
 
 export { isTimeZone };
@@ -373,7 +374,10 @@ function effectCues(ws: W[]): EffectCue[] {
       }
     }
     // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
-    if ((NEGATORS.has(w.norm) && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
+    // "regions not on the allowed list", "vendors not in the registry": a noun's negated place is a condition.
+    // "… that are not between $2,000 and $6,000": a negated range is a condition too.
+    const negatedPlace = wordIs(w, "not") && ((["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"));
+    if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       // "No deployments at weekends": a "no" opening the sentence forbids what it names, like a sign.
       if (wordIs(w, "no") && !(i === 0 || isClauseStart(ws, i)) && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
@@ -502,6 +506,8 @@ const COMPARATORS: [string[], Comparator][] = [
   [["no", "more", "than"], "lte"], [["no", "less", "than"], "gte"], [["not", "more", "than"], "lte"], [["not", "less", "than"], "gte"],
   [["no", "greater", "than"], "lte"], [["no", "higher", "than"], "lte"], [["not", "exceeding"], "lte"], [["not", "over"], "lte"],
   [["more", "than"], "gt"], [["greater", "than"], "gt"], [["higher", "than"], "gt"], [["larger", "than"], "gt"], [["bigger", "than"], "gt"],
+  [["further", "than"], "gt"], [["farther", "than"], "gt"], [["deeper", "than"], "gt"], [["wider", "than"], "gt"], [["taller", "than"], "gt"],
+  [["closer", "than"], "lt"], [["nearer", "than"], "lt"], [["narrower", "than"], "lt"], [["shallower", "than"], "lt"],
   [["longer", "than"], "gt"], [["older", "than"], "gt"], [["heavier", "than"], "gt"], [["faster", "than"], "gt"], [["hotter", "than"], "gt"], [["warmer", "than"], "gt"],
   [["in", "excess", "of"], "gt"], [["upwards", "of"], "gt"], [["north", "of"], "gt"],
   [["shorter", "than"], "lt"], [["younger", "than"], "lt"], [["lighter", "than"], "lt"], [["slower", "than"], "lt"], [["colder", "than"], "lt"], [["cooler", "than"], "lt"],
@@ -569,6 +575,8 @@ function valueOf(t: Token): Value | undefined {
   }
 }
 
+const COMPLEMENT: Partial<Record<Comparator, Comparator>> = { gt: "lte", gte: "lt", lt: "gte", lte: "gt" };
+
 /** A comparator phrase at i: its op and length; "7,500 GBP or more" is read at the value. */
 function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | undefined {
   const t = ws[i]?.t;
@@ -576,11 +584,26 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
   for (const [phrase, op] of COMPARATORS) {
     if (phrase.every((p, k) => ws[i + k]?.t.kind === "word" && ws[i + k]!.norm === p)) return { op, length: phrase.length };
   }
+  // "no fewer than", "not lighter than", "not under": a negated comparison is its complement.
+  if (wordIs(ws[i], "no", "not") && ws[i + 1]?.t.kind === "word") {
+    const inner = comparatorAt(ws, i + 1);
+    const complement = inner && COMPLEMENT[inner.op];
+    if (inner && complement) return { op: complement, length: inner.length + 1 };
+  }
   // "goes above", "is greater than": a verb before the comparator is skipped by the caller.
   return undefined;
 }
 
 const NUMERIC_KINDS = new Set(["number", "money", "percent", "quantity"]);
+
+/** A fraction in words at k ("half", "a third", "two thirds"), not followed by "of" ("half of the …"). */
+function fractionAt(ws: W[], k: number): { value: number; length: number; text: string } | undefined {
+  // "two thirds": the tokenizer has read "two" as a number already.
+  const words = ws.slice(k, k + 3).map((w) => (w.t.kind === "word" ? w.norm : w.t.kind === "number" && Number.isInteger(w.t.value) ? (["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][w.t.value] ?? "") : ""));
+  const got = readFractionWords(words, 0);
+  if (!got || wordIs(ws[k + got.length], "of")) return undefined;
+  return { ...got, text: words.slice(0, got.length).join(" ") };
+}
 
 /** The rest of a chunk after a value: "or more", "and above", "+", "in value", "old", "a year", a counted noun. */
 /** "or more", "and above", "or fewer" … at k: the comparator it makes, or undefined. */
@@ -589,6 +612,8 @@ function boundAt(ws: W[], k: number): Comparator | undefined {
   if ((wordIs(ws[k], "or") && wordIs(ws[k + 1], "less", "fewer", "lower", "below", "under")) || (wordIs(ws[k], "and") && wordIs(ws[k + 1], "below", "under", "less", "fewer"))) return "lte";
   return undefined;
 }
+
+const pluralAfterNumber = (w: W) => w.norm.length > 3 && w.norm.endsWith("s") && !w.norm.endsWith("ss") && w.lemma !== w.norm;
 
 function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } {
   let next = j;
@@ -610,9 +635,11 @@ function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next:
     while (k < ws.length && ws[k]!.t.kind === "word" && ["NOUN", "PROPN", "ADJ", "X", "VERB"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm) && !["or", "and", "old", "a", "an", "per", "each"].includes(ws[k]!.norm) && nouns.length < 3) {
       nouns.push(ws[k]!);
       k++;
+      // A plural right after a number is what it counts, whatever the tagger made of it ("100 users requires").
+      if (nouns.length === 1 && pluralAfterNumber(ws[k - 1]!)) break;
       if (ws[k - 1]!.pos === "NOUN" && !(ws[k]?.pos === "NOUN")) break;
     }
-    if (nouns.length > 0 && nouns.some((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "X")) {
+    if (nouns.length > 0 && nouns.some((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "X" || pluralAfterNumber(x))) {
       result.count = nouns;
       next = k;
       // "10,000 users or fewer": the bound after the counted noun.
@@ -681,9 +708,40 @@ class ConditionReader {
         i++;
         continue;
       }
+      // "not (it is a weekday and the time is between 09:00 and 17:00)": a negated group, as restatements
+      // write it; the brackets hold conditions that hold together.
+      if (wordIs(w, "not") && ws[i + 1]?.t.kind === "punct" && ws[i + 1]!.t.text === "(") {
+        let depth = 0;
+        let close = -1;
+        for (let k = i + 1; k < ws.length && close < 0; k++) {
+          if (ws[k]!.t.kind !== "punct") continue;
+          if (ws[k]!.t.text === "(") depth++;
+          else if (ws[k]!.t.text === ")" && --depth === 0) close = k;
+        }
+        const inner = close > 0 ? this.read(ws.slice(i + 2, close)) : undefined;
+        if (inner && inner.conditions.length > 0) {
+          const group = negate(inner.conditions.length === 1 ? inner.conditions[0]! : { kind: "and", of: inner.conditions });
+          if (pendingOr && conditions.length > 0) {
+            const prev = conditions.pop()!;
+            conditions.push(prev.kind === "or" ? { kind: "or", of: [...prev.of, group] } : { kind: "or", of: [prev, group] });
+          } else conditions.push(group);
+          pendingOr = false;
+          loose.push(...inner.loose);
+          for (const x of inner.spare) spare.add(x);
+          for (let k = i; k <= close; k++) ws[k]!.used = true;
+          i = close + 1;
+          continue;
+        }
+      }
       if (wordIs(w, "not", "no", "never") && !this.startsSomething(ws, i)) {
         negateNext = true;
         i++;
+        continue;
+      }
+      // "to any customer", "for every vendor": every one of them, so no condition (and not the action's noun).
+      if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.t.kind === "word" && ws[i + 2]!.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) {
+        for (let k = i; k <= i + 2; k++) ws[k]!.used = true;
+        i += 3;
         continue;
       }
       const got = this.readOne(ws, i, lastSubject);
@@ -867,6 +925,10 @@ class ConditionReader {
       j++;
       if (wordIs(ws[j], "of")) j++; // "outside of 9am-6pm"
     } else if (wordIs(ws[j], "during", "within", "in", "inside")) j++;
+    // "outside the hours of 9am and 5pm", "during the hours 08:00 to 18:00": the hours name the window.
+    const hoursAt = wordIs(ws[j], "the") ? j + 1 : j;
+    const hours = wordIs(ws[hoursAt], "hours") && !wordIs(ws[hoursAt - 1], "business", "office", "working", "work");
+    if (hours) j = wordIs(ws[hoursAt + 1], "of") ? hoursAt + 2 : hoursAt + 1;
     let from: number | undefined;
     let to: number | undefined;
     let k = j;
@@ -875,14 +937,21 @@ class ConditionReader {
       from = t0.from;
       to = t0.to;
       k = j + 1;
-    } else if (wordIs(ws[j], "between", "from") && ws[j + 1]?.t.kind === "time" && wordIs(ws[j + 2], "and", "to", "until", "till") && ws[j + 3]?.t.kind === "time") {
-      from = (ws[j + 1]!.t as { minutes: number }).minutes;
-      to = (ws[j + 3]!.t as { minutes: number }).minutes;
-      k = j + 4;
+    } else if ((wordIs(ws[j], "between", "from") || hours) && ws[j + (hours && !wordIs(ws[j], "between", "from") ? 0 : 1)]?.t.kind === "time") {
+      const a = hours && !wordIs(ws[j], "between", "from") ? j : j + 1;
+      if (!wordIs(ws[a + 1], "and", "to", "until", "till") || ws[a + 2]?.t.kind !== "time") return undefined;
+      from = (ws[a]!.t as { minutes: number }).minutes;
+      to = (ws[a + 2]!.t as { minutes: number }).minutes;
+      k = a + 3;
     } else if (wordIs(ws[j], "before", "until", "till") && ws[j + 1]?.t.kind === "time") {
       from = 0;
       to = (ws[j + 1]!.t as { minutes: number }).minutes;
       k = j + 2;
+    } else if (t0?.kind === "time" && ((wordIs(ws[j + 1], "or", "and") && wordIs(ws[j + 2], "later", "after")) || wordIs(ws[j + 1], "onwards", "onward"))) {
+      // "04:00 or later", "18:00 onwards": from that minute to midnight.
+      from = t0.minutes;
+      to = 24 * 60;
+      k = wordIs(ws[j + 1], "onwards", "onward") ? j + 2 : j + 3;
     } else if (wordIs(ws[j], "after") && ws[j + 1]?.t.kind === "time") {
       from = (ws[j + 1]!.t as { minutes: number }).minutes;
       to = 24 * 60;
@@ -938,6 +1007,8 @@ class ConditionReader {
     if (ws[k]?.t.kind !== "word" && ws[k]?.t.kind !== "domain" && ws[k]?.t.kind !== "tag" && ws[k]?.t.kind !== "email") return undefined;
     // A relative clause's pronoun and copula are not the subject ("recipients who are not at …").
     const subjectWords = ws.slice(j, k).filter((w) => !wordIs(w, "that", "which", "who", "are", "were", "was", "with", "having"));
+    // "the recipient is not an acme.com address": the article belongs to the domain's phrase.
+    while (subjectWords.length > 1 && wordIs(subjectWords.at(-1), "a", "an")) subjectWords.pop();
     // "the recipient's domain is not acme.com": the negation before the domain.
     if (subjectWords.length > 0 && (wordIs(subjectWords.at(-1), "not", "isn't", "aren't") || (wordIs(subjectWords.at(-1), "n't") && wordIs(subjectWords.at(-2), "is")))) {
       outside = true;
@@ -972,7 +1043,7 @@ class ConditionReader {
       j++;
     }
     if (domains.length === 0) return undefined;
-    if (wordIs(ws[j], "domain", "domains")) j++;
+    if (wordIs(ws[j], "domain", "domains", "address", "addresses", "account", "accounts")) j++;
     return { condition: { kind: "outside_domain", subject: subjectOf(subjectWords), domains, ...(outside ? {} : { inside: true }) }, next: j };
   }
 
@@ -985,10 +1056,14 @@ class ConditionReader {
     // A value named by a preposition before the subject ("moves to bay_7 with a load over 300
     // kg"): the action's value there, not a word of the subject.
     const placed: W[] = [];
-    while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && ws[j]!.t.kind === "word") {
+    const numericAt = (k: number) => !!ws[k] && NUMERIC_KINDS.has(ws[k]!.t.kind);
+    const RANGE_JOINS = ["and", "to", "through", "thru", "until", "till"];
+    while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && !(wordIs(ws[j], "from") && numericAt(j + 1) && wordIs(ws[j + 2], ...RANGE_JOINS)) && ws[j]!.t.kind === "word") {
       // A subject is one phrase: "for customers and the amount is over 5" is two conditions.
       if (j > i && wordIs(ws[j], "and", "or", "but", "unless", "except")) return undefined;
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
+      // "outside the $1,000 to $4,000 range": a range is the only comparison "outside" can open.
+      else if (wordIs(ws[j], "outside")) negated = !negated;
       else if (/[_\d]/.test(ws[j]!.norm) && wordIs(ws[j - 1], "to", "into", "in", "at", "from", "for")) placed.push(ws[j]!);
       else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
       j++;
@@ -998,15 +1073,35 @@ class ConditionReader {
     let value: Value | undefined;
     let high: Value | undefined;
     const cmp = comparatorAt(ws, j);
-    if (wordIs(ws[j], "between") && ws[j + 1] && NUMERIC_KINDS.has(ws[j + 1]!.t.kind) && wordIs(ws[j + 2], "and", "to") && ws[j + 3] && NUMERIC_KINDS.has(ws[j + 3]!.t.kind)) {
+    // "when this would be more than 3 such actions within 1 hour": a rate after words that name nothing
+    // (a value's verb, "worth at least 1.5k a year", says it is a value per period instead).
+    const namesNothing = subject.every((w) => wordIs(w, "this", "it", "there")) && !ws.slice(i, j).some((w) => wordIs(w, "worth", "costing", "costs", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "amounts", "totals", "takes"));
+    const rate = cmp && namesNothing ? this.readRate(ws, j) : undefined;
+    if (rate) return { condition: negated ? negate(rate.condition) : rate.condition, next: rate.next };
+    // "not within X to Y": a negated range ("not within X" alone is a comparison, read below).
+    if (wordIs(ws[j], "not") && wordIs(ws[j + 1], "within", "between", "from") && numericAt(j + 2) && wordIs(ws[j + 3], ...RANGE_JOINS) && numericAt(j + 4)) {
+      negated = !negated;
+      j++;
+    }
+    // "between X and Y", "from X to Y", "within X to Y", "(in the) X to Y range": both ends inclusive.
+    const afterOutside = wordIs(ws[j - 1], "outside") || (wordIs(ws[j - 1], "the") && wordIs(ws[j - 2], "outside"));
+    const from = wordIs(ws[j], "between", "from") || (wordIs(ws[j], "within") && wordIs(ws[j + 2], ...RANGE_JOINS)) ? j + 1 : numericAt(j) && wordIs(ws[j + 1], "to", "through") && numericAt(j + 2) && (wordIs(ws[j + 3], "range", "band", "bracket") || afterOutside) ? j : -1;
+    if (from >= 0 && numericAt(from) && wordIs(ws[from + 1], ...RANGE_JOINS) && numericAt(from + 2)) {
       op = "between";
-      value = valueOf(ws[j + 1]!.t);
-      high = valueOf(ws[j + 3]!.t);
-      k = j + 4;
+      value = valueOf(ws[from]!.t);
+      high = valueOf(ws[from + 2]!.t);
+      k = from + 3;
+      if (wordIs(ws[k], "range", "band", "bracket")) k++;
       // "between 300 and 900 euros": the unit written once applies to both.
       if (high?.currency && !value?.currency && value) value = { ...value, currency: high.currency };
       if (high?.unit && !value?.unit && value) value = { ...value, unit: high.unit, kind: high.kind };
       if (high?.percent && value) value = { ...value, percent: true };
+    } else if (cmp && fractionAt(ws, j + cmp.length)) {
+      // "less than half", "more than two thirds": a part of the whole, as a percentage.
+      const part = fractionAt(ws, j + cmp.length)!;
+      op = cmp.op;
+      value = { value: Math.round(part.value * 1e6) / 1e4, percent: true, text: part.text };
+      k = j + cmp.length + part.length;
     } else if (cmp && ws[j + cmp.length] && NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind)) {
       op = cmp.op;
       value = valueOf(ws[j + cmp.length]!.t);
@@ -1215,6 +1310,13 @@ class ConditionReader {
       while (m < ws.length && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !wordIs(ws[m], "and", "or") && words.length < 3) words.push(ws[m++]!);
       if (words.length === 0) return undefined;
       if (probe) return { condition: { kind: "and", of: [] }, next: m };
+      // "the customer is in the gold tier", "the client is on plan B": a party's attribute and its value,
+      // read as that value (the party is whose attribute it is, not a second condition).
+      const owner = subject.at(-1);
+      if (owner && namesPeople(owner.norm) && words.length > 1) {
+        const value = this.readEquality(ws, k, false);
+        if (value) return { condition: negated ? negate(value.condition) : value.condition, next: value.next };
+      }
       // "it is in staging", "the order is in review": a value, not a yes/no fact.
       if ((subject.length > 0 && subject.every((w) => ["it", "they", "this", "that"].includes(w.norm))) || (words.length === 1 && subject.length === 0 && !wordIs(ws[i], "that", "which", "who"))) {
         return { condition: { kind: "equals", subject: { text: "", words: [] }, values: [words.map((w) => w.norm).join(" ")], negate: negated }, next: m };
@@ -1344,6 +1446,11 @@ class ConditionReader {
     // true when an argument says so, and otherwise unknown (never false by another value's shape).
     const last = phrase.at(-1)!;
     const category = valueLike.length === 0 && last.pos === "NOUN" && last.lemma !== last.norm;
+    // "for customers on tier gold", "to clients in the silver plan": the party whose attribute follows.
+    if (category && phrase.length === 1 && namesPeople(last.norm) && wordIs(ws[m], "on", "in", "at", "with")) {
+      const owned = this.readEquality(ws, m, probe);
+      if (owned) return { condition: negated ? negate(owned.condition) : owned.condition, next: owned.next };
+    }
     return {
       condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}) },
       next: m,
@@ -1451,7 +1558,8 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       else terms.push({ text: g.map((w) => w.t.text).join(" "), verbs, objects: [] });
       continue;
     }
-    const words = content.filter((w) => !WILDCARD_NOUNS.has(w.lemma) && !WILDCARD_NOUNS.has(w.norm));
+    // A tool's name is one thing, whatever its last part ("create_purchase_request" is not "any request").
+    const words = content.filter((w) => !WILDCARD_NOUNS.has(w.norm) && (/[_-]/.test(w.norm) || !WILDCARD_NOUNS.has(w.lemma)));
     if (words.length === 0) {
       if (content.length > 0) any = true;
       continue;
@@ -1513,6 +1621,84 @@ function fail(message: string, unplaced: string[], position: number, suggestion:
 
 // Adverbs that say when or how often, not a value of the action.
 const MANNER_EXCLUDED = new Set(["only", "early", "daily", "weekly", "monthly", "yearly", "hourly", "really", "likely", "currently", "already", "immediately", "automatically", "usually", "always", "quickly", "directly", "simply", "strictly", "explicitly", "generally", "normally", "nightly", "quarterly", "annually"]);
+
+// ---------------------------------------------------------------------------------------------------
+// Lists of values a party must (not) be among
+
+const LIST_SEPARATORS = new Set(["or", "and", "nor"]);
+
+/** A list of two or more single values from k ("US, CA or GB", "Acme, Globex and Initech"): its values and end. */
+function listAt(ws: W[], k: number): { values: string[]; next: number } | undefined {
+  const values: string[] = [];
+  let m = k;
+  while (m < ws.length) {
+    const w = ws[m]!;
+    const text = w.t.kind === "word" ? (DETERMINERS.has(w.norm) || LIST_SEPARATORS.has(w.norm) || CONDITION_MARKERS.has(w.norm) || w.used ? undefined : w.norm) : valueText(w);
+    if (text === undefined) break;
+    values.push(text);
+    m++;
+    const comma = ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",";
+    const skip = comma ? (wordIs(ws[m + 1], ...LIST_SEPARATORS) ? 2 : 1) : wordIs(ws[m], ...LIST_SEPARATORS) ? 1 : 0;
+    if (skip === 0 || !ws[m + skip] || ws[m + skip]!.t.kind === "punct") break;
+    m += skip;
+  }
+  return values.length >= 2 ? { values, next: m } : undefined;
+}
+
+/** A list written apart, after a colon or an opening bracket and an optional label ("(approved: A, B)"). */
+function statedList(ws: W[]): { values: string[]; from: number; next: number } | undefined {
+  for (let i = 0; i < ws.length; i++) {
+    const t = ws[i]!.t;
+    if (t.kind !== "punct" || (t.text !== ":" && t.text !== "(")) continue;
+    let k = i + 1;
+    if (t.text === "(" && ws[k]?.t.kind === "word" && ws[k + 1]?.t.kind === "punct" && ws[k + 1]!.t.text === ":") k += 2;
+    const list = listAt(ws, k);
+    if (list) return { values: list.values, from: i, next: list.next < ws.length && ws[list.next]!.t.kind === "punct" && ws[list.next]!.t.text === ")" ? list.next + 1 : list.next };
+  }
+  return undefined;
+}
+
+const NOT_AMONG: string[][] = [["except"], ["excluding"], ["other", "than"], ["outside"], ["not", "in"], ["not", "on"], ["not", "among"], ["apart", "from"], ["but"]];
+
+/**
+ * A party that must not be one of a list: "to any country except US, CA or GB", "to vendors other than A, B
+ * and C", "recipients outside US, CA and GB"; or of a list stated apart: "to vendors not on the approved
+ * list (A, B, C)", "to vendors outside the approved list: A, B, C", "to unapproved vendors (approved: A, B
+ * and C)". The party's noun is the attribute; its words and the list's are marked used.
+ */
+function readListExclusions(ws: W[]): Condition[] {
+  const out: Condition[] = [];
+  const noun = (w: W | undefined) => !!w && w.t.kind === "word" && !w.used && (w.pos === "NOUN" || w.pos === "PROPN") && !WILDCARD_NOUNS.has(w.lemma) && !DETERMINERS.has(w.norm);
+  const exclude = (party: W, values: string[], words: W[]) => {
+    out.push({ kind: "equals", subject: subjectOf([party]), values, negate: true });
+    for (const w of [party, ...words]) w.used = true;
+    // "to any country": the preposition and determiner before the party are the condition's too.
+    for (let k = ws.indexOf(party) - 1; k >= 0 && (DETERMINERS.has(ws[k]!.norm) || wordIs(ws[k], "to", "for", "from", "with")) && !ws[k]!.used; k--) ws[k]!.used = true;
+  };
+  for (let i = 1; i < ws.length; i++) {
+    const cue = NOT_AMONG.find((phrase) => phrase.every((p, k) => wordIs(ws[i + k], p) && !ws[i + k]!.used));
+    if (!cue || !noun(ws[i - 1])) continue;
+    const after = i + cue.length;
+    const list = listAt(ws, after);
+    if (list) {
+      exclude(ws[i - 1]!, list.values, ws.slice(i, list.next));
+      continue;
+    }
+    // "not on the approved list (A, B, C)": the list is stated apart.
+    let m = after;
+    while (DETERMINERS.has(ws[m]?.norm ?? "") || ws[m]?.pos === "ADJ" || ws[m]?.pos === "VERB") m++;
+    const stated = wordIs(ws[m], "list", "lists", "allowlist", "whitelist") ? statedList(ws) : undefined;
+    if (stated) exclude(ws[i - 1]!, stated.values, [...ws.slice(i, m + 1), ...ws.slice(stated.from, stated.next)]);
+  }
+  // "unapproved vendors (approved: A, B and C)": a negated participle before the party, the list after it.
+  for (let i = 0; i + 1 < ws.length; i++) {
+    const w = ws[i]!;
+    if (w.used || !/^(?:un|non-?)[a-z]{4,}ed$/.test(w.norm) || !noun(ws[i + 1])) continue;
+    const stated = statedList(ws.slice(i + 2));
+    if (stated) exclude(ws[i + 1]!, stated.values, [w, ...ws.slice(i + 2 + stated.from, i + 2 + stated.next)]);
+  }
+  return out;
+}
 
 const EXCEPTION_WORDS = new Set(["unless", "except", "excluding", "exempting", "save"]);
 
@@ -1583,10 +1769,13 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (const k of c.span) ws[k]!.used = true;
   }
 
+  // Before the actor, whose words a list's last value could look like ("… FR, DE or IT are forbidden").
+  const excluded = readListExclusions(ws);
   // The actor of a sentence with a subject ("AI agents must not …", "Users may never …") is who acts, not
   // what is done: its words are set aside.
   for (let i = 0; i < ws.length; i++) {
-    if (!ACTORS.has(ws[i]!.norm) || ws[i]!.used) continue;
+    // A noun right after a number is what the number counts ("100 users require approval"), not who acts.
+    if (!ACTORS.has(ws[i]!.norm) || ws[i]!.used || ws[i - 1]?.t.kind === "number") continue;
     const next = ws[i + 1];
     if (!next || !(MODALS.has(next.norm) || NEGATORS.has(next.norm) || next.used)) continue;
     ws[i]!.used = true;
@@ -1649,8 +1838,30 @@ export function readClause(sentence: string): Reading | ParseFailure {
       break;
     }
   }
-  let main = ws.slice(0, split);
-  let rest = ws.slice(split);
+  // "(staging excepted)", "…, weekends exempted": an exception written as a participle after what it
+  // excepts, back to the bracket or comma that opens it.
+  const postfix: W[] = [];
+  for (let i = 1; i < split; i++) {
+    if (ws[i]!.used || !wordIs(ws[i], "excepted", "exempted", "excluded")) continue;
+    let start = i;
+    while (start > 0 && !(ws[start - 1]!.t.kind === "punct" && ["(", ","].includes(ws[start - 1]!.t.text))) start--;
+    if (start === 0 || start === i) continue;
+    for (let k = start - 1; k <= i; k++) ws[k]!.used = true;
+    for (const w of ws.slice(start, i)) {
+      w.used = false;
+      postfix.push(w);
+    }
+    if (ws[i + 1]?.t.kind === "punct" && ws[i + 1]!.t.text === ")") ws[i + 1]!.used = true;
+  }
+  // "(except staging)": the brackets hold the exception, and the sentence goes on after them.
+  let bracketEnd = -1;
+  if (split < ws.length && ws[split - 1]?.t.kind === "punct" && ws[split - 1]!.t.text === "(") {
+    ws[split - 1]!.used = true;
+    bracketEnd = ws.findIndex((w, k) => k > split && w.t.kind === "punct" && w.t.text === ")");
+    if (bracketEnd > 0) ws[bracketEnd]!.used = true;
+  }
+  let main = (bracketEnd > 0 ? [...ws.slice(0, split), ...ws.slice(bracketEnd + 1)] : ws.slice(0, split)).filter((w) => !postfix.includes(w));
+  let rest = bracketEnd > 0 ? ws.slice(split, bracketEnd) : ws.slice(split);
   // A leading exception ("Except for VIPs, block …", "Unless the customer is gold, …") ends at its comma.
   if (split < ws.length && ws.slice(0, split).every((w) => w.used || w.t.kind === "punct")) {
     const comma = ws.findIndex((w, k) => k > split && w.t.kind === "punct" && w.t.text === ",");
@@ -1761,11 +1972,18 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
   const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
-  const conditions = [...read.conditions, ...scope];
+  const conditions = [...read.conditions, ...excluded, ...scope];
   spreadZone(conditions);
   const loose = read.loose;
+  rest = [...rest, ...postfix];
   const exception = rest.length > 0 ? reader.read(rest.filter((w) => !w.used)) : { conditions: [], loose: [], spare: new Set<W>() };
   let unlessConditions = exception.conditions;
+  // "(staging excepted)", "except prod": environment names alone are values, as in the action's words.
+  const exceptedEnvironments = exception.loose.filter((w) => ENVIRONMENTS.has(w.norm));
+  if (exceptedEnvironments.length > 0 && exception.loose.every((w) => exceptedEnvironments.includes(w) || w.t.kind !== "word" || DETERMINERS.has(w.norm) || wordIs(w, "or", "and"))) {
+    unlessConditions = [...unlessConditions, { kind: "equals", subject: { text: "", words: [] }, values: exceptedEnvironments.map((w) => w.norm), negate: false }];
+    exception.loose = [];
+  }
   let unlessAction: ActionTerm[] = [];
   if (exception.loose.length > 0) {
     const asAction = readAction(exception.loose);
@@ -1822,8 +2040,11 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   if (onlyGeneric && wordIs(w, "that", "which", "who")) {
     let j = i + 1;
     while (wordIs(ws[j], "would", "will", "could", "can", "may", "might", "also")) j++;
-    if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
+    // After a modal the next word is a verb whatever its tag ("that would issue refunds").
+    if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined || (j > i + 1 && ws[j]?.t.kind === "word")) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
   }
+  // "refunds to any customer": every one of them, which the condition reader sets aside.
+  if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) return true;
   if (wordIs(w, "with", "having", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
     // Only when a reader understands what follows: "with a salary above…", "in production", "to #general".
     const probe = reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): unknown };

@@ -211,6 +211,40 @@ export function conceptsOf(word: string): ReadonlySet<string> {
   return concepts;
 }
 
+const OPERATION_CACHE = new Map<string, string[]>();
+
+/**
+ * The words of a tool's name that say its operation: the first word, and, when that names no operation of
+ * any class (`bulk_create_users`, `user_delete`), the first later word that does and is a verb in the name
+ * read as a phrase (in `draft_social_post`, "post" is the thing drafted, not an operation).
+ */
+export function operationWords(nameWords: readonly string[]): string[] {
+  const first = nameWords[0];
+  if (first === undefined) return [];
+  if (verbClassOf(first) !== undefined || nameWords.length === 1) return [first];
+  const key = nameWords.join(" ");
+  let hit = OPERATION_CACHE.get(key);
+  if (!hit) {
+    const tags = tag(nameWords);
+    const later = nameWords.findIndex((w, i) => i > 0 && tags[i]?.pos === "VERB" && verbClassOf(w) !== undefined);
+    hit = later < 0 ? [first] : [first, nameWords[later]!];
+    if (OPERATION_CACHE.size >= CACHE_LIMIT) OPERATION_CACHE.clear();
+    OPERATION_CACHE.set(key, hit);
+  }
+  return hit;
+}
+
+// Operations one of whose kinds is another class's operation: importing, inserting, loading or saving
+// records makes new ones, so a tool that creates them does what those verbs name (`bulk_create_users` for
+// "importing users"). Only this direction: creating is not always writing into something.
+const MAKES_NEW: Record<string, string> = { write: "create" };
+
+/** The concepts of a verb with the classes it is a kind of ("import" → write and create). */
+export function withBroaderClasses(concepts: ReadonlySet<string>): ReadonlySet<string> {
+  const broader = [...concepts].filter((c) => c.startsWith(":") && MAKES_NEW[c.slice(1)] !== undefined).map((c) => `:${MAKES_NEW[c.slice(1)]}`);
+  return broader.length === 0 ? concepts : new Set([...concepts, ...broader]);
+}
+
 /** The verb class a word belongs to (its head word), if any. */
 export function verbClassOf(word: string): string | undefined {
   for (const c of conceptsOf(word)) if (c.startsWith(":")) return c.slice(1);

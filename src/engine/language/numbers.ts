@@ -65,3 +65,20 @@ export function readNumberWords(words: readonly string[], start: number): { valu
 }
 
 export const fractionWord = (w: string): number | undefined => ORDINALS[w];
+
+// Parts of a whole as English names them: "half", "a third", "two thirds", "three quarters", "a tenth".
+const PARTS: Record<string, number> = { half: 2, halves: 2, third: 3, thirds: 3, quarter: 4, quarters: 4, fourth: 4, fourths: 4, fifth: 5, fifths: 5, tenth: 10, tenths: 10 };
+
+/**
+ * A fraction in words at `start` ("half", "a half", "a third", "two thirds", "three quarters"): its value
+ * (0.5, 0.333…) and how many words it took, or undefined.
+ */
+export function readFractionWords(words: readonly string[], start: number): { value: number; length: number } | undefined {
+  const first = words[start];
+  if (first === undefined) return undefined;
+  if (first === "half") return { value: 0.5, length: 1 };
+  const count = first === "a" || first === "an" || first === "one" ? 1 : SMALL[first];
+  const part = PARTS[words[start + 1] ?? ""];
+  if (count === undefined || count === 0 || part === undefined || count >= part) return undefined;
+  return { value: count / part, length: 2 };
+}

@@ -81,8 +81,9 @@ const LEXEME = new RegExp(
     String.raw`(?<quoted>"[^"]{0,200}"|“[^”]{0,200}”|'[^']{0,200}'(?![a-z])|‘[^’]{0,200}’|\x60[^\x60]{0,200}\x60)`,
     String.raw`(?<email>[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})`,
     String.raw`(?<tag>[#@][a-z0-9][\w.-]*)`,
-    String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?)?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?)?)(?![\d:]))`,
-    String.raw`(?<time>(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?)?(?![\d:])|(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z]))`,
+    // A meridiem is "am"/"pm" as a word of its own: "4:00 America/New_York" is a clock and a zone.
+    String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)(?![\d:]))`,
+    String.raw`(?<time>(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?(?![a-z]))?(?![\d:])|(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z]))`,
     // Separators only between digits ("$2,000," keeps its comma), and a k/m/bn scale only attached ("2m"):
     // "120 m" is metres.
     String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
@@ -95,7 +96,7 @@ const LEXEME = new RegExp(
     // "usd2750", "gbp8.99": a currency code glued to its amount (read as a word when it is no currency).
     String.raw`(?<glued>[a-z]{3}\d(?:\d|[,.](?=\d))*(?![a-z0-9_]))`,
     String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:-[a-z][a-z0-9_]*)*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
-    String.raw`(?<punct>[,;:()\[\]/°º\-–—.!?&+*$€£¥₹₩₽₺₪₫₱฿]|\s+)`,
+    String.raw`(?<punct>[,;:()\[\]/°º℃℉\-–—.!?&+*$€£¥₹₩₽₺₪₫₱฿]|\s+)`,
   ].join("|"),
   "gy",
 );
@@ -342,12 +343,14 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         }
       }
       // "2.0 m/s", "100 km/h" (a path token), "50 kg", "30 °C".
-      if (n1 && (n1.kind === "word" || (n1.kind === "punct" && /[°º]/.test(n1.text)))) {
-        const unitText = n1.kind === "punct" && isWord(n2) ? `${n1.text}${wordOf(n2).norm}` : n1.kind === "word" ? n1.norm : "";
+      // "25℃", "77℉": one character for the degree and its scale.
+      const degreeSign = n1?.kind === "punct" && /[℃℉]/.test(n1.text);
+      if (n1 && (n1.kind === "word" || (n1.kind === "punct" && /[°º℃℉]/.test(n1.text)))) {
+        const unitText = degreeSign ? n1.text : n1.kind === "punct" && isWord(n2) ? `${n1.text}${wordOf(n2).norm}` : n1.kind === "word" ? n1.norm : "";
         const q = unitText ? quantity(t.value, unitText) : undefined;
         if (q && !isAmbiguousUnitWord(unitText)) {
           out.push({ kind: "quantity", text: `${t.text} ${unitText}`, quantity: q });
-          i += n1.kind === "punct" ? 2 : 1;
+          i += n1.kind === "punct" && !degreeSign ? 2 : 1;
           break step;
         }
       }

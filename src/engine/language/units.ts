@@ -14,7 +14,7 @@ export interface Quantity {
 // Spellings people write that js-quantities reads under another name. Temperatures are absolute
 // readings (tempC), not differences (degC): a rule about a setpoint compares readings.
 const ALIASES: Record<string, string> = {
-  "°c": "tempC", "ºc": "tempC", celsius: "tempC", "degrees celsius": "tempC", "°f": "tempF", "ºf": "tempF", fahrenheit: "tempF",
+  "°c": "tempC", "ºc": "tempC", "℃": "tempC", "℉": "tempF", celsius: "tempC", "degrees celsius": "tempC", "°f": "tempF", "ºf": "tempF", fahrenheit: "tempF",
   "degrees fahrenheit": "tempF", mps: "m/s", kmh: "km/h", kph: "km/h", "km/hr": "km/h", mph: "mi/h", secs: "s", sec: "s",
   mins: "min", hrs: "h", hr: "h", yrs: "year", yr: "year", wks: "week", wk: "week", mo: "month", mos: "month", months: "month",
   tonnes: "tonne", tons: "ton", kgs: "kg", lbs: "lb", pounds: "lb", kilos: "kg", bytes: "byte", kb: "kB",
@@ -103,5 +103,22 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
     const q = quantity(1, last);
     return q && words.includes(q.kind) ? q : undefined;
   }
-  return quantity(1, last);
+  const q = quantity(1, last);
+  // `speed_ms`: a word of the name says the kind, and the suffix read alone is of another kind (ms is
+  // milliseconds); a rate written without its slash (m/s) is the reading of that kind.
+  const kind = words.find((w) => kinds().has(w));
+  if (kind !== undefined && q?.kind !== kind) return perUnit(last, kind) ?? q;
+  return q;
+}
+
+let KINDS: Set<string> | undefined;
+const kinds = (): Set<string> => (KINDS ??= new Set((Qty as unknown as { getKinds(): string[] }).getKinds().filter((k) => k !== "unitless")));
+
+/** A suffix read as one unit per another ("ms" → m/s, "kmh" → km/h) of the given kind, if one split is. */
+function perUnit(suffix: string, kind: string): Quantity | undefined {
+  for (let i = 1; i < suffix.length; i++) {
+    const q = quantity(1, `${suffix.slice(0, i)}/${suffix.slice(i)}`);
+    if (q?.kind === kind) return q;
+  }
+  return undefined;
 }

@@ -1,0 +1,450 @@
+// Rules that must fire: shapes that once compiled into rules matching no call (or deciding the wrong way),
+// each tested across generated surface forms (word orders, effects, values, units) with calls just on
+// either side. Every example here is our own.
+import { describe, expect, it } from "vitest";
+import { RuleSet, prepareAction } from "./evaluate.ts";
+import { restate } from "./explain.ts";
+import { parseRule } from "./parse.ts";
+
+type Expect = "blocked" | "conditional" | "approved";
+type Probe = [tool: string, args: Record<string, unknown>, expected: Expect];
+
+function decide(sentence: string, probes: Probe[]): void {
+  const parsed = parseRule(sentence);
+  if (!parsed.ok) throw new Error(`${sentence}: refused: ${parsed.error.message}`);
+  const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+  for (const [tool, args, expected] of probes) {
+    const { now, ...rest } = args as { now?: string };
+    const got = set.decide(prepareAction({ tool, args: rest, now: now ? new Date(now) : new Date() })).decision;
+    expect(got, `${sentence} | ${tool} ${JSON.stringify(args)}`).toBe(expected);
+  }
+}
+
+// The two restrictive effects, each as a sentence frame around the action and its conditions.
+const EFFECTS: { fired: Expect; frames: ((x: string) => string)[] }[] = [
+  { fired: "blocked", frames: [(x) => `Block ${x}`, (x) => `Never allow ${x}`, (x) => `${x[0]!.toUpperCase()}${x.slice(1)} are forbidden`] },
+  { fired: "conditional", frames: [(x) => `Require approval for ${x}`, (x) => `${x[0]!.toUpperCase()}${x.slice(1)} need a manager's sign-off`] },
+];
+
+function forEachFrame(body: (sentence: (x: string) => string, fired: Expect) => void): void {
+  for (const e of EFFECTS) for (const frame of e.frames) body(frame, e.fired);
+}
+
+describe("a negated comparison is its complement", () => {
+  const forms: [phrase: string, op: ">=" | ">" | "<=" | "<"][] = [
+    ["no fewer than", ">="],
+    ["not fewer than", ">="],
+    ["no less than", ">="],
+    ["not under", ">="],
+    ["not below", ">="],
+    ["no lower than", ">="],
+    ["no more than", "<="],
+    ["not over", "<="],
+    ["not above", "<="],
+    ["no higher than", "<="],
+    ["not exceeding", "<="],
+  ];
+  for (const [phrase, op] of forms) {
+    for (const n of [12, 250]) {
+      it(`${phrase} ${n}`, () => {
+        forEachFrame((frame, fired) => {
+          const at = op === ">=" || op === "<=" ? fired : "approved";
+          const above = op.startsWith(">") ? fired : "approved";
+          const below = op.startsWith("<") ? fired : "approved";
+          decide(frame(`newsletters to ${phrase} ${n} subscribers`), [
+            ["send_newsletter", { subscriber_count: n }, at],
+            ["send_newsletter", { subscriber_count: n + 1 }, above],
+            ["send_newsletter", { subscriber_count: n - 1 }, below],
+          ]);
+        });
+      });
+    }
+  }
+});
+
+describe("comparatives of distance and size", () => {
+  for (const [word, op] of [["further", ">"], ["farther", ">"], ["deeper", ">"], ["wider", ">"], ["closer", "<"], ["nearer", "<"], ["narrower", "<"]] as const) {
+    it(`${word} than`, () => {
+      for (const [written, metres] of [["2 kilometres", 2000], ["500 m", 500], ["1.5 km", 1500]] as const) {
+        forEachFrame((frame, fired) => {
+          decide(frame(`robot moves ${word} than ${written}`), [
+            ["move_robot", { distance_m: metres + 1 }, op === ">" ? fired : "approved"],
+            ["move_robot", { distance_m: metres }, "approved"],
+            ["move_robot", { distance_km: (metres - 1) / 1000 }, op === "<" ? fired : "approved"],
+          ]);
+        });
+      }
+    });
+  }
+});
+
+describe("a unit suffix read by the kind its name says", () => {
+  it("speed_ms is metres per second; latency_ms stays milliseconds", () => {
+    // 72 km/h is 20 m/s.
+    for (const rule of ["Block drives faster than 72 km/h", "Block drives faster than 20 m/s", "Block drives with a speed over 72 kph"]) {
+      decide(rule, [
+        ["drive_truck", { speed_ms: 21 }, "blocked"],
+        ["drive_truck", { speed_ms: 20 }, "approved"],
+        ["drive_truck", { speed_kmh: 19 * 3.6 }, "approved"],
+        ["drive_truck", { speed_kmh: 21 * 3.6 }, "blocked"],
+      ]);
+    }
+    decide("Block queries with a latency over 300 ms", [
+      ["run_query", { latency_ms: 400 }, "blocked"],
+      ["run_query", { latency_ms: 200 }, "approved"],
+    ]);
+  });
+});
+
+describe("how a rule finds tools named otherwise", () => {
+  it("a tool's name ending in a word that alone means 'any action' names that tool only", () => {
+    for (const tool of ["create_purchase_request", "cancel_purchase_request", "run_task", "schedule_call", "queue_command", "log_action"]) {
+      forEachFrame((frame, fired) => {
+        decide(frame(tool), [[tool, {}, fired], ["get_status", {}, "approved"], ["refund_payment", {}, "approved"]]);
+      });
+    }
+    decide("Block any action", [["get_status", {}, "blocked"]]);
+    decide("Block any tool-call", [["get_status", {}, "blocked"]]);
+  });
+
+  it("a tool whose first word is no operation: the operation after it", () => {
+    for (const noun of ["files", "tickets", "invoices"]) {
+      const one = noun.slice(0, -1);
+      forEachFrame((frame, fired) => {
+        decide(frame(`deleting ${noun}`), [
+          [`bulk_delete_${noun}`, {}, fired],
+          [`${one}_delete`, {}, fired],
+          [`bulk_export_${noun}`, {}, "approved"],
+        ]);
+      });
+    }
+    // A later word that is the thing named, not a verb, is not the operation: drafting a post is not posting.
+    for (const sentence of ["Block publishing posts", "Require approval for sending posts to social media"]) {
+      decide(sentence, [["draft_social_post", {}, "approved"], ["draft_post", {}, "approved"]]);
+    }
+  });
+
+  it("importing, loading or inserting records reaches a tool that creates them, never one that deletes", () => {
+    for (const verb of ["importing", "loading", "inserting"]) {
+      for (const noun of ["contacts", "products"]) {
+        const one = noun.slice(0, -1);
+        forEachFrame((frame, fired) => {
+          decide(frame(`${verb} ${noun}`), [
+            [`create_${one}`, {}, fired],
+            [`bulk_create_${noun}`, {}, fired],
+            [`delete_${one}`, {}, "approved"],
+            [`get_${one}`, {}, "approved"],
+          ]);
+        });
+      }
+    }
+    decide("Block contact imports", [["bulk_create_contacts", {}, "blocked"], ["list_contacts", {}, "approved"]]);
+  });
+
+  it("a verb of change the lexicon has no class for reaches the tool that changes that thing", () => {
+    for (const [verb, noun] of [["upgrading", "subscriptions"], ["downgrading", "licences"], ["renaming", "folders"], ["relabelling", "tickets"]] as const) {
+      const one = noun.slice(0, -1);
+      forEachFrame((frame, fired) => {
+        decide(frame(`${verb} ${noun}`), [
+          [`change_${one}`, {}, fired],
+          [`update_${one}`, {}, fired],
+          [`view_${one}`, {}, "approved"],
+          [`update_invoice`, {}, "approved"],
+        ]);
+      });
+    }
+  });
+
+  it("a thing named alone is not what a tool that cancels or rejects it does; reading it stays governed", () => {
+    for (const [noun, one] of [["orders", "order"], ["subscriptions", "subscription"], ["maintenance windows", "maintenance_window"], ["purchase requests", "purchase_request"]] as const) {
+      forEachFrame((frame, fired) => {
+        decide(frame(noun), [
+          [`create_${one}`, {}, fired],
+          [`cancel_${one}`, {}, "approved"],
+          [`reject_${one}`, {}, "approved"],
+          [`void_${one}`, {}, "approved"],
+          [`get_${one}`, {}, fired],
+          [`delete_${one}`, {}, fired],
+        ]);
+        // The tool's own name, written or quoted, still names it.
+        decide(frame(`cancel_${one}`), [[`cancel_${one}`, {}, fired], [`create_${one}`, {}, "approved"]]);
+        decide(frame(`"reject ${one.replace(/_/g, " ")}" actions`), [[`reject_${one}`, {}, fired]]);
+      });
+    }
+  });
+
+  it("a modifier of the rule stands for a qualifier of the tool's name the rule does not say", () => {
+    for (const [modifier, noun, tool, plain] of [
+      ["mass", "mailings", "send_bulk_email", "send_email"],
+      ["group", "texts", "send_broadcast_sms", "send_sms"],
+      ["priority", "emails", "send_urgent_email", "send_email"],
+    ] as const) {
+      forEachFrame((frame, fired) => {
+        decide(frame(`${modifier} ${noun}`), [
+          [tool, {}, fired],
+          [plain, {}, "approved"],
+        ]);
+      });
+    }
+  });
+});
+
+describe("exceptions", () => {
+  it("an environment excepted after the rule, in brackets or after a comma", () => {
+    for (const env of ["staging", "sandbox", "dev"]) {
+      for (const tail of [` (${env} excepted)`, `, ${env} excepted`, ` (${env} exempted)`]) {
+        forEachFrame((frame, fired) => {
+          decide(`${frame("restarts")}${tail}`, [
+            ["restart_service", { environment: env }, "approved"],
+            ["restart_service", { environment: "production" }, fired],
+            ["restart_service", {}, fired],
+          ]);
+        });
+      }
+    }
+  });
+
+  it("an exception in brackets ends at its bracket; the sentence goes on after it", () => {
+    for (const word of ["except", "excluding", "unless in"]) {
+      for (const env of ["staging", "qa"]) {
+        decide(`Block refunds (${word} ${env}) over $100`, [
+          ["refund_payment", { amount: 500, environment: env }, "approved"],
+          ["refund_payment", { amount: 500, environment: "production" }, "blocked"],
+          ["refund_payment", { amount: 50, environment: "production" }, "approved"],
+        ]);
+        decide(`Require approval for restarts (${word} ${env})`, [
+          ["restart_server", { environment: env }, "approved"],
+          ["restart_server", { environment: "production" }, "conditional"],
+        ]);
+      }
+    }
+  });
+
+  it("a party's attribute and value: 'unless the client is in the silver tier', 'except for clients on tier silver'", () => {
+    for (const [party, attribute, value] of [["client", "tier", "silver"], ["customer", "plan", "premium"], ["member", "band", "c"]] as const) {
+      const other = value === "c" ? "d" : "basic";
+      for (const exception of [
+        `unless the ${party} is in the ${value} ${attribute}`,
+        `unless the ${party} is on the ${value} ${attribute}`,
+        `except for ${party}s on ${attribute} ${value}`,
+        `except for ${party}s in the ${value} ${attribute}`,
+      ]) {
+        decide(`Block refunds over $400 ${exception}`, [
+          ["refund_payment", { amount: 900, [attribute]: value }, "approved"],
+          ["refund_payment", { amount: 900, [attribute]: other }, "blocked"],
+          ["refund_payment", { amount: 900 }, "blocked"],
+          ["refund_payment", { amount: 100, [attribute]: other }, "approved"],
+        ]);
+        decide(`Except for ${party}s on ${attribute} ${value}, refunds over $400 require approval`, [
+          ["refund_payment", { amount: 900, [attribute]: value }, "approved"],
+          ["refund_payment", { amount: 900, [attribute]: other }, "conditional"],
+        ]);
+      }
+    }
+  });
+});
+
+describe("a party not among a list", () => {
+  const lists: [values: string[], written: string][] = [
+    [["fr", "de", "it"], "FR, DE or IT"],
+    [["fr", "de", "it"], "FR, DE and IT"],
+    [["fr", "de", "it"], "FR, DE, IT"],
+    [["north", "south"], "North or South"],
+  ];
+  for (const [values, written] of lists) {
+    it(`${written}: except, other than, outside, a list stated apart`, () => {
+      const shapes = [
+        `shipments to any region except ${written}`,
+        `shipments to regions other than ${written}`,
+        `shipments to regions outside ${written}`,
+        `shipments to regions not on the allowed list (${written})`,
+        `shipments to regions outside the allowed list: ${written}`,
+        `shipments to unapproved regions (approved: ${written})`,
+      ];
+      for (const shape of shapes) {
+        forEachFrame((frame, fired) => {
+          decide(frame(shape), [
+            ["create_shipment", { region: values[0] }, "approved"],
+            ["create_shipment", { region: values.at(-1)!.toUpperCase() }, "approved"],
+            ["create_shipment", { region: "zz" }, fired],
+            ["create_shipment", {}, fired],
+          ]);
+        });
+      }
+    });
+  }
+  it("'to any <noun>' is every one of them: no condition, and not a word the tool must have", () => {
+    for (const [prep, noun] of [["to", "customer"], ["to", "supplier"], ["for", "client"], ["from", "account"]] as const) {
+      forEachFrame((frame, fired) => {
+        decide(frame(`refunds ${prep} any ${noun} over $50`), [
+          ["refund_payment", { amount: 60 }, fired],
+          ["refund_payment", { amount: 40 }, "approved"],
+        ]);
+        decide(frame(`refunds ${prep} any ${noun}`), [["refund_payment", {}, fired], ["create_invoice", {}, "approved"]]);
+      });
+    }
+  });
+
+  it("a single value after 'except' is still an exception, not a list", () => {
+    decide("Block any action except get_status", [["get_status", {}, "approved"], ["restart_server", {}, "blocked"]]);
+  });
+});
+
+describe("ranges and windows", () => {
+  const ranges: [written: string, low: number, high: number, tool: string, key: string][] = [
+    ["from $2,000 to $6,000", 2000, 6000, "create_payout", "amount"],
+    ["in the $2,000 to $6,000 range", 2000, 6000, "create_payout", "amount"],
+    ["in the USD 2k to USD 6k range", 2000, 6000, "create_payout", "amount"],
+    ["from 300 to 900 euros", 300, 900, "pay_invoice", "amount"],
+    ["from 4 to 12 kg", 4, 12, "ship_parcel", "weight_kg"],
+    ["in the 4 to 12 kg band", 4, 12, "ship_parcel", "weight_kg"],
+  ];
+  for (const [written, low, high, tool, key] of ranges) {
+    it(written, () => {
+      const currency = written.includes("euro") ? { currency: "EUR" } : {};
+      const noun = tool === "ship_parcel" ? "parcels" : tool === "pay_invoice" ? "invoice payments" : "payouts";
+      forEachFrame((frame, fired) => {
+        decide(frame(`${noun} ${written}`), [
+          [tool, { [key]: low, ...currency }, fired],
+          [tool, { [key]: high, ...currency }, fired],
+          [tool, { [key]: (low + high) / 2, ...currency }, fired],
+          [tool, { [key]: high + 1, ...currency }, "approved"],
+          [tool, { [key]: low - 1, ...currency }, "approved"],
+        ]);
+      });
+      decide(`When the ${key.replace(/_kg$/, "")} is ${written.replace(/^in the /, "in the ")}, block ${noun}`, [
+        [tool, { [key]: low, ...currency }, "blocked"],
+        [tool, { [key]: high + 1, ...currency }, "approved"],
+      ]);
+    });
+  }
+
+  it("a range negated: outside it, not within it, not between its ends", () => {
+    for (const written of ["outside the $2,000 to $6,000 range", "outside $2,000 to $6,000", "not within $2,000 to $6,000", "that are not between $2,000 and $6,000", "if it is not between $2,000 and $6,000", "when the amount is not from $2,000 to $6,000"]) {
+      forEachFrame((frame, fired) => {
+        decide(frame(`payouts ${written}`), [
+          ["create_payout", { amount: 1999 }, fired],
+          ["create_payout", { amount: 2000 }, "approved"],
+          ["create_payout", { amount: 6000 }, "approved"],
+          ["create_payout", { amount: 6001 }, fired],
+          ["create_payout", {}, fired],
+        ]);
+      });
+    }
+  });
+
+  const MON = (h: number, m = 30) => `2026-11-23T${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:00Z`;
+  it("'outside the hours of A and B' with a zone, and an IANA zone right after a clock", () => {
+    for (const [window, zone, offset] of [
+      ["outside the hours of 7am and 7pm", "(Tokyo time)", 9],
+      ["outside the hours of 07:00 and 19:00", "Asia/Tokyo", 9],
+      ["outside 07:00–19:00", "Asia/Tokyo", 9],
+      ["outside the hours of 7 a.m. and 7 p.m.", "UTC", 0],
+      ["if it is not between 7:00 and 19:00", "America/New_York", -5],
+    ] as const) {
+      for (const [frame, fired] of [[(x: string) => `Block ${x}`, "blocked"], [(x: string) => `Require approval for ${x}`, "conditional"]] as const) {
+        const sentence = frame(`restarts ${window} ${zone}`);
+        const utc = (local: number) => (((local - offset) % 24) + 24) % 24;
+        decide(sentence, [
+          ["restart_server", { now: MON(utc(12)) }, "approved"],
+          ["restart_server", { now: MON(utc(7), 0) }, "approved"],
+          ["restart_server", { now: MON(utc(3)) }, fired],
+          ["restart_server", { now: MON(utc(21)) }, fired],
+        ]);
+      }
+    }
+  });
+});
+
+describe("effects, parts of a whole and counted nouns", () => {
+  it("'must not be approved' forbids approving; 'must be approved' still asks a human", () => {
+    for (const modal of ["must not", "should not", "may not", "must never", "cannot"]) {
+      for (const [noun, tool] of [["timesheets", "approve_timesheet"], ["leave requests", "approve_leave_request"]] as const) {
+        decide(`${noun[0]!.toUpperCase()}${noun.slice(1)} ${modal} be approved when the hours are over 60`, [
+          [tool, { hours: 70 }, "blocked"],
+          [tool, { hours: 50 }, "approved"],
+        ]);
+      }
+    }
+    decide("Timesheets must be approved by a manager", [["approve_timesheet", {}, "conditional"]]);
+  });
+
+  it("'less than half', 'over a third', 'more than two thirds' are percentages", () => {
+    for (const [written, pct] of [["half", 50], ["a half", 50], ["a third", 100 / 3], ["two thirds", 200 / 3], ["three quarters", 75], ["a quarter", 25], ["a tenth", 10]] as const) {
+      for (const [cmp, above] of [["over", true], ["more than", true], ["less than", false], ["under", false]] as const) {
+        forEachFrame((frame, fired) => {
+          decide(frame(`discounts ${cmp} ${written}`), [
+            ["apply_discount", { discount_percent: Math.floor(pct) + 1 }, above ? fired : "approved"],
+            ["apply_discount", { discount_percent: Math.ceil(pct) - 1 }, above ? "approved" : fired],
+            ["apply_discount", { discount_ratio: (Math.floor(pct) + 1) / 100 }, above ? fired : "approved"],
+          ]);
+        });
+      }
+    }
+  });
+
+  it("a relative clause with a modal names the action, whatever the tagger makes of its verb", () => {
+    for (const head of ["Actions", "Calls", "Requests", "Any tool call"]) {
+      for (const verb of ["issue refunds", "give refunds", "make refunds"]) {
+        decide(`${head} that would ${verb} over 300 euros need approval`, [
+          ["refund_payment", { amount: 400, currency: "EUR" }, "conditional"],
+          ["refund_payment", { amount: 200, currency: "EUR" }, "approved"],
+          ["create_invoice", { amount: 400, currency: "EUR" }, "approved"],
+        ]);
+      }
+    }
+  });
+
+  it("a value per period after 'worth' or 'costing' is a value, not a rate of actions", () => {
+    for (const verb of ["worth", "costing", "valued at"]) {
+      for (const [cmp, period] of [["at least", "a year"], ["more than", "per month"], ["over", "annually"]] as const) {
+        decide(`Require approval for cancelling subscriptions ${verb} ${cmp} 1.5k ${period}`, [
+          ["cancel_subscription", { annual_value: 2000 }, "conditional"],
+          ["cancel_subscription", { annual_value: 1000 }, "approved"],
+        ]);
+      }
+    }
+  });
+
+  it("a people noun right after a number is what it counts, not who acts", () => {
+    for (const noun of ["users", "employees", "people", "customers"]) {
+      for (const effect of ["requires approval", "needs a manager's sign-off"]) {
+        decide(`Inviting no fewer than 25 ${noun} ${effect}`, [
+          ["invite_members", { [`${noun.replace(/s$/, "")}_count`]: 25 }, "conditional"],
+          ["invite_members", { [`${noun.replace(/s$/, "")}_count`]: 24 }, "approved"],
+        ]);
+      }
+    }
+  });
+});
+
+describe("a restatement read back decides like the rule", () => {
+  const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
+  const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
+  for (const [rate, unit] of [["over 3", "hour"], ["more than 5", "day"], ["at least 2", "minute"]] as const) {
+    for (const shape of [`Block ${rate} invoice exports within one ${unit}`, `Never export invoices ${rate} times per ${unit}`]) cases.push([shape, [["export_invoice", {}]]]);
+  }
+  for (const [window, zone] of [["before 2:00 or after 5:00", "Europe/Berlin"], ["from 19:00 onwards", "UTC"], ["outside the hours of 8am and 6pm", "(Tokyo time)"], ["outside business hours (8am-6pm", "Europe/Berlin)"], ["outside business hours", "New York time"]] as const) {
+    cases.push([`Require approval for restarts ${window} ${zone}`, [0, 3, 6, 9, 12, 15, 18, 21].map((h) => ["restart_server", { now: HOUR(h) }])]);
+  }
+  for (const degrees of ["25℃", "77℉", "25 °C"]) cases.push([`Block thermostat settings warmer than ${degrees}`, [20, 24, 25, 26, 30].map((t) => ["set_thermostat", { temperature_c: t }])]);
+
+  for (const [rule, probes] of cases) {
+    it(rule, () => {
+      const first = parseRule(rule);
+      if (!first.ok) throw new Error(`${rule}: refused`);
+      const again = parseRule(restate(first.rule));
+      if (!again.ok) throw new Error(`${restate(first.rule)}: refused`);
+      const sets = [first.rule, again.rule].map((r) => new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: r }]));
+      for (const [tool, { now, ...args }] of probes as [string, { now?: string } & Record<string, unknown>][]) {
+        // Rates: the same call after one, three and six earlier ones in the window.
+        for (const earlier of [0, 1, 3, 6]) {
+          const at = now ? new Date(now) : new Date("2026-11-23T12:00:00Z");
+          const history = Array.from({ length: earlier }, () => ({ tool, at: new Date(at.getTime() - 20_000) }));
+          const [a, b] = sets.map((set) => set.decide(prepareAction({ tool, args, now: at, history })).decision);
+          expect(b, `${restate(first.rule)} | ${tool} ${JSON.stringify(args)} ${now ?? ""} after ${earlier}`).toBe(a);
+        }
+      }
+    });
+  }
+});
