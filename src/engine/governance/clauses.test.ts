@@ -195,6 +195,29 @@ const MEANINGS: Meaning[] = [
     ],
   },
   {
+    name: "framing words around the rule: never in other words, ensure, attempts, refrain, avoid",
+    forms: [
+      "Under no circumstances delete a backup",
+      "At no time may backups be deleted",
+      "Refrain from deleting backups",
+      "Avoid deleting backups",
+      "Ensure that backups are never deleted",
+      "Any attempt to delete a backup must be blocked",
+    ],
+    probes: [
+      { tool: "delete_backup", args: {}, expect: "blocked" },
+      { tool: "create_backup", args: {}, expect: "approved" },
+    ],
+  },
+  {
+    name: "a negated auxiliary in a relative clause",
+    forms: ["Never pay a supplier that isn't on the approved list", "Block supplier payments when the supplier isn't approved"],
+    probes: [
+      { tool: "pay_supplier", args: { supplier_approved: false }, expect: "blocked" },
+      { tool: "pay_supplier", args: { supplier_approved: true }, expect: "approved" },
+    ],
+  },
+  {
     name: "an age with its bound after it",
     forms: ["Block returns for purchases that are 60 days old or older", "Returns are not allowed when the purchase is 60 days old or more", "Block returns of purchases older than 59 days"],
     probes: [
@@ -256,6 +279,18 @@ describe("clauses around the action", () => {
 describe("limits per window", () => {
   it("the third reset within the hour is blocked, whatever the form", () => {
     for (const form of ["No more than two password resets may happen per hour", "At most 2 password resets can be done in an hour", "Up to two password resets may be made per hour"]) {
+      const parsed = parseRule(form);
+      if (!parsed.ok) throw new Error(`${form}: ${parsed.error.message}`);
+      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+      const at = (m: number) => ({ tool: "reset_password", at: new Date(`2026-11-18T11:${String(m).padStart(2, "0")}:00Z`) });
+      const decide = (history: { tool: string; at: Date }[]) => set.decide(prepareAction({ tool: "reset_password", args: {}, now: new Date(WED_12), history })).decision;
+      expect(decide([at(10)]), form).toBe("approved");
+      expect(decide([at(10), at(20)]), form).toBe("blocked");
+    }
+  });
+
+  it("a cap per window is a rate", () => {
+    for (const form of ["Password resets are capped at 2 per hour", "Password resets are limited to 2 an hour"]) {
       const parsed = parseRule(form);
       if (!parsed.ok) throw new Error(`${form}: ${parsed.error.message}`);
       const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);

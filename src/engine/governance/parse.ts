@@ -89,6 +89,14 @@ function analyze(text: string): W[] {
   // "deletions of any kind", "exports of every sort", "… whatsoever": a quantifier over the action, which
   // says no more than the action does.
   text = text.replace(/\s+(?:of|in)\s+(?:any|every|all)\s+(?:kinds?|sorts?|types?|forms?)\b/gi, "").replace(/\s+whatsoever\b/gi, "");
+  // "Under no circumstances …", "At no time …", "In no case …": never.
+  text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
+  // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
+  text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
+  // "Ensure that …", "Make sure …": the rule itself follows.
+  text = text.replace(/^\s*(?:please\s+)?(?:ensure|make\s+sure|see\s+to\s+it)\s+(?:that\s+)?/i, "");
+  // "any attempt to share …", "trying to delete …": the attempt is the action.
+  text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
   const tags = tag(words);
@@ -104,7 +112,7 @@ function analyze(text: string): W[] {
 // ---------------------------------------------------------------------------------------------------
 // 1. Effect
 
-const BLOCK_VERBS = new Set(["block", "deny", "forbid", "prohibit", "disallow", "reject", "prevent", "stop", "refuse", "ban", "bar", "veto", "halt"]);
+const BLOCK_VERBS = new Set(["block", "deny", "forbid", "prohibit", "disallow", "reject", "prevent", "stop", "refuse", "ban", "bar", "veto", "halt", "refrain", "avoid"]);
 const BLOCK_PARTICIPLES = new Set(["forbidden", "prohibited", "blocked", "banned", "denied", "disallowed", "barred", "rejected", "prevented", "refused", "vetoed", "off-limits"]);
 const APPROVAL_NOUNS = new Set([
   "approval", "approvals", "sign-off", "signoff", "review", "confirmation", "authorization", "authorisation", "consent", "escalation",
@@ -356,6 +364,12 @@ function effectCues(ws: W[]): EffectCue[] {
       i = end - 1;
       continue;
     }
+    // "Refunds are capped at 3 per hour", "Exports are limited to 5 a day": what goes past the cap is blocked.
+    if (wordIs(w, "capped", "limited", "restricted") && wordIs(ws[i - 1], "is", "are", "be") && wordIs(ws[i + 1], "at", "to") && ws[i + 2]?.t.kind === "number") {
+      cues.push({ effect: "block", span: range(i - 1, i + 2), at: i - 1 });
+      i += 1;
+      continue;
+    }
     // A limit first, then what may happen: "No more than 3 refunds may be issued per hour", "At most 5
     // exports can run a day". What goes past the limit is blocked (the limit is the condition).
     if (MODALS.has(w.norm) && !NEGATORS.has(ws[i + 1]?.norm ?? "") && cues.length === 0) {
@@ -377,7 +391,7 @@ function effectCues(ws: W[]): EffectCue[] {
     // "regions not on the allowed list", "vendors not in the registry": a noun's negated place is a condition.
     // "… that are not between $2,000 and $6,000": a negated range is a condition too.
     const negatedPlace = wordIs(w, "not") && ((["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"));
-    if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
+    if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing", "nobody", "noone") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       // "No deployments at weekends": a "no" opening the sentence forbids what it names, like a sign.
       if (wordIs(w, "no") && !(i === 0 || isClauseStart(ws, i)) && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
@@ -791,6 +805,12 @@ class ConditionReader {
     const count = (ws[j]!.t as { value: number }).value;
     let k = j + 1;
     while (k < ws.length && k <= j + 4 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
+    // "2 an hour": the tokenizer reads "an hour" as a length of time; one of its unit is the window.
+    const whole = ws[k]?.t;
+    if (whole?.kind === "quantity" && whole.quantity.kind === "time" && whole.quantity.value === 1 && /^(?:a|an|one|per)\b/i.test(whole.text)) {
+      const seconds = convert(1, whole.quantity.unit, "s");
+      if (seconds !== undefined) return { condition: { kind: "rate", op: cmp?.op === "gte" ? "gte" : "gt", count, window_seconds: seconds }, next: k + 1, spare: ws.slice(j + 1, k).filter((w) => !wordIs(w, "times", "time")) };
+    }
     // "within one hour": the tokenizer reads "one hour" as a length of time; one of its unit is the window.
     const span = ws[k + 1]?.t;
     if (wordIs(ws[k], "in", "within") && span?.kind === "quantity" && span.quantity.value === 1 && span.quantity.kind === "time") {
@@ -1280,7 +1300,7 @@ class ConditionReader {
     const subject: W[] = [];
     let negated = false;
     // "the tests did not pass", "checks do not succeed": the auxiliary of a negated verb is a copula here.
-    const auxiliary = (k: number) => ["is", "are", "was", "were", "has", "have", "had", "been", "be"].includes(ws[k]!.norm) || (wordIs(ws[k], "did", "does", "do") && wordIs(ws[k + 1], "not", "n't", "never"));
+    const auxiliary = (k: number) => ["is", "are", "was", "were", "has", "have", "had", "been", "be", "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't"].includes(ws[k]!.norm) || (wordIs(ws[k], "did", "does", "do") && wordIs(ws[k + 1], "not", "n't", "never"));
     while (j < ws.length && j <= i + 5 && ws[j]!.t.kind === "word" && !auxiliary(j)) {
       if (j > i && CONDITION_MARKERS.has(ws[j]!.norm)) return undefined;
       if (NEGATORS.has(ws[j]!.norm)) negated = !negated;
@@ -1297,6 +1317,8 @@ class ConditionReader {
       if (probe) return { condition: { kind: "and", of: [] }, next: end };
       return { condition: { kind: "flag", subject: subjectOf(subject), expect: !negated }, next: end };
     }
+    // "isn't", "hasn't": the auxiliary carries the negation.
+    if (/n't$/.test(ws[j]!.norm)) negated = !negated;
     let k = j + 1;
     while (wordIs(ws[k], "been", "be", "not", "never", "still", "currently", "already", "n't")) {
       if (wordIs(ws[k], "not", "never", "n't")) negated = !negated;
@@ -1598,6 +1620,13 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       const operation = w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ") || PHRASAL_NOUN.test(w.norm);
       if (operation && verbs.length === 0) verbs.push(base);
       else objects.push(base);
+    }
+    // A participle last ("backups … deleted", "invoices … voided", from "X must never be Y-ed") is the
+    // operation done to the words before it, even when the first of them is also a noun of action.
+    const last = words.at(-1);
+    if (verbs.length === 1 && last && last.pos === "VERB" && /ed$/.test(last.norm) && objects.at(-1) === baseOf(last) && verbClassOf(last.norm) !== undefined) {
+      objects.splice(objects.length - 1, 1, verbs[0]!);
+      verbs.splice(0, 1, baseOf(last));
     }
     // A light verb ("issue refunds", "make a payment", "perform a deletion") gives way to the operation its
     // object names.
