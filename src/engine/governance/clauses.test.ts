@@ -21,6 +21,8 @@ interface Meaning {
   name: string;
   forms: string[];
   probes: Probe[];
+  /** Left out of the round-trip test, with the reason (a known gap of the restatement). */
+  noRoundTrip?: string;
 }
 
 const FRI_12 = "2026-11-20T12:00:00Z";
@@ -218,6 +220,23 @@ const MEANINGS: Meaning[] = [
     ],
   },
   {
+    name: "a routing verb and the approver it sends to",
+    forms: ["Route every action in the treasury domain to a human", "Send all treasury domain actions to a manager for approval", "Hand anything in the treasury domain to a person"],
+    probes: [
+      { tool: "move_funds", args: {}, expect: "conditional", domain: "treasury" },
+      { tool: "move_funds", args: {}, expect: "approved", domain: "sales" },
+    ],
+  },
+  {
+    name: "a participle of time after the action places its own date",
+    noRoundTrip: "the restatement says 'the action's own date falls when …', which reads back as the day of the call (docs/policies.md, Known limits)",
+    forms: ["Block site visits starting on a Saturday or a Sunday", "Block site visits that start on a weekend", "Block site visits scheduled for a Saturday or Sunday"],
+    probes: [
+      { tool: "book_site_visit", args: { start_time: "2026-11-21T09:00:00Z" }, expect: "blocked" },
+      { tool: "book_site_visit", args: { start_time: "2026-11-18T09:00:00Z" }, expect: "approved", now: "2026-11-21T09:00:00Z" },
+    ],
+  },
+  {
     name: "an age with its bound after it",
     forms: ["Block returns for purchases that are 60 days old or older", "Returns are not allowed when the purchase is 60 days old or more", "Block returns of purchases older than 59 days"],
     probes: [
@@ -264,7 +283,7 @@ describe("clauses around the action", () => {
   }
 
   it("each rule's restatement reads back to a rule that decides alike", () => {
-    for (const m of MEANINGS) {
+    for (const m of MEANINGS.filter((x) => x.noRoundTrip === undefined)) {
       for (const form of m.forms) {
         const parsed = parseRule(form);
         if (!parsed.ok) throw new Error(form);

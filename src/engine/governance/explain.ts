@@ -46,8 +46,15 @@ export function describeCondition(c: Condition): string {
   switch (c.kind) {
     case "and":
       return c.of.map(describeCondition).join(" and ");
-    case "or":
+    case "or": {
+      // Days of one clock said one by one ("on a Sunday or a Saturday") are one condition on those days.
+      const first = c.of[0];
+      if (first?.kind === "weekday" && c.of.every((d) => d.kind === "weekday" && (d.tz || "UTC") === (first.tz || "UTC") && JSON.stringify(d.subject ?? null) === JSON.stringify(first.subject ?? null))) {
+        const all = [...new Set(c.of.flatMap((d) => (d.kind === "weekday" ? d.days : [])))].sort((x, y) => x - y);
+        return describeCondition({ ...first, days: all });
+      }
       return `(${c.of.map(describeCondition).join(" or ")})`;
+    }
     case "not":
       return `not (${describeCondition(c.of)})`;
     case "compare":

@@ -126,6 +126,11 @@ const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "conf
 const LIGHT_PARTICIPLES = new Set(["made", "processed", "issued", "performed", "done", "handled", "carried", "conducted", "submitted", "initiated", "placed", "executed", "completed", "undertaken"]);
 // Verbs that send an action to its approver: with an approval cue elsewhere they are effect words.
 const ROUTING_VERBS = new Set(["hold", "route", "flag", "refer", "queue", "park", "pause", "divert", "redirect", "hand", "pass"]);
+// Verbs that are operations of their own ("send invoices") and route the action only when the sentence says
+// to whom or for what: "send every action … to a person for approval", "submit payouts for review".
+const ROUTING_SENDS = new Set(["send", "forward", "submit", "escalate"]);
+const routesToApprover = (ws: W[], from: number) => ws.some((x, k) => k > from && ((wordIs(x, "for") && APPROVAL_ACTS.has(ws[actAt(ws, k + 1)]?.norm ?? "")) || (wordIs(x, "to") && APPROVAL_NOUNS.has(ws[wordIs(ws[k + 1], "a", "an", "the") ? k + 2 : k + 1]?.norm ?? ""))));
+const routes = (ws: W[], k: number) => ROUTING_VERBS.has(ws[k]!.norm) || (ROUTING_SENDS.has(ws[k]!.norm) && routesToApprover(ws, k));
 const NEED_LEMMAS = new Set(["require", "need", "get", "ask", "seek", "request", "obtain", "have", "want"]);
 const NEGATORS = new Set(["not", "n't", "never", "no", "cannot", "can't", "won't", "don't", "doesn't", "mustn't", "shouldn't", "shan't", "isn't", "aren't"]);
 const MODALS = new Set(["must", "may", "can", "shall", "should", "will", "could", "might", "would", "cannot", "can't", "mustn't", "shouldn't", "won't"]);
@@ -239,6 +244,15 @@ function effectCues(ws: W[]): EffectCue[] {
         continue;
       }
     }
+    // "Route all finance actions to a human", "Hand refunds over $500 to a manager": a routing verb opening
+    // the clause and the approver it sends to.
+    if (wordIs(w, "to") && APPROVAL_NOUNS.has(ws[wordIs(ws[i + 1], "a", "an", "the") ? i + 2 : i + 1]?.norm ?? "") && ws.some((x, k) => k < i && routes(ws, k) && (k === 0 || isClauseStart(ws, k)))) {
+      let end = i + 1;
+      while (end < n && (wordIs(ws[end], "a", "an", "the", "human", "approver") || APPROVAL_NOUNS.has(ws[end]!.norm))) end++;
+      cues.push({ effect: "require_approval", span: range(i, end), at: i });
+      i = end - 1;
+      continue;
+    }
     // "escalate", "flag for review", "send to a human"
     if (w.lemma === "escalate" || w.norm === "escalate" || w.norm === "escalated") {
       let start = i;
@@ -328,7 +342,7 @@ function effectCues(ws: W[]): EffectCue[] {
     }
     // "Hold … for a manager's sign-off", "route … for human review": "for" and the approval, when a routing
     // verb opens the clause (the verb itself is set aside below).
-    if (wordIs(w, "for") && APPROVAL_ACTS.has(ws[actAt(ws, i + 1)]?.norm ?? "") && ws.some((x, k) => k < i && ROUTING_VERBS.has(x.norm) && (k === 0 || isClauseStart(ws, k)))) {
+    if (wordIs(w, "for") && APPROVAL_ACTS.has(ws[actAt(ws, i + 1)]?.norm ?? "") && ws.some((x, k) => k < i && routes(ws, k) && (k === 0 || isClauseStart(ws, k)))) {
       const end = actAt(ws, i + 1) + 1;
       cues.push({ effect: "require_approval", span: range(i, end), at: i });
       i = end - 1;
@@ -1536,7 +1550,8 @@ function negate(c: Condition): Condition {
 // Who acts, in a rule with a subject ("AI agents must not …", "Users may not …"): not part of the action.
 const ACTORS = new Set(["agent", "agents", "ai", "bot", "bots", "assistant", "assistants", "automation", "automations", "automated", "user", "users", "employee", "employees", "staff", "anyone", "anybody", "nobody", "someone", "somebody", "everyone", "we", "you", "they", "it", "llm", "llms", "model", "models", "copilot", "system", "systems", "service", "services", "app", "apps", "application", "applications", "script", "scripts", "people", "person"]);
 // Verbs that say when an action's own time is: "inspections that begin on a Sunday".
-const PLANNED = new Set(["scheduled", "planned", "booked", "set", "due", "slated", "arranged", "dated", "timed"]);
+// Participles that place the action's own time: "scheduled for a Saturday", "starting on a Sunday".
+const PLANNED = new Set(["scheduled", "planned", "booked", "set", "due", "slated", "arranged", "dated", "timed", "starting", "beginning", "ending", "falling", "occurring", "happening", "taking"]);
 const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", "occur", "open", "close", "expire", "fall", "land", "depart", "arrive", "leave"]);
 
 const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));
@@ -1839,7 +1854,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // A verb that sends the action to its approver ("hold … for approval", "route … to a person", "flag …
   // for human approval") says what happens to the action, not what the action is.
   if (cue.effect === "require_approval") {
-    const at = ws.findIndex((w, i) => !w.used && ROUTING_VERBS.has(w.norm) && (isClauseStart(ws, i) || ws.slice(0, i).every((x) => x.used || x.t.kind === "punct")));
+    const at = ws.findIndex((w, i) => !w.used && routes(ws, i) && (isClauseStart(ws, i) || ws.slice(0, i).every((x) => x.used || x.t.kind === "punct")));
     if (at >= 0) for (let k = at; k >= 0 && (k === at || wordIs(ws[k], "please", "always", "also", "then")); k--) ws[k]!.used = true;
   }
   // Scope: "in the finance domain", "for the billing domain".
@@ -1995,7 +2010,13 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // planning is the day of the action's own time argument, not the day it is asked.
   const planned = actionWords.at(-1);
   if (planned && planned.t.kind === "word" && PLANNED.has(planned.norm)) {
-    for (const c of read.conditions) if (c.kind === "weekday" && !c.subject) c.subject = { text: planned.norm, words: [], implied: "time" };
+    // Days read in any grouping ("on a Sunday or a Saturday" is an "or" of two).
+    const days: Condition[] = [];
+    const collect = (c: Condition) => (c.kind === "weekday" ? days.push(c) : c.kind === "or" || c.kind === "and" ? c.of.forEach(collect) : undefined);
+    read.conditions.forEach(collect);
+    for (const c of days) if (c.kind === "weekday" && !c.subject) c.subject = { text: planned.norm, words: [], implied: "time" };
+    // "windows starting on a Sunday": the participle says when, it is not the action's operation.
+    if (planned.norm.endsWith("ing") && actionWords.length > 1 && days.length > 0) actionWords.pop();
   }
   const spareNouns = read.spare;
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
