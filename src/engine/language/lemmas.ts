@@ -251,12 +251,25 @@ export function verbClassOf(word: string): string | undefined {
   return undefined;
 }
 
+const OPERATION_CACHE = new Map<string, string | null>();
+
 /**
  * The class of an operation named as a verb and its object (a tool name's words: terminate, employment):
  * a class member written verb_object ("terminate_employee") whose verb is this one and whose object shares
  * a base form with this object ("employee" and "employment" both reach employ).
  */
 export function operationClassOf(verb: string, object: string): string | undefined {
+  // Asked for every candidate tool of every request, and a scan of every class member: remembered per pair.
+  const key = `${verb} ${object}`;
+  const hit = OPERATION_CACHE.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const found = findOperationClass(verb, object);
+  if (OPERATION_CACHE.size >= CACHE_LIMIT) OPERATION_CACHE.clear();
+  OPERATION_CACHE.set(key, found ?? null);
+  return found;
+}
+
+function findOperationClass(verb: string, object: string): string | undefined {
   const objectForms = [...conceptsOf(object)].filter((c) => !c.startsWith(":"));
   for (const [member, head] of CLASS_OF) {
     const [v, o] = member.split("_");
