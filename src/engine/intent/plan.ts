@@ -142,19 +142,32 @@ function expand(stems: string[], written?: string[]): string[] {
 /** The ranking key is another word's (stem.ts reads "write" as update, "mail" as email), not the word's own stem. */
 const merged = (word: string) => !word.startsWith(rankKey(word).slice(0, 3));
 
-/** Catalog integrations the text names ("on Slack", "in PagerDuty", "my Google Calendar"). */
-export function namedIntegrations(text: string, catalog: CatalogIntegration[]): CatalogIntegration[] {
-  // Names inside addresses and links ("mia@gmail.test") are not requests for the integration.
-  const plain = text.replace(/\S+@\S+|https?:\/\/\S+/g, " ");
-  const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const found: CatalogIntegration[] = [];
-  for (const entry of catalog) {
-    if (entry.id === "http") continue;
+// The patterns that find an integration's names, made once per catalog entry (the catalog is a constant).
+const namePatterns = new WeakMap<CatalogIntegration, { anyCase: RegExp; exact: RegExp | undefined }>();
+
+function namePatternsOf(entry: CatalogIntegration): { anyCase: RegExp; exact: RegExp | undefined } {
+  let patterns = namePatterns.get(entry);
+  if (!patterns) {
+    const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const cased = CASED_NAMES.has(entry.id);
     const loose = cased ? [entry.name] : [entry.name, entry.id.replace(/_/g, " ")];
     const anyCase = new RegExp(`(?<![A-Za-z0-9])(?:${loose.map(escape).join("|")})(?![A-Za-z0-9])`, cased ? "" : "i");
     const aliases = ALIASES[entry.id] ?? [];
     const exact = aliases.length > 0 ? new RegExp(`(?<![A-Za-z0-9])(?:${aliases.map(escape).join("|")})(?![A-Za-z0-9])`) : undefined;
+    patterns = { anyCase, exact };
+    namePatterns.set(entry, patterns);
+  }
+  return patterns;
+}
+
+/** Catalog integrations the text names ("on Slack", "in PagerDuty", "my Google Calendar"). */
+export function namedIntegrations(text: string, catalog: CatalogIntegration[]): CatalogIntegration[] {
+  // Names inside addresses and links ("mia@gmail.test") are not requests for the integration.
+  const plain = text.replace(/\S+@\S+|https?:\/\/\S+/g, " ");
+  const found: CatalogIntegration[] = [];
+  for (const entry of catalog) {
+    if (entry.id === "http") continue;
+    const { anyCase, exact } = namePatternsOf(entry);
     if (anyCase.test(plain) || exact?.test(plain)) found.push(entry);
   }
   return found;
