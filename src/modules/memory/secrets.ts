@@ -42,9 +42,13 @@ export interface SecretValues {
  */
 export function maskSecrets(text: string, known?: SecretValues): string {
   let out = known && known.size > 0 ? known.mask(text) : text;
-  for (const { pattern } of PATTERNS) out = out.replace(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`), "[redacted]");
+  for (const mask of MASKS) out = out.replace(mask, "[redacted]");
   return out;
 }
+
+// The patterns as global ones, made once: a record masks every string it keeps (a global pattern is safe to
+// share, as replace starts it at 0 and leaves it there).
+const MASKS = PATTERNS.map(({ pattern }) => new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`));
 
 /** A value as a record keeps it: every string in it masked as maskSecrets does. */
 export function maskStrings(value: unknown, known?: SecretValues): unknown {
