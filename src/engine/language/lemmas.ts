@@ -251,7 +251,7 @@ export function verbClassOf(word: string): string | undefined {
   return undefined;
 }
 
-const OPERATION_CACHE = new Map<string, string | null>();
+const OPERATION_CLASS_CACHE = new Map<string, string | null>();
 
 /**
  * The class of an operation named as a verb and its object (a tool name's words: terminate, employment):
@@ -261,11 +261,11 @@ const OPERATION_CACHE = new Map<string, string | null>();
 export function operationClassOf(verb: string, object: string): string | undefined {
   // Asked for every candidate tool of every request, and a scan of every class member: remembered per pair.
   const key = `${verb} ${object}`;
-  const hit = OPERATION_CACHE.get(key);
+  const hit = OPERATION_CLASS_CACHE.get(key);
   if (hit !== undefined) return hit ?? undefined;
   const found = findOperationClass(verb, object);
-  if (OPERATION_CACHE.size >= CACHE_LIMIT) OPERATION_CACHE.clear();
-  OPERATION_CACHE.set(key, found ?? null);
+  if (OPERATION_CLASS_CACHE.size >= CACHE_LIMIT) OPERATION_CLASS_CACHE.clear();
+  OPERATION_CLASS_CACHE.set(key, found ?? null);
   return found;
 }
 
