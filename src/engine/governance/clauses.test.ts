@@ -237,6 +237,15 @@ const MEANINGS: Meaning[] = [
     ],
   },
   {
+    name: "an operation that is a kind of another reaches that other only with its objects",
+    forms: ["Block imports", "Imports are forbidden", "Never import anything"],
+    probes: [
+      { tool: "import_contacts", args: {}, expect: "blocked" },
+      { tool: "create_invoice", args: {}, expect: "approved" },
+      { tool: "create_weather_report", args: {}, expect: "approved" },
+    ],
+  },
+  {
     name: "an age with its bound after it",
     forms: ["Block returns for purchases that are 60 days old or older", "Returns are not allowed when the purchase is 60 days old or more", "Block returns of purchases older than 59 days"],
     probes: [

@@ -271,9 +271,15 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     let byKind = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
-      if (meets(action.operation, operations[k]!)) {
+      if (meets(action.operation, v)) {
         // "text customers" and `send_email`: one operation by another channel.
         if (channel !== undefined && otherChannel(action, channel)) return false;
+        continue;
+      }
+      // "importing contacts" and `bulk_create_contacts`: an operation that is a kind of the tool's, only with
+      // objects, which must then name the tool ("imports" alone is not every `create_*` tool).
+      if (objects.length > 0 && operations[k] !== v && meets(action.operation, operations[k]!)) {
+        byDelivery = true;
         continue;
       }
       // A delivering verb and a tool that makes or applies (its objects must then name the tool).
