@@ -64,6 +64,8 @@ export interface PreparedAction {
   zoned: Map<string, { day: number; minutes: number }>;
   /** Fields some condition already read, so a leftover short string can say "another value". */
   claimed: Set<string>;
+  /** Numeric readings already made for this action, by what they asked (`numericKey`). */
+  numericReads?: Map<string, Field[]>;
 }
 
 const MAX_FIELDS = 200;
@@ -520,15 +522,28 @@ function numberOf(f: Field): number | undefined {
 }
 
 /** Fields whose key shares the most of the subject's words (the head counting double). */
+// A compiled rule's subject is asked of every field of every action: its words' concepts and weights (the
+// head counting double) are found once per subject.
+const subjectWeights = new WeakMap<Subject, { concepts: ReadonlySet<string>; weight: number }[]>();
+function weightsOf(subject: Subject): { concepts: ReadonlySet<string>; weight: number }[] {
+  let hit = subjectWeights.get(subject);
+  if (!hit) {
+    const head = subject.words.at(-1);
+    hit = subject.words.map((w) => ({ concepts: conceptsOf(w), weight: w === head ? 2 : 1 }));
+    subjectWeights.set(subject, hit);
+  }
+  return hit;
+}
+
 export function bySubject(action: PreparedAction, subject: Subject, fits: (f: Field) => boolean): Field[] {
   if (subject.words.length === 0) return [];
   let best: Field[] = [];
   let bestScore = 0;
-  const head = subject.words.at(-1)!;
+  const weights = weightsOf(subject);
   for (const f of action.fields) {
     if (!fits(f)) continue;
     let score = 0;
-    for (const w of subject.words) if (hasConcept(f.concepts, w)) score += w === head ? 2 : 1;
+    for (const w of weights) if (meets(f.concepts, w.concepts)) score += w.weight;
     if (score > bestScore) {
       best = [f];
       bestScore = score;
@@ -577,7 +592,37 @@ function nameUnit(words: readonly string[]): { unit: ReturnType<typeof unitOfNam
   return hit;
 }
 
-export function numericFields(action: PreparedAction, subject: Subject, value: Value): Field[] {
+/**
+ * The fields a numeric condition reads. `key` (what the condition asks, made once per compiled condition:
+ * see `numericKey`) lets rules that ask the same thing of one action share the answer; the last reading,
+ * which depends on the fields other conditions claimed, is never shared.
+ */
+export function numericFields(action: PreparedAction, subject: Subject, value: Value, key?: string): Field[] {
+  if (key !== undefined) {
+    const hit = action.numericReads?.get(key);
+    if (hit) return hit;
+    const found = namedNumericFields(action, subject, value);
+    if (found) {
+      (action.numericReads ??= new Map()).set(key, found);
+      return found;
+    }
+  } else {
+    const found = namedNumericFields(action, subject, value);
+    if (found) return found;
+  }
+  // The only number the action carries is the one the rule means ("more than twenty users" → count).
+  const fits = subject.count === true ? isNumberOrList : isNumber;
+  const candidates = action.fields.filter((f) => fits(f) && !action.claimed.has(f.path));
+  if (candidates.length === 1 && (subject.words.length === 0 || subject.count === true)) return candidates;
+  return [];
+}
+
+/** What a numeric condition asks, as a key: its subject and the kind of its value. */
+export const numericKey = (subject: Subject, value: Value) =>
+  `${subject.words.join(" ")}|${subject.implied ?? ""}|${subject.count ? "n" : ""}|${value.currency ? "$" : ""}${value.percent ? "%" : ""}|${value.unit && value.kind ? value.kind : ""}`;
+
+/** The fields named by the subject or by the value's kind, or undefined when none are. */
+function namedNumericFields(action: PreparedAction, subject: Subject, value: Value): Field[] | undefined {
   const fits = subject.count === true ? isNumberOrList : isNumber;
   const named = bySubject(action, subject, fits);
   if (named.length > 0) return named;
@@ -601,10 +646,7 @@ export function numericFields(action: PreparedAction, subject: Subject, value: V
     const hit = byWords(action.fields, COUNT_WORDS, fits);
     if (hit.length > 0) return hit;
   }
-  // The only number the action carries is the one the rule means ("more than twenty users" → count).
-  const candidates = all.filter((f) => !action.claimed.has(f.path));
-  if (candidates.length === 1 && (subject.words.length === 0 || subject.count === true)) return candidates;
-  return [];
+  return undefined;
 }
 
 /** How an argument's number stands to a rule value: money in minor units, another unit of the value's kind, a 0–1 fraction. */
@@ -780,18 +822,23 @@ function fieldEquals(f: Field, wanted: readonly string[]): boolean {
 }
 
 const BOOLEAN_PREFIXES = new Set(["is", "has", "was", "flag", "flagged"]);
+const isBoolean = (f: Field) => typeof f.value === "boolean";
+const isString = (f: Field) => typeof f.value === "string";
 // Argument names that say what kind of party or thing an action is about.
 const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class", "segment"]);
 const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
 
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false): Truth {
   const { wanted, phraseWords, parts: valueParts } = valueWords(values);
-  const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
-  if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
-  // "marked urgent" and `urgent: false`, "VIP customers" and `vip: true`: a yes/no argument whose name the
-  // value's words say entirely.
-  const named = a.fields.filter((f) => typeof f.value === "boolean" && f.words.length > 0 && f.words.every((w) => BOOLEAN_PREFIXES.has(w) || phraseWords.some((p) => sameConceptWord(p, w))) && f.words.some((w) => !BOOLEAN_PREFIXES.has(w)));
-  if (named.length > 0) return named.some((f) => f.value === true) ? TRUE : FALSE;
+  // Yes/no arguments are rare: an action without one skips the two readings of them.
+  if (a.fields.some(isBoolean)) {
+    const booleans = phraseWords.length < 2 ? [] : a.fields.filter((f) => typeof f.value === "boolean" && phraseWords.every((w) => hasConcept(f.concepts, w)));
+    if (booleans.length > 0) return booleans[0]!.value === true ? TRUE : FALSE;
+    // "marked urgent" and `urgent: false`, "VIP customers" and `vip: true`: a yes/no argument whose name the
+    // value's words say entirely.
+    const named = a.fields.filter((f) => typeof f.value === "boolean" && f.words.length > 0 && f.words.every((w) => BOOLEAN_PREFIXES.has(w) || phraseWords.some((p) => sameConceptWord(p, w))) && f.words.some((w) => !BOOLEAN_PREFIXES.has(w)));
+    if (named.length > 0) return named.some((f) => f.value === true) ? TRUE : FALSE;
+  }
   const matchesField = (f: Field) => fieldEquals(f, wanted);
   // 1. A named attribute: "tier bronze", "channel #general", "the HR folder".
   if (subject.words.length > 0) {
@@ -838,7 +885,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   }
   // 4. An environment value and an environment-like argument with another value.
   if (values.some((v) => ENVIRONMENT_VALUES.has(norm(v)))) {
-    const env = byWords(a.fields, ENVIRONMENT_KEYS, (f) => typeof f.value === "string");
+    const env = byWords(a.fields, ENVIRONMENT_KEYS, isString);
     if (env.length > 0) return FALSE;
     if (a.input.domain && values.some((v) => sameValue(v, a.input.domain!))) return TRUE;
     // An environment the call does not name is unknown, whatever else it carries.
@@ -1016,8 +1063,9 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     }
     case "compare": {
       const { subject, op, value, high } = c;
+      const key = numericKey(subject, value);
       return (a) => {
-        const fields = numericFields(a, subject, value);
+        const fields = numericFields(a, subject, value, key);
         if (fields.length === 0) {
           if (a.params && !toolCanCarry(a, subject, value)) return FALSE;
           a.unknowns.add(subject.text || subject.implied || "amount");
