@@ -398,9 +398,9 @@ describe("effects, parts of a whole and counted nouns", () => {
   it("a value per period after 'worth' or 'costing' is a value, not a rate of actions", () => {
     for (const verb of ["worth", "costing", "valued at"]) {
       for (const [cmp, period] of [["at least", "a year"], ["more than", "per month"], ["over", "annually"]] as const) {
-        decide(`Require approval for cancelling subscriptions ${verb} ${cmp} 1.5k ${period}`, [
-          ["cancel_subscription", { annual_value: 2000 }, "conditional"],
-          ["cancel_subscription", { annual_value: 1000 }, "approved"],
+        decide(`Require approval for ending memberships ${verb} ${cmp} 2.5k ${period}`, [
+          ["end_membership", { annual_value: 3000 }, "conditional"],
+          ["end_membership", { annual_value: 1000 }, "approved"],
         ]);
       }
     }

@@ -105,7 +105,7 @@ const TABLE: [string, Case[]][] = [
   ["Customer records may not be deleted.", [["delete_customer", { customer_id: "c1" }, "blocked"], ["delete_ticket", { ticket_id: "1" }, "approved"]]],
   ["Emails to anyone at the globex.test domain need approval.", [["send_email", { to: "ann@globex.test" }, "conditional"], ["send_email", { to: "ann@example.org", cc: ["bo@sales.globex.test"] }, "conditional"], ["send_email", { to: "ann@example.org" }, "approved"]]],
   ["Block ticket closures whose resolution is spam.", [["close_ticket", { resolution: "spam" }, "blocked"], ["close_ticket", { resolution: "solved" }, "approved"]]],
-  ["Send every action in the finance domain to a person for approval.", [["get_charge", {}, "conditional", { domain: "finance" }], ["get_charge", {}, "approved"]]],
+  ["Send every action in the treasury domain to a person for approval.", [["get_charge", {}, "conditional", { domain: "treasury" }], ["get_charge", {}, "approved"]]],
   ["Order cancellations with reason fraud_suspected require approval.", [["cancel_order", { reason: "fraud_suspected" }, "conditional"], ["cancel_order", { reason: "out_of_stock" }, "approved"]]],
   ["No discount code over 50% off may be created.", [["create_discount_code", { percent_off: 60 }, "blocked"], ["create_discount_code", { percent_off: 50 }, "approved"]]],
 ];

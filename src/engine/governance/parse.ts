@@ -1108,7 +1108,7 @@ class ConditionReader {
     let high: Value | undefined;
     const cmp = comparatorAt(ws, j);
     // "when this would be more than 3 such actions within 1 hour": a rate after words that name nothing
-    // (a value's verb, "worth at least 1.5k a year", says it is a value per period instead).
+    // (a value's verb, "valued at least 2k a month", says it is a value per period instead).
     const namesNothing = subject.every((w) => wordIs(w, "this", "it", "there")) && !ws.slice(i, j).some((w) => wordIs(w, "worth", "costing", "costs", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "amounts", "totals", "takes"));
     const rate = cmp && namesNothing ? this.readRate(ws, j) : undefined;
     if (rate) return { condition: negated ? negate(rate.condition) : rate.condition, next: rate.next };

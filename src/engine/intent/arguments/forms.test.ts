@@ -75,7 +75,7 @@ describe("a reply quoting the e-mail it answers", () => {
     { name: "Ilse Varga", email: "ilse.varga@concerthall.test" },
     { name: "Tom Oduya", email: "t.oduya@concerthall.test" },
   ];
-  const headers = ["Wed, 3 Feb 2027 17:25", "Mon, 8 Mar 2027 at 09:12", "Friday, January 8, 2027 11:03 AM"];
+  const headers = ["Wed, 3 Feb 2027 17:25", "Mon, 8 Mar 2027 at 09:12", "Friday, January 15, 2027 10:41 AM"];
   const tops = ["Yes, go ahead with this.", "Approved — please action below.", "+1 from me"];
 
   const quote = (body: string[]) => body.map((l) => (l ? `> ${l}` : ">")).join("\n");
