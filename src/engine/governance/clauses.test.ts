@@ -5,6 +5,7 @@
 // understood in a rule that lets actions through). Each meaning is written in several forms of our own, and
 // every form must decide the same probes the same way.
 import { describe, expect, it } from "vitest";
+import type { CompiledRule } from "./compiled.ts";
 import { RuleSet, prepareAction } from "./evaluate.ts";
 import { restate } from "./explain.ts";
 import { parseRule, splitClauses } from "./parse.ts";
@@ -30,11 +31,16 @@ const WED_12 = "2026-11-18T12:00:00Z";
 const WED_20 = "2026-11-18T20:00:00Z";
 const WED_08 = "2026-11-18T08:30:00Z";
 
-function decide(rule: string, p: Probe): Decision {
+const setOf = (rule: CompiledRule) => new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule }]);
+
+function compiled(rule: string): CompiledRule {
   const parsed = parseRule(rule);
   if (!parsed.ok) throw new Error(`"${rule}" did not parse: ${parsed.error.message}`);
-  const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
-  return set.decide(prepareAction({ tool: p.tool, args: p.args, domain: p.domain, now: new Date(p.now ?? WED_12) })).decision;
+  return parsed.rule;
+}
+
+function decide(rule: string, p: Probe): Decision {
+  return setOf(compiled(rule)).decide(prepareAction({ tool: p.tool, args: p.args, domain: p.domain, now: new Date(p.now ?? WED_12) })).decision;
 }
 
 // Effects in the shapes people put them, each a function of the action phrase (plural noun phrase).
@@ -96,7 +102,7 @@ const MEANINGS: Meaning[] = [
   },
   {
     name: "a lead of conditions before an imperative",
-    forms: ["In production, block schema migrations", "In production, schema migrations need approval".replace("need approval", "are forbidden"), "Block schema migrations in production"],
+    forms: ["In production, block schema migrations", "In production, schema migrations are forbidden", "Block schema migrations in production"],
     probes: [
       { tool: "run_schema_migration", args: { environment: "production" }, expect: "blocked" },
       { tool: "run_schema_migration", args: { environment: "staging" }, expect: "approved" },
@@ -173,7 +179,7 @@ const MEANINGS: Meaning[] = [
   },
   {
     name: "a quantifier over the action says no more than the action",
-    forms: ["Block deletions of any kind", "Deletions of every sort require approval".replace("require approval", "are forbidden"), "Block all deletions whatsoever"],
+    forms: ["Block deletions of any kind", "Deletions of every sort are forbidden", "Block all deletions whatsoever"],
     probes: [
       { tool: "delete_document", args: {}, expect: "blocked" },
       { tool: "delete_calendar_event", args: {}, expect: "blocked" },
@@ -213,7 +219,7 @@ const MEANINGS: Meaning[] = [
   },
   {
     name: "a negated auxiliary in a relative clause",
-    forms: ["Never pay a supplier that isn't on the approved list", "Block supplier payments when the supplier isn't approved"],
+    forms: ["Never pay a supplier that isn't on the approved roster", "Block supplier payments when the supplier isn't approved"],
     probes: [
       { tool: "pay_supplier", args: { supplier_approved: false }, expect: "blocked" },
       { tool: "pay_supplier", args: { supplier_approved: true }, expect: "approved" },
@@ -294,9 +300,7 @@ describe("clauses around the action", () => {
   it("each rule's restatement reads back to a rule that decides alike", () => {
     for (const m of MEANINGS.filter((x) => x.noRoundTrip === undefined)) {
       for (const form of m.forms) {
-        const parsed = parseRule(form);
-        if (!parsed.ok) throw new Error(form);
-        const restated = restate(parsed.rule);
+        const restated = restate(compiled(form));
         const clause = splitClauses(restated)[0]!;
         for (const p of m.probes) expect(decide(clause, p), `${form} → ${restated} :: ${p.tool} ${JSON.stringify(p.args)}`).toBe(p.expect);
       }
@@ -305,35 +309,27 @@ describe("clauses around the action", () => {
 });
 
 describe("limits per window", () => {
-  it("the third reset within the hour is blocked, whatever the form", () => {
-    for (const form of ["No more than two password resets may happen per hour", "At most 2 password resets can be done in an hour", "Up to two password resets may be made per hour"]) {
-      const parsed = parseRule(form);
-      if (!parsed.ok) throw new Error(`${form}: ${parsed.error.message}`);
-      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
-      const at = (m: number) => ({ tool: "reset_password", at: new Date(`2026-11-18T11:${String(m).padStart(2, "0")}:00Z`) });
-      const decide = (history: { tool: string; at: Date }[]) => set.decide(prepareAction({ tool: "reset_password", args: {}, now: new Date(WED_12), history })).decision;
-      expect(decide([at(10)]), form).toBe("approved");
-      expect(decide([at(10), at(20)]), form).toBe("blocked");
-    }
+  // Two resets within the hour are the limit: the third is blocked, whatever the form.
+  const secondIsOverTwo = (form: string) => {
+    const set = setOf(compiled(form));
+    const at = (m: number) => ({ tool: "reset_password", at: new Date(`2026-11-18T11:${String(m).padStart(2, "0")}:00Z`) });
+    const decideWith = (history: { tool: string; at: Date }[]) => set.decide(prepareAction({ tool: "reset_password", args: {}, now: new Date(WED_12), history })).decision;
+    expect(decideWith([at(10)]), form).toBe("approved");
+    expect(decideWith([at(10), at(20)]), form).toBe("blocked");
+  };
+
+  it("a limit first, then what may happen per window", () => {
+    for (const form of ["No more than two password resets may happen per hour", "At most 2 password resets can be done in an hour", "Up to two password resets may be made per hour"]) secondIsOverTwo(form);
   });
 
   it("a cap per window is a rate", () => {
-    for (const form of ["Password resets are capped at 2 per hour", "Password resets are limited to 2 an hour"]) {
-      const parsed = parseRule(form);
-      if (!parsed.ok) throw new Error(`${form}: ${parsed.error.message}`);
-      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
-      const at = (m: number) => ({ tool: "reset_password", at: new Date(`2026-11-18T11:${String(m).padStart(2, "0")}:00Z`) });
-      const decide = (history: { tool: string; at: Date }[]) => set.decide(prepareAction({ tool: "reset_password", args: {}, now: new Date(WED_12), history })).decision;
-      expect(decide([at(10)]), form).toBe("approved");
-      expect(decide([at(10), at(20)]), form).toBe("blocked");
-    }
+    for (const form of ["Password resets are capped at 2 per hour", "Password resets are limited to 2 an hour"]) secondIsOverTwo(form);
   });
 
   it("a limit that is not per window is refused, not read as its opposite", () => {
     const parsed = parseRule("No more than 20 users may be created at once");
     if (parsed.ok) {
-      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
-      expect(set.decide(prepareAction({ tool: "create_users", args: { count: 5 }, now: new Date(WED_12) })).decision).toBe("approved");
+      expect(setOf(parsed.rule).decide(prepareAction({ tool: "create_users", args: { count: 5 }, now: new Date(WED_12) })).decision).toBe("approved");
     }
   });
 });
@@ -344,7 +340,7 @@ describe("refusals that keep a rule from meaning its opposite", () => {
       const parsed = parseRule(rule);
       // Either the negation became a condition, or the rule is refused: never the opposite rule.
       if (parsed.ok) {
-        const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+        const set = setOf(parsed.rule);
         const tool = rule.includes("Payments") ? "create_payment" : "create_transfer";
         const flag = rule.includes("Payments") ? "approved" : "signed";
         expect(set.decide(prepareAction({ tool, args: { [flag]: false }, now: new Date(WED_12) })).decision, rule).toBe("blocked");
@@ -361,10 +357,7 @@ describe("refusals that keep a rule from meaning its opposite", () => {
   });
 
   it("a lead of conditions before an allow is kept, not dropped", () => {
-    const parsed = parseRule("For gold tier customers, allow refunds over $500");
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) return;
-    const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+    const set = setOf(compiled("For gold tier customers, allow refunds over $500"));
     const allowed = (args: Record<string, unknown>) => set.decide(prepareAction({ tool: "refund_payment", args, now: new Date(WED_12) })).matched.length > 0;
     expect(allowed({ amount: 900, tier: "gold" })).toBe(true);
     expect(allowed({ amount: 900, tier: "bronze" })).toBe(false);

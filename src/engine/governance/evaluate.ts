@@ -38,28 +38,14 @@ export interface Field {
   number?: number | null;
 }
 
-/** An action made ready for many rules: its words as concepts and its arguments flattened once. */
-export interface PreparedAction {
+/** An action made ready for many rules: its tool's profile (shared), its words as concepts and its arguments flattened once. */
+export interface PreparedAction extends ToolProfile {
   input: ActionInput;
   /** The tool's part, shared by every call of the same tool (see `toolProfile`); never changed. */
   profile: ToolProfile;
-  /** Concepts of the tool's name words. */
-  name: Set<string>;
-  /** Concepts of the name's first word, the operation (`share` in `share_customer_phone`), verb classes included. */
-  operation: Set<string>;
-  /** Concepts of the tool's name and description words. */
-  concepts: Set<string>;
-  /** Concepts of the tool's declared parameter names: what it acts on ("controlled_schedule"). */
-  paramConcepts: Set<string>;
-  /** Verb classes of the name's other words (`create_payout` → pay): nouns of action it makes. */
-  objectClasses: Set<string>;
-  /** The operation only makes or starts something (create, issue, submit…): the noun after it says what. */
-  makes: boolean;
   /** Concepts of short string argument values ("shared-staging", "loading dock"). */
   valueConcepts: Set<string> | undefined;
   fields: Field[];
-  /** Parameter paths the tool declares (schema), when known. */
-  params: Set<string> | undefined;
   unknowns: Set<string>;
   zoned: Map<string, { day: number; minutes: number }>;
   /** Fields some condition already read, so a leftover short string can say "another value". */
@@ -102,12 +88,19 @@ const MAKING_VERBS = new Set(["issue", "submit", "request", "initiate", "process
 
 /** What an action's tool says of it (name, description, declared parameters), the same on every call. */
 interface ToolProfile {
+  /** Concepts of the tool's name words. */
   name: Set<string>;
+  /** Concepts of the name's operation word (`share` in `share_customer_phone`), verb classes included. */
   operation: Set<string>;
+  /** Concepts of the tool's name and description words. */
   concepts: Set<string>;
+  /** Concepts of the tool's declared parameter names: what it acts on ("controlled_schedule"). */
   paramConcepts: Set<string>;
+  /** Verb classes of the name's other words (`create_payout` → pay): nouns of action it makes. */
   objectClasses: Set<string>;
+  /** The operation only makes or starts something (create, issue, submit…): the noun after it says what. */
   makes: boolean;
+  /** Parameter paths the tool declares (schema), when known. */
   params: Set<string> | undefined;
 }
 
@@ -164,6 +157,7 @@ export function prepareAction(input: ActionInput): PreparedAction {
   };
   if (input.args && typeof input.args === "object") walk(input.args, "", 0);
   const profile = toolProfile(input);
+  // Each property named (not spread): one object shape for every prepared action keeps the hot path fast.
   return {
     input,
     profile,

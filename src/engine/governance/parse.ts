@@ -1706,8 +1706,8 @@ const NOT_AMONG: string[][] = [["except"], ["excluding"], ["other", "than"], ["o
 
 /**
  * A party that must not be one of a list: "to any country except US, CA or GB", "to vendors other than A, B
- * and C", "recipients outside US, CA and GB"; or of a list stated apart: "to vendors not on the approved
- * list (A, B, C)", "to vendors outside the approved list: A, B, C", "to unapproved vendors (approved: A, B
+ * and C", "recipients outside US, CA and GB"; or of a list stated apart: "to carriers not on the allowed
+ * roster (A, B, C)", "to carriers outside the allowed roster: A, B, C", "to unlisted carriers (listed: A, B
  * and C)". The party's noun is the attribute; its words and the list's are marked used.
  */
 function readListExclusions(ws: W[]): Condition[] {
@@ -1728,7 +1728,7 @@ function readListExclusions(ws: W[]): Condition[] {
       exclude(ws[i - 1]!, list.values, ws.slice(i, list.next));
       continue;
     }
-    // "not on the approved list (A, B, C)": the list is stated apart.
+    // "not on the allowed roster (A, B, C)": the list is stated apart.
     let m = after;
     while (DETERMINERS.has(ws[m]?.norm ?? "") || ws[m]?.pos === "ADJ" || ws[m]?.pos === "VERB") m++;
     const stated = wordIs(ws[m], "list", "lists", "allowlist", "whitelist") ? statedList(ws) : undefined;
