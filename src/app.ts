@@ -163,7 +163,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ports: {
       ruleSet: (workspaceId) => policies.ruleSet(workspaceId),
       escalate: (caller, request) => escalations.create(caller, { category: "policy", severity: "medium", ...request }),
-      audit: (caller, entry) => database.db.transaction((tx) => audit.record(tx, caller, entry)),
+      // One statement is its own transaction (src/events/audit.ts).
+      audit: (caller, entry) => audit.record(database.db, caller, entry),
     },
     log: app.log,
     onVerdict: (decision, gate) => metrics.governance.inc({ decision, gate }),

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../src/canonical-json.ts";
+import { chainHash } from "../src/events/audit.ts";
 import { openDb } from "../src/db/index.ts";
 import { PAYMENTS_SPEC } from "./helpers/payments-spec.ts";
 import { call, expectError, newWorkspace, onPostgres, query, startServer, type TestServer, type TestWorkspace } from "./helpers/server.ts";
@@ -284,6 +285,39 @@ describe("audit chain verification and export", () => {
     await query(server, sql`delete from audit_entries where workspace_id = ${ws.id} and seq = 2`);
     const [third] = await query(server, sql`select id from audit_entries where workspace_id = ${ws.id} and seq = 3`);
     expect((await get(ws, `${AUDIT}/verify`)).body).toMatchObject({ valid: false, entries_checked: 2, first_bad: { id: third.id, seq: 3, reason: "seq_gap" } });
+  });
+
+  it("detects a truncated tail, and a tail rewritten with valid hashes, against the end the log recorded", async () => {
+    const ws = await newWorkspace(server);
+    for (let i = 0; i < 4; i++) await remember(ws, `Tail fact ${i}.`);
+    // The newest entry rewritten, its hash recomputed by the chain's own recipe: the chain alone looks valid.
+    const [last] = await query(server, sql`select * from audit_entries where workspace_id = ${ws.id} and seq = 4`);
+    const rewritten = { id: last.id, workspaceId: last.workspace_id, seq: 4, actorType: last.actor_type, actorId: last.actor_id, action: "memory.delete", resourceType: last.resource_type, resourceId: last.resource_id, traceId: last.trace_id, details: {}, createdAt: new Date(last.created_at) };
+    await query(server, sql`update audit_entries set action = 'memory.delete', details = '{}'::jsonb, hash = ${chainHash(last.prev_hash, rewritten)} where id = ${last.id}`);
+    expect((await get(ws, `${AUDIT}/verify`)).body).toMatchObject({ valid: false, entries_checked: 4, first_bad: { id: last.id, seq: 4, reason: "end_mismatch" }, head: { seq: 3 } });
+    // The newest two deleted: what is left is a valid chain, but it stops before the recorded end.
+    await query(server, sql`delete from audit_entries where workspace_id = ${ws.id} and seq >= 3`);
+    const truncated = (await get(ws, `${AUDIT}/verify`)).body;
+    expect(truncated).toMatchObject({ valid: false, entries_checked: 2, first_bad: { id: null, seq: 3, reason: "tail_missing" }, head: { seq: 2 } });
+  });
+
+  it("keeps the chain linear under concurrent appends, and a rolled-back append takes no place in it", async () => {
+    const ws = await newWorkspace(server);
+    const actor = { workspaceId: ws.id, type: "system" as const };
+    const append = (i: number) => server.database.db.transaction((tx) => server.services.audit.record(tx, actor, { action: "test.concurrent", resourceType: "test", resourceId: `c${i}` }));
+    await Promise.all(Array.from({ length: 40 }, (_, i) => append(i)));
+    // An append whose transaction fails afterwards: neither the entry nor the head's move survives it.
+    await expect(
+      server.database.db.transaction(async (tx) => {
+        await server.services.audit.record(tx, actor, { action: "test.rolled_back", resourceType: "test" });
+        throw new Error("the change being audited failed");
+      }),
+    ).rejects.toThrow("the change being audited failed");
+    await append(40);
+    const seqs = (await query(server, sql`select seq from audit_entries where workspace_id = ${ws.id} order by seq`)).map((r: any) => Number(r.seq));
+    expect(seqs).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+    expect((await query(server, sql`select count(*)::int as n from audit_entries where workspace_id = ${ws.id} and action = 'test.rolled_back'`))[0].n).toBe(0);
+    expect((await get(ws, `${AUDIT}/verify`)).body).toMatchObject({ valid: true, entries_checked: 41, head: { seq: 41 } });
   });
 
   it("verifies a chain longer than one page", async () => {

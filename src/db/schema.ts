@@ -93,6 +93,20 @@ export const auditEntries = pgTable(
   ],
 );
 
+/**
+ * The end of each workspace's audit chain: the last entry's seq and hash (and the hash before it). An entry
+ * is appended by one statement that moves this row and inserts the entry it returns; the row's lock is what
+ * keeps a workspace's chain linear under concurrent writers (src/events/audit.ts).
+ */
+export const auditHeads = pgTable("audit_heads", {
+  workspaceId: text("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
+  seq: integer("seq").notNull(),
+  hash: text("hash").notNull(),
+  prevHash: text("prev_hash").notNull(),
+});
+
 /** Per-workspace data key for credentials, wrapped (AES-256-GCM) by the master key. */
 export const workspaceDataKeys = pgTable("workspace_data_keys", {
   workspaceId: text("workspace_id")

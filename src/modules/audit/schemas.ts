@@ -89,9 +89,9 @@ export const VerifyResult = Type.Object({
   entries_checked: Type.Integer(),
   first_bad: Type.Optional(
     Type.Object({
-      id: Type.String(),
+      id: Type.Union([Type.String(), Type.Null()], { description: "null when the entry is missing from the end of the chain" }),
       seq: Type.Integer(),
-      reason: Type.String({ description: "seq_gap, prev_hash_mismatch or hash_mismatch" }),
+      reason: Type.String({ description: "seq_gap, prev_hash_mismatch, hash_mismatch, end_mismatch (the entry where the log recorded its chain's end has another hash: the chain was rebuilt) or tail_missing (entries up to the recorded end are gone)" }),
     }),
   ),
   head: Type.Union([Type.Object({ seq: Type.Integer(), hash: Type.String() }), Type.Null()], { description: "The last entry checked: keep it to detect a truncated tail later" }),

@@ -9,7 +9,7 @@ import type { EscalationService } from "../escalations/service.ts";
 import type { ExecutionRow, ExecutionService } from "../executions/service.ts";
 import type { IntentRow } from "../intent/store.ts";
 import { actorLabel, type AuditFilterQuery, type AuditQuery, type VerifyResult } from "./schemas.ts";
-import { chainPage, countEntries, entryStats, linkedEntries, listEntries, type AuditFilter } from "./store.ts";
+import { chainHead, chainPage, countEntries, entryStats, linkedEntries, listEntries, type AuditFilter } from "./store.ts";
 
 /** Pages read while verifying or exporting: bounded memory whatever the log's length. */
 export const CHAIN_PAGE = 1_000;
@@ -136,21 +136,26 @@ export function createAuditService(deps: AuditDeps): AuditService {
 
     verify: (workspaceId) =>
       guarded("audit_query_failed", async () => {
+        // Read before the walk: entries appended meanwhile come after it, so the chain must reach this end,
+        // with this hash. Deleting the newest entries, or rebuilding the chain, leaves the end behind.
+        const end = await chainHead(db, workspaceId);
         let prevSeq = 0;
         let prevHash = GENESIS;
         let checked = 0;
+        const head = () => (prevSeq === 0 ? null : { seq: prevSeq, hash: prevHash });
         for (;;) {
           const page = await chainPage(db, workspaceId, prevSeq, CHAIN_PAGE);
           for (const entry of page) {
             checked += 1;
-            const reason = breakOf(entry, prevSeq, prevHash);
-            if (reason) return { valid: false, entries_checked: checked, first_bad: { id: entry.id, seq: entry.seq, reason }, head: prevSeq === 0 ? null : { seq: prevSeq, hash: prevHash } };
+            const reason = breakOf(entry, prevSeq, prevHash) ?? (end && entry.seq === end.seq && entry.hash !== end.hash ? "end_mismatch" : null);
+            if (reason) return { valid: false, entries_checked: checked, first_bad: { id: entry.id, seq: entry.seq, reason }, head: head() };
             prevSeq = entry.seq;
             prevHash = entry.hash;
           }
           if (page.length < CHAIN_PAGE) break;
         }
-        return { valid: true, entries_checked: checked, head: checked === 0 ? null : { seq: prevSeq, hash: prevHash } };
+        if (end && prevSeq < end.seq) return { valid: false, entries_checked: checked, first_bad: { id: null, seq: prevSeq + 1, reason: "tail_missing" }, head: head() };
+        return { valid: true, entries_checked: checked, head: head() };
       }),
 
     export: async function* (workspaceId, query) {

@@ -2,7 +2,7 @@
 // src/events/audit.ts (in the transaction of each change); nothing here writes.
 import { and, asc, desc, eq, gt, gte, inArray, like, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/index.ts";
-import { auditEntries } from "../../db/schema.ts";
+import { auditEntries, auditHeads } from "../../db/schema.ts";
 import type { AuditEntry } from "../../events/audit.ts";
 
 export interface AuditFilter {
@@ -116,4 +116,10 @@ export async function linkedEntries(db: Db, workspaceId: string, link: { traceId
     .where(and(eq(t.workspaceId, workspaceId), any))
     .orderBy(asc(t.seq))
     .limit(limit);
+}
+
+/** Where the workspace's chain ends, as the log recorded at each append (undefined before its first entry). */
+export async function chainHead(db: Db, workspaceId: string): Promise<{ seq: number; hash: string } | undefined> {
+  const [row] = await db.select({ seq: auditHeads.seq, hash: auditHeads.hash }).from(auditHeads).where(eq(auditHeads.workspaceId, workspaceId));
+  return row;
 }

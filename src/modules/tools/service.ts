@@ -452,7 +452,7 @@ export function createToolService(deps: {
         ...(verdict.escalationId ? { escalation_id: verdict.escalationId } : {}),
       };
       if (verdict.decision !== "approved") {
-        await db.transaction((tx) => audit.record(tx, actor, { action: "tool.invoke", resourceType: "tool", resourceId: tool.name, details: { ...callFacts(tool, request.arguments), ...facts } }));
+        await audit.record(db, actor, { action: "tool.invoke", resourceType: "tool", resourceId: tool.name, details: { ...callFacts(tool, request.arguments), ...facts } });
         return verdict.decision === "blocked" ? { decision: "blocked", verdict, tool } : { decision: "conditional", verdict, tool };
       }
       const run = await service.run(actor, tool, request.arguments, { details: facts });
