@@ -11,7 +11,7 @@ import { splitOf, type Split } from "./split.ts";
 
 export { splitOf, type Split };
 
-export type SetName = "shared" | "sample-b" | "team" | "generated";
+export type SetName = "shared" | "sample-b" | "team" | "generated" | "fresh";
 
 export const DECISION_TYPES = ["direct", "clarify", "execution", "blocked", "connect_required"] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
@@ -130,6 +130,8 @@ export const SET_DIRS: Record<SetName, { dir: string; fixtureDirs: string[]; fil
     files: [{ name: "cases.jsonl" }],
   },
   team: { dir: here, fixtureDirs: [path.join(here, "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
+  // Written by a colleague who had not read the engine, in domains no other set has (docs/eval.md).
+  fresh: { dir: path.join(here, "fresh"), fixtureDirs: [path.join(here, "fresh", "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
   generated: {
     dir: path.join(here, "generated"),
     fixtureDirs: [path.join(here, "fixtures"), path.join(here, "generated", "fixtures")],
@@ -304,7 +306,7 @@ export function checkCase(raw: unknown, where: string, set: SetName, fixtures: M
   const { id, fixture: fixtureName, messages, context, expect, note } = raw;
   const allowed = new Set(["id", "fixture", "messages", "context", "expect", "note"]);
   for (const key of Object.keys(raw)) if (!allowed.has(key)) throw new HarnessError(`${where}: unknown field ${key}`);
-  if (typeof id !== "string" || !/^[a-z]+-\d{3,}$/.test(id)) throw new HarnessError(`${where}: id must look like dev-001 or team-001`);
+  if (typeof id !== "string" || !/^[a-z]+(-[a-z]+)*-\d{2,}$/.test(id)) throw new HarnessError(`${where}: id must look like dev-001, team-001 or fr-ins-01`);
   const at = `${where} (${id})`;
   if (typeof fixtureName !== "string") throw new HarnessError(`${at}: fixture missing`);
   const fixture = fixtures.get(fixtureName);

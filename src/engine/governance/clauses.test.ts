@@ -288,6 +288,70 @@ const MEANINGS: Meaning[] = [
       { tool: "send_offer_email", args: { salary: 60000 }, expect: "approved" },
     ],
   },
+  {
+    name: "a second person's check, in its idioms, is an approval",
+    forms: [
+      "Price overrides need a second pair of eyes",
+      "Price overrides require another set of eyes",
+      "Price overrides are subject to the four-eyes principle",
+      "Price overrides must be verified by a second person",
+      "Price overrides must be countersigned by a supervisor",
+      "Price overrides need the store director to approve them",
+      "Price overrides require two managers to sign off",
+      "Price overrides must be referred to the pricing committee for approval",
+      "Price overrides should be held for review",
+      "Price overrides need sign-off from the regional pricing lead",
+      "Price overrides must be approved by the store owner",
+    ],
+    probes: [
+      { tool: "override_price", args: { sku: "A1", price: 3 }, expect: "conditional" },
+      { tool: "create_discount", args: { sku: "A1", percent: 3 }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a participle after 'be' is the operation, whatever its class",
+    forms: ["Vouchers must not be redeemed by the agent", "Vouchers may never be redeemed", "Vouchers shall not be redeemed", "No voucher may be redeemed"],
+    probes: [
+      { tool: "redeem_voucher", args: { code: "V1" }, expect: "blocked" },
+      { tool: "create_voucher", args: { code: "V1" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "an actor after 'let' is who acts, not what is done",
+    forms: ["Don't let the assistant archive projects", "Never let bots archive projects", "Do not allow the agent to archive projects"],
+    probes: [
+      { tool: "archive_project", args: { project_id: "p1" }, expect: "blocked" },
+      { tool: "create_project", args: { name: "x" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "'at or above' and 'at or below' include the bound",
+    forms: ["Block pump starts when the tank level is at or above 80%", "Pump starts are forbidden when the tank level is at or over 80%"],
+    probes: [
+      { tool: "start_pump", args: { tank_level_percent: 80 }, expect: "blocked" },
+      { tool: "start_pump", args: { tank_level_percent: 79 }, expect: "approved" },
+    ],
+  },
+  {
+    name: "the size of a change, from the values before and after it",
+    forms: ["Block price changes of more than 20%", "Price changes greater than 20% are forbidden", "Never change a price by more than 20%"],
+    probes: [
+      { tool: "change_price", args: { old_price: 100, new_price: 125 }, expect: "blocked" },
+      { tool: "change_price", args: { old_price: 100, new_price: 75 }, expect: "blocked" },
+      { tool: "change_price", args: { current_price: 100, proposed_price: 115 }, expect: "approved" },
+      { tool: "change_price", args: { previous_price: 100, updated_price: 120 }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a noun of action heading the words names the operation",
+    forms: ["Claim settlements above $1,000 need approval", "Require approval for claim settlements over $1,000"],
+    probes: [
+      { tool: "approve_settlement", args: { claim_id: "c1", amount: 5000 }, expect: "conditional" },
+      { tool: "settle_claim", args: { claim_id: "c1", amount: 5000 }, expect: "conditional" },
+      { tool: "set_claim_reserve", args: { claim_id: "c1", amount: 5000 }, expect: "approved" },
+      { tool: "open_claim", args: { claim_id: "c1", amount: 5000 }, expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {
@@ -324,6 +388,10 @@ describe("limits per window", () => {
 
   it("a cap per window is a rate", () => {
     for (const form of ["Password resets are capped at 2 per hour", "Password resets are limited to 2 an hour"]) secondIsOverTwo(form);
+  });
+
+  it("an imperative limit, and a limit said as a notice without a verb", () => {
+    for (const form of ["Limit password resets to 2 per hour", "Cap password resets at 2 an hour", "Please throttle password resets to two per hour", "No more than 2 password resets per hour", "At most two password resets an hour"]) secondIsOverTwo(form);
   });
 
   it("a limit that is not per window is refused, not read as its opposite", () => {

@@ -8,6 +8,7 @@ import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Subje
 import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
+import { isKnownWord } from "../language/nlp.ts";
 
 const FALSE = 0;
 const UNKNOWN = 1;
@@ -221,6 +222,16 @@ const meets = (set: Set<string>, concepts: ReadonlySet<string>) => {
   return false;
 };
 
+// Nouns made from verbs by a suffix ("settlement", "transfusion", "renewal", "clearance"): the word less its
+// suffix (and a plural), or that with an "e", is a word of the lexicon ("settle", "renew", "clear").
+const ACTION_SUFFIX = /(ment|sion|tion|al|ance|ence)s?$/;
+function isNounOfAction(word: string): boolean {
+  const m = ACTION_SUFFIX.exec(word);
+  if (!m || word.length < 7) return false;
+  const stem = word.slice(0, m.index);
+  const stems = m[1] === "tion" ? [stem, `${stem}e`, `${stem}t`, `${stem}te`] : m[1] === "sion" ? [`${stem}de`, `${stem}se`, `${stem}t`] : [stem, `${stem}e`];
+  return stems.some((s) => s.length >= 3 && isKnownWord(s));
+}
 // A name-like word ("analytics-prod", "db_2") is one particular thing, matched as text.
 const isNameLike = (word: string) => /[-_\d]/.test(word);
 // "POs", "VMs": a short word without a vowel pair may be the initials of words of a tool's name.
@@ -255,6 +266,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     };
   });
   const verbsOnly = term.verbs.length > 0;
+  // "claim settlements", "visa renewals": a noun of action heading the words names the operation; a tool
+  // that does not (`set_reserve`, `open_claim`) is not the one, whatever else it shares with them.
+  const headWord = term.objects.at(-1);
+  const headAction = !verbsOnly && term.objects.length > 1 && headWord !== undefined && isNounOfAction(headWord) ? objects.at(-1)!.concepts : undefined;
   // Whether a word of a tool's name is one the term says, by a form or by the channel it names.
   const termConcepts = new Set([...verbs, ...objects.map((o) => o.concepts)].flatMap((c) => [...c].filter((x) => !x.startsWith(":"))));
   const namedByTerm = (word: string) => meets(termConcepts, conceptsOf(word)) || (channel !== undefined && channelOf(word) === channel);
@@ -312,6 +327,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       return false;
     }
     if (objects.length === 0) return verbsOnly;
+    if (headAction && !meets(action.concepts, headAction)) return false;
     // "maintenance windows", "orders": a thing named alone is made or done; a tool that cancels or rejects
     // it (`cancel_maintenance`) undoes it. Reading is left in: a rule about data may be about reading it.
     // A tool's name ("Block cancel_order") or a word of its operation among the objects still names it.
@@ -680,6 +696,34 @@ function comparable(f: Field, value: Value, subject: Subject): number | undefine
   } else if (scale?.kind === "fraction" && (scale.named || Math.abs(x) <= 1)) x = x * 100;
   if (subject.magnitude) x = Math.abs(x);
   return x;
+}
+
+// Words that mark a value as the one before a change, and the one after it ("current_rent", "new_rent").
+const BEFORE_WORDS = new Set(["old", "current", "original", "previous", "prior", "existing", "initial", "before", "from", "was"]);
+const AFTER_WORDS = new Set(["new", "corrected", "updated", "proposed", "revised", "adjusted", "requested", "target", "after", "to", "next"]);
+
+/**
+ * The size of a change the action makes, from two of its numbers that differ only by a before and an after
+ * word (`original_kwh` and `corrected_kwh`): as a percentage of the value before for a percent rule, else
+ * the difference. Its absolute value: a rule on the size of a change is about either direction.
+ */
+function changeBetween(action: PreparedAction, value: Value): number | undefined {
+  const numbers = action.fields.filter(isNumber);
+  const rest = (f: Field, marks: ReadonlySet<string>) => {
+    const at = f.words.findIndex((w) => marks.has(w));
+    return at < 0 ? undefined : f.words.filter((_, k) => k !== at).join(" ");
+  };
+  for (const before of numbers) {
+    const key = rest(before, BEFORE_WORDS);
+    if (key === undefined) continue;
+    const after = numbers.find((f) => f !== before && rest(f, AFTER_WORDS) === key);
+    const x = numberOf(before);
+    const y = after && numberOf(after);
+    if (x === undefined || y === undefined) continue;
+    if (!value.percent) return Math.abs(y - x);
+    if (x !== 0) return (Math.abs(y - x) / Math.abs(x)) * 100;
+  }
+  return undefined;
 }
 
 function compareNumbers(op: string, x: number, a: number, b?: number): boolean {
@@ -1061,6 +1105,9 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       return (a) => {
         const fields = numericFields(a, subject, value, key);
         if (fields.length === 0) {
+          // "increases greater than 7%" and an action that carries the value before and after.
+          const change = value.percent || subject.magnitude ? changeBetween(a, value) : undefined;
+          if (change !== undefined) return compareNumbers(op, change, value.value, high?.value) ? TRUE : FALSE;
           if (a.params && !toolCanCarry(a, subject, value)) return FALSE;
           a.unknowns.add(subject.text || subject.implied || "amount");
           return UNKNOWN;

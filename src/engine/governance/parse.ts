@@ -32,6 +32,8 @@ interface W {
   lemma: string;
   pos: string;
   used: boolean;
+  /** A participle right after a form of "be" or "get" (adverbs and negations aside): "may not be waived". */
+  passive?: boolean;
 }
 
 const wordIs = (w: W | undefined, ...norms: string[]) => !!w && w.t.kind === "word" && norms.includes(w.norm);
@@ -95,18 +97,31 @@ function analyze(text: string): W[] {
   text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
   // "Ensure that …", "Make sure …": the rule itself follows.
   text = text.replace(/^\s*(?:please\s+)?(?:ensure|make\s+sure|see\s+to\s+it)\s+(?:that\s+)?/i, "");
+  // Idioms of a second person's check: "a second pair of eyes", "another set of eyes", "the four-eyes
+  // principle", "two-person review", "dual control": a review by someone else.
+  text = text.replace(/\b(?:an?\s+|the\s+)?(?:second|another|extra|additional|fresh|independent|2nd)\s+(?:pair|set)\s+of\s+eyes\b/gi, "a second review");
+  text = text.replace(/\b(?:the\s+)?(?:four|4|two|2)[\s-]+(?:eyes?|persons?|man|people)(?:\s+(?:principle|rule|check|control|review|approval|sign[\s-]*off))?\b|\bdual[\s-]+control\b/gi, "a second review");
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
   const tags = tag(words);
-  return tokens.map((t, i) => ({
+  const ws: W[] = tokens.map((t, i) => ({
     t,
     norm: t.kind === "word" ? t.norm : "",
     lemma: t.kind === "word" ? (tags[i]?.lemma ?? t.norm) : "",
     pos: t.kind === "word" ? (tags[i]?.pos ?? "X") : t.kind === "punct" ? "PUNCT" : "NUM",
     used: false,
   }));
+  for (let k = 1; k < ws.length; k++) {
+    const w = ws[k]!;
+    // (A tagger may call such a participle an adjective: "waived", "voided".)
+    if (w.pos !== "VERB" && !(w.pos === "ADJ" && /(?:ed|en)$/.test(w.norm))) continue;
+    let j = k - 1;
+    while (j >= 0 && (ws[j]!.pos === "ADV" || NEGATORS.has(ws[j]!.norm)) && !wordIs(ws[j], "be", "been")) j--;
+    if (j >= 0 && wordIs(ws[j], "be", "been", "being", "is", "are", "was", "were", "get", "gets", "got")) w.passive = true;
+  }
+  return ws;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -121,7 +136,11 @@ const APPROVAL_NOUNS = new Set([
 ]);
 // The approval itself, as opposed to who gives it.
 const APPROVAL_ACTS = new Set(["approval", "approvals", "sign-off", "signoff", "review", "confirmation", "consent", "permission", "authorization", "authorisation", "goahead"]);
-const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "confirmed", "authorized", "authorised", "signed", "vetted", "checked", "sanctioned", "cleared"]);
+const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "confirmed", "authorized", "authorised", "signed", "vetted", "checked", "sanctioned", "cleared", "verified", "validated", "countersigned", "double-checked", "okayed", "greenlit", "endorsed", "ratified"]);
+// Verbs a person approves with, after "needs someone to …": "needs a clinician to approve it".
+const APPROVING_VERBS = new Set(["approve", "signoff", "review", "authorize", "authorise", "okay", "ok", "vet", "confirm", "sanction", "clear", "verify", "validate", "countersign", "endorse", "ratify", "greenlight"]);
+// Participles that send an action on to someone: with "for approval" or "to <approver>" they ask for approval.
+const ROUTING_PARTICIPLES = new Set(["referred", "routed", "sent", "forwarded", "passed", "handed", "submitted", "held", "flagged", "queued", "parked", "escalated", "put", "brought", "taken"]);
 // Participles of light verbs: "may be made", "may be processed" name no operation of their own.
 const LIGHT_PARTICIPLES = new Set(["made", "processed", "issued", "performed", "done", "handled", "carried", "conducted", "submitted", "initiated", "placed", "executed", "completed", "undertaken"]);
 // Verbs that send an action to its approver: with an approval cue elsewhere they are effect words.
@@ -209,6 +228,43 @@ function effectCues(ws: W[]): EffectCue[] {
         continue;
       }
     }
+    // Who must approve, after the need: "needs a clinician to approve it", "requires two directors to sign off".
+    if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm)) {
+      let j = i + 1;
+      while (j < n && j <= i + 5 && ws[j]!.t.kind !== "punct" && (isModifier(ws[j]) || ws[j]!.t.kind === "number" || APPROVAL_NOUNS.has(ws[j]!.norm)) && !wordIs(ws[j], "to")) j++;
+      if (j > i + 1 && wordIs(ws[j], "to") && APPROVING_VERBS.has(ws[j + 1]?.norm ?? "")) {
+        let end = j + 2;
+        if (wordIs(ws[end], "off")) end++;
+        if (wordIs(ws[end], "it", "them", "this", "that", "these", "those", "first")) end++;
+        if (wordIs(ws[end], "on", "for")) end++;
+        const start = wordIs(ws[i - 1], "always", "must", "should", "will") ? i - 1 : i;
+        cues.push({ effect: "require_approval", span: range(start, end), at: start });
+        i = end - 1;
+        continue;
+      }
+    }
+    // Sent on for approval: "must be referred to the credit committee for approval", "are held for review",
+    // "should be routed to a supervisor".
+    if (ROUTING_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || MODALS.has(ws[i - 1]?.norm ?? ""))) {
+      let start = i - 1;
+      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "been", "is", "are", "always", "first", "automatically"))) start--;
+      const negated = ws.slice(start, i).some((x) => NEGATORS.has(x.norm));
+      let j = i + 1;
+      if (wordIs(ws[j], "on", "over", "up", "back")) j++;
+      let end = -1;
+      if (wordIs(ws[j], "to")) {
+        // "to <approver>" (any noun phrase), then perhaps "for approval".
+        let k = j + 1;
+        while (k < n && k <= j + 6 && ws[k]!.t.kind === "word" && (isModifier(ws[k]) || APPROVAL_NOUNS.has(ws[k]!.norm)) && !wordIs(ws[k], "for")) k++;
+        if (wordIs(ws[k], "for") && APPROVAL_ACTS.has(ws[actAt(ws, k + 1)]?.norm ?? "")) end = actAt(ws, k + 1) + 1;
+        else if (APPROVAL_NOUNS.has(ws[k - 1]?.norm ?? "") || w.norm === "escalated") end = k;
+      } else if (wordIs(ws[j], "for") && APPROVAL_ACTS.has(ws[actAt(ws, j + 1)]?.norm ?? "")) end = actAt(ws, j + 1) + 1;
+      if (!negated && end > i) {
+        cues.push({ effect: "require_approval", span: range(start, end), at: start });
+        i = end - 1;
+        continue;
+      }
+    }
     // Approval: "require/need/get (manager|human) approval", "wants a manager's sign-off", "must have sign-off".
     if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm) || (wordIs(w, "with", "without", "after", "pending", "subject") && i + 1 < n)) {
       let j = i + 1;
@@ -228,7 +284,9 @@ function effectCues(ws: W[]): EffectCue[] {
         }
         // The connector to the action: "approval for refunds", "approval to delete", "sign-off on payouts".
         if (wordIs(ws[end], "for", "to", "on", "of", "before", "prior")) end += wordIs(ws[end], "prior") && wordIs(ws[end + 1], "to") ? 2 : 1;
-        const start = wordIs(ws[i - 1], "only") ? i - 1 : wordIs(ws[i - 1], "always", "must", "should", "will") ? i - 1 : i;
+        let start = wordIs(ws[i - 1], "only") ? i - 1 : wordIs(ws[i - 1], "always", "must", "should", "will") ? i - 1 : i;
+        // "are subject to review", "must always be subject to sign-off": the copula goes with it.
+        if (wordIs(w, "subject")) while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "is", "are", "be", "always"))) start--;
         cues.push({ effect: "require_approval", span: range(start, end), at: start });
         i = end - 1;
         continue;
@@ -384,16 +442,22 @@ function effectCues(ws: W[]): EffectCue[] {
       i += 1;
       continue;
     }
+    // "Limit password resets to 3 per hour", "Cap faxes at 10 a day", "Throttle exports to 5 per minute": an
+    // imperative limit and its count per window. What goes past it is blocked; the count is the condition.
+    if ((LIMIT_VERBS.has(w.lemma) || LIMIT_VERBS.has(w.norm)) && (i === 0 || isClauseStart(ws, i))) {
+      const to = ws.findIndex((x, k) => k > i + 1 && wordIs(x, "to", "at") && ws[k + 1]?.t.kind === "number" && perWindowAfter(ws, k + 1));
+      if (to > 0) {
+        cues.push({ effect: "block", span: [i, to], at: i });
+        continue;
+      }
+    }
     // A limit first, then what may happen: "No more than 3 refunds may be issued per hour", "At most 5
     // exports can run a day". What goes past the limit is blocked (the limit is the condition).
     if (MODALS.has(w.norm) && !NEGATORS.has(ws[i + 1]?.norm ?? "") && cues.length === 0) {
       const limit = comparatorAt(ws, 0);
       // Only a count per window ("per hour", "a day"): elsewhere "no more than 20" read as a condition would
       // say the opposite of the limit, so such a sentence is left without an effect (refused).
-      // A window word, or a length of time the tokenizer read whole ("an hour").
-      const unitAt = (k: number) => RATE_UNITS[ws[k]?.lemma ?? ""] !== undefined || (ws[k]?.t.kind === "quantity" && (ws[k]!.t as { quantity: { kind: string } }).quantity.kind === "time");
-      const perWindow = ws.some((x, k) => k > i && wordIs(x, "per", "a", "an", "every", "each", "within", "in") && (unitAt(k + 1) || (wordIs(ws[k + 1], "a", "an", "one") && unitAt(k + 2))));
-      if (limit && (limit.op === "lte" || limit.op === "lt") && perWindow) {
+      if (limit && (limit.op === "lte" || limit.op === "lt") && perWindowAfter(ws, i)) {
         let end = i + 1;
         while (wordIs(ws[end], "be", "ever")) end++;
         cues.push({ effect: "block", span: range(i, end), at: i });
@@ -439,7 +503,25 @@ function effectCues(ws: W[]): EffectCue[] {
     }
     if (wordIs(w, "proceed") && MODALS.has(ws[i - 1]?.norm ?? "")) cues.push({ effect: "allow", span: [i - 1, i], at: i - 1 });
   }
+  // A limit said as a notice, without a verb: "No more than 4 exports per minute", "At most 10 refunds a
+  // day". Only a count per window; the limit is the condition, and what goes past it is blocked.
+  if (cues.length === 0) {
+    const limit = comparatorAt(ws, 0);
+    const finite = ws.some((x) => MODALS.has(x.norm) || wordIs(x, "is", "are", "was", "were", "be"));
+    if (limit && (limit.op === "lte" || limit.op === "lt") && perWindowAfter(ws, limit.length) && !finite) cues.push({ effect: "block", span: [], at: n });
+  }
   return cues;
+}
+
+// Verbs that set a ceiling on how often something happens.
+const LIMIT_VERBS = new Set(["limit", "cap", "throttle", "ration", "restrict"]);
+
+/** A count per window follows `from`: "per hour", "a day", "every minute", "an hour" read whole. */
+function perWindowAfter(ws: W[], from: number): boolean {
+  const unitAt = (k: number) => RATE_UNITS[ws[k]?.lemma ?? ""] !== undefined || (ws[k]?.t.kind === "quantity" && (ws[k]!.t as { quantity: { kind: string } }).quantity.kind === "time");
+  // "an hour" read whole is a window too.
+  const whole = (x: W) => x.t.kind === "quantity" && x.t.quantity.kind === "time" && /^(an?|one|per|every|each)\s/i.test(x.t.text);
+  return ws.some((x, k) => k > from && (whole(x) || (wordIs(x, "per", "a", "an", "every", "each", "within", "in") && (unitAt(k + 1) || (wordIs(ws[k + 1], "a", "an", "one") && unitAt(k + 2))))));
 }
 
 /** A negation inside a condition ("where the domain isn't …", "if tests have not passed"), before any comma. */
@@ -530,6 +612,8 @@ const OCCURRENCE_NOUNS = new Set(["session", "attempt", "instance", "occurrence"
 const COMPARATORS: [string[], Comparator][] = [
   [["equal", "to", "or", "greater", "than"], "gte"], [["equal", "to", "or", "more", "than"], "gte"], [["equal", "to", "or", "higher", "than"], "gte"], [["equal", "to", "or", "above"], "gte"],
   [["equal", "to", "or", "less", "than"], "lte"], [["equal", "to", "or", "lower", "than"], "lte"], [["equal", "to", "or", "fewer", "than"], "lte"], [["equal", "to", "or", "below"], "lte"],
+  [["at", "or", "above"], "gte"], [["at", "or", "over"], "gte"], [["at", "or", "beyond"], "gte"], [["at", "or", "more", "than"], "gte"], [["at", "or", "higher", "than"], "gte"],
+  [["at", "or", "below"], "lte"], [["at", "or", "under"], "lte"], [["at", "or", "less", "than"], "lte"], [["at", "or", "lower", "than"], "lte"],
   [["greater", "than", "or", "equal", "to"], "gte"], [["more", "than", "or", "equal", "to"], "gte"], [["less", "than", "or", "equal", "to"], "lte"],
   [["no", "more", "than"], "lte"], [["no", "less", "than"], "gte"], [["not", "more", "than"], "lte"], [["not", "less", "than"], "gte"],
   [["no", "greater", "than"], "lte"], [["no", "higher", "than"], "lte"], [["not", "exceeding"], "lte"], [["not", "over"], "lte"],
@@ -1587,7 +1671,9 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   let any = false;
   const terms: ActionTerm[] = [];
   for (const g of groups) {
-    const content = g.filter((w) => (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && !["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos));
+    // "… approved by the agent", "… run by a bot": who does it is not what is done.
+    const byActor = (w: W) => ACTORS.has(w.norm) && g.slice(Math.max(0, g.indexOf(w) - 3), g.indexOf(w)).some((x) => wordIs(x, "by")) && g.slice(g.indexOf(w) + 1).every((x) => x.t.kind !== "word" || DETERMINERS.has(x.norm));
+    const content = g.filter((w) => !byActor(w) && (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && !["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos));
     if (content.some((w) => WILDCARD_WORDS.has(w.norm))) {
       // "delete anything": the verb with any object.
       const verbs = content.filter((w) => !WILDCARD_WORDS.has(w.norm)).map(baseOf);
@@ -1638,10 +1724,15 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     }
     // A participle last ("backups … deleted", "invoices … voided", from "X must never be Y-ed") is the
     // operation done to the words before it, even when the first of them is also a noun of action.
+    // After "be" ("must not be recorded", "may never be waived") any participle is that operation, whatever
+    // its class, and an irregular one too ("sold", "sent").
     const last = words.at(-1);
-    if (verbs.length === 1 && last && last.pos === "VERB" && /ed$/.test(last.norm) && objects.at(-1) === baseOf(last) && verbClassOf(last.norm) !== undefined) {
-      objects.splice(objects.length - 1, 1, verbs[0]!);
-      verbs.splice(0, 1, baseOf(last));
+    const passive = last?.passive === true;
+    if (last && objects.at(-1) === baseOf(last) && (passive || (verbs.length === 1 && last.pos === "VERB" && /ed$/.test(last.norm) && verbClassOf(last.norm) !== undefined))) {
+      if (verbs.length === 1) {
+        objects.splice(objects.length - 1, 1, verbs[0]!);
+        verbs.splice(0, 1, baseOf(last));
+      } else if (verbs.length === 0) verbs.push(objects.pop()!);
     }
     // A light verb ("issue refunds", "make a payment", "perform a deletion") gives way to the operation its
     // object names.
@@ -1821,7 +1912,12 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // A noun right after a number is what the number counts ("100 users require approval"), not who acts.
     if (!ACTORS.has(ws[i]!.norm) || ws[i]!.used || ws[i - 1]?.t.kind === "number") continue;
     const next = ws[i + 1];
-    if (!next || !(MODALS.has(next.norm) || NEGATORS.has(next.norm) || next.used)) continue;
+    // "Don't let the agent change …", "never allow bots to …": the actor after the effect's own verb.
+    const before = wordIs(ws[i - 1], "the", "a", "an", "any", "our", "your") ? ws[i - 2] : ws[i - 1];
+    // ("let" takes the bare verb after its actor; "allow" and "permit" take "to": "allow user deletion" has none.)
+    const letActor = before?.used === true && ((wordIs(before, "let", "have") && next?.t.kind === "word") || (wordIs(before, "allow", "permit") && wordIs(next, "to")));
+    if (!letActor && (!next || !(MODALS.has(next.norm) || NEGATORS.has(next.norm) || next.used))) continue;
+    if (letActor && wordIs(ws[i - 1], "the", "a", "an", "any", "our", "your")) ws[i - 1]!.used = true;
     ws[i]!.used = true;
     for (let k = i - 1; k >= 0 && ws[k]!.t.kind === "word" && !ws[k]!.used && (ACTORS.has(ws[k]!.norm) || ws[k]!.pos === "ADJ" || ws[k]!.pos === "DET"); k--) ws[k]!.used = true;
   }
@@ -1836,7 +1932,19 @@ export function readClause(sentence: string): Reading | ParseFailure {
       if (j < ws.length && APPROVAL_NOUNS.has(ws[j]!.norm) && !["check", "ok", "okay", "review"].includes(ws[j]!.norm)) {
         while (j < ws.length && (APPROVAL_NOUNS.has(ws[j]!.norm) || ws[j]!.pos === "ADJ")) j++;
         for (let k = i; k < j; k++) ws[k]!.used = true;
+        continue;
       }
+    }
+    // Right after the approval words ("sign-off from the payroll manager", "approved by the landlord",
+    // "approval from the reserving committee"), the noun phrase is who approves, whatever it names.
+    for (let i = 1; i < ws.length; i++) {
+      if (!wordIs(ws[i], "to", "by", "from") || !ws[i - 1]!.used) continue;
+      if (!(APPROVAL_ACTS.has(ws[i - 1]!.norm) || APPROVAL_PARTICIPLES.has(ws[i - 1]!.norm) || APPROVAL_NOUNS.has(ws[i - 1]!.norm) || wordIs(ws[i - 1], "signoff", "off"))) continue;
+      let start = i + 1;
+      while (start < ws.length && ws[start]!.used && ws[start]!.t.kind === "word" && isModifier(ws[start])) start++;
+      let end = start;
+      while (end < ws.length && end <= start + 5 && !ws[end]!.used && ws[end]!.t.kind === "word" && (isModifier(ws[end]) || APPROVAL_NOUNS.has(ws[end]!.norm)) && !CONDITION_MARKERS.has(ws[end]!.norm)) end++;
+      if (end > start && (["NOUN", "PROPN"].includes(ws[end - 1]!.pos) || APPROVAL_NOUNS.has(ws[end - 1]!.norm))) for (let k = i; k < end; k++) ws[k]!.used = true;
     }
   }
   // "No refund … may be made", "… may be processed", "… may go through": a light verb after a modal only
