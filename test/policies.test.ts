@@ -60,6 +60,26 @@ describe("policies: create and confirm", () => {
     expect(again.body).toMatchObject({ already_active: true, version: 1 });
   });
 
+  it("keeps a sentence that states no effect, after a rule that restricts, as a note said back in the warnings", async () => {
+    const ws = await newWorkspace(server());
+    const rule = "Block exports over 5,000 rows; larger extracts are handled by the data team. No exceptions.";
+    const created = await call(server(), "POST", base, { key: ws.key, body: { name: "export-cap", rule } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.versions[0].rules).toEqual(["Block exports over 5,000 rows", "larger extracts are handled by the data team", "No exceptions."]);
+    expect(created.body.warnings.filter((w: string) => /states no effect/.test(w))).toHaveLength(2);
+    await call(server(), "POST", `${base}/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+    const decide = async (rows: number) => (await call(server(), "POST", `${base}/evaluate`, { key: ws.key, body: { action: "export_rows", context: { rows } } })).body.decision;
+    expect(await decide(9000)).toBe("blocked");
+    expect(await decide(100)).toBe("approved");
+    // Read again (a PATCH of the severity alone recompiles the stored sentences): the notes find their clause.
+    const patched = await call(server(), "PATCH", `${base}/${created.body.id}`, { key: ws.key, body: { severity: "low" } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.warnings.filter((w: string) => /states no effect/.test(w))).toHaveLength(2);
+    // A sentence without an effect on its own, or after a rule that allows, is still refused.
+    expectError(await call(server(), "POST", base, { key: ws.key, body: { name: "alone", rule: "larger extracts are handled by the data team" } }), 500, "policy_creation_failed");
+    expectError(await call(server(), "POST", base, { key: ws.key, body: { name: "after-allow", rule: "Allow exports under 10 rows; larger extracts are handled by the data team" } }), 500, "policy_creation_failed");
+  });
+
   it("400 policy_missing_name; 500 policy_creation_failed for a rule it cannot place or a duplicate name", async () => {
     const ws = await newWorkspace(server());
     expectError(await call(server(), "POST", base, { key: ws.key, body: { rule: "Block refunds" } }), 400, "policy_missing_name");

@@ -96,6 +96,11 @@ export interface CompiledRule {
   alternatives?: string[];
   /** Words no step of the parser placed: shown back to the author as not understood. */
   ignored?: string[];
+  /**
+   * Sentences after this clause that state no effect ("major losses are handled by the claims team"): kept
+   * as the author's note, shown back with a warning, and no part of any rule.
+   */
+  notes?: string[];
   format?: 2;
 }
 

@@ -132,7 +132,7 @@ function readProfile(input: ActionInput): ToolProfile {
   let concepts = name;
   if (input.description) {
     concepts = new Set(name);
-    for (const c of lexical(conceptSet(input.description.slice(0, 500)))) concepts.add(c);
+    for (const c of lexical(conceptSet(ownWords(input.description.slice(0, 500), input.tool)))) concepts.add(c);
   }
   const objectClasses = new Set<string>();
   for (const w of wordsOfName(input.tool).slice(1)) for (const c of conceptsOf(w)) if (c.startsWith(":")) objectClasses.add(c);
@@ -140,6 +140,22 @@ function readProfile(input: ActionInput): ToolProfile {
   for (const p of input.params ?? []) for (const c of lexical(conceptSet(p.replace(/[._]/g, " ")))) paramConcepts.add(c);
   const makes = operation.has(":create") || MAKING_VERBS.has(wordsOfName(input.tool)[0] ?? "");
   return { name, operation, concepts, paramConcepts, objectClasses, makes, params: input.params ? new Set(input.params) : undefined };
+}
+
+// Where a description turns to what the tool does not do: "without a decline", "does not send", "use
+// close_claim instead", "rather than", "unlike". From there to the end of the clause the words are not its.
+const CONTRAST = /\b(?:without|not|never|no\s+longer|instead|rather\s+than|unlike|except|other\s+than|as\s+opposed\s+to)\b|n't\b/i;
+
+/** A description's words about its own tool: clauses that contrast it with something else are left out. */
+function ownWords(description: string, tool: string): string {
+  const kept: string[] = [];
+  for (const clause of description.split(/(?<=[.;:,!?])\s+|\s+(?=\()/)) {
+    // A clause naming another tool ("for an advance use issue_interim_payment") is about that tool.
+    if (/\b[a-z]+_[a-z_]+\b/.test(clause) && !clause.includes(tool)) continue;
+    const at = clause.search(CONTRAST);
+    kept.push(at < 0 ? clause : clause.slice(0, at));
+  }
+  return kept.join(" ");
 }
 
 export function prepareAction(input: ActionInput): PreparedAction {
@@ -263,6 +279,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // "wire money", "deploy code", "SMS messages": an object the term's verb acts on anyway.
       implied: [...verbClasses].some((c) => impliedObject(c, o) || concepts.has(`:${c}`)),
       initials: initialsIn(o),
+      // "planned" in "planned outages": a state of the thing; it narrows, but a tool that only shares it
+      // (`create_payment_plan`) is not named by it.
+      participle: /^[a-z]{3,}ed$/.test(o) && (concepts.has(o.slice(0, -1)) || concepts.has(o.slice(0, -2)) || concepts.has(o.slice(0, -3))),
     };
   });
   const verbsOnly = term.verbs.length > 0;
@@ -327,7 +346,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       return false;
     }
     if (objects.length === 0) return verbsOnly;
-    if (headAction && !meets(action.concepts, headAction)) return false;
+    if (headAction && !meets(action.concepts, headAction) && !meets(action.paramConcepts, headAction)) return false;
     // "maintenance windows", "orders": a thing named alone is made or done; a tool that cancels or rejects
     // it (`cancel_maintenance`) undoes it. Reading is left in: a rule about data may be about reading it.
     // A tool's name ("Block cancel_order") or a word of its operation among the objects still names it.
@@ -370,7 +389,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         continue;
       }
       if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials))) {
-        own++;
+        if (!o.participle) own++;
         matched++;
       } else if (o.implied || o.recipient) {
         matched++;

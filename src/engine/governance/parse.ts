@@ -91,6 +91,8 @@ function analyze(text: string): W[] {
   // "deletions of any kind", "exports of every sort", "… whatsoever": a quantifier over the action, which
   // says no more than the action does.
   text = text.replace(/\s+(?:of|in)\s+(?:any|every|all)\s+(?:kinds?|sorts?|types?|forms?)\b/gi, "").replace(/\s+whatsoever\b/gi, "");
+  // "…, no exceptions", "without exception": emphasis, which says no more than the rule does.
+  text = text.replace(/,?\s*\b(?:with\s+)?no\s+exceptions?\b|,?\s*\bwithout\s+(?:any\s+)?exceptions?\b/gi, "");
   // "Under no circumstances …", "At no time …", "In no case …": never.
   text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
   // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
@@ -101,6 +103,8 @@ function analyze(text: string): W[] {
   // principle", "two-person review", "dual control": a review by someone else.
   text = text.replace(/\b(?:an?\s+|the\s+)?(?:second|another|extra|additional|fresh|independent|2nd)\s+(?:pair|set)\s+of\s+eyes\b/gi, "a second review");
   text = text.replace(/\b(?:the\s+)?(?:four|4|two|2)[\s-]+(?:eyes?|persons?|man|people)(?:\s+(?:principle|rule|check|control|review|approval|sign[\s-]*off))?\b|\bdual[\s-]+control\b/gi, "a second review");
+  // "on grounds of fraud", "by reason of illness", "because of a dispute": what it is for.
+  text = text.replace(/\b(?:on\s+(?:the\s+)?grounds?\s+of|by\s+reason\s+of|for\s+reasons?\s+of|because\s+of|due\s+to|owing\s+to)\s+/gi, "for ");
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
@@ -1719,6 +1723,13 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       // A word that names an operation (a verb, a noun of action, a verb class member) is a verb.
       // A phrasal noun of action ("start-ups", "roll-outs", "sign-up") names its verb too.
       const operation = w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ") || PHRASAL_NOUN.test(w.norm);
+      // "planned outages", "scheduled posts": a participle before its noun says which ones, not what is
+      // done. Kept as written, so that matching knows it for a modifier.
+      const next = words[words.indexOf(w) + 1];
+      if (operation && verbs.length === 0 && !w.passive && /[a-z]{3,}ed$/.test(w.norm) && words.indexOf(w) === 0 && next && ["NOUN", "PROPN"].includes(next.pos) && words.length > 1) {
+        objects.push(w.norm);
+        continue;
+      }
       if (operation && verbs.length === 0) verbs.push(base);
       else objects.push(base);
     }

@@ -128,7 +128,10 @@ export const EvaluateResponse = Type.Object({
 
 /** Words a clause did not understand, said back so that nothing the author wrote is silently dropped. */
 export function warningsOf(clauses: CompiledRule[]): string[] {
-  return clauses.flatMap((c, i) => (c.ignored && c.ignored.length > 0 ? [`Rule ${i + 1}: these words were not understood and are not part of the rule: "${c.ignored.join(" ")}". Rephrase them as a condition if they matter.`] : []));
+  return clauses.flatMap((c, i) => [
+    ...(c.ignored && c.ignored.length > 0 ? [`Rule ${i + 1}: these words were not understood and are not part of the rule: "${c.ignored.join(" ")}". Rephrase them as a condition if they matter.`] : []),
+    ...(c.notes ?? []).map((note) => `Rule ${i + 1}: "${note.slice(0, 200)}" states no effect (block, require approval, allow), so it is kept as a note and changes nothing. If it is a rule of its own, say what should happen.`),
+  ]);
 }
 
 /** A rule that covers none of the workspace's tools is accepted, and said so loudly. */

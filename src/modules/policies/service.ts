@@ -154,6 +154,30 @@ function compileClause(item: unknown, index: number): CompiledRule {
   throw creationFailed(`Rule ${index + 1} is neither a sentence nor a rule object.`, { rule_index: index });
 }
 
+/**
+ * The clauses of a policy. A sentence that states no effect at all, after a clause that blocks or asks for
+ * approval ("…; major losses are handled by the claims team"), is the author's explanation: it is kept as a
+ * note of the clause before it (and said back as a warning) instead of refusing the policy, which would
+ * leave the workspace without the rule. Anything else that does not parse still refuses it.
+ */
+function withNotes(items: unknown[]): CompiledRule[] {
+  const clauses: CompiledRule[] = [];
+  items.forEach((item, index) => {
+    const previous = clauses.at(-1);
+    if (typeof item === "string" && previous && previous.effect !== "allow") {
+      const parsed = parseRule(item);
+      if (!parsed.ok && isCommentary(parsed.error)) {
+        clauses[clauses.length - 1] = { ...previous, notes: [...(previous.notes ?? []), item.trim()] };
+        return;
+      }
+    }
+    clauses.push(compileClause(item, index));
+  });
+  return clauses;
+}
+
+const isCommentary = (error: ParseFailure) => error.message.startsWith("expected an effect");
+
 interface Draft {
   version: NewPolicyVersion;
   clauses: CompiledRule[];
@@ -169,7 +193,7 @@ function draft(input: PolicyInput, base: PolicyVersionRow | undefined, name: str
   else throw creationFailed("The policy has no rule: send `rule` (a sentence) or `rules` (a list).", { suggestion: 'e.g. {"name": "refund limit", "rule": "Block refunds over $500"}' });
   if (items.length === 0) throw creationFailed("The policy has no rule.", {});
   if (items.length > MAX_CLAUSES) throw creationFailed(`A policy holds at most ${MAX_CLAUSES} rules.`, { count: items.length });
-  const clauses = items.map(compileClause);
+  const clauses = withNotes(items);
 
   const domain = input.domain === undefined ? (base?.domain ?? null) : input.domain;
   if (domain !== null && (typeof domain !== "string" || domain.length > 100)) throw creationFailed("`domain` must be a string.", {});
@@ -184,7 +208,8 @@ function draft(input: PolicyInput, base: PolicyVersionRow | undefined, name: str
   return {
     clauses: scoped,
     version: {
-      rules: scoped.map((c) => c.source),
+      // Every sentence as written, notes included (read again, the notes find their clause again).
+      rules: scoped.flatMap((c) => [c.source, ...(c.notes ?? [])]),
       compiled: scoped,
       domain: domain as string | null,
       priority,
