@@ -352,6 +352,25 @@ const MEANINGS: Meaning[] = [
       { tool: "open_claim", args: { claim_id: "c1", amount: 5000 }, expect: "approved" },
     ],
   },
+  {
+    name: "a noun and its number name one thing; a gloss in brackets says nothing the rule needs",
+    forms: ["Never file form 1099 returns", "We never file form 1099 (contractor income) returns", "Form 1099 returns must not be filed"],
+    probes: [
+      { tool: "file_return", args: { form: "form_1099" }, expect: "blocked" },
+      { tool: "file_return", args: { form: "form_941" }, expect: "approved" },
+      { tool: "file_return", args: { form: "form 1099-nec" }, expect: "approved" },
+    ],
+    noRoundTrip: "the restatement quotes the name with its number, which reads back as words",
+  },
+  {
+    name: "a participle before its noun says which ones; a tool sharing only that word is not named",
+    forms: ["Planned outages need approval", "Require approval for planned outages", "Planned outages must be approved by a supervisor"],
+    probes: [
+      { tool: "create_planned_outage", args: { feeder: "F1" }, expect: "conditional" },
+      { tool: "schedule_outage", args: { feeder: "F1" }, expect: "conditional" },
+      { tool: "create_payment_plan", args: { account: "A1" }, expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {
@@ -369,6 +388,22 @@ describe("clauses around the action", () => {
         for (const p of m.probes) expect(decide(clause, p), `${form} → ${restated} :: ${p.tool} ${JSON.stringify(p.args)}`).toBe(p.expect);
       }
     }
+  });
+});
+
+describe("what a tool's description says", () => {
+  const described = (rule: string, tool: string, description: string) => setOf(compiled(rule)).decide(prepareAction({ tool, description, args: { amount: 900 }, now: new Date(WED_12) })).decision;
+
+  it("what it says the tool does not do is not its words", () => {
+    expect(described("Block refunds over $500", "close_case", "Closes the case without a refund; use issue_refund for money back.")).toBe("approved");
+    expect(described("Block refunds over $500", "close_case", "Closes the case. Does not refund anyone.")).toBe("approved");
+    expect(described("Block refunds over $500", "pay_out", "Sends a refund to the customer's card.")).toBe("blocked");
+  });
+
+  it("a word only the description has narrows, but does not name the tool alone", () => {
+    expect(described("Block goodwill credits over $500", "issue_refund", "Pays money back from the account's credit balance.")).toBe("approved");
+    expect(described("Block goodwill credits over $500", "apply_adjustment", "Applies goodwill credits to the account.")).toBe("blocked");
+    expect(described("Block goodwill credits over $500", "apply_credit", "Adds a credit to the next bill.")).toBe("blocked");
   });
 });
 

@@ -358,6 +358,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
     let own = 0;
     let matched = 0;
+    let describedOnly = 0;
     // Objects matched by an argument value: the noun right after one names the value's kind ("express
     // shipping" with method: express, "gold tier" with level: gold) and counts as matched too.
     let afterValue = false;
@@ -385,11 +386,22 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         const unclaimedNames = action.fields.some((f) => typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH && /[-_\d]/.test(f.value));
         const declaredButMissing = action.params ? [...action.params].some((p) => !action.fields.some((f) => f.path === p)) : action.fields.length === 0;
         if (unclaimedNames && !declaredButMissing) return false;
+        // Another name of the same kind ("section 13 …" where the rule names "section 21") is where it would be.
+        const kind = o.whole.split(" ")[0]!;
+        const otherOfKind = (value: string) => {
+          const words = norm(value).split(" ");
+          return words.length > 1 && words[0] === kind && norm(value) !== o.whole;
+        };
+        if (kind.length > 1 && /[a-z]/.test(kind) && action.fields.some((f) => typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH && otherOfKind(f.value))) return false;
         matched++;
         continue;
       }
       if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials))) {
-        if (!o.participle) own++;
+        // A word only the description has ("from their account's credit balance") narrows, but does not
+        // name the tool alone: its name, its parameters or its initials must.
+        const named = meets(action.name, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials));
+        if (!o.participle && (named || action.name === action.concepts)) own++;
+        else if (!o.participle) describedOnly++;
         matched++;
       } else if (o.implied || o.recipient) {
         matched++;
@@ -400,9 +412,11 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     }
     // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
-    if (byDelivery || byKind) return own > 0 && matched * 2 >= objects.length;
-    if (verbsOnly) return (matched * 2 >= objects.length && (own > 0 || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched);
-    return own > 0 && matched * 2 >= objects.length;
+    // Words only the description has name the tool when they are all there is and all of them are found.
+    const owned = own > 0 || (describedOnly > 0 && matched === objects.length);
+    if (byDelivery || byKind) return owned && matched * 2 >= objects.length;
+    if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched);
+    return owned && matched * 2 >= objects.length;
   };
 }
 

@@ -1694,6 +1694,12 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     const verbs: string[] = [];
     const objects: string[] = [];
     let exact = false;
+    // "section 21 notices", "form 1099 filings": a noun and the number after it name one thing, matched whole.
+    const numbered = new Map<W, string>();
+    g.forEach((x, k) => {
+      const before = g[k - 1];
+      if (x.t.kind === "number" && before?.t.kind === "word" && ["NOUN", "PROPN"].includes(before.pos) && /^\d+$/.test(x.t.text)) numbered.set(before, `${before.norm}-${x.t.text}`);
+    });
     // "refills of controlled substances": with no word of operation, the noun before "of" names it.
     const ofAt = g.findIndex((w) => wordIs(w, "of"));
     const operationWord = words.find((w) => w.pos === "VERB" || verbClassOf(w.norm) !== undefined || (w.norm.endsWith("ing") && w.pos !== "ADJ"));
@@ -1715,6 +1721,10 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
         // A quoted phrase names the action word for word: all of its words must match.
         for (const q of w.t.value.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) objects.push(q);
         exact = true;
+        continue;
+      }
+      if (numbered.has(w)) {
+        objects.push(numbered.get(w)!);
         continue;
       }
       const base = baseOf(w);
@@ -1915,6 +1925,15 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (const k of c.span) ws[k]!.used = true;
   }
 
+  // "section 21 (no-fault eviction) notices": lower-case words in brackets that hold no value, condition or
+  // exception gloss the word before them; they say nothing the rule needs.
+  for (let i = 0; i < ws.length; i++) {
+    if (ws[i]!.t.kind !== "punct" || ws[i]!.t.text !== "(" || ws[i]!.used) continue;
+    const close = ws.findIndex((w, k) => k > i && w.t.kind === "punct" && w.t.text === ")");
+    const inside = ws.slice(i + 1, close);
+    const gloss = close > i + 1 && close <= i + 6 && inside.every((w) => w.t.kind === "word" && !w.used && ["NOUN", "ADJ"].includes(w.pos) && !/^(?:time|hours?|zone)$|[/\d]/.test(w.norm) && !LIST_SEPARATORS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !EXCEPTION_WORDS.has(w.norm) && !NEGATORS.has(w.norm) && !ENVIRONMENTS.has(w.norm));
+    if (gloss) for (let k = i; k <= close; k++) ws[k]!.used = true;
+  }
   // Before the actor, whose words a list's last value could look like ("… FR, DE or IT are forbidden").
   const excluded = readListExclusions(ws);
   // The actor of a sentence with a subject ("AI agents must not …", "Users may never …") is who acts, not
@@ -2069,7 +2088,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if (!inConditions && actionWords.length === 0 && comparatorAt(main, i) !== undefined) inConditions = true;
     // "Require approval when …", "Escalate whenever …": conditions with no action before them.
     if (!inConditions && !actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET") && wordIs(w, "when", "whenever", "if", "where", "while", "once")) inConditions = true;
-    if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0) inConditions = true;
+    // "section 21 notices": a bare number right after a noun of the action names which one (a value would
+    // have a comparator, a unit or a currency).
+    const numbering = w.t.kind === "number" && /^\d+$/.test(w.t.text) && main[i - 1] !== undefined && main[i - 1] === actionWords.at(-1) && ["NOUN", "PROPN"].includes(main[i - 1]!.pos) && !perWindowAfter(main, i);
+    if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering) inConditions = true;
     (inConditions ? conditionWords : actionWords).push(w);
   }
   // A leading condition: "If the amount is over $500, require approval for refunds" / "When X, block Y",

@@ -44,6 +44,21 @@ describe("classifyTurn", () => {
     ]);
   });
 
+  it("'do' with a noun of action, and a request to anyone who can, are requests", () => {
+    expectKind("request", ["do a refund of $30 to order ORD-55", "Do the transfer to savings now", "Could somebody renew the loan for LN-12345?", "would be great if someone could restock the rye shelf"]);
+    expect(requestFocus("do a refund of $30 to order ORD-55").verb).toBe("refund");
+    expect(requestFocus("Could somebody renew the loan for LN-12345?").verb).toBe("renew");
+    expectKind("question", ["do the refunds go out on Fridays", "Do they deliver on Sundays?"]);
+  });
+
+  it("a noun phrase before its verb is a subject, not a command; wh-words typed without an apostrophe ask", () => {
+    expectKind("question", [
+      "member at the north branch is asking if she can renew twice. what's the rule?",
+      "hey whats the late fee again?? member in branch 4 has lost a book",
+      "hows the loyalty scheme work",
+    ]);
+  });
+
   it("a mistyped modal or verb, a capitalised opening verb and a leading filler still make a request", () => {
     expectKind("request", ["colud you renew the loan?", "Woudl you reserve the atlas?", "Chekc the loan LN-12345", "Renew loan LN-12345 for me", "right so renew the loan", "well, reserve the atlas then"]);
     expect(requestFocus("Chekc the loan LN-12345").verb).toBe("check");

@@ -70,8 +70,10 @@ const WANTING = new Set(["need", "want", "like", "wish", "love", "prefer", "requ
 // Verbs of stance, whose subject casual writing drops ("hope you're well", "guess that's it"): a
 // statement, not a command.
 const STANCE = new Set(["hope", "trust", "guess", "think", "believe", "reckon", "suppose", "bet", "feel", "assume", "wish"]);
-const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"]);
+// With the contractions typed without their apostrophe ("whats the number", "hows it going").
+const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whats", "whos", "wheres", "whens", "hows", "whys"]);
 const MODALS = new Set(["can", "could", "would", "will", "may", "might", "shall"]);
+const SOMEONE = new Set(["someone", "somebody", "anyone", "anybody"]);
 const NEGATIONS = new Set(["not", "n't", "never", "no"]);
 // Commands that add nothing but pressure to an earlier request ("do it anyway", "try again", "proceed"),
 // and ones that ask to step around a check: both are insistence when something was asked before.
@@ -243,7 +245,7 @@ function readClause(words: Word[], asked: boolean): Clause {
       continue;
     }
     // "ok so cancel it", "yeah hi can you…": assent or a greeting in front of a command is only a lead-in.
-    if ((PRAISE.has(w.lower) || GREETINGS.has(w.lower)) && leadsIn(words, i)) continue;
+    if ((PRAISE.has(w.lower) || GREETINGS.has(w.lower)) && (leadsIn(words, i) || WH.has(words[i + 1]?.lower ?? ""))) continue;
     if (THANKS.has(w.lower) || PRAISE.has(w.lower) || GREETINGS.has(w.lower)) break;
     if (w.pos === "INTJ" || w.pos === "CCONJ" || (w.pos === "ADV" && !WH.has(w.lower)) || DISCOURSE.has(w.lower)) continue;
     break;
@@ -308,6 +310,9 @@ function readClause(words: Word[], asked: boolean): Clause {
       const [a, b] = [words[k]!.lower, words[k + 1]!.lower];
       let v = -1;
       if ((a === "you" || a === "u") && MODALS.has(b) && k > i + 1) v = k + 2;
+      // "could someone file …", "would be great if somebody could make …": anyone who can, asked to.
+      else if (SOMEONE.has(b) && MODALS.has(a)) v = k + 2;
+      else if (SOMEONE.has(a) && MODALS.has(b)) v = k + 2;
       else if (a === "possible" && b === "to" && words.some((w) => isValue(w) || /[a-z]\.[a-z]/i.test(w.text))) v = k + 2;
       else if (a === "if" && ["we", "i"].includes(b) && words[k - 1]?.lower === "mind") v = MODALS.has(words[k + 2]?.lower ?? "") ? k + 3 : k + 2;
       // "can you tell me if you could …", "do you know if you can …" ask to be told.
@@ -323,6 +328,14 @@ function readClause(words: Word[], asked: boolean): Clause {
   if (first.pos === "AUX") {
     if (first.lower === "do" || first.lower === "does" || first.lower === "did") {
       if (next && NEGATIONS.has(next.lower)) return clause("prohibition", words.slice(i + 2).find((w) => w.pos === "VERB")?.lemma);
+      // "do a refund of $40 to …", "do the transfer now": "do" and the noun of action it takes, when no verb
+      // follows for a question to be about ("do the refunds go out on Friday" asks).
+      let np = i + 2;
+      while (words[np] && (["ADJ", "NOUN", "PROPN", "NUM"].includes(words[np]!.pos) || isValue(words[np]!))) np++;
+      if (first.lower === "do" && !asked && next && ["a", "an", "the", "another", "one"].includes(next.lower) && np > i + 2 && !["VERB", "AUX"].includes(words[np]?.pos ?? "")) {
+        const object = objectAfter(words, i + 1);
+        return object !== undefined && verbClassOf(object) !== undefined ? { ...clause("command", "do", i), verb: object } : clause("command", "do", i);
+      }
       // "Do cancel the order", "do me a favour and close it", "do it": the emphatic or plain verb "do".
       if (first.lower === "do" && !asked && next && (next.pos === "VERB" || BACK_REFERENCES.has(next.lower) || (next.lower === "me" && /^favou?r$/.test(words[i + 3]?.lower ?? "")))) {
         if (next.pos === "VERB") return command(i + 1);
@@ -349,7 +362,10 @@ function readClause(words: Word[], asked: boolean): Clause {
   // the customer", "page the on-call", "record my call"): a noun is not followed so.
   // "Account no. should be …", "Order number is …": a noun and the abbreviation of its number is a
   // subject too.
-  const subject = next?.pos === "AUX" || (next !== undefined && /^(?:no|nr|number|id)$/.test(next.lower) && words[i + 2]?.pos === "AUX");
+  // "tenant in 4B is asking …", "the crew at site 2 has left": a noun phrase, then its finite verb.
+  const finiteAt = words.findIndex((w, k) => k > i && /^(?:is|are|was|were|has|have|had)$/.test(w.lower));
+  const nounPhraseSubject = finiteAt > i + 1 && finiteAt <= i + 5 && words.slice(i + 1, finiteAt).every((w) => ["ADP", "DET", "NOUN", "PROPN", "NUM", "ADJ"].includes(w.pos) || isValue(w));
+  const subject = next?.pos === "AUX" || (next !== undefined && /^(?:no|nr|number|id)$/.test(next.lower) && words[i + 2]?.pos === "AUX") || nounPhraseSubject;
   if (first.pos === "VERB" && isBase(first) && !subject) return command(i);
   if ((first.pos === "NOUN" || first.pos === "ADJ" || first.pos === "PROPN") && next && !subject && i === firstIndex(words) && (next.pos === "DET" || (next.pos === "PRON" && OBJECT_PRONOUNS.has(next.lower)))) return command(i);
   // A verb of an operation the model read as a noun, before its object ("shift appointment A-1", "um
