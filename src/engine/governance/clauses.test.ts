@@ -371,6 +371,25 @@ const MEANINGS: Meaning[] = [
       { tool: "create_payment_plan", args: { account: "A1" }, expect: "approved" },
     ],
   },
+  {
+    name: "younger, older, and people under or over a number: an age",
+    forms: ["Block memberships for applicants younger than 18", "Memberships must not be sold to applicants under 18", "Never sell memberships to children under 18"],
+    probes: [
+      { tool: "sell_membership", args: { plan: "gym", applicant_age: 17 }, expect: "blocked" },
+      { tool: "sell_membership", args: { plan: "gym", applicant_age: 18 }, expect: "approved" },
+      { tool: "sell_membership", args: { plan: "gym", buyer_age_years: 12 }, expect: "blocked" },
+    ],
+  },
+  {
+    name: "months are twelfths of a year, against an argument in years or days",
+    forms: ["Leases with a term longer than 18 months need approval", "Require approval for leases whose term exceeds 18 months"],
+    probes: [
+      { tool: "sign_lease", args: { term_years: 2 }, expect: "conditional" },
+      { tool: "sign_lease", args: { term_years: 1 }, expect: "approved" },
+      { tool: "sign_lease", args: { term_days: 600 }, expect: "conditional" },
+      { tool: "sign_lease", args: { term_days: 500 }, expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {

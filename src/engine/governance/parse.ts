@@ -1271,7 +1271,9 @@ class ConditionReader {
       subjectWords = after.count;
       counted = true;
     }
-    if (after.age) subjectWords = [...subjectWords, { t: { kind: "word", text: "age", norm: "age" }, norm: "age", lemma: "age", pos: "NOUN", used: true }];
+    // "younger than 18", "accounts older than 24 hours", "children under 12": an age, of whom the subject names.
+    const byAge = wordIs(ws[j], "younger", "older") || (!value.unit && !value.currency && !value.percent && subjectWords.length > 0 && namesPeople(subjectWords.at(-1)!.norm) && !after.count);
+    if ((after.age || byAge) && !subjectWords.some((w) => w.norm === "age")) subjectWords = [...subjectWords, { t: { kind: "word", text: "age", norm: "age" }, norm: "age", lemma: "age", pos: "NOUN", used: true }];
     if (after.inValue) subjectWords = [{ t: { kind: "word", text: "value", norm: "value" }, norm: "value", lemma: "value", pos: "NOUN", used: true }];
     if (subjectWords.length === 0 && lastSubject.length > 0 && !value.currency && !value.percent) subjectWords = lastSubject;
     // A subject that only repeats the action's own noun ("refunds larger than $750") says nothing about
@@ -1886,7 +1888,8 @@ function partyFirst(ws: W[]): W[] {
   }
   if (wordIs(ws[v], "be")) v++;
   if (!wordIs(ws[v], "get", "receive", "obtain", "have", "given", "granted", "offered", "issued")) return ws;
-  if (v + 1 >= ws.length) return ws;
+  // "Policies must not be issued to applicants …": the subject is the thing given; the party follows "to".
+  if (v + 1 >= ws.length || wordIs(ws[v + 1], "to")) return ws;
   return [madeWord("block", "VERB"), ...ws.slice(v + 1), madeWord("for", "ADP"), ...ws.slice(0, modal)];
 }
 

@@ -66,7 +66,10 @@ export function channelOf(word: string): string | undefined {
 
 // People a message goes to: after a verb of sending, the recipient, which a tool's name does not carry
 // ("texting customers" and `send_sms`).
-const PEOPLE = new Set(["customer", "client", "user", "people", "person", "recipient", "contact", "subscriber", "member", "patient", "employee", "staff", "colleague", "someone", "anyone", "everyone", "lead", "prospect", "guest", "student", "parent"]);
+const PEOPLE = new Set([
+  "customer", "client", "user", "people", "person", "recipient", "contact", "subscriber", "member", "patient", "employee", "staff", "colleague", "someone", "anyone", "everyone", "lead", "prospect", "guest", "student", "parent",
+  "child", "children", "kid", "minor", "teen", "teenager", "adult", "senior", "infant", "youth", "pupil", "applicant", "player", "driver", "tenant", "resident", "passenger", "traveller", "traveler", "candidate", "worker", "volunteer",
+]);
 
 /** Whether a noun names people (in the singular or plural). */
 export function namesPeople(word: string): boolean {

@@ -55,6 +55,9 @@ function namesUnit(word: string, unit: string): boolean {
 export function quantity(value: number, unitText: string): Quantity | undefined {
   const key = unitText.toLowerCase().trim();
   if (key === "" || /^\d/.test(key)) return undefined;
+  // js-quantities has no month (its length varies): a twelfth of a year, so 36 months is 3 years and a
+  // month is about 30.4 days.
+  if (/^(?:months?|mos?)$/.test(key)) return quantity(value / 12, "years");
   const hit = cache.get(key);
   if (hit !== undefined) return hit ? { ...hit, value } : undefined;
   let result: Quantity | null = null;
