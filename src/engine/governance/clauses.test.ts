@@ -390,6 +390,16 @@ const MEANINGS: Meaning[] = [
       { tool: "sign_lease", args: { term_days: 500 }, expect: "approved" },
     ],
   },
+  {
+    name: "a modifier where the action says which kind it is",
+    forms: ["Block overnight shipments to Canada", "Overnight shipments to Canada are not allowed", "Never create overnight shipments to Canada"],
+    probes: [
+      { tool: "create_shipment", args: { service_level: "overnight", country: "Canada" }, expect: "blocked" },
+      { tool: "create_shipment", args: { shipping_method: "ground", country: "Canada" }, expect: "approved" },
+      { tool: "create_shipment", args: { shipping_method: "overnight", country: "Canada" }, expect: "blocked" },
+      { tool: "create_shipment", args: { country: "Canada" }, expect: "blocked" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {

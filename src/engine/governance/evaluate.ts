@@ -285,6 +285,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     };
   });
   const verbsOnly = term.verbs.length > 0;
+  // "overnight shipments": the noun of action read as the verb comes last, so every object before it modifies it.
+  const lastWord = wordsOf(term.text).at(-1);
+  const headIsVerb = verbsOnly && lastWord !== undefined && verbs.some((v) => v.has(lastWord) || meets(conceptsOf(lastWord) as Set<string>, v));
   // "claim settlements", "visa renewals": a noun of action heading the words names the operation; a tool
   // that does not (`set_reserve`, `open_claim`) is not the one, whatever else it shares with them.
   const headWord = term.objects.at(-1);
@@ -354,6 +357,11 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;
+    // "market orders" and an order whose type is "limit": a modifier neither the tool nor the action's values
+    // name, where the action says which kind it is, names another kind. (The last noun is what is done.)
+    // ("business class flights" with cabin "business": the noun after a value names the value's kind.)
+    const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
+    if (otherKind(action) && objects.some((o, i) => (i < objects.length - 1 || headIsVerb) && !afterAValue(i) && unnamed(o, action))) return false;
     if (nounOfAction && noNameLike) return true;
     if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
     let own = 0;
@@ -897,6 +905,20 @@ const isBoolean = (f: Field) => typeof f.value === "boolean";
 const isString = (f: Field) => typeof f.value === "string";
 // Argument names that say what kind of party or thing an action is about.
 const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class", "segment"]);
+// Argument names that say which kind of thing an action is: an order's type, a booking's cabin, a payment's method.
+const KIND_KEYS = new Set([...KIND_WORDS, "method", "mode", "tier", "level", "plan", "cabin", "grade", "variant", "channel", "priority"]);
+
+/** A word of the rule's action that neither the tool nor any value of the action names. */
+function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string }, action: PreparedAction): boolean {
+  if (o.implied || o.recipient || o.nameLike) return false;
+  const set = o.concepts as Set<string>;
+  return !meets(action.concepts, set) && !meets(action.paramConcepts, set) && !meets(valueConceptsOf(action), set) && !action.fields.some((f) => meets(f.concepts as Set<string>, set)) && !(o.initials !== undefined && initialsOf(action).has(o.initials));
+}
+
+/** The action says what kind it is: an argument named for a kind holds a short word. */
+function otherKind(action: PreparedAction): boolean {
+  return action.fields.some((f) => typeof f.value === "string" && f.value.length <= 30 && !/\s/.test(f.value.trim()) && KIND_KEYS.has(f.words.at(-1) ?? ""));
+}
 const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
 
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false): Truth {
