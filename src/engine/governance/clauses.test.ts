@@ -400,6 +400,29 @@ const MEANINGS: Meaning[] = [
       { tool: "create_shipment", args: { country: "Canada" }, expect: "blocked" },
     ],
   },
+  {
+    name: "days of the year across the new year, on the action's own date",
+    forms: [
+      "Pool closures must not be scheduled for any date from November 1 through the last day of February",
+      "Block pool closures scheduled between 1 Nov and 28 Feb",
+      "Pool closures scheduled in November, December, January or February are forbidden",
+    ],
+    probes: [
+      { tool: "schedule_pool_closure", args: { pool: "p1", date: "2027-01-15" }, expect: "blocked" },
+      { tool: "schedule_pool_closure", args: { pool: "p1", date: "2026-11-01" }, expect: "blocked" },
+      { tool: "schedule_pool_closure", args: { pool: "p1", date: "2027-03-01" }, expect: "approved" },
+      { tool: "schedule_pool_closure", args: { pool: "p1", date: "2026-10-31" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "days of the year, of the time the action runs",
+    forms: ["Block deployments from December 20 to January 2", "Deployments between 20 December and 2 January are not allowed"],
+    probes: [
+      { tool: "deploy_service", args: { service: "api" }, now: "2026-12-24T12:00:00Z", expect: "blocked" },
+      { tool: "deploy_service", args: { service: "api" }, now: "2027-01-02T23:00:00Z", expect: "blocked" },
+      { tool: "deploy_service", args: { service: "api" }, now: "2027-01-03T09:00:00Z", expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {

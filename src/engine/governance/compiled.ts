@@ -78,6 +78,11 @@ export type Condition =
    * subject ("inspections that begin on a Sunday") of the action's own time argument.
    */
   | { kind: "weekday"; days: number[]; tz: string; subject?: Subject }
+  /**
+   * Days of the year as month × 100 + day (1201 is 1 December), both ends included; `to` < `from` wraps past
+   * the new year ("from December 1 through February"). Of the time the action runs, or of its own date.
+   */
+  | { kind: "dates"; from: number; to: number; tz: string; subject?: Subject }
   /** Minutes of the day, `from` inclusive and `to` exclusive; `to` < `from` wraps past midnight. */
   | { kind: "time"; from: number; to: number; tz: string; subject?: Subject }
   /** True when this action would make the count of matching actions in the window exceed the limit. */

@@ -48,7 +48,7 @@ export interface PreparedAction extends ToolProfile {
   valueConcepts: Set<string> | undefined;
   fields: Field[];
   unknowns: Set<string>;
-  zoned: Map<string, { day: number; minutes: number }>;
+  zoned: Map<string, WallClock>;
   /** Fields some condition already read, so a leftover short string can say "another value". */
   claimed: Set<string>;
   /** Numeric readings already made for this action, by what they asked (`numericKey`). */
@@ -1059,12 +1059,19 @@ function offsetMinutes(tz: string, at: Date): number {
   return offset;
 }
 
-const wallClock = (at: Date, tz: string) => {
+/** The weekday, minute of the day and day of the year (month × 100 + day) of an instant on a zone's clock. */
+interface WallClock {
+  day: number;
+  minutes: number;
+  monthDay: number;
+}
+
+const wallClock = (at: Date, tz: string): WallClock => {
   const wall = tz === "UTC" || tz === "" ? at : new Date(at.getTime() + offsetMinutes(tz, at) * 60_000);
-  return { day: wall.getUTCDay(), minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes() };
+  return { day: wall.getUTCDay(), minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes(), monthDay: (wall.getUTCMonth() + 1) * 100 + wall.getUTCDate() };
 };
 
-function zonedNow(action: PreparedAction, tz: string): { day: number; minutes: number } {
+function zonedNow(action: PreparedAction, tz: string): WallClock {
   const hit = action.zoned.get(tz);
   if (hit) return hit;
   const result = wallClock(action.input.now, tz);
@@ -1078,7 +1085,7 @@ type Check = (action: PreparedAction) => Truth;
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
  * argument ("inspections that begin on a Sunday" → `start_time`).
  */
-function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | null | undefined {
+function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
   if (subject?.implied === "time") return actionTime(subject);
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
@@ -1102,7 +1109,7 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}/;
  * the first time-named argument with a date. A tool with no such parameter is not what the rule is about;
  * one that has it without a value is unknown (fail closed).
  */
-function actionTime(subject: Subject): (a: PreparedAction) => ((tz: string) => { day: number; minutes: number }) | null | undefined {
+function actionTime(subject: Subject): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
   return (a) => {
     for (const f of a.fields) {
       if (typeof f.value !== "string" || !ISO_DAY.test(f.value)) continue;
@@ -1258,6 +1265,18 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
         if (at === null) return FALSE;
         if (!at) return UNKNOWN;
         return days.has(at(tz).day) ? TRUE : FALSE;
+      };
+    }
+    case "dates": {
+      const { from, to } = c;
+      const tz = c.tz || "UTC";
+      const when = timeSource(c.subject);
+      return (a) => {
+        const at = when(a);
+        if (at === null) return FALSE;
+        if (!at) return UNKNOWN;
+        const md = at(tz).monthDay;
+        return (from <= to ? md >= from && md <= to : md >= from || md <= to) ? TRUE : FALSE;
       };
     }
     case "time": {

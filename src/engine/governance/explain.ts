@@ -39,6 +39,14 @@ function businessHours(c: Condition): string | undefined {
   return `business hours (${clock(t.from)}-${clock(t.to)} ${t.tz || "UTC"})`;
 }
 
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTH_LENGTHS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+// A day past the month's end (an end read from "the last day of February") is said as such.
+const monthDay = (md: number) => {
+  const month = Math.floor(md / 100);
+  return md % 100 >= MONTH_LENGTHS[month - 1]! ? `the last day of ${MONTH_NAMES[month - 1]}` : `${MONTH_NAMES[month - 1]} ${md % 100}`;
+};
+
 export function describeCondition(c: Condition): string {
   // Said as business hours, which reads back as one condition; "not (A and B)" would not.
   const hours = businessHours(c) ?? (c.kind === "not" ? businessHours(c.of) : undefined);
@@ -74,6 +82,9 @@ export function describeCondition(c: Condition): string {
       return `${c.subject.words.length === 0 ? "a recipient" : subjectText(c.subject)} is ${c.inside ? "at" : "outside"} ${c.domains.join(c.inside ? " or " : " and ")}`;
     case "weekday":
       return c.subject ? `${subjectText(c.subject)} falls when ${days(c.days)} (${c.tz || "UTC"})` : `${days(c.days)} (${c.tz || "UTC"})`;
+    case "dates":
+      // The action's own date "falls"; the day it runs "is" (read back alike: see readDates).
+      return c.subject ? `the date falls from ${monthDay(c.from)} through ${monthDay(c.to)} (${c.tz || "UTC"})` : `the day is from ${monthDay(c.from)} through ${monthDay(c.to)} (${c.tz || "UTC"})`;
     case "time":
       if (c.subject) return `${subjectText(c.subject)} falls ${describeCondition({ ...c, subject: undefined }).replace(/^the time is /, "")}`;
       return c.from === 0 ? `the time is before ${clock(c.to)} (${c.tz || "UTC"})` : c.to === 24 * 60 ? `the time is ${clock(c.from)} or later (${c.tz || "UTC"})` : `the time is between ${clock(c.from)} and ${clock(c.to)} (${c.tz || "UTC"})`;

@@ -640,6 +640,35 @@ const DAYS: Record<string, number> = {
   thursday: 4, thursdays: 4, thu: 4, thurs: 4, friday: 5, fridays: 5, fri: 5, saturday: 6, saturdays: 6, sat: 6,
 };
 const WEEKDAYS = [1, 2, 3, 4, 5];
+const MONTHS: Record<string, number> = {
+  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6, july: 7, jul: 7, august: 8, aug: 8,
+  september: 9, sep: 9, sept: 9, october: 10, oct: 10, november: 11, nov: 11, december: 12, dec: 12,
+};
+
+/**
+ * A day of the year at `k`: "December 1", "1 December", "the 1st of December", "the last day of February",
+ * "the end of March", or a month alone (its first day as a start, its last as an end).
+ */
+function monthDayAt(ws: W[], k: number, end: "start" | "end"): { md: number; next: number } | undefined {
+  if (wordIs(ws[k], "the")) k++;
+  const month = (x: W | undefined) => (x?.t.kind === "word" ? MONTHS[x.norm] : undefined);
+  const dayOf = (x: W | undefined) => (x?.t.kind === "number" && Number.isInteger(x.t.value) && x.t.value >= 1 && x.t.value <= 31 ? x.t.value : x?.t.kind === "word" && /^(\d{1,2})(?:st|nd|rd|th)$/.test(x.norm) ? Number(x.norm.slice(0, -2)) : undefined);
+  if (wordIs(ws[k], "last", "end", "first", "start", "beginning") && (wordIs(ws[k + 1], "of") || (wordIs(ws[k + 1], "day") && wordIs(ws[k + 2], "of")))) {
+    const last = wordIs(ws[k], "last", "end");
+    const at = wordIs(ws[k + 1], "of") ? k + 2 : k + 3;
+    const m = month(ws[at]);
+    return m === undefined ? undefined : { md: m * 100 + (last ? 31 : 1), next: at + 1 };
+  }
+  const m1 = month(ws[k]);
+  if (m1 !== undefined) {
+    const d = dayOf(ws[k + 1]);
+    return d !== undefined ? { md: m1 * 100 + d, next: k + 2 } : { md: m1 * 100 + (end === "start" ? 1 : 31), next: k + 1 };
+  }
+  const d = dayOf(ws[k]);
+  const at = wordIs(ws[k + 1], "of") ? k + 2 : k + 1;
+  const m2 = month(ws[at]);
+  return d !== undefined && m2 !== undefined ? { md: m2 * 100 + d, next: at + 1 } : undefined;
+}
 const RATE_UNITS: Record<string, number> = { second: 1, minute: 60, min: 60, hour: 3600, hr: 3600, day: 86_400, week: 604_800, month: 2_592_000, year: 31_536_000 };
 // Values that name a deployment environment: "in production" looks at an environment-like argument too.
 const ENVIRONMENTS = new Set(["production", "prod", "staging", "stage", "development", "dev", "test", "testing", "qa", "sandbox", "live", "preview", "uat", "preprod", "pre-production"]);
@@ -896,7 +925,7 @@ class ConditionReader {
   private readOne(ws: W[], at: number, lastSubject: W[], probe = false): { condition: Condition; next: number; subject?: W[]; spare?: W[] } | undefined {
     let i = at;
     while (wordIs(ws[i], "when", "whenever", "if", "where", "while", "once") && i + 1 < ws.length) i++;
-    return this.readRate(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readEquality(ws, i, probe);
+    return this.readRate(ws, i) ?? this.readDates(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readEquality(ws, i, probe);
   }
 
   /** "over 10 exports per day", "at most 5 a day", "3 times per hour". */
@@ -933,6 +962,49 @@ class ConditionReader {
   }
 
   /** "on Saturdays or Sundays", "on weekends", "on weekdays", "on business days", "on Fridays". */
+  /**
+   * Days of the year: "from December 1 through the last day of February", "between 1 Dec and 28 Feb", "in
+   * December, January or February", "for any date from …". Of the time the action runs or, when a planning
+   * word or a date noun leads ("scheduled for", "any date"), of the action's own date.
+   */
+  private readDates(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    let j = i;
+    let own = false;
+    while (j < i + 5 && (wordIs(ws[j], "for", "on", "during", "falls", "falling", "fall", "is", "are", "any", "a", "the", "date", "dates", "day", "days") || PLANNED.has(ws[j]?.norm ?? ""))) {
+      if (wordIs(ws[j], "date", "dates", "falls", "falling", "fall") || PLANNED.has(ws[j]!.norm)) own = true;
+      j++;
+    }
+    // "… must not be scheduled for any date from …": the planning word may have been read before.
+    for (let b = i - 1; b >= Math.max(0, i - 4) && !own; b--) if (wordIs(ws[b], "date", "dates") || PLANNED.has(ws[b]!.norm)) own = true;
+    let from: number | undefined;
+    let to: number | undefined;
+    let k: number;
+    if (wordIs(ws[j], "from", "between")) {
+      const a = monthDayAt(ws, j + 1, "start");
+      if (!a || !wordIs(ws[a.next], "through", "thru", "to", "until", "till", "and", "-", "–")) return undefined;
+      const b = monthDayAt(ws, a.next + 1, "end");
+      if (!b) return undefined;
+      [from, to, k] = [a.md, b.md, b.next];
+    } else if (wordIs(ws[j], "in", "during") || (j > i && MONTHS[ws[j]?.norm ?? ""] !== undefined)) {
+      // "in December, January or February": whole months, which must follow one another.
+      k = wordIs(ws[j], "in", "during") ? j + 1 : j;
+      const months: number[] = [];
+      while (MONTHS[ws[k]?.norm ?? ""] !== undefined) {
+        months.push(MONTHS[ws[k]!.norm]!);
+        k++;
+        if (wordIs(ws[k], "or", "and") || (ws[k]?.t.kind === "punct" && ws[k]!.t.text === ",")) {
+          if (MONTHS[ws[k + 1]?.norm ?? ""] === undefined) break;
+          k++;
+        }
+      }
+      if (months.length === 0 || months.some((m, n) => n > 0 && m !== (months[n - 1]! % 12) + 1)) return undefined;
+      [from, to] = [months[0]! * 100 + 1, months.at(-1)! * 100 + 31];
+    } else return undefined;
+    const tz = this.zoneAround(ws, k);
+    const subject = own ? { subject: { text: "date", words: [], implied: "time" as const } } : {};
+    return { condition: { kind: "dates", from, to, tz: tz.zone, ...subject }, next: tz.next };
+  }
+
   private readDays(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     // "today is Friday", "the day is Monday", "it is the weekend": the day of now, said as a statement.
     let s = i;
@@ -2156,9 +2228,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
   if (planned && planned.t.kind === "word" && PLANNED.has(planned.norm)) {
     // Days read in any grouping ("on a Sunday or a Saturday" is an "or" of two).
     const days: Condition[] = [];
-    const collect = (c: Condition) => (c.kind === "weekday" ? days.push(c) : c.kind === "or" || c.kind === "and" ? c.of.forEach(collect) : undefined);
+    const collect = (c: Condition) => (c.kind === "weekday" || c.kind === "dates" ? days.push(c) : c.kind === "or" || c.kind === "and" ? c.of.forEach(collect) : undefined);
     read.conditions.forEach(collect);
-    for (const c of days) if (c.kind === "weekday" && !c.subject) c.subject = { text: planned.norm, words: [], implied: "time" };
+    for (const c of days) if ((c.kind === "weekday" || c.kind === "dates") && !c.subject) c.subject = { text: planned.norm, words: [], implied: "time" };
     // "windows starting on a Sunday": the participle says when, it is not the action's operation.
     if (planned.norm.endsWith("ing") && actionWords.length > 1 && days.length > 0) actionWords.pop();
   }
