@@ -266,6 +266,24 @@ describe("enum values people name another way", () => {
     expect(extractArguments(schema, ["Charge it to the youth's fund"], { now: NOW }).fund).toBe("youth");
   });
 
+  it("a value named by what the description says of it", () => {
+    const payout = {
+      type: "object",
+      properties: {
+        route: {
+          type: "string",
+          enum: ["to_wallet", "by_post", "to_branch"],
+          description: "to_wallet pays into the member's digital wallet balance; by_post sends a paper cheque to the home address; to_branch holds the cash for collection at the local branch.",
+        },
+      },
+    } as Record<string, unknown>;
+    expect(extractArguments(payout, ["Pay out the £40 as a cheque to their home please"], { now: NOW }).route).toBe("by_post");
+    expect(extractArguments(payout, ["They'll collect the cash at their branch"], { now: NOW }).route).toBe("to_branch");
+    expect(extractArguments(payout, ["Put it in their digital wallet"], { now: NOW }).route).toBe("to_wallet");
+    // One shared word is not enough to choose.
+    expect(extractArguments(payout, ["Pay the member"], { now: NOW }).route).toBeUndefined();
+  });
+
   it("two-letter codes are named by their country or language", () => {
     expect(extractArguments(schema, ["A keyboard with a Spanish layout"], { now: NOW }).layout).toBe("es");
     expect(extractArguments(schema, ["Ship the parts to Finland"], { now: NOW }).destination).toBe("FI");

@@ -150,6 +150,13 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
         if (alias.every((a, k) => sameWord(words[i + k]!.word, a))) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + alias.length - 1]!.span.end }, words: alias.length });
       }
     }
+    // The value as its description explains it: two of its distinctive words close together ("back to
+    // their card" for the value the description says "sends it back to the card that paid").
+    if (form.gloss.length >= 2) {
+      const hits = words.map((w, i) => (form.gloss.some((g) => sameWord(w.word, g)) ? i : -1)).filter((i) => i >= 0);
+      const distinct = new Set(hits.map((i) => form.gloss.find((g) => sameWord(words[i]!.word, g))));
+      if (distinct.size >= 2 && hits.at(-1)! - hits[0]! <= 6) out.push({ value: form.value, span: { start: words[hits[0]!]!.span.start, end: words[hits.at(-1)!]!.span.end }, words: 1 });
+    }
     const parts = form.words;
     if (parts.length === 0) continue;
     // Two words in either order ("50 mm conduit" for conduit_50mm), or with the parameter's own noun between

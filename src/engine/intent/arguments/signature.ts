@@ -38,6 +38,40 @@ export interface EnumForm {
   words: string[];
   /** Other names the description gives it ("OSL1 Oslo, BGO2 Bergen" → oslo for OSL1). */
   aliases: string[][];
+  /**
+   * What the description says of the value, by the words no other value's clause shares ("card_refund
+   * sends it back to the card that paid; cheque is mailed" → send, back, card, paid).
+   */
+  gloss: string[];
+}
+
+// Words that say nothing of which value is meant.
+const GLOSS_STOP = new Set(["it", "its", "is", "are", "be", "the", "a", "an", "to", "of", "or", "and", "on", "in", "at", "by", "for", "from", "with", "that", "this", "which", "as", "use", "used", "when", "if", "their", "they", "them", "one", "any", "all"]);
+
+/** Each value's clause of the description (from its name to the next separator or value), as distinctive words. */
+function glossesOf(values: (string | number)[], description: string): Map<string | number, string[]> {
+  const out = new Map<string | number, string[]>();
+  if (!description || values.length < 2) return out;
+  const escaped = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const at = new Map<string | number, number>();
+  for (const value of values) {
+    const m = new RegExp(`(?<![A-Za-z0-9_])${escaped(String(value))}(?![A-Za-z0-9_])`).exec(description);
+    if (m) at.set(value, m.index + m[0].length);
+  }
+  const clauses = new Map<string | number, string[]>();
+  for (const [value, start] of at) {
+    let end = description.slice(start).search(/[;.]\s|[;.]$/);
+    end = end < 0 ? description.length : start + end;
+    for (const other of at.values()) if (other > start && other < end) end = Math.min(end, description.lastIndexOf(" ", other) + 1 || other);
+    // The clause's first word is its verb ("pays", "sends"), which says what every value does.
+    clauses.set(value, wordsOf(description.slice(start, end)).slice(1).filter((w) => w.length > 2 && !GLOSS_STOP.has(w)));
+  }
+  for (const [value, words] of clauses) {
+    const others = new Set([...clauses].filter(([v]) => v !== value).flatMap(([, w]) => w));
+    const own = [...new Set(words.filter((w) => !others.has(w)))];
+    if (own.length >= 2) out.set(value, own);
+  }
+  return out;
 }
 
 /**
@@ -268,7 +302,8 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   if (Array.isArray(s.enum)) {
     const values = (s.enum as unknown[]).filter((v): v is string | number => typeof v === "string" || typeof v === "number");
     const aliases = aliasesOf(values, description);
-    sig.enumForms = values.map((value) => ({ value, words: wordsOf(String(value)), aliases: aliases.get(value) ?? [] }));
+    const glosses = glossesOf(values, description);
+    sig.enumForms = values.map((value) => ({ value, words: wordsOf(String(value)), aliases: aliases.get(value) ?? [], gloss: glosses.get(value) ?? [] }));
     sig.currencyEnum = values.length > 0 && values.every((v) => typeof v === "string" && v.length === 3 && currencyOfWord(v) === v);
   }
   if (typeof s.minimum === "number") sig.min = s.minimum;
