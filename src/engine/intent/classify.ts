@@ -10,7 +10,7 @@
 // The turn's kind follows from its clauses and from the conversation before it (a question the assistant
 // left pending, an earlier request): request, question, small talk, acknowledgement, answer, correction or
 // insistence. Insistence is governed again like any request; it is never a way around a decision.
-import { VERB_CLASSES, verbClassOf } from "../language/lemmas.ts";
+import { VERB_CLASSES, conceptsOf, verbClassOf } from "../language/lemmas.ts";
 import { isEnglishWord, tag } from "../language/nlp.ts";
 import { withinOneEdit } from "./rank.ts";
 
@@ -406,7 +406,10 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
       // "come on", alone in its clause, urges.
       const urging = (c: Clause) => c.verb === "come" && c.words.length <= 3 && c.words.some((w) => w.lower === "on");
       const pressing = commands.every((c) => (PRESSING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || again(c))) || BYPASSING.has(c.verb ?? "") || wantsSame(c) || urging(c));
-      if (pressing || commands.some((c) => BYPASSING.has(c.verb ?? ""))) return "insistence";
+      // "I'm overriding it, put the $300 on": a word of stepping around a check anywhere in the turn presses too.
+      // (A tagger may leave "overriding" an adjective: its base forms are looked at too.)
+      const bypassing = clauses.some((c) => c.words.some((w) => BYPASSING.has(w.lemma) || [...conceptsOf(w.lower)].some((f) => BYPASSING.has(f))));
+      if (pressing || bypassing || commands.some((c) => BYPASSING.has(c.verb ?? ""))) return "insistence";
       // "actually make it Thursday", "change that to 4": a command about what was already asked.
       if (amends(firstWords) || commands.some((c) => c.object !== undefined && BACK_REFERENCES.has(c.object) && !PRESSING.has(c.verb ?? ""))) return "correction";
     }

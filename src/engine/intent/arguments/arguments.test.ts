@@ -284,6 +284,13 @@ describe("enum values people name another way", () => {
     expect(extractArguments(payout, ["Pay the member"], { now: NOW }).route).toBeUndefined();
   });
 
+  it("a long value named by two words no other value has", () => {
+    const form = { type: "object", properties: { kind: { type: "string", enum: ["form_7_annual_renewal", "form_3_address_change", "form_9"] } } } as Record<string, unknown>;
+    expect(extractArguments(form, ["Send them the annual renewal form"], { now: NOW }).kind).toBe("form_7_annual_renewal");
+    expect(extractArguments(form, ["They need an address change"], { now: NOW }).kind).toBe("form_3_address_change");
+    expect(extractArguments(form, ["Send them a form"], { now: NOW }).kind).toBeUndefined();
+  });
+
   it("two-letter codes are named by their country or language", () => {
     expect(extractArguments(schema, ["A keyboard with a Spanish layout"], { now: NOW }).layout).toBe("es");
     expect(extractArguments(schema, ["Ship the parts to Finland"], { now: NOW }).destination).toBe("FI");

@@ -221,7 +221,10 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     if (parts.length >= 3 && content.length >= 2) {
       const hits = content.map((p) => words.findIndex((w) => sameWord(w.word, p)));
       const found = hits.filter((h) => h >= 0);
-      if (found.length >= Math.max(2, content.length - 1) && Math.max(...found) - Math.min(...found) <= parts.length + 2) {
+      // "a rent increase notice" for section_13_rent_increase: two words no other value has are enough.
+      const others = (sig.enumForms ?? []).filter((f) => f !== form).flatMap((f) => f.words);
+      const own = content.filter((p, k) => hits[k]! >= 0 && !/^\d+$/.test(p) && !others.some((o) => sameWord(o, p)));
+      if ((found.length >= Math.max(2, content.length - 1) || own.length >= 2) && Math.max(...found) - Math.min(...found) <= parts.length + 2) {
         out.push({ value: form.value, span: { start: words[Math.min(...found)]!.span.start, end: words[Math.max(...found)]!.span.end }, words: found.length - 0.5 });
       }
     }
