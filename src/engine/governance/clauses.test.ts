@@ -423,6 +423,37 @@ const MEANINGS: Meaning[] = [
       { tool: "deploy_service", args: { service: "api" }, now: "2027-01-03T09:00:00Z", expect: "approved" },
     ],
   },
+  {
+    name: "a lead citing where the rule comes from, a price per unit, places listed with 'or'",
+    forms: [
+      "Per the travel policy, hotel rooms over €300 a night in Paris or Lyon need approval",
+      "As per section 4.2: hotel rooms over €300 per night in Paris or Lyon need approval",
+      "Hotel rooms in Paris or Lyon costing more than €300 a night need approval",
+    ],
+    probes: [
+      { tool: "book_hotel_room", args: { city: "Lyon", nightly_rate: 350, currency: "EUR" }, expect: "conditional" },
+      { tool: "book_hotel_room", args: { city: "Paris", nightly_rate: 350, currency: "EUR" }, expect: "conditional" },
+      { tool: "book_hotel_room", args: { city: "Nice", nightly_rate: 350, currency: "EUR" }, expect: "approved" },
+      { tool: "book_hotel_room", args: { city: "Paris", nightly_rate: 250, currency: "EUR" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a comparison introduced by 'totalling', switching off, and a change to something",
+    forms: ["Never turn off fraud checks for orders totalling more than $900", "Never switch off fraud checks on orders totalling over $900"],
+    probes: [
+      { tool: "disable_fraud_check", args: { order_total: 1000 }, expect: "blocked" },
+      { tool: "disable_fraud_check", args: { order_total: 100 }, expect: "approved" },
+      { tool: "enable_fraud_check", args: { order_total: 1000 }, expect: "approved" },
+    ],
+  },
+  {
+    name: "any change to a thing is changing it",
+    forms: ["Any change to firewall rules requires approval", "Changes to firewall rules need approval", "Require approval for changes to firewall rules"],
+    probes: [
+      { tool: "update_firewall_rule", args: { rule_id: "r1" }, expect: "conditional" },
+      { tool: "list_firewall_rules", args: {}, expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {

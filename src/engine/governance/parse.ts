@@ -103,6 +103,22 @@ function analyze(text: string): W[] {
   // principle", "two-person review", "dual control": a review by someone else.
   text = text.replace(/\b(?:an?\s+|the\s+)?(?:second|another|extra|additional|fresh|independent|2nd)\s+(?:pair|set)\s+of\s+eyes\b/gi, "a second review");
   text = text.replace(/\b(?:the\s+)?(?:four|4|two|2)[\s-]+(?:eyes?|persons?|man|people)(?:\s+(?:principle|rule|check|control|review|approval|sign[\s-]*off))?\b|\bdual[\s-]+control\b/gi, "a second review");
+  // "Per policy HR-7:", "Per the travel policy,", "As per section 4.2 —": where the rule comes from, which
+  // is no part of it.
+  text = text.replace(/^\s*(?:as\s+)?(?:per|under|according\s+to|in\s+line\s+with)\s+(?:the\s+|our\s+)?[\w ./-]{0,40}?(?:policy|section|rule|standard|guideline|regulation|clause|sop)(?:\s+[\w./-]+)?\s*[:,—–-]\s*/i, "");
+  // "purchases totalling more than …", "orders amounting to over …": the word before a comparison only
+  // introduces it.
+  text = text.replace(/\b(?:totall?ing|amounting\s+to|adding\s+up\s+to|coming\s+to|summing\s+to)\s+(?=(?:more|less|fewer|over|above|under|below|at|in\s+excess|upwards|no\s+more|not\s+more|greater|higher|lower)\b)/gi, "");
+  // "250 CHF a night", "$40 per seat", "20 hours a week": the unit a price or a time is counted in, which the
+  // argument compared with is counted in too (a nightly rate, weekly hours).
+  // (A sum of money per day or per month is a total over many actions, which this does not read: left as is.)
+  text = text
+    .replace(/((?:[$€£¥]\s?[\d.,]+\s?[km]?|[\d.,]+\s?[km]?\s?(?:[A-Z]{3}|dollars?|euros?|pounds?|francs?|yen)))\s+(?:a|an|per|each|every)\s+(?:night|person|head|seat|unit|item|guest|stay|ticket|room)\b/g, "$1")
+    .replace(/(\b\d[\d.,]*\s+(?:hours?|hrs?|minutes?|mins?|days?|shifts?))\s+(?:a|per|each|every|in\s+a|in\s+any|in\s+one)\s+(?:day|week|month|year|shift|fortnight)\b/g, "$1");
+  // "any change to DNS records", "changes to a user's role": changing them.
+  text = text.replace(/\b(?:any\s+|all\s+)?(?:changes?|modifications?|edits?|updates?|alterations?)\s+(?:to|of)\s+(?=\w)/gi, "changing ");
+  // Switching something off or on: "turn off MFA" disables it, "switch on debug mode" enables it.
+  text = text.replace(/\b(?:turn(?:s|ed|ing)?|switch(?:es|ed|ing)?|shut(?:s|ting)?)\s+off\b/gi, "disable").replace(/\b(?:turn(?:s|ed|ing)?|switch(?:es|ed|ing)?)\s+on\b/gi, "enable");
   // "on grounds of fraud", "by reason of illness", "because of a dispute": what it is for.
   text = text.replace(/\b(?:on\s+(?:the\s+)?grounds?\s+of|by\s+reason\s+of|for\s+reasons?\s+of|because\s+of|due\s+to|owing\s+to)\s+/gi, "for ");
   // "any attempt to share …", "trying to delete …": the attempt is the action.
@@ -1633,7 +1649,14 @@ class ConditionReader {
       attribute = [];
     }
     // "or" continues the values: "in production or staging", "to #general or #random".
-    while ((wordIs(ws[m], "or") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) && ws[m + 1] && (ws[m + 1]!.t.kind === "tag" || ws[m + 1]!.t.kind === "quoted" || ENVIRONMENTS.has(ws[m + 1]!.norm))) {
+    // "in Zurich or Geneva": one word after one word, the next thing after it not a noun of its phrase.
+    const oneWordValue = (k: number) => {
+      const v = ws[k];
+      if (phrase.length !== 1 || !v || v.t.kind !== "word" || v.used || !["NOUN", "PROPN", "ADJ", "X"].includes(v.pos)) return false;
+      if (CONDITION_MARKERS.has(v.norm) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm) || MODALS.has(v.norm)) return false;
+      return !(ws[k + 1]?.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[k + 1]!.pos));
+    };
+    while ((wordIs(ws[m], "or") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) && ws[m + 1] && (ws[m + 1]!.t.kind === "tag" || ws[m + 1]!.t.kind === "quoted" || ENVIRONMENTS.has(ws[m + 1]!.norm) || oneWordValue(m + 1))) {
       values.push(valueText(ws[m + 1]!)!);
       m += 2;
     }
