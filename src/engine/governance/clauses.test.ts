@@ -454,6 +454,22 @@ const MEANINGS: Meaning[] = [
       { tool: "list_firewall_rules", args: {}, expect: "approved" },
     ],
   },
+  {
+    name: "a state said with 'with' or 'without', and a hyphenated tag",
+    forms: ["Block logins without MFA enabled", "Logins without MFA enabled are forbidden", "Logins with MFA disabled are forbidden"],
+    probes: [
+      { tool: "create_login", args: { user: "u1", mfa_enabled: false }, expect: "blocked" },
+      { tool: "create_login", args: { user: "u1", mfa_enabled: true }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a tag written as one hyphenated name; nobody written as two words",
+    forms: ["No one may delete buckets tagged legal-hold", "Block deleting buckets tagged legal-hold", "Nobody may delete a bucket tagged legal-hold"],
+    probes: [
+      { tool: "delete_bucket", args: { bucket: "b1", tags: ["legal-hold", "pii"] }, expect: "blocked" },
+      { tool: "delete_bucket", args: { bucket: "b1", tags: ["logs"] }, expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {

@@ -921,6 +921,10 @@ function otherKind(action: PreparedAction): boolean {
 }
 const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
 
+const shortList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.length <= 50 && v.every((x) => isShort(x));
+/** A list of short strings (tags, labels, columns) that holds one of the values. */
+const listHolds = (f: Field, wanted: readonly string[]) => shortList(f.value) && f.value.some((x) => wanted.some((w) => sameValue(x, w)));
+
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false): Truth {
   const { wanted, phraseWords, parts: valueParts } = valueWords(values);
   // Yes/no arguments are rare: an action without one skips the two readings of them.
@@ -953,9 +957,9 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     // A named attribute the tool cannot carry at all (its schema says so): not about this tool.
     if (a.params && !toolCanCarry(a, subject)) return FALSE;
   }
-  // 2. Any short argument equal to a value.
+  // 2. Any short argument equal to a value, or a list argument holding one ("tags": ["legal-hold", …]).
   for (const f of a.fields) {
-    if (scalar(f) && fieldEquals(f, wanted)) {
+    if ((scalar(f) && fieldEquals(f, wanted)) || listHolds(f, wanted)) {
       a.claimed.add(f.path);
       return TRUE;
     }
@@ -991,7 +995,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   if (a.params && ![...a.params].some((p) => !a.claimed.has(p))) return FALSE;
   // 6. Another value of the same shape where such a value would be ("economy" where "business" was named).
   const shapes = new Set(wanted.map(shapeOf));
-  const other = a.fields.filter((f) => isShort(f.value) && !a.claimed.has(f.path) && shapes.has(shapeOf(f.value as string)));
+  const other = a.fields.filter((f) => !a.claimed.has(f.path) && (isShort(f.value) ? shapes.has(shapeOf(f.value as string)) : shortList(f.value) && f.value.some((x) => shapes.has(shapeOf(x)))));
   if (other.length > 0 && subject.words.length > 0 && toolCanCarry(a, subject)) return FALSE;
   if (other.length > 0 && subject.words.length === 0) return FALSE;
   a.unknowns.add(subject.text || values.join(" or "));

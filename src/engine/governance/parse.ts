@@ -93,6 +93,8 @@ function analyze(text: string): W[] {
   text = text.replace(/\s+(?:of|in)\s+(?:any|every|all)\s+(?:kinds?|sorts?|types?|forms?)\b/gi, "").replace(/\s+whatsoever\b/gi, "");
   // "…, no exceptions", "without exception": emphasis, which says no more than the rule does.
   text = text.replace(/,?\s*\b(?:with\s+)?no\s+exceptions?\b|,?\s*\bwithout\s+(?:any\s+)?exceptions?\b/gi, "");
+  // "No one may …": nobody may.
+  text = text.replace(/\bno[\s-]+one\b/gi, "nobody");
   // "Under no circumstances …", "At no time …", "In no case …": never.
   text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
   // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
@@ -656,6 +658,9 @@ const DAYS: Record<string, number> = {
   thursday: 4, thursdays: 4, thu: 4, thurs: 4, friday: 5, fridays: 5, fri: 5, saturday: 6, saturdays: 6, sat: 6,
 };
 const WEEKDAYS = [1, 2, 3, 4, 5];
+// Words for a thing's state that are yes or no: "MFA enabled", "backups active", "auto-renew off".
+const STATE_WORDS = new Set(["enabled", "disabled", "active", "inactive", "on", "off", "configured", "activated", "deactivated", "switched", "turned", "set", "verified", "unverified", "locked", "unlocked", "encrypted", "unencrypted"]);
+const OFF_STATES = new Set(["disabled", "inactive", "off", "deactivated", "unverified", "unlocked", "unencrypted"]);
 const MONTHS: Record<string, number> = {
   january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6, july: 7, jul: 7, august: 8, aug: 8,
   september: 9, sep: 9, sept: 9, october: 10, oct: 10, november: 11, nov: 11, december: 12, dec: 12,
@@ -1488,6 +1493,20 @@ class ConditionReader {
       if (probe) return { condition: { kind: "and", of: [] }, next: i + 3 };
       return { condition: { kind: "flag", subject: subjectOf(analyze(quoted.value)), expect: wordIs(ws[i + 2], "true", "yes") }, next: i + 3 };
     }
+    // "without MFA enabled", "with auto-renew switched on", "without backups active": a state of the thing,
+    // named with its noun, said with "with" (true) or "without" (false).
+    if (wordIs(ws[i], "with", "without")) {
+      let k = i + 1;
+      if (wordIs(ws[k], "a", "an", "the", "its", "their")) k++;
+      const noun: W[] = [];
+      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && ["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) && !STATE_WORDS.has(ws[k]!.norm)) noun.push(ws[k++]!);
+      const state = ws[k];
+      if (noun.length > 0 && state && STATE_WORDS.has(state.norm)) {
+        if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
+        const on = !OFF_STATES.has(state.norm);
+        return { condition: { kind: "flag", subject: subjectOf([...noun, state]), expect: wordIs(ws[i], "with") === on }, next: k + 1 };
+      }
+    }
     let j = i;
     const subject: W[] = [];
     let negated = false;
@@ -1627,7 +1646,9 @@ class ConditionReader {
       const next = ws[m + 1];
       // A word tagged as a verb still names a value or attribute when a value follows it ("channel #general")
       // or when it is a participle closing the phrase ("zone restricted").
-      const verbAsName = v.pos === "VERB" && (isValue(next?.t) || (v.norm.endsWith("ed") && (!next || next.t.kind !== "word" || CONDITION_MARKERS.has(next.norm))));
+      // So does a hyphenated name ("legal-hold"), and a word closing a phrase after another ("legal hold").
+      const closes = !next || next.t.kind !== "word" || CONDITION_MARKERS.has(next.norm);
+      const verbAsName = v.pos === "VERB" && (isValue(next?.t) || v.norm.includes("-") || ((v.norm.endsWith("ed") || phrase.length > 0) && closes));
       if (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || (["VERB", "AUX", "ADP", "PART", "CCONJ", "SCONJ", "PRON"].includes(v.pos) && !verbAsName) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm))) break;
       if (v.t.kind !== "word" && v.t.kind !== "tag" && v.t.kind !== "quoted" && v.t.kind !== "number") break;
       phrase.push(v);
@@ -2334,7 +2355,7 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   }
   // "refunds to any customer": every one of them, which the condition reader sets aside.
   if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) return true;
-  if (wordIs(w, "with", "having", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
+  if (wordIs(w, "with", "without", "having", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
     // Only when a reader understands what follows: "with a salary above…", "in production", "to #general".
     const probe = reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): unknown };
     return probe.readOne(ws, i, [], true) !== undefined || probe.readOne(ws, i + 1, [], true) !== undefined;
