@@ -470,6 +470,14 @@ const MEANINGS: Meaning[] = [
       { tool: "delete_bucket", args: { bucket: "b1", tags: ["logs"] }, expect: "approved" },
     ],
   },
+  {
+    name: "who approves, however the team is named, is no part of the action",
+    forms: ["Escalate refunds over $500 to the finance lead", "Escalate to a DBA refunds over $500", "Refunds over $500 must be approved by the regional finance manager", "Refunds over $500 need sign-off from the billing operations lead"],
+    probes: [
+      { tool: "refund_payment", args: { amount: 900 }, expect: "conditional" },
+      { tool: "refund_payment", args: { amount: 100 }, expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {

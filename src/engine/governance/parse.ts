@@ -341,6 +341,10 @@ function effectCues(ws: W[]): EffectCue[] {
       if (wordIs(ws[end], "to", "for") && ws[end + 1] && (APPROVAL_NOUNS.has(ws[end + 1]!.norm) || wordIs(ws[end + 1], "a", "an", "the"))) {
         end += 1;
         while (end < n && (wordIs(ws[end], "a", "an", "the", "human", "approver") || APPROVAL_NOUNS.has(ws[end]!.norm))) end++;
+        // "escalate to a DBA", "escalate to the on-call lead": whoever it names, when nothing follows the name.
+        let k = end;
+        while (k < n && k < end + 4 && ws[k]!.t.kind === "word" && ["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm)) k++;
+        if (k > end && (k === n || ws[k]!.t.kind === "punct" || CONDITION_MARKERS.has(ws[k]!.norm))) end = k;
       }
       cues.push({ effect: "require_approval", span: range(start, end), at: start });
       i = end - 1;
@@ -2078,6 +2082,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
       while (wordIs(ws[j], "a", "an", "the", "human", "second")) j++;
       // "… to a human": the approver is the last word skipped.
       if (j > i + 1 && APPROVAL_NOUNS.has(ws[j - 1]!.norm) && !APPROVAL_NOUNS.has(ws[j]?.norm ?? "")) j--;
+      // "… to the finance lead", "by the duty manager": words naming which one, before the approver.
+      let named = j;
+      while (named < ws.length && named < j + 3 && !ws[named]!.used && ws[named]!.t.kind === "word" && ["NOUN", "PROPN", "ADJ"].includes(ws[named]!.pos) && !APPROVAL_NOUNS.has(ws[named]!.norm) && !CONDITION_MARKERS.has(ws[named]!.norm)) named++;
+      if (named > j && APPROVAL_NOUNS.has(ws[named]?.norm ?? "") && (named + 1 >= ws.length || ws[named + 1]!.t.kind === "punct" || CONDITION_MARKERS.has(ws[named + 1]!.norm))) j = named;
       if (j < ws.length && APPROVAL_NOUNS.has(ws[j]!.norm) && !["check", "ok", "okay", "review"].includes(ws[j]!.norm)) {
         while (j < ws.length && (APPROVAL_NOUNS.has(ws[j]!.norm) || ws[j]!.pos === "ADJ")) j++;
         for (let k = i; k < j; k++) ws[k]!.used = true;
