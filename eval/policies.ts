@@ -6,6 +6,7 @@
 // restatement; writes the same as JSON to eval/last-policies-run.json.
 //
 //   POLICIES_FILE=path     another file of the same format
+//   POLICIES_AGGREGATE_ONLY=1   only the aggregate lines (for a held-out file)
 //   POLICIES_ONLY=p01,p29  only these rules
 //
 // A refused rule leaves its workspace without a policy: its probes are still sent and scored (a probe that
@@ -68,8 +69,10 @@ async function main(): Promise<void> {
     await server.close();
   }
 
-  console.log("\nrule  compiled  probes right  rule text / refusal");
-  for (const r of results) {
+  // A held-out file is read as its aggregate lines only: its sentences and wrong probes are not printed.
+  const aggregateOnly = ["1", "true", "yes"].includes((process.env.POLICIES_AGGREGATE_ONLY ?? "").toLowerCase());
+  if (!aggregateOnly) console.log("\nrule  compiled  probes right  rule text / refusal");
+  for (const r of aggregateOnly ? [] : results) {
     const right = r.probes.filter((p) => p.right).length;
     const mark = r.outcome.compiled ? "yes" : "REFUSED";
     console.log(`${r.id.padEnd(5)} ${mark.padEnd(9)} ${`${right}/${r.probes.length}`.padEnd(13)} ${r.rule}`);
@@ -84,8 +87,12 @@ async function main(): Promise<void> {
   console.log(`probes right on compiled rules: ${c.right}/${c.probes} (${pct(c.right, c.probes)})`);
   console.log(`probes right: ${t.right}/${t.probes} (${pct(t.right, t.probes)})  [measure: >= ${TARGET * 100}% of probes right: ${t.probes > 0 && t.right / t.probes >= TARGET ? "MET" : "NOT MET"}]`);
 
-  console.log(wrong.length === 0 ? "\nwrong probes: none" : `\nwrong probes (${wrong.length}):`);
-  for (const { rule, probe } of wrong) {
+  // A compiled rule that should have fired on some probe and gave none of them its effect: it never fires.
+  const neverFire = compiledResults.filter((r) => r.probes.some((p) => p.probe.expect !== "approved" || (p.probe.expect_last ?? "approved") !== "approved") && r.probes.every((p) => p.got.every((g) => g === "approved")));
+  console.log(`compiled rules that never fire on their probes: ${neverFire.length}`);
+
+  if (!aggregateOnly) console.log(wrong.length === 0 ? "\nwrong probes: none" : `\nwrong probes (${wrong.length}):`);
+  for (const { rule, probe } of aggregateOnly ? [] : wrong) {
     const expected = probe.probe.repeat ? `${probe.probe.expect} x${probe.probe.repeat - 1}, then ${probe.probe.expect_last ?? probe.probe.expect}` : probe.probe.expect;
     console.log(`  ${rule.id} "${rule.rule}"`);
     console.log(`      ${showProbe(probe.probe)}: expected ${expected}, got ${probe.got.join(", ")}`);

@@ -478,6 +478,24 @@ const MEANINGS: Meaning[] = [
       { tool: "refund_payment", args: { amount: 100 }, expect: "approved" },
     ],
   },
+  {
+    name: "words whose initials are the tool's word, and any action on a day",
+    forms: ["Never turn off multi factor authentication", "Agents shall never switch off multi-factor authentication for any user"],
+    probes: [
+      { tool: "disable_mfa", args: { user: "u1" }, expect: "blocked" },
+      { tool: "disable_sso", args: { user: "u1" }, expect: "approved" },
+      { tool: "enable_mfa", args: { user: "u1" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "every action on the weekend, in a zone",
+    forms: ["Block all actions on weekends (New York time)", "Block any action on a weekend day in New York time", "All actions are forbidden on weekends (America/New_York)"],
+    probes: [
+      { tool: "place_order", args: { symbol: "X" }, now: "2026-11-21T15:00:00Z", expect: "blocked" },
+      { tool: "place_order", args: { symbol: "X" }, now: "2026-11-23T03:00:00Z", expect: "blocked" },
+      { tool: "place_order", args: { symbol: "X" }, now: "2026-11-23T15:00:00Z", expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {

@@ -296,6 +296,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const termConcepts = new Set([...verbs, ...objects.map((o) => o.concepts)].flatMap((c) => [...c].filter((x) => !x.startsWith(":"))));
   const namedByTerm = (word: string) => meets(termConcepts, conceptsOf(word)) || (channel !== undefined && channelOf(word) === channel);
   const noNameLike = objects.every((o) => !o.nameLike);
+  // "multi-factor authentication" and `disable_mfa`: the objects' initials are a word of the tool's name.
+  const phraseInitials = term.objects.length >= 1 ? term.objects.flatMap((o) => o.split("-")).filter(Boolean).map((w) => w[0]).join("") : "";
   return (action) => {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
@@ -364,6 +366,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     if (otherKind(action) && objects.some((o, i) => (i < objects.length - 1 || headIsVerb) && !afterAValue(i) && unnamed(o, action))) return false;
     if (nounOfAction && noNameLike) return true;
     if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
+    if (phraseInitials.length >= 2 && action.name.has(phraseInitials)) return true;
     let own = 0;
     let matched = 0;
     let describedOnly = 0;
@@ -516,6 +519,9 @@ function termKeys(term: ActionTerm): Set<string> | undefined {
     const initials = initialsIn(o);
     if (initials !== undefined) keys.add(initials);
   }
+  // The objects' initials together ("multi factor authentication" → mfa), as the matcher reads them.
+  const phrase = term.objects.flatMap((o) => o.split("-")).filter(Boolean).map((w) => w[0]).join("");
+  if (phrase.length >= 2) keys.add(phrase);
   return keys;
 }
 

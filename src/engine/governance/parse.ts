@@ -1090,6 +1090,8 @@ class ConditionReader {
       k++;
     }
     if (days.size === 0) return undefined;
+    // "a weekend day (America/New_York)": the noun after the days, then their zone.
+    if (wordIs(ws[k], "day", "days") && !wordIs(ws[k - 1], "business")) k++;
     const tz = this.zoneAround(ws, k);
     const condition: Condition = { kind: "weekday", days: [...days].sort(), tz: tz.zone, ...(subject.length > 0 ? { subject: subjectOf(subject) } : {}) };
     return { condition: negated ? negate(condition) : condition, next: tz.next };
@@ -2354,7 +2356,9 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   // that shares files"), what follows names the action.
   const before = ws.slice(0, i).filter((x) => x.t.kind === "word" && !x.used && !DETERMINERS.has(x.norm));
   const onlyGeneric = before.length > 0 && before.every((x) => WILDCARD_NOUNS.has(x.lemma) || WILDCARD_NOUNS.has(x.norm) || x.norm === "api" || x.norm === "use");
-  if (onlyGeneric && wordIs(w, "to", "of", "on")) return false;
+  // ("any action on weekends": a day after "on" is when, not what.)
+  const dayAfter = wordIs(w, "on") && (isDayWord(ws[i + 1]) || (wordIs(ws[i + 1], "a", "the", "any") && isDayWord(ws[i + 2])));
+  if (onlyGeneric && wordIs(w, "to", "of", "on") && !dayAfter) return false;
   if (onlyGeneric && wordIs(w, "that", "which", "who")) {
     let j = i + 1;
     while (wordIs(ws[j], "would", "will", "could", "can", "may", "might", "also")) j++;
