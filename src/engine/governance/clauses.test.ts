@@ -479,7 +479,7 @@ const MEANINGS: Meaning[] = [
     ],
   },
   {
-    name: "words whose initials are the tool's word, and any action on a day",
+    name: "words whose initials are a word of the tool's name",
     forms: ["Never turn off multi factor authentication", "Agents shall never switch off multi-factor authentication for any user"],
     probes: [
       { tool: "disable_mfa", args: { user: "u1" }, expect: "blocked" },
