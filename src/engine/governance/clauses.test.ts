@@ -456,7 +456,7 @@ const MEANINGS: Meaning[] = [
   },
   {
     name: "a state said with 'with' or 'without', and a hyphenated tag",
-    forms: ["Block logins without MFA enabled", "Logins without MFA enabled are forbidden", "Logins with MFA disabled are forbidden"],
+    forms: ["Block logins without MFA enabled", "Logins without MFA enabled are forbidden", "Logins with MFA disabled are forbidden", "Block logins with MFA switched off"],
     probes: [
       { tool: "create_login", args: { user: "u1", mfa_enabled: false }, expect: "blocked" },
       { tool: "create_login", args: { user: "u1", mfa_enabled: true }, expect: "approved" },

@@ -120,7 +120,8 @@ function analyze(text: string): W[] {
   // "any change to DNS records", "changes to a user's role": changing them.
   text = text.replace(/\b(?:any\s+|all\s+)?(?:changes?|modifications?|edits?|updates?|alterations?)\s+(?:to|of)\s+(?=\w)/gi, "changing ");
   // Switching something off or on: "turn off MFA" disables it, "switch on debug mode" enables it.
-  text = text.replace(/\b(?:turn(?:s|ed|ing)?|switch(?:es|ed|ing)?|shut(?:s|ting)?)\s+off\b/gi, "disable").replace(/\b(?:turn(?:s|ed|ing)?|switch(?:es|ed|ing)?)\s+on\b/gi, "enable");
+  // (Not a participle of state: "with auto-renew switched off" is a yes/no condition, read below.)
+  text = text.replace(/\b(?:turn(?:s|ing)?|switch(?:es|ing)?|shut(?:s|ting)?)\s+off\b/gi, "disable").replace(/\b(?:turn(?:s|ing)?|switch(?:es|ing)?)\s+on\b/gi, "enable");
   // "on grounds of fraud", "by reason of illness", "because of a dispute": what it is for.
   text = text.replace(/\b(?:on\s+(?:the\s+)?grounds?\s+of|by\s+reason\s+of|for\s+reasons?\s+of|because\s+of|due\s+to|owing\s+to)\s+/gi, "for ");
   // "any attempt to share …", "trying to delete …": the attempt is the action.
@@ -1505,12 +1506,15 @@ class ConditionReader {
       let k = i + 1;
       if (wordIs(ws[k], "a", "an", "the", "its", "their")) k++;
       const noun: W[] = [];
-      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && ["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) && !STATE_WORDS.has(ws[k]!.norm)) noun.push(ws[k++]!);
+      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && (["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) || ws[k]!.norm.includes("-")) && !STATE_WORDS.has(ws[k]!.norm)) noun.push(ws[k++]!);
       const state = ws[k];
       if (noun.length > 0 && state && STATE_WORDS.has(state.norm)) {
-        if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
-        const on = !OFF_STATES.has(state.norm);
-        return { condition: { kind: "flag", subject: subjectOf([...noun, state]), expect: wordIs(ws[i], "with") === on }, next: k + 1 };
+        // "switched off", "turned on": the particle says which.
+        const particle = wordIs(state, "switched", "turned", "set") && wordIs(ws[k + 1], "on", "off") ? ws[k + 1]! : undefined;
+        const next = particle ? k + 2 : k + 1;
+        if (probe) return { condition: { kind: "and", of: [] }, next };
+        const on = !OFF_STATES.has((particle ?? state).norm);
+        return { condition: { kind: "flag", subject: subjectOf(noun), expect: wordIs(ws[i], "with") === on }, next };
       }
     }
     let j = i;
