@@ -291,7 +291,7 @@ const MEANINGS: Meaning[] = [
   {
     name: "a second person's check, in its idioms, is an approval",
     forms: [
-      "Price overrides need a second pair of eyes",
+      "Price overrides need an extra pair of eyes",
       "Price overrides require another set of eyes",
       "Price overrides are subject to the four-eyes principle",
       "Price overrides must be verified by a second person",
@@ -403,7 +403,7 @@ const MEANINGS: Meaning[] = [
   {
     name: "days of the year across the new year, on the action's own date",
     forms: [
-      "Pool closures must not be scheduled for any date from November 1 through the last day of February",
+      "Pool closures may not be booked for any date from November 1 through the end of February",
       "Block pool closures scheduled between 1 Nov and 28 Feb",
       "Pool closures scheduled in November, December, January or February are forbidden",
     ],
@@ -426,7 +426,7 @@ const MEANINGS: Meaning[] = [
   {
     name: "a lead citing where the rule comes from, a price per unit, places listed with 'or'",
     forms: [
-      "Per the travel policy, hotel rooms over €300 a night in Paris or Lyon need approval",
+      "Under our lodging policy, hotel rooms over €300 a night in Paris or Lyon need approval",
       "As per section 4.2: hotel rooms over €300 per night in Paris or Lyon need approval",
       "Hotel rooms in Paris or Lyon costing more than €300 a night need approval",
     ],
@@ -480,16 +480,16 @@ const MEANINGS: Meaning[] = [
   },
   {
     name: "words whose initials are a word of the tool's name",
-    forms: ["Never turn off multi factor authentication", "Agents shall never switch off multi-factor authentication for any user"],
+    forms: ["Do not turn off the virtual private network", "The assistant may not switch off the virtual private network"],
     probes: [
-      { tool: "disable_mfa", args: { user: "u1" }, expect: "blocked" },
+      { tool: "disable_vpn", args: { user: "u1" }, expect: "blocked" },
       { tool: "disable_sso", args: { user: "u1" }, expect: "approved" },
-      { tool: "enable_mfa", args: { user: "u1" }, expect: "approved" },
+      { tool: "enable_vpn", args: { user: "u1" }, expect: "approved" },
     ],
   },
   {
     name: "every action on the weekend, in a zone",
-    forms: ["Block all actions on weekends (New York time)", "Block any action on a weekend day in New York time", "All actions are forbidden on weekends (America/New_York)"],
+    forms: ["Block every action on Saturdays and Sundays (Chicago time)", "Block any action on a weekend day in Chicago time", "All actions are forbidden at weekends (America/Chicago)"],
     probes: [
       { tool: "place_order", args: { symbol: "X" }, now: "2026-11-21T15:00:00Z", expect: "blocked" },
       { tool: "place_order", args: { symbol: "X" }, now: "2026-11-23T03:00:00Z", expect: "blocked" },

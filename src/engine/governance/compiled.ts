@@ -102,7 +102,7 @@ export interface CompiledRule {
   /** Words no step of the parser placed: shown back to the author as not understood. */
   ignored?: string[];
   /**
-   * Sentences after this clause that state no effect ("major losses are handled by the claims team"): kept
+   * Sentences after this clause that state no effect ("larger extracts go through the data team"): kept
    * as the author's note, shown back with a warning, and no part of any rule.
    */
   notes?: string[];

@@ -41,7 +41,7 @@ function businessHours(c: Condition): string | undefined {
 
 const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const MONTH_LENGTHS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-// A day past the month's end (an end read from "the last day of February") is said as such.
+// A day past the month's end (an end read from "the end of April") is said as such.
 const monthDay = (md: number) => {
   const month = Math.floor(md / 100);
   return md % 100 >= MONTH_LENGTHS[month - 1]! ? `the last day of ${MONTH_NAMES[month - 1]}` : `${MONTH_NAMES[month - 1]} ${md % 100}`;

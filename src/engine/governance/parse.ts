@@ -101,7 +101,7 @@ function analyze(text: string): W[] {
   text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
   // "Ensure that …", "Make sure …": the rule itself follows.
   text = text.replace(/^\s*(?:please\s+)?(?:ensure|make\s+sure|see\s+to\s+it)\s+(?:that\s+)?/i, "");
-  // Idioms of a second person's check: "a second pair of eyes", "another set of eyes", "the four-eyes
+  // Idioms of a second person's check: "another set of eyes", "an extra pair of eyes", "the four-eyes
   // principle", "two-person review", "dual control": a review by someone else.
   text = text.replace(/\b(?:an?\s+|the\s+)?(?:second|another|extra|additional|fresh|independent|2nd)\s+(?:pair|set)\s+of\s+eyes\b/gi, "a second review");
   text = text.replace(/\b(?:the\s+)?(?:four|4|two|2)[\s-]+(?:eyes?|persons?|man|people)(?:\s+(?:principle|rule|check|control|review|approval|sign[\s-]*off))?\b|\bdual[\s-]+control\b/gi, "a second review");
@@ -117,7 +117,7 @@ function analyze(text: string): W[] {
   text = text
     .replace(/((?:[$€£¥]\s?[\d.,]+\s?[km]?|[\d.,]+\s?[km]?\s?(?:[A-Z]{3}|dollars?|euros?|pounds?|francs?|yen)))\s+(?:a|an|per|each|every)\s+(?:night|person|head|seat|unit|item|guest|stay|ticket|room)\b/g, "$1")
     .replace(/(\b\d[\d.,]*\s+(?:hours?|hrs?|minutes?|mins?|days?|shifts?))\s+(?:a|per|each|every|in\s+a|in\s+any|in\s+one)\s+(?:day|week|month|year|shift|fortnight)\b/g, "$1");
-  // "any change to DNS records", "changes to a user's role": changing them.
+  // "any change to firewall rules", "changes to a user's role": changing them.
   text = text.replace(/\b(?:any\s+|all\s+)?(?:changes?|modifications?|edits?|updates?|alterations?)\s+(?:to|of)\s+(?=\w)/gi, "changing ");
   // Switching something off or on: "turn off MFA" disables it, "switch on debug mode" enables it.
   // (Not a participle of state: "with auto-renew switched off" is a yes/no condition, read below.)
@@ -160,7 +160,7 @@ const APPROVAL_NOUNS = new Set([
 // The approval itself, as opposed to who gives it.
 const APPROVAL_ACTS = new Set(["approval", "approvals", "sign-off", "signoff", "review", "confirmation", "consent", "permission", "authorization", "authorisation", "goahead"]);
 const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "confirmed", "authorized", "authorised", "signed", "vetted", "checked", "sanctioned", "cleared", "verified", "validated", "countersigned", "double-checked", "okayed", "greenlit", "endorsed", "ratified"]);
-// Verbs a person approves with, after "needs someone to …": "needs a clinician to approve it".
+// Verbs a person approves with, after "needs someone to …": "needs a director to okay it".
 const APPROVING_VERBS = new Set(["approve", "signoff", "review", "authorize", "authorise", "okay", "ok", "vet", "confirm", "sanction", "clear", "verify", "validate", "countersign", "endorse", "ratify", "greenlight"]);
 // Participles that send an action on to someone: with "for approval" or "to <approver>" they ask for approval.
 const ROUTING_PARTICIPLES = new Set(["referred", "routed", "sent", "forwarded", "passed", "handed", "submitted", "held", "flagged", "queued", "parked", "escalated", "put", "brought", "taken"]);
@@ -251,7 +251,7 @@ function effectCues(ws: W[]): EffectCue[] {
         continue;
       }
     }
-    // Who must approve, after the need: "needs a clinician to approve it", "requires two directors to sign off".
+    // Who must approve, after the need: "needs the store director to approve them", "requires two directors to sign off".
     if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm)) {
       let j = i + 1;
       while (j < n && j <= i + 5 && ws[j]!.t.kind !== "punct" && (isModifier(ws[j]) || ws[j]!.t.kind === "number" || APPROVAL_NOUNS.has(ws[j]!.norm)) && !wordIs(ws[j], "to")) j++;
@@ -266,7 +266,7 @@ function effectCues(ws: W[]): EffectCue[] {
         continue;
       }
     }
-    // Sent on for approval: "must be referred to the credit committee for approval", "are held for review",
+    // Sent on for approval: "should go over to the credit committee for approval", "are held for review",
     // "should be routed to a supervisor".
     if (ROUTING_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || MODALS.has(ws[i - 1]?.norm ?? ""))) {
       let start = i - 1;
@@ -672,7 +672,7 @@ const MONTHS: Record<string, number> = {
 };
 
 /**
- * A day of the year at `k`: "December 1", "1 December", "the 1st of December", "the last day of February",
+ * A day of the year at `k`: "December 1", "1 December", "the 1st of December", "the last day of April",
  * "the end of March", or a month alone (its first day as a start, its last as an end).
  */
 function monthDayAt(ws: W[], k: number, end: "start" | "end"): { md: number; next: number } | undefined {
@@ -989,7 +989,7 @@ class ConditionReader {
 
   /** "on Saturdays or Sundays", "on weekends", "on weekdays", "on business days", "on Fridays". */
   /**
-   * Days of the year: "from December 1 through the last day of February", "between 1 Dec and 28 Feb", "in
+   * Days of the year: "from November 1 through the end of March", "between 1 Dec and 28 Feb", "in
    * December, January or February", "for any date from …". Of the time the action runs or, when a planning
    * word or a date noun leads ("scheduled for", "any date"), of the action's own date.
    */
@@ -1000,7 +1000,7 @@ class ConditionReader {
       if (wordIs(ws[j], "date", "dates", "falls", "falling", "fall") || PLANNED.has(ws[j]!.norm)) own = true;
       j++;
     }
-    // "… must not be scheduled for any date from …": the planning word may have been read before.
+    // "… may not be booked for any date from …": the planning word may have been read before.
     for (let b = i - 1; b >= Math.max(0, i - 4) && !own; b--) if (wordIs(ws[b], "date", "dates") || PLANNED.has(ws[b]!.norm)) own = true;
     let from: number | undefined;
     let to: number | undefined;
@@ -1822,7 +1822,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     const verbs: string[] = [];
     const objects: string[] = [];
     let exact = false;
-    // "section 21 notices", "form 1099 filings": a noun and the number after it name one thing, matched whole.
+    // "form 1099 filings", "schedule 2 claims": a noun and the number after it name one thing, matched whole.
     const numbered = new Map<W, string>();
     g.forEach((x, k) => {
       const before = g[k - 1];
@@ -2014,7 +2014,7 @@ function partyFirst(ws: W[]): W[] {
   }
   if (wordIs(ws[v], "be")) v++;
   if (!wordIs(ws[v], "get", "receive", "obtain", "have", "given", "granted", "offered", "issued")) return ws;
-  // "Policies must not be issued to applicants …": the subject is the thing given; the party follows "to".
+  // "Badges must not be issued to visitors …": the subject is the thing given; the party follows "to".
   if (v + 1 >= ws.length || wordIs(ws[v + 1], "to")) return ws;
   return [madeWord("block", "VERB"), ...ws.slice(v + 1), madeWord("for", "ADP"), ...ws.slice(0, modal)];
 }
@@ -2054,7 +2054,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (const k of c.span) ws[k]!.used = true;
   }
 
-  // "section 21 (no-fault eviction) notices": lower-case words in brackets that hold no value, condition or
+  // "form 1099 (contractor income) returns": lower-case words in brackets that hold no value, condition or
   // exception gloss the word before them; they say nothing the rule needs.
   for (let i = 0; i < ws.length; i++) {
     if (ws[i]!.t.kind !== "punct" || ws[i]!.t.text !== "(" || ws[i]!.used) continue;
@@ -2071,7 +2071,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // A noun right after a number is what the number counts ("100 users require approval"), not who acts.
     if (!ACTORS.has(ws[i]!.norm) || ws[i]!.used || ws[i - 1]?.t.kind === "number") continue;
     const next = ws[i + 1];
-    // "Don't let the agent change …", "never allow bots to …": the actor after the effect's own verb.
+    // "Don't let the assistant archive …", "never allow bots to …": the actor after the effect's own verb.
     const before = wordIs(ws[i - 1], "the", "a", "an", "any", "our", "your") ? ws[i - 2] : ws[i - 1];
     // ("let" takes the bare verb after its actor; "allow" and "permit" take "to": "allow user deletion" has none.)
     const letActor = before?.used === true && ((wordIs(before, "let", "have") && next?.t.kind === "word") || (wordIs(before, "allow", "permit") && wordIs(next, "to")));
@@ -2098,8 +2098,8 @@ export function readClause(sentence: string): Reading | ParseFailure {
         continue;
       }
     }
-    // Right after the approval words ("sign-off from the payroll manager", "approved by the landlord",
-    // "approval from the reserving committee"), the noun phrase is who approves, whatever it names.
+    // Right after the approval words ("sign-off from the regional pricing lead", "approved by the store owner",
+    // "approval from the audit committee"), the noun phrase is who approves, whatever it names.
     for (let i = 1; i < ws.length; i++) {
       if (!wordIs(ws[i], "to", "by", "from") || !ws[i - 1]!.used) continue;
       if (!(APPROVAL_ACTS.has(ws[i - 1]!.norm) || APPROVAL_PARTICIPLES.has(ws[i - 1]!.norm) || APPROVAL_NOUNS.has(ws[i - 1]!.norm) || wordIs(ws[i - 1], "signoff", "off"))) continue;
@@ -2221,7 +2221,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if (!inConditions && actionWords.length === 0 && comparatorAt(main, i) !== undefined) inConditions = true;
     // "Require approval when …", "Escalate whenever …": conditions with no action before them.
     if (!inConditions && !actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET") && wordIs(w, "when", "whenever", "if", "where", "while", "once")) inConditions = true;
-    // "section 21 notices": a bare number right after a noun of the action names which one (a value would
+    // "form 1099 returns": a bare number right after a noun of the action names which one (a value would
     // have a comparator, a unit or a currency).
     const numbering = w.t.kind === "number" && /^\d+$/.test(w.t.text) && main[i - 1] !== undefined && main[i - 1] === actionWords.at(-1) && ["NOUN", "PROPN"].includes(main[i - 1]!.pos) && !perWindowAfter(main, i);
     if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering) inConditions = true;

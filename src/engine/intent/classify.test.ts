@@ -45,7 +45,7 @@ describe("classifyTurn", () => {
   });
 
   it("'do' with a noun of action, and a request to anyone who can, are requests", () => {
-    expectKind("request", ["do a refund of $30 to order ORD-55", "Do the transfer to savings now", "Could somebody renew the loan for LN-12345?", "would be great if someone could restock the rye shelf"]);
+    expectKind("request", ["do a refund of $30 to order ORD-55", "Do the transfer to savings now", "Could somebody renew the loan for LN-12345?", "it'd be nice if somebody could restock the rye shelf"]);
     expect(requestFocus("do a refund of $30 to order ORD-55").verb).toBe("refund");
     expect(requestFocus("Could somebody renew the loan for LN-12345?").verb).toBe("renew");
     expectKind("question", ["do the refunds go out on Fridays", "Do they deliver on Sundays?"]);
@@ -53,7 +53,7 @@ describe("classifyTurn", () => {
 
   it("a noun phrase before its verb is a subject, not a command; wh-words typed without an apostrophe ask", () => {
     expectKind("question", [
-      "member at the north branch is asking if she can renew twice. what's the rule?",
+      "member at the north branch wants to know whether renewing twice is ok. what's the rule?",
       "hey whats the late fee again?? member in branch 4 has lost a book",
       "hows the loyalty scheme work",
     ]);

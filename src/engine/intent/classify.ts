@@ -406,7 +406,8 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
       // "come on", alone in its clause, urges.
       const urging = (c: Clause) => c.verb === "come" && c.words.length <= 3 && c.words.some((w) => w.lower === "on");
       const pressing = commands.every((c) => (PRESSING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || again(c))) || BYPASSING.has(c.verb ?? "") || wantsSame(c) || urging(c));
-      // "I'm overriding it, put the $300 on": a word of stepping around a check anywhere in the turn presses too.
+      // "I'm the head of branch and I'm overriding that, just renew it": a word of stepping around a check
+      // anywhere in the turn presses too.
       // (A tagger may leave "overriding" an adjective: its base forms are looked at too.)
       const bypassing = clauses.some((c) => c.words.some((w) => BYPASSING.has(w.lemma) || [...conceptsOf(w.lower)].some((f) => BYPASSING.has(f))));
       if (pressing || bypassing || commands.some((c) => BYPASSING.has(c.verb ?? ""))) return "insistence";

@@ -156,7 +156,7 @@ function compileClause(item: unknown, index: number): CompiledRule {
 
 /**
  * The clauses of a policy. A sentence that states no effect at all, after a clause that blocks or asks for
- * approval ("…; major losses are handled by the claims team"), is the author's explanation: it is kept as a
+ * approval ("…; larger extracts go through the data team"), is the author's explanation: it is kept as a
  * note of the clause before it (and said back as a warning) instead of refusing the policy, which would
  * leave the workspace without the rule. Anything else that does not parse still refuses it.
  */
