@@ -911,8 +911,9 @@ const isBoolean = (f: Field) => typeof f.value === "boolean";
 const isString = (f: Field) => typeof f.value === "string";
 // Argument names that say what kind of party or thing an action is about.
 const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class", "segment"]);
-// Argument names that say which kind of thing an action is: an order's type, a booking's cabin, a payment's method.
-const KIND_KEYS = new Set([...KIND_WORDS, "method", "mode", "tier", "level", "plan", "cabin", "grade", "variant", "channel", "priority"]);
+// Argument names that say which kind of thing the action itself is: an order's type, a booking's cabin, a
+// payment's method. (Not a party's tier, role or group: those describe someone the action is about.)
+const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format"]);
 
 /** A word of the rule's action that neither the tool nor any value of the action names. */
 function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string }, action: PreparedAction): boolean {
