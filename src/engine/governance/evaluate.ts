@@ -1093,6 +1093,22 @@ function zonedNow(action: PreparedAction, tz: string): WallClock {
 type Check = (action: PreparedAction) => Truth;
 
 /**
+ * A condition on a clock (a weekday, a day of the year, a time of day) read in the rule's zone, of the time
+ * the action runs or of its own time argument: false for a tool that has no such time, unknown when the
+ * action leaves it out.
+ */
+function onClock(subject: Subject | undefined, zone: string, test: (at: WallClock) => boolean): Check {
+  const tz = zone || "UTC";
+  const when = timeSource(subject);
+  return (a) => {
+    const at = when(a);
+    if (at === null) return FALSE;
+    if (!at) return UNKNOWN;
+    return test(at(tz)) ? TRUE : FALSE;
+  };
+}
+
+/**
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
  * argument ("inspections that begin on a Sunday" → `start_time`).
  */
@@ -1269,39 +1285,15 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     }
     case "weekday": {
       const days = new Set(c.days);
-      const tz = c.tz || "UTC";
-      const when = timeSource(c.subject);
-      return (a) => {
-        const at = when(a);
-        if (at === null) return FALSE;
-        if (!at) return UNKNOWN;
-        return days.has(at(tz).day) ? TRUE : FALSE;
-      };
+      return onClock(c.subject, c.tz, (at) => days.has(at.day));
     }
     case "dates": {
       const { from, to } = c;
-      const tz = c.tz || "UTC";
-      const when = timeSource(c.subject);
-      return (a) => {
-        const at = when(a);
-        if (at === null) return FALSE;
-        if (!at) return UNKNOWN;
-        const md = at(tz).monthDay;
-        return (from <= to ? md >= from && md <= to : md >= from || md <= to) ? TRUE : FALSE;
-      };
+      return onClock(c.subject, c.tz, (at) => (from <= to ? at.monthDay >= from && at.monthDay <= to : at.monthDay >= from || at.monthDay <= to));
     }
     case "time": {
       const { from, to } = c;
-      const tz = c.tz || "UTC";
-      const when = timeSource(c.subject);
-      return (a) => {
-        const at = when(a);
-        if (at === null) return FALSE;
-        if (!at) return UNKNOWN;
-        const m = at(tz).minutes;
-        const within = from <= to ? m >= from && m < to : m >= from || m < to;
-        return within ? TRUE : FALSE;
-      };
+      return onClock(c.subject, c.tz, (at) => (from <= to ? at.minutes >= from && at.minutes < to : at.minutes >= from || at.minutes < to));
     }
     case "rate": {
       const { op, count, window_seconds } = c;

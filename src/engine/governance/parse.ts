@@ -2357,7 +2357,7 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   if (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "unless", "once", "during", "outside", "between", "per", "than", "costing", "worth", "valued", "priced", "weighing", "lasting", "marked", "flagged", "tagged", "containing", "mentioning", "exceeding", "involving", "spanning", "covering", "affecting"].includes(w.norm)) return true;
   if (comparatorAt(ws, i)) return true;
   // After words that only say "an action" ("calls to delete_user", "use of the export tool", "any action
-  // that shares files"), what follows names the action.
+  // that archives projects"), what follows names the action.
   const before = ws.slice(0, i).filter((x) => x.t.kind === "word" && !x.used && !DETERMINERS.has(x.norm));
   const onlyGeneric = before.length > 0 && before.every((x) => WILDCARD_NOUNS.has(x.lemma) || WILDCARD_NOUNS.has(x.norm) || x.norm === "api" || x.norm === "use");
   // ("any action on weekends": a day after "on" is when, not what.)
