@@ -20,7 +20,7 @@ import {
   type PreparedAction,
 } from "./evaluate.ts";
 import { describeCondition } from "./explain.ts";
-import { convert } from "../language/units.ts";
+import { convertTo } from "../language/units.ts";
 import { wordsOf } from "../language/lemmas.ts";
 
 export interface Binding {
@@ -88,8 +88,8 @@ function valueNote(f: Field, value: Value, node: SchemaNode | undefined): string
   let note: string | undefined;
   if (scale?.kind === "minor") note = `${value.text} = ${number(value.value * 100)} ${f.words.at(-1)}`;
   else if (scale?.kind === "unit") {
-    const converted = convert(value.value, value.unit!, scale.unit);
-    if (converted !== undefined) note = `${value.text} = ${number(converted)} ${scale.unit}`;
+    const converted = convertTo(value.value, value.unit!, scale.unit);
+    if (converted !== undefined) note = `${value.text} = ${number(converted)} ${scale.unit.name ?? scale.unit.unit}`;
   } else if (scale?.kind === "fraction" && (scale.named || (typeof node?.maximum === "number" && node.maximum <= 1))) note = `${value.text} = ${number(value.value / 100)}`;
   return [bounds && `(${bounds})`, note].filter(Boolean).join("; ") || undefined;
 }

@@ -6,7 +6,7 @@
 // such a field and the caller left it out.
 import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Subject, Value } from "./compiled.ts";
 import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
-import { convert, unitOfName } from "../language/units.ts";
+import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 import { isKnownWord } from "../language/nlp.ts";
 
@@ -707,7 +707,7 @@ function namedNumericFields(action: PreparedAction, subject: Subject, value: Val
 }
 
 /** How an argument's number stands to a rule value: money in minor units, another unit of the value's kind, a 0–1 fraction. */
-export type Scale = { kind: "minor" } | { kind: "unit"; unit: string } | { kind: "fraction"; named: boolean };
+export type Scale = { kind: "minor" } | { kind: "unit"; unit: Quantity } | { kind: "fraction"; named: boolean };
 const MINOR: Scale = { kind: "minor" };
 const NAMED_FRACTION: Scale = { kind: "fraction", named: true };
 const UNNAMED_FRACTION: Scale = { kind: "fraction", named: false };
@@ -721,7 +721,7 @@ export function scaleOf(words: readonly string[], value: Value): Scale | undefin
   if (value.currency) return words.includes("cents") || words.includes("cent") || words.includes("pence") ? MINOR : undefined;
   if (value.unit && value.kind) {
     const unit = unitOfName(words);
-    return unit && unit.kind === value.kind && unit.unit !== value.unit ? { kind: "unit", unit: unit.unit } : undefined;
+    return unit && unit.kind === value.kind && (unit.unit !== value.unit || unit.value !== 1) ? { kind: "unit", unit } : undefined;
   }
   if (value.percent) {
     if (words.some((w) => w === "fraction" || w === "ratio" || w === "share")) return NAMED_FRACTION;
@@ -737,7 +737,7 @@ function comparable(f: Field, value: Value, subject: Subject): number | undefine
   const scale = scaleOf(f.words, value);
   if (scale?.kind === "minor") x = x / 100;
   else if (scale?.kind === "unit") {
-    const converted = convert(x, scale.unit, value.unit!);
+    const converted = convert(x * scale.unit.value, scale.unit.unit, value.unit!);
     if (converted === undefined) return undefined;
     x = converted;
   } else if (scale?.kind === "fraction" && (scale.named || Math.abs(x) <= 1)) x = x * 100;

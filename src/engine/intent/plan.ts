@@ -425,6 +425,9 @@ function isAmbiguous(ranked: Ranked<Tool>[], found: Candidates): boolean {
     return plainA === plainB;
   }
   if (b.score < a.score * MARGIN) return false;
+  // The leader has a kind of evidence the other lacks (a code of the request only it takes): a close score
+  // on shared words does not make them equal ("book CON-1 for REP-2" with a contractor visit and a viewing).
+  if (evidence(sa) > evidence(sb)) return false;
   // Close scores on different distinctive words ("refund" vs "credit"): the request could mean either.
   const onlyA = a.nameMatched.filter((s) => !GENERIC.has(s) && !b.nameMatched.includes(s));
   const onlyB = b.nameMatched.filter((s) => !GENERIC.has(s) && !a.nameMatched.includes(s));

@@ -271,6 +271,24 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
+    // A count and its unit joined as one adjective: "a two-year term", "a 2-year term", "a 10-minute call".
+    if (t.kind === "word" && /^[a-z]+-[a-z]+$/.test(t.norm)) {
+      const [count, unit] = t.norm.split("-") as [string, string];
+      const spelled = readNumberWords([count], 0);
+      const q = spelled && !isAmbiguousUnitWord(unit) ? quantity(spelled.value, unit) : undefined;
+      if (q) {
+        out.push({ kind: "quantity", text: t.text, quantity: q });
+        break step;
+      }
+    }
+    if (t.kind === "number" && tokens[i + 1]?.kind === "punct" && tokens[i + 1]!.text === "-" && isWord(tokens[i + 2]) && !isAmbiguousUnitWord(wordOf(tokens[i + 2]).norm)) {
+      const q = quantity(t.value, wordOf(tokens[i + 2]).norm);
+      if (q) {
+        out.push({ kind: "quantity", text: `${t.text}-${wordOf(tokens[i + 2]).text}`, quantity: q });
+        i += 2;
+        break step;
+      }
+    }
     // Numbers in words become numbers first.
     if (t.kind === "word") {
       const spelled = readNumberWords(words, i);
@@ -333,8 +351,9 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
       // Two-word units first ("degrees celsius", "km per hour" is read by the parser as a rate).
-      // (Not when the second word is a preposition or article: "500 kg in total" is kilograms, not kg·inch.)
-      if (isWord(n1) && isWord(n2) && !isAmbiguousUnitWord(wordOf(n2).norm)) {
+      // (Not when either word is a preposition or article: "500 kg in total" is kilograms, not kg·inch, and
+      // "101 at T2" no unit at all.)
+      if (isWord(n1) && isWord(n2) && !isAmbiguousUnitWord(wordOf(n1).norm) && !isAmbiguousUnitWord(wordOf(n2).norm)) {
         const q2 = quantity(t.value, `${wordOf(n1).norm} ${wordOf(n2).norm}`);
         if (q2) {
           out.push({ kind: "quantity", text: `${t.text} ${wordOf(n1).text} ${wordOf(n2).text}`, quantity: q2 });

@@ -9,6 +9,8 @@ export interface Quantity {
   unit: string;
   /** js-quantities' kind: mass, length, speed, temperature, power, energy, information, time… */
   kind: string;
+  /** The unit's own name when it is a multiple of the library's (a month: `value` twelfths of a year). */
+  name?: string;
 }
 
 // Spellings people write that js-quantities reads under another name. Temperatures are absolute
@@ -57,7 +59,10 @@ export function quantity(value: number, unitText: string): Quantity | undefined 
   if (key === "" || /^\d/.test(key)) return undefined;
   // js-quantities has no month (its length varies): a twelfth of a year, so 36 months is 3 years and a
   // month is about 30.4 days.
-  if (/^(?:months?|mos?)$/.test(key)) return quantity(value / 12, "years");
+  if (/^(?:months?|mos?)$/.test(key)) {
+    const years = quantity(value / 12, "years");
+    return years && { ...years, name: "month" };
+  }
   const hit = cache.get(key);
   if (hit !== undefined) return hit ? { ...hit, value } : undefined;
   let result: Quantity | null = null;
@@ -87,6 +92,15 @@ export function convert(value: number, from: string, to: string): number | undef
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `value` of `from` in multiples of a unit a name states, which may be a multiple of the library's unit
+ * (a month is a twelfth of a year: `term_months` reads 36 months as 36, not 3).
+ */
+export function convertTo(value: number, from: string, to: Quantity): number | undefined {
+  const converted = convert(value, from, to.unit);
+  return converted === undefined ? undefined : converted / to.value;
 }
 
 /**

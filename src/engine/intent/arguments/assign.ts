@@ -5,7 +5,7 @@
 // value and each parameter once; a parameter two different values fit equally well is left open, to be
 // asked, never guessed. Values are converted to the schema's unit, currency minor units and 0–1 fractions.
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
-import { convert } from "../../language/units.ts";
+import { convert, convertTo } from "../../language/units.ts";
 import type { Span } from "../../language/tokens.ts";
 import { OPPOSITE, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
 import { contextOf, overlaps, type Found, type Turn } from "./values.ts";
@@ -24,7 +24,7 @@ function inBounds(sig: Signature, n: number): boolean {
 }
 
 /** The value a typed reading gives the parameter, in the schema's form, and how well its type fits. */
-function typedFit(sig: Signature, f: Found): { value: unknown; fit: number } | undefined {
+function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unknown; fit: number } | undefined {
   const v = f.value;
   switch (sig.kind) {
     case "money": {
@@ -43,10 +43,13 @@ function typedFit(sig: Signature, f: Found): { value: unknown; fit: number } | u
       return undefined;
     case "quantity": {
       if (v.kind === "quantity" && sig.unit && v.quantity.kind === sig.unit.kind) {
-        const converted = convert(v.quantity.value, v.quantity.unit, sig.unit.unit);
+        const converted = convertTo(v.quantity.value, v.quantity.unit, sig.unit);
         return converted === undefined ? undefined : { value: Math.round(converted * 1e6) / 1e6, fit: 2 };
       }
-      if (v.kind === "number") return { value: v.amount, fit: 1.05 };
+      // A bare number for a quantity in a unit ("Route 9" and estimated_hours): only with words naming
+      // the parameter (cueScore) or when no other parameter takes a number, else it is a number of
+      // something else.
+      if (v.kind === "number") return { value: v.amount, fit: onlyNumber ? 1.05 : 0.95 };
       return undefined;
     }
     case "count":
@@ -71,10 +74,13 @@ function typedFit(sig: Signature, f: Found): { value: unknown; fit: number } | u
   }
 }
 
+const NUMERIC = new Set(["money", "percent", "fraction", "quantity", "count", "number"]);
+
 /** Candidates from typed values: every value against every typed parameter. */
 function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
   const out: Candidate[] = [];
   const lessening = takesAway(turn);
+  const numeric = sigs.filter((s) => NUMERIC.has(s.kind)).length;
   for (const f of turn.found) {
     // "3, not 4", "the 12th instead of the 9th", "4 was wrong": the value set aside is not an argument.
     if (rejected(f.left) || calledWrong(f.right)) continue;
@@ -89,9 +95,9 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
     }
     for (const reading of readings) {
       for (const sig of sigs) {
-        const typed = typedFit(sig, reading.f);
+        const typed = typedFit(sig, reading.f, numeric === 1);
         if (!typed) continue;
-        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right) + roleScore(sig, paired, reading.f.left, reading.implied, reading.f.right);
+        let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right, reading.f.near) + roleScore(sig, paired, reading.f.left, reading.implied, reading.f.right);
         // A signed change ("quantity_delta") is negative when the words take something away.
         if (typeof typed.value === "number" && typed.value > 0 && lessening && isChange(sig) && !reading.f.raw.startsWith("+")) typed.value = -typed.value;
         const n = typeof typed.value === "number" ? typed.value : undefined;

@@ -396,3 +396,92 @@ describe("clock times said with past and to, and a length of time in two units",
     }
   });
 });
+
+// A lease of our own: a term in months, two amounts in one currency told apart only by their labels, an
+// enum whose description explains each value, and an enum of coded levels.
+const LEASE_BOAT = {
+  type: "object",
+  required: ["berth", "term_months", "fee_eur", "bond_eur", "crew_mode", "tier"],
+  properties: {
+    berth: { type: "string", pattern: "^BT-[0-9]{3}$" },
+    term_months: { type: "integer", minimum: 1, maximum: 60, description: "Charter length in months." },
+    fee_eur: { type: "number", minimum: 0, description: "Charter fee per month in euros." },
+    bond_eur: { type: "number", minimum: 0, description: "Refundable bond in euros." },
+    crew_mode: { type: "string", enum: ["skippered", "bareboat", "flotilla"], description: "skippered: a captain sails with the guests; bareboat: guests sail it on their own; flotilla: sails in a group led by a lead boat." },
+    tier: { type: "string", enum: ["t1_premium", "t2_standard", "t3_basic"] },
+    est_hours: { type: "number", minimum: 0, description: "Estimated handover time in hours." },
+  },
+} as const;
+
+describe("a term in months", () => {
+  it("is read in months, whether written in months or years", () => {
+    for (const [text, months] of [
+      ["BT-101 for a 9 month term", 9],
+      ["charter BT-101, term 18 months", 18],
+      ["BT-101 on a two-year term", 24],
+      ["a 1 year charter of BT-101", 12],
+      ["BT-101: 36 months", 36],
+    ] as const) {
+      expect(extractArguments(LEASE_BOAT, [text], { now: NOW }).term_months, text).toBe(months);
+    }
+  });
+});
+
+describe("two amounts in one currency, told apart by their labels", () => {
+  const layouts: ((fee: string, bond: string) => string)[] = [
+    (fee, bond) => `BT-101, fee ${fee} a month, bond ${bond}`,
+    (fee, bond) => `BT-101: bond ${bond}, fee ${fee}`,
+    (fee, bond) => `BT-101 with a fee of ${fee} and a bond of ${bond}`,
+    (fee, bond) => `BT-101 - ${fee} fee, ${bond} bond`,
+    (fee, bond) => `bond of ${bond} and fee of ${fee} for BT-101`,
+  ];
+  it("gives each amount to the parameter its own label names, in every layout", () => {
+    for (const [fee, bond, feeValue, bondValue] of [
+      ["€1,050", "€2,400", 1050, 2400],
+      ["2400 EUR", "€950", 2400, 950],
+      ["€3k", "€1,200", 3000, 1200],
+    ] as const) {
+      for (const layout of layouts) {
+        const text = layout(fee, bond);
+        const args = extractArguments(LEASE_BOAT, [text], { now: NOW });
+        expect([args.fee_eur, args.bond_eur], text).toEqual([feeValue, bondValue]);
+      }
+    }
+  });
+});
+
+describe("an enum value named by a phrase of its description", () => {
+  it("reads a two-word phrase only that value's clause has", () => {
+    for (const [text, mode] of [
+      ["BT-101, the guests want to sail on their own", "bareboat"],
+      ["BT-101 please, in a group with the others", "flotilla"],
+      ["BT-101, the captain sails with them", "skippered"],
+    ] as const) {
+      expect(extractArguments(LEASE_BOAT, [text], { now: NOW }).crew_mode, text).toBe(mode);
+    }
+  });
+  it("does not read a phrase all values share, or a word alone", () => {
+    for (const text of ["BT-101 for the guests", "BT-101, sails Tuesday"]) expect(extractArguments(LEASE_BOAT, [text], { now: NOW }).crew_mode, text).toBeUndefined();
+  });
+});
+
+describe("a coded level written alone", () => {
+  it("names the value whose code it is", () => {
+    for (const [text, tier] of [
+      ["BT-101 at T2", "t2_standard"],
+      ["t1 for BT-101", "t1_premium"],
+      ["BT-101 (T3 please)", "t3_basic"],
+    ] as const) {
+      expect(extractArguments(LEASE_BOAT, [text], { now: NOW }).tier, text).toBe(tier);
+    }
+  });
+});
+
+describe("a number that names something else", () => {
+  it("is no quantity of a unit when other parameters take numbers and no word names it", () => {
+    for (const text of ["BT-101 at Pier 9, 12 month term", "moor BT-101 by Gate 4 for 6 months"]) {
+      expect(extractArguments(LEASE_BOAT, [text], { now: NOW }).est_hours, text).toBeUndefined();
+    }
+    expect(extractArguments(LEASE_BOAT, ["BT-101, handover takes 3 hours"], { now: NOW }).est_hours).toBe(3);
+  });
+});

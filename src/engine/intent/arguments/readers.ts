@@ -4,8 +4,8 @@
 // named by their words ("without a reboot" → reboot: false).
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
-import { convert } from "../../language/units.ts";
-import { cueScore, roleScore, type Role, type Signature } from "./signature.ts";
+import { convertTo } from "../../language/units.ts";
+import { ARTICLES, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
 import { contextOf, type Turn } from "./values.ts";
 
 export interface Candidate {
@@ -60,8 +60,8 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       const trimmed = value.replace(/[.-]+$/, "");
       const v = trimmed !== value && trimmed.length > 0 && whole.test(trimmed) ? trimmed : value;
       const span = at ?? { start: index, end: index + v.length };
-      const { left, right } = contextOf(turn.text, turn.words, span);
-      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right) + roleScore(sig, paired, left, undefined, right);
+      const { left, right, near } = contextOf(turn.text, turn.words, span);
+      let score = (strict ? 3 : 1.6) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right);
       // Shaped like the schema's example ("KL642": letters then digits) is likelier than a bare number.
       if (sig.example && shape(v) === shape(sig.example)) score += 0.4;
       else if (sig.example && /[A-Za-z]/.test(sig.example) && !/[A-Za-z]/.test(v)) score -= 0.8;
@@ -157,6 +157,11 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
       const distinct = new Set(hits.map((i) => form.gloss.find((g) => sameWord(words[i]!.word, g))));
       if (distinct.size >= 2 && hits.at(-1)! - hits[0]! <= 6) out.push({ value: form.value, span: { start: words[hits[0]!]!.span.start, end: words[hits.at(-1)!]!.span.end }, words: 1 });
     }
+    // A phrase of the value's clause of the description, articles aside ("in a group").
+    const bare = words.filter((w) => !ARTICLES.has(w.word));
+    for (const [a, b] of form.phrases) {
+      for (let i = 0; i + 1 < bare.length; i++) if (sameWord(bare[i]!.word, a!) && sameWord(bare[i + 1]!.word, b!)) out.push({ value: form.value, span: { start: bare[i]!.span.start, end: bare[i + 1]!.span.end }, words: 1 });
+    }
     const parts = form.words;
     if (parts.length === 0) continue;
     // Two words in either order ("50 mm conduit" for conduit_50mm), or with the parameter's own noun between
@@ -214,6 +219,12 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     if (parts.length === 1 && parts[0]!.length >= 6) {
       for (const w of words) if (w.word.length >= 3 && w.word.length < parts[0]!.length && parts[0]!.startsWith(w.word) && !forms(w.word).has(w.word + "s")) out.push({ value: form.value, span: w.span, words: 0.5 });
     }
+    // A value's coded part written alone ("P1" for p1_emergency, "B2" for b2_visa), when no other value
+    // has it: a code of letters and digits is how people name such a value.
+    if (parts.length >= 2) {
+      const coded = parts.filter((p) => /^[a-z]+\d+$|^\d+[a-z]+$/.test(p) && !(sig.enumForms ?? []).some((f) => f !== form && f.words.includes(p)));
+      for (const w of words) if (coded.includes(w.word)) out.push({ value: form.value, span: w.span, words: 1 });
+    }
     // A multi-word value named by its distinctive words ("background check" for failed_background_check).
     // Only its content words count: "end the employment of" shares "end" and "of" with end_of_contract
     // but names no contract.
@@ -248,15 +259,15 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     if (sig.enumForms.every((f) => typeof f.value === "number")) {
       for (const f of turn.found) {
         // A number, or a quantity in the unit the key names ("one hour" for `duration_minutes: [30, 60]`).
-        const n = f.value.kind === "number" ? f.value.amount : f.value.kind === "quantity" && sig.unit && f.value.quantity.kind === sig.unit.kind ? convert(f.value.quantity.value, f.value.quantity.unit, sig.unit.unit) : undefined;
-        if (n !== undefined && sig.enumForms.some((e) => e.value === n)) out.push({ key: sig.key, value: n, score: 1.5 + (f.value.kind === "quantity" ? 0.5 : 0) + cueScore(sig, f.left, f.right) + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum" });
+        const n = f.value.kind === "number" ? f.value.amount : f.value.kind === "quantity" && sig.unit && f.value.quantity.kind === sig.unit.kind ? convertTo(f.value.quantity.value, f.value.quantity.unit, sig.unit) : undefined;
+        if (n !== undefined && sig.enumForms.some((e) => e.value === n)) out.push({ key: sig.key, value: n, score: 1.5 + (f.value.kind === "quantity" ? 0.5 : 0) + cueScore(sig, f.left, f.right, f.near) + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum" });
       }
       continue;
     }
     out.push(...noneByNegation(sig, turn, asked));
     for (const m of enumMentions(sig, turn)) {
-      const { left, right } = contextOf(turn.text, turn.words, m.span);
-      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0);
+      const { left, right, near } = contextOf(turn.text, turn.words, m.span);
+      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0);
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum" });
     }
   }

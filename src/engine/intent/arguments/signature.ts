@@ -43,14 +43,16 @@ export interface EnumForm {
    * sends it back to the card that paid; cheque is mailed" → send, back, card, paid).
    */
   gloss: string[];
+  /** Two-word phrases of that clause no other value's clause has ("in person", "next day"). */
+  phrases: string[][];
 }
 
 // Words that say nothing of which value is meant.
 const GLOSS_STOP = new Set(["it", "its", "is", "are", "be", "the", "a", "an", "to", "of", "or", "and", "on", "in", "at", "by", "for", "from", "with", "that", "this", "which", "as", "use", "used", "when", "if", "their", "they", "them", "one", "any", "all"]);
 
 /** Each value's clause of the description (from its name to the next separator or value), as distinctive words. */
-function glossesOf(values: (string | number)[], description: string): Map<string | number, string[]> {
-  const out = new Map<string | number, string[]>();
+function glossesOf(values: (string | number)[], description: string): Map<string | number, { gloss: string[]; phrases: string[][] }> {
+  const out = new Map<string | number, { gloss: string[]; phrases: string[][] }>();
   if (!description || values.length < 2) return out;
   const escaped = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const at = new Map<string | number, number>();
@@ -59,20 +61,35 @@ function glossesOf(values: (string | number)[], description: string): Map<string
     if (m) at.set(value, m.index + m[0].length);
   }
   const clauses = new Map<string | number, string[]>();
+  const all = new Map<string | number, string[]>();
   for (const [value, start] of at) {
     let end = description.slice(start).search(/[;.]\s|[;.]$/);
     end = end < 0 ? description.length : start + end;
     for (const other of at.values()) if (other > start && other < end) end = Math.min(end, description.lastIndexOf(" ", other) + 1 || other);
+    all.set(value, wordsOf(description.slice(start, end)));
     // The clause's first word is its verb ("pays", "sends"), which says what every value does.
-    clauses.set(value, wordsOf(description.slice(start, end)).slice(1).filter((w) => w.length > 2 && !GLOSS_STOP.has(w)));
+    clauses.set(value, all.get(value)!.slice(1).filter((w) => w.length > 2 && !GLOSS_STOP.has(w)));
   }
+  // Articles aside: "in a group" and "in group" are one phrase.
+  const bigrams = (all: string[]) => {
+    const words = all.filter((w) => !ARTICLES.has(w));
+    return words.slice(1).map((w, i) => [words[i]!, w]);
+  };
+  // A word is a value's own when no other value's clause has it in any form ("sail" and "sails").
+  const formsOf = (w: string) => [...conceptsOf(w)].filter((c) => !c.startsWith(":"));
   for (const [value, words] of clauses) {
-    const others = new Set([...clauses].filter(([v]) => v !== value).flatMap(([, w]) => w));
-    const own = [...new Set(words.filter((w) => !others.has(w)))];
-    if (own.length >= 2) out.set(value, own);
+    const others = new Set([...all].filter(([v]) => v !== value).flatMap(([, w]) => w.flatMap(formsOf)));
+    const own = [...new Set(words.filter((w) => !formsOf(w).some((f) => others.has(f))))];
+    // A phrase names the value when it holds a word of its own and no other clause has it: "visits in
+    // person" is read from "go round in person", where one word alone would not be enough.
+    const otherPairs = new Set([...all].filter(([v]) => v !== value).flatMap(([, w]) => bigrams(w).map((p) => p.join(" "))));
+    const phrases = bigrams(all.get(value)!).filter((p) => p.some((w) => own.includes(w)) && !otherPairs.has(p.join(" ")));
+    if (own.length >= 2 || phrases.length > 0) out.set(value, { gloss: own.length >= 2 ? own : [], phrases });
   }
   return out;
 }
+
+export const ARTICLES: ReadonlySet<string> = new Set(["a", "an", "the"]);
 
 /**
  * Names a description gives enum values: the words after each value up to the next value or separator
@@ -303,7 +320,7 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
     const values = (s.enum as unknown[]).filter((v): v is string | number => typeof v === "string" || typeof v === "number");
     const aliases = aliasesOf(values, description);
     const glosses = glossesOf(values, description);
-    sig.enumForms = values.map((value) => ({ value, words: wordsOf(String(value)), aliases: aliases.get(value) ?? [], gloss: glosses.get(value) ?? [] }));
+    sig.enumForms = values.map((value) => ({ value, words: wordsOf(String(value)), aliases: aliases.get(value) ?? [], gloss: glosses.get(value)?.gloss ?? [], phrases: glosses.get(value)?.phrases ?? [] }));
     sig.currencyEnum = values.length > 0 && values.every((v) => typeof v === "string" && v.length === 3 && currencyOfWord(v) === v);
   }
   if (typeof s.minimum === "number") sig.min = s.minimum;
@@ -334,7 +351,7 @@ const TRANSPARENT = new Set(["is", "are", "was", "were", "be", "will", "the", "a
 /** The value is named after it: "X is the start date", "X as the role", "X for the type". */
 const namedAfter = (right: string[]) => ["is", "as", "for", "are", "was"].includes(right[0] ?? "") && right[1] === "the";
 
-export function cueScore(sig: Signature, left: string[], right: string[]): number {
+export function cueScore(sig: Signature, left: string[], right: string[], near?: { left: number; right: number }): number {
   const weight = (w: string) => {
     let best = 0;
     for (const c of conceptsOf(w)) {
@@ -346,13 +363,13 @@ export function cueScore(sig: Signature, left: string[], right: string[]): numbe
   // A value named after it ("2027-09-06 is the start date", "editor as the role") takes its label from
   // the right: the words on its left are the label of the item before it in the list.
   // A copula or an article between a label and its value ("last working day is 2027-06-30") is no distance.
-  const l = namedAfter(right) ? [] : left.filter((w) => !TRANSPARENT.has(w));
-  const r = right.filter((w) => !TRANSPARENT.has(w));
-  let near = 0;
-  for (const w of [...l.slice(0, 3), ...r.slice(0, 2)]) near = Math.max(near, weight(w));
-  let far = 0;
-  for (const w of [...l.slice(3), ...r.slice(2)]) far = Math.max(far, weight(w));
-  return Math.max(near, far / 2);
+  // Past a comma the words label the list's next item ("rent £950, deposit £1,200"): they count as far.
+  const within = (words: string[], limit: number, commaAt = Infinity) => words.map((w, i) => ({ w, near: i < commaAt })).filter((x) => !TRANSPARENT.has(x.w)).map((x, i) => ({ w: x.w, near: x.near && i < limit }));
+  const l = namedAfter(right) ? [] : within(left, 3, near?.left);
+  const r = within(right, 2, near?.right);
+  let best = 0;
+  for (const { w, near: close } of [...l, ...r]) best = Math.max(best, close ? weight(w) : weight(w) / 2);
+  return best;
 }
 
 // Words right before a value that give it a role.

@@ -91,7 +91,7 @@ const ORG_ENDINGS = /\b(?:Inc|Ltd|LLC|GmbH|AG|SA|BV|Corp|Co|Group|Labs?|Systems|
 function nameScore(sig: Signature, cls: NameClass, f: Found): number {
   if (f.value.kind !== "name") return 0;
   const lead = f.left.find((w) => w !== "the" && w !== "a" && w !== "an");
-  let score = 0.6 + 1.5 * cueScore(sig, f.left, f.right);
+  let score = 0.6 + 1.5 * cueScore(sig, f.left, f.right, f.near);
   const words = f.value.words;
   if (cls === "place") score += (lead && PLACE_LEADS.has(lead) ? 1 : 0) + (words <= 2 ? 0.2 : -0.3) - (ORG_ENDINGS.test(f.value.text) ? 1 : 0);
   if (cls === "org") score += (lead && ORG_LEADS.has(lead) ? 0.8 : 0) + (ORG_ENDINGS.test(f.value.text) ? 1 : 0);
@@ -289,7 +289,7 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     } else if (sig.kind === "identifier") {
       claim(sig.key, identifier(sig, turn, taken, asked.has(sig.key)));
     } else if (sig.kind === "emails") {
-      const emails = turn.found.filter((f) => f.value.kind === "email" && !taken.some((t) => overlaps(t, f.span)) && (cueScore(sig, f.left, f.right) > 0 || f.left.slice(0, 3).some((w) => ["cc", "copy", "copying", "bcc", "include", "including"].includes(w))));
+      const emails = turn.found.filter((f) => f.value.kind === "email" && !taken.some((t) => overlaps(t, f.span)) && (cueScore(sig, f.left, f.right, f.near) > 0 || f.left.slice(0, 3).some((w) => ["cc", "copy", "copying", "bcc", "include", "including"].includes(w))));
       if (emails.length > 0) {
         out.set(sig.key, emails.map((f) => (f.value as { address: string }).address));
         for (const f of emails) taken.push(f.span);
@@ -311,7 +311,7 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     if (nameClass(sig) !== "thing") continue;
     for (const f of turn.found) {
       if (f.value.kind !== "token" || !/^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$/.test(f.raw) || taken.some((t) => overlaps(t, f.span)) || isKnownWord(f.raw)) continue;
-      pairs.push({ sig, f: { ...f, value: { kind: "name", text: f.raw, words: 1 } }, score: 1.2 + 1.5 * cueScore(sig, f.left, f.right) + (asked.has(sig.key) ? 1.5 : 0) });
+      pairs.push({ sig, f: { ...f, value: { kind: "name", text: f.raw, words: 1 } }, score: 1.2 + 1.5 * cueScore(sig, f.left, f.right, f.near) + (asked.has(sig.key) ? 1.5 : 0) });
     }
   }
   pairs.sort((a, b) => b.score - a.score);

@@ -28,7 +28,12 @@ export interface Found {
   left: string[];
   /** Lower-case words after it in its clause, nearest first (at most four). */
   right: string[];
+  /** How many of `left` and `right` come before a comma (or, after the value, an "and"): words past it label the list's next item. */
+  near?: { left: number; right: number };
 }
+
+/** The words around a value in its clause. */
+export type Context = Pick<Found, "left" | "right" | "near">;
 
 export interface Turn {
   text: string;
@@ -45,23 +50,27 @@ const MONTHS_AND_DAYS = new Set(["january", "february", "march", "april", "may",
 const CLAUSE_END = /[.;!?\n]/;
 
 /** The words before and after a span in its clause, nearest first. */
-export function contextOf(text: string, words: Turn["words"], span: Span): { left: string[]; right: string[] } {
+export function contextOf(text: string, words: Turn["words"], span: Span): Context {
   const left: string[] = [];
+  const near = { left: Infinity, right: Infinity };
   for (let i = words.length - 1; i >= 0 && left.length < 6; i--) {
     const w = words[i]!;
     if (w.span.end > span.start) continue;
-    if (CLAUSE_END.test(text.slice(w.span.end, left.length === 0 ? span.start : words[i + 1]!.span.start))) break;
+    const gap = text.slice(w.span.end, left.length === 0 ? span.start : words[i + 1]!.span.start);
+    if (CLAUSE_END.test(gap)) break;
+    if (near.left === Infinity && gap.includes(",")) near.left = left.length;
     left.push(w.word);
   }
   const right: string[] = [];
   for (let i = 0; i < words.length && right.length < 4; i++) {
     const w = words[i]!;
     if (w.span.start < span.end) continue;
-    const gapFrom = right.length === 0 ? span.end : words[i - 1]!.span.end;
-    if (CLAUSE_END.test(text.slice(gapFrom, w.span.start).replace(/\.(?=\d)/g, ""))) break;
+    const gap = text.slice(right.length === 0 ? span.end : words[i - 1]!.span.end, w.span.start);
+    if (CLAUSE_END.test(gap.replace(/\.(?=\d)/g, ""))) break;
+    if (near.right === Infinity && (/,(?!\d)/.test(gap) || w.word === "and")) near.right = right.length;
     right.push(w.word);
   }
-  return { left, right };
+  return { left, right, near };
 }
 
 export const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
