@@ -90,6 +90,14 @@ async function main(): Promise<void> {
   // A compiled rule that should have fired on some probe and gave none of them its effect: it never fires.
   const neverFire = compiledResults.filter((r) => r.probes.some((p) => p.probe.expect !== "approved" || (p.probe.expect_last ?? "approved") !== "approved") && r.probes.every((p) => p.got.every((g) => g === "approved")));
   console.log(`compiled rules that never fire on their probes: ${neverFire.length}`);
+  // Which way the wrong probes went, an aggregate that says whether rules miss (a forbidden action let
+  // through) or over-reach (an allowed one stopped), without naming a rule.
+  const ways = new Map<string, number>();
+  for (const { rule, probe } of wrong) {
+    const way = `${probe.probe.expect_last ?? probe.probe.expect} → ${probe.got.at(-1) ?? "-"}${rule.outcome.compiled ? "" : " (refused)"}`;
+    ways.set(way, (ways.get(way) ?? 0) + 1);
+  }
+  console.log(`wrong probes by way: ${[...ways].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${n}`).join(", ") || "none"}`);
 
   if (!aggregateOnly) console.log(wrong.length === 0 ? "\nwrong probes: none" : `\nwrong probes (${wrong.length}):`);
   for (const { rule, probe } of aggregateOnly ? [] : wrong) {

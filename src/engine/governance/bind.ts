@@ -153,6 +153,12 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
     }
     case "rate":
       return { parameters: [], applies: true, note: "the workspace's recent governed actions this rule covers" };
+    case "compare_fields": {
+      const right = bySubject(call, c.other, (f) => typeof f.value === "number");
+      const left = c.subject.words.length > 0 ? bySubject(call, c.subject, (f) => typeof f.value === "number") : [];
+      const fields = [...left, ...right];
+      return { parameters: paths(fields), applies: right.length > 0 };
+    }
     case "differ": {
       const both = call.fields.filter((f) => hasConcept(f.concepts, c.head));
       return { parameters: paths(both), applies: both.length >= 2 };

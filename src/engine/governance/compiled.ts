@@ -69,6 +69,8 @@ export type Condition =
   | { kind: "flag"; subject: Subject; expect: boolean }
   /** Text containing, starting or ending with a value ("whose title mentions draft"). */
   | { kind: "text"; subject: Subject; mode: "contains" | "starts" | "ends"; value: string; negate: boolean }
+  /** One argument against another ("whose declared value exceeds its insured value"); no subject: the amount. */
+  | { kind: "compare_fields"; subject: Subject; op: Exclude<Comparator, "between">; other: Subject }
   /** Two arguments of one kind that differ ("a shipping address in another region than billing"). */
   | { kind: "differ"; head: string; negate: boolean }
   /** Any recipient address outside the domains (subdomains are inside); with `inside`, any address in them. */

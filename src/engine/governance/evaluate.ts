@@ -373,7 +373,16 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // Objects matched by an argument value: the noun right after one names the value's kind ("express
     // shipping" with method: express, "gold tier" with level: gold) and counts as matched too.
     let afterValue = false;
-    for (let i = 0; i < objects.length; i++) {
+    let nameHits = 0;
+    let headHit = false;
+    // After each object (also after a `continue`): whether the head noun, the last object, was matched.
+    let before = 0;
+    const step = (i: number) => {
+      if (i === objects.length - 1 && matched > before) headHit = true;
+      before = matched;
+      return i + 1;
+    };
+    for (let i = 0; i < objects.length; i = step(i)) {
       const o = objects[i]!;
       const followsValue = afterValue;
       afterValue = false;
@@ -410,7 +419,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials))) {
         // A word only the description has ("from their account's credit balance") narrows, but does not
         // name the tool alone: its name, its parameters or its initials must.
-        const named = meets(action.name, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials));
+        const byName = meets(action.name, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials));
+        const named = byName || meets(action.paramConcepts, o.concepts);
+        if (byName) nameHits++;
         if (!o.participle && (named || action.name === action.concepts)) own++;
         else if (!o.participle) describedOnly++;
         matched++;
@@ -425,6 +436,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
     // Words only the description has name the tool when they are all there is and all of them are found.
     const owned = own > 0 || (describedOnly > 0 && matched === objects.length);
+    // The head noun unmatched ("deposit returns" and create_tenancy): a modifier that only a parameter of
+    // the tool names ("deposit" and deposit_gbp) does not make the tool the one that does it.
+    if (!headHit && nameHits === 0 && objects.length > 1 && !verbsOnly && !term.exact) return false;
     if (byDelivery || byKind) return owned && matched * 2 >= objects.length;
     if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched);
     return owned && matched * 2 >= objects.length;
@@ -1212,6 +1226,27 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
             v = UNKNOWN;
           } else if (x === undefined) v = UNKNOWN;
           else v = compareNumbers(op, x, value.value, high?.value) ? TRUE : FALSE;
+          if (exempting ? v < result : v > result) result = v;
+        }
+        return result;
+      };
+    }
+    case "compare_fields": {
+      const { subject, op, other } = c;
+      return (a) => {
+        const right = bySubject(a, other, isNumber);
+        const left = (subject.words.length > 0 ? bySubject(a, subject, isNumber) : a.fields.filter((f) => isNumber(f) && f.words.some((w) => AMOUNT_WORDS.includes(w)))).filter((f) => !right.includes(f));
+        if (right.length === 0 || left.length === 0) {
+          const missing = right.length === 0 ? other : subject;
+          if (a.params && !toolCanCarry(a, missing)) return FALSE;
+          a.unknowns.add(missing.text || missing.implied || "amount");
+          return UNKNOWN;
+        }
+        const y = numberOf(right[0]!)!;
+        let result: Truth = exempting ? TRUE : FALSE;
+        for (const f of left) {
+          a.claimed.add(f.path);
+          const v: Truth = compareNumbers(op, numberOf(f)!, y) ? TRUE : FALSE;
           if (exempting ? v < result : v > result) result = v;
         }
         return result;

@@ -68,6 +68,8 @@ export function describeCondition(c: Condition): string {
     case "compare":
       if (c.op === "between") return `${subjectText(c.subject)} is between ${quantity(c.value)} and ${quantity(c.high!)}`;
       return `${subjectText(c.subject)} is ${OPS[c.op]} ${quantity(c.value)}`;
+    case "compare_fields":
+      return `${subjectText(c.subject)} is ${OPS[c.op]} ${subjectText(c.other)}`;
     case "equals":
       // A kind of party or thing the action is for ("to contractors"): read back as the same category.
       if (c.category && c.subject.words.length === 0 && !c.negate && c.values.every((v) => /^[a-z][a-z -]*$/.test(v))) return `it is for ${c.values.join(" or ")}`;

@@ -767,6 +767,25 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
 
 const NUMERIC_KINDS = new Set(["number", "money", "percent", "quantity"]);
 
+// Nouns that name an amount an action carries besides its own: "its insured value", "the credit limit".
+const AMOUNT_NOUNS = new Set(["value", "limit", "amount", "price", "cost", "total", "balance", "budget", "cap", "ceiling", "threshold", "quota", "maximum", "minimum", "max", "min", "salary", "fee", "estimate", "quote", "allowance", "sum", "deposit", "rent", "rate", "valuation", "reserve", "premium", "excess", "deductible", "coverage", "entitlement", "credit", "capacity", "stock", "inventory", "outstanding", "charge", "payment", "fare", "spend", "income", "wage", "offer", "bid"]);
+
+/**
+ * Another argument named after a comparator: a determiner or an owner ("the", "its", "the policy's"), then
+ * up to three nouns ending in one that names an amount ("insured value", "coverage limit"), and no number.
+ */
+function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
+  if (!wordIs(ws[k], "the", "its", "their", "his", "her", "this") && !/'s$/.test(ws[k]?.norm ?? "")) return undefined;
+  const words: W[] = [];
+  let m = wordIs(ws[k], "the", "its", "their", "his", "her", "this") ? k + 1 : k;
+  // "the policy's coverage limit": the owner is whose argument it is, not a word of its name.
+  if (/'s$/.test(ws[m]?.norm ?? "") && ws[m]!.t.kind === "word") m++;
+  while (m < ws.length && words.length < 3 && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !LIST_SEPARATORS.has(ws[m]!.norm) && ["NOUN", "ADJ", "VERB", "PROPN"].includes(ws[m]!.pos)) words.push(ws[m++]!);
+  if (words.length === 0 || !AMOUNT_NOUNS.has(words.at(-1)!.norm.replace(/s$/, ""))) return undefined;
+  if (ws[m] && NUMERIC_KINDS.has(ws[m]!.t.kind)) return undefined;
+  return { words, next: m };
+}
+
 /** A fraction in words at k ("half", "a third", "two thirds"), not followed by "of" ("half of the …"). */
 function fractionAt(ws: W[], k: number): { value: number; length: number; text: string } | undefined {
   // "two thirds": the tokenizer has read "two" as a number already.
@@ -1324,6 +1343,14 @@ class ConditionReader {
       op = cmp.op;
       value = { value: Math.round(part.value * 1e6) / 1e4, percent: true, text: part.text };
       k = j + cmp.length + part.length;
+    } else if (cmp && cmp.op !== "between" && fieldAt(ws, j + cmp.length)) {
+      // "exceeds its insured value", "more than the policy's coverage limit": another argument of the action.
+      const other = fieldAt(ws, j + cmp.length)!;
+      if (probe) return { condition: { kind: "and", of: [] }, next: other.next };
+      const s = subjectOf(subject.filter((w) => !this.actionNouns.some((a) => conceptsOf(a).has(w.norm))));
+      const left: Subject = s.words.length > 0 ? s : { ...s, implied: "amount" };
+      const condition: Condition = { kind: "compare_fields", subject: left, op: cmp.op, other: subjectOf(other.words) };
+      return { condition: negated ? negate(condition) : condition, next: other.next, subject: subject.length > 0 ? subject : undefined };
     } else if (cmp && ws[j + cmp.length] && NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind)) {
       op = cmp.op;
       value = valueOf(ws[j + cmp.length]!.t);
@@ -1517,6 +1544,18 @@ class ConditionReader {
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: wordIs(ws[i], "with") === on }, next };
       }
     }
+    // "during a change freeze", "amid an incident": a state the action happens in, named by its noun (the
+    // times and days "during" also leads are read before this, by the clock and date readers).
+    if (wordIs(ws[i], "during", "amid", "amidst")) {
+      let k = i + 1;
+      if (wordIs(ws[k], "a", "an", "the", "any")) k++;
+      const noun: W[] = [];
+      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && ["NOUN", "PROPN", "ADJ", "VERB", "X"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm) && !LIST_SEPARATORS.has(ws[k]!.norm)) noun.push(ws[k++]!);
+      if (noun.length > 0 && noun.at(-1)!.pos !== "ADJ") {
+        if (probe) return { condition: { kind: "and", of: [] }, next: k };
+        return { condition: { kind: "flag", subject: subjectOf(noun), expect: true }, next: k };
+      }
+    }
     let j = i;
     const subject: W[] = [];
     let negated = false;
@@ -1649,6 +1688,8 @@ class ConditionReader {
     // "the bronze tier", "channel #general", "the HR folder"), or a value alone ("production", "#general").
     let m = j;
     if (wordIs(ws[m], "any", "all", "every", "each")) return undefined; // "on any product": every one of them
+    // "to an account", "for a contractor": an indefinite article names a kind of thing, not one value.
+    const indefinite = wordIs(ws[m], "a", "an");
     while (wordIs(ws[m], "the", "a", "an")) m++;
     const phrase: W[] = [];
     while (m < ws.length && phrase.length < 4) {
@@ -1697,7 +1738,10 @@ class ConditionReader {
     // A bare plural noun ("for contractors", "to customers") names a kind of party, not one value: it is
     // true when an argument says so, and otherwise unknown (never false by another value's shape).
     const last = phrase.at(-1)!;
-    const category = valueLike.length === 0 && last.pos === "NOUN" && last.lemma !== last.norm;
+    // A singular thing named with "a"/"an" ("to an account") is what the action is done to, no value of it:
+    // left unread (a rule that restricts then covers more; one that allows is refused for it).
+    if (indefinite && phrase.length === 1 && valueLike.length === 0 && last.lemma === last.norm && !namesPeople(last.norm)) return undefined;
+    const category = valueLike.length === 0 && last.pos === "NOUN" && (last.lemma !== last.norm || (indefinite && phrase.length === 1));
     // "for customers on tier gold", "to clients in the silver plan": the party whose attribute follows.
     if (category && phrase.length === 1 && namesPeople(last.norm) && wordIs(ws[m], "on", "in", "at", "with")) {
       const owned = this.readEquality(ws, m, probe);
@@ -1751,8 +1795,8 @@ function negate(c: Condition): Condition {
   if (c.kind === "flag") return { ...c, expect: !c.expect };
   if (c.kind === "text") return { ...c, negate: !c.negate };
   if (c.kind === "differ") return { ...c, negate: !c.negate };
-  if (c.kind === "compare") {
-    const flip: Partial<Record<Comparator, Comparator>> = { gt: "lte", gte: "lt", lt: "gte", lte: "gt", eq: "neq", neq: "eq" };
+  if (c.kind === "compare" || c.kind === "compare_fields") {
+    const flip: Partial<Record<Comparator, Exclude<Comparator, "between">>> = { gt: "lte", gte: "lt", lt: "gte", lte: "gt", eq: "neq", neq: "eq" };
     const op = flip[c.op];
     if (op) return { ...c, op };
   }
@@ -2271,6 +2315,16 @@ export function readClause(sentence: string): Reading | ParseFailure {
       actionWords.push(...moved);
     }
   }
+  // "Whenever a deploy targets X, block it", "If any restore would overwrite Y, escalate": the lead's
+  // subject, an instance of a kind (a, an, any), is the action, and the rest of the lead its conditions. A
+  // definite subject ("if the amount exceeds …") is an attribute of the action, not the action.
+  if (!actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET" && a.pos !== "PRON")) {
+    const subject = leadSubject(conditionWords);
+    if (subject) {
+      actionWords.length = 0;
+      actionWords.push(...conditionWords.splice(subject.start, subject.end - subject.start).filter((w) => !wordIs(w, "a", "an", "any", "every", "each")));
+    }
+  }
   // Adverbs of manner name a value of the action ("shares files publicly" → public).
   // An environment named as a modifier of the action ("prod deployments", "production database drops").
   const environments = actionWords.filter((w) => w.t.kind === "word" && ENVIRONMENTS.has(w.norm) && actionWords.some((x) => x !== w && x.t.kind === "word" && !ENVIRONMENTS.has(x.norm)));
@@ -2369,6 +2423,15 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
     // After a modal the next word is a verb whatever its tag ("that would issue refunds").
     if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined || (j > i + 1 && ws[j]?.t.kind === "word")) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
   }
+  // "firewall rules that open port 22 to …", "queries that select the ssn column": after a thing (not
+  // "action" or "call"), a relative clause with its own verb describes the thing, not the operation: what
+  // it names are conditions (the verb itself, if no reader places it, is an unread word).
+  if (!onlyGeneric && before.length > 0 && before.every((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "ADJ") && wordIs(w, "that", "which")) {
+    let j = i + 1;
+    while (wordIs(ws[j], "would", "will", "could", "can", "may", "might")) j++;
+    const verb = ws[j];
+    if (verb && verb.t.kind === "word" && !wordIs(verb, "is", "are", "be", "has", "have", "was", "were") && (verb.pos === "VERB" || tag(["they", verb.norm])[1]?.pos === "VERB") && ws.slice(j + 1).some((x) => isValue(x.t) || x.t.kind === "word")) return true;
+  }
   // "refunds to any customer": every one of them, which the condition reader sets aside.
   if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) return true;
   if (wordIs(w, "with", "without", "having", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
@@ -2422,6 +2485,26 @@ export function parseRule(sentence: string): ParseResult {
   }
   const rule: CompiledRule = { source: sentence.trim(), effect, actions, when, unless, format: 2, ...(reading.loose.length > 0 ? { ignored: reading.loose } : {}) };
   return { ok: true, rule };
+}
+
+/**
+ * The subject of a leading condition when it names an instance of a kind of action: an indefinite article
+ * or "any", up to three nouns, then its verb (or a modal and its verb): "a backup restore would overwrite".
+ */
+function leadSubject(ws: W[]): { start: number; end: number } | undefined {
+  let i = 0;
+  while (wordIs(ws[i], "if", "when", "whenever", "once", "where")) i++;
+  if (!wordIs(ws[i], "a", "an", "any", "every", "each")) return undefined;
+  // The verb: a modal, or a word in its third-person form that reads as a verb after "it" ("targets",
+  // "exceeds"); the tagger alone reads "a deploy targets" as a verb and a noun.
+  for (let k = i + 2; k <= i + 4 && k < ws.length; k++) {
+    const w = ws[k]!;
+    if (w.t.kind !== "word" || CONDITION_MARKERS.has(w.norm) || LIST_SEPARATORS.has(w.norm)) return undefined;
+    const modal = wordIs(w, "would", "will", "could", "might", "may", "should") && ws[k + 1]?.t.kind === "word";
+    const finite = /[^s]s$/.test(w.norm) && !wordIs(w, "is", "has", "was", "does") && tag(["it", w.norm])[1]?.pos === "VERB";
+    if (modal || finite) return ws[k - 1]!.pos === "ADJ" ? undefined : { start: i, end: k };
+  }
+  return undefined;
 }
 
 /** A rule text may hold several sentences: split on ";" and on full stops that end a sentence. */

@@ -81,8 +81,10 @@ const LEXEME = new RegExp(
     String.raw`(?<quoted>"[^"]{0,200}"|“[^”]{0,200}”|'[^']{0,200}'(?![a-z])|‘[^’]{0,200}’|\x60[^\x60]{0,200}\x60)`,
     String.raw`(?<email>[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})`,
     String.raw`(?<tag>[#@][a-z0-9][\w.-]*)`,
+    // An IPv4 address or CIDR block ("10.0.0.1", "0.0.0.0/0") is one name, not numbers.
+    String.raw`(?<ip>(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?(?![\d.]))`,
     // A meridiem is "am"/"pm" as a word of its own: "4:00 America/New_York" is a clock and a zone.
-    String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)(?![\d:]))`,
+    String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)(?![\d:]|\.\d))`,
     String.raw`(?<time>(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?(?![a-z]))?(?![\d:])|(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z]))`,
     // Separators only between digits ("$2,000," keeps its comma), and a k/m/bn scale only attached ("2m"):
     // "120 m" is metres.
@@ -95,7 +97,7 @@ const LEXEME = new RegExp(
     String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
     // "usd2750", "gbp8.99": a currency code glued to its amount (read as a word when it is no currency).
     String.raw`(?<glued>[a-z]{3}\d(?:\d|[,.](?=\d))*(?![a-z0-9_]))`,
-    String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:-[a-z][a-z0-9_]*)*(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
+    String.raw`(?<word>[a-z_\u00c0-\u024f][a-z0-9_\u00c0-\u024f]*(?:-[a-z][a-z0-9_]*)*(?:(?<=-[a-z][a-z0-9_]*)-\d+[a-z0-9]*)?(?:['’](?:s|t|re|ve|ll|d|m)\b)?)`,
     String.raw`(?<punct>[,;:()\[\]/°º℃℉\-–—.!?&+*$€£¥₹₩₽₺₪₫₱฿]|\s+)`,
   ].join("|"),
   "gy",
@@ -205,7 +207,7 @@ function lex(text: string, spans?: Span[]): Token[] {
     } else if (g.op !== undefined) {
       const op = ({ ">": "gt", ">=": "gte", "=>": "gte", "≥": "gte", "<": "lt", "<=": "lte", "≤": "lte", "=": "eq", "==": "eq", "!=": "neq", "≠": "neq" } as const)[raw]!;
       tokens.push({ kind: "op", text: raw, op });
-    } else if (g.path !== undefined) tokens.push({ kind: "word", text: raw, norm: raw });
+    } else if (g.path !== undefined || g.ip !== undefined) tokens.push({ kind: "word", text: raw, norm: raw });
     else if (g.domain !== undefined) tokens.push({ kind: "domain", text: raw, domain: raw.replace(/^\*\./, "") });
     else if (g.glued !== undefined) {
       // Only the currencies people glue to amounts: "cad1024" or "top100" is more likely a reference.
