@@ -496,6 +496,56 @@ const MEANINGS: Meaning[] = [
       { tool: "place_order", args: { symbol: "X" }, now: "2026-11-23T15:00:00Z", expect: "approved" },
     ],
   },
+  {
+    name: "an argument compared with another argument of the action",
+    forms: [
+      "Block transfers whose amount exceeds the account balance",
+      "Transfers must never exceed the account balance",
+      "Transfers larger than the account balance are forbidden",
+      "Never allow transfers when the amount is greater than the account balance",
+    ],
+    probes: [
+      { tool: "transfer_funds", args: { amount: 500, account_balance: 400 }, expect: "blocked" },
+      { tool: "transfer_funds", args: { amount: 400, account_balance: 400 }, expect: "approved" },
+      { tool: "transfer_funds", args: { amount: 300, account_balance: 400 }, expect: "approved" },
+      { tool: "transfer_funds", args: { amount: 500 }, expect: "blocked" },
+    ],
+  },
+  {
+    name: "during a state of the action",
+    forms: ["Block payouts during a payment freeze", "Payouts during a payment freeze are not allowed", "During a payment freeze, block payouts", "Never permit payouts during the payment freeze"],
+    probes: [
+      { tool: "create_payout", args: { amount: 10, payment_freeze: true }, expect: "blocked" },
+      { tool: "create_payout", args: { amount: 10, payment_freeze: false }, expect: "approved" },
+      { tool: "create_invoice", args: { amount: 10, payment_freeze: true }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a leading condition whose subject, an instance of a kind, is the action",
+    forms: ["Whenever a payout exceeds $500, block it", "If a payout exceeds $500, block it", "When a payout would exceed $500, block it", "If any payout exceeds $500, block it"],
+    probes: [
+      { tool: "create_payout", args: { amount: 600 }, expect: "blocked" },
+      { tool: "create_payout", args: { amount: 100 }, expect: "approved" },
+      { tool: "create_invoice", args: { amount: 600 }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a relative clause with its own verb after a thing names conditions, not the operation",
+    forms: ["Block scans that target 10.0.0.0/8", "Scans that target 10.0.0.0/8 are forbidden", "Never permit scans which would target 10.0.0.0/8"],
+    probes: [
+      { tool: "run_scan", args: { target_cidr: "10.0.0.0/8" }, expect: "blocked" },
+      { tool: "run_scan", args: { target_cidr: "192.168.0.0/16" }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a head noun the tool does not name, with a modifier only its parameter names, is another action",
+    forms: ["Block deposit returns over $300", "Deposit returns over $300 are not allowed"],
+    probes: [
+      { tool: "return_deposit", args: { amount: 400 }, expect: "blocked" },
+      { tool: "return_deposit", args: { amount: 200 }, expect: "approved" },
+      { tool: "create_lease", args: { deposit_amount: 400 }, expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {

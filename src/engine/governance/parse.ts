@@ -970,7 +970,7 @@ class ConditionReader {
   private readOne(ws: W[], at: number, lastSubject: W[], probe = false): { condition: Condition; next: number; subject?: W[]; spare?: W[] } | undefined {
     let i = at;
     while (wordIs(ws[i], "when", "whenever", "if", "where", "while", "once") && i + 1 < ws.length) i++;
-    return this.readRate(ws, i) ?? this.readDates(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readEquality(ws, i, probe);
+    return this.readRate(ws, i) ?? this.readDates(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readVerbValue(ws, i, probe) ?? this.readEquality(ws, i, probe);
   }
 
   /** "over 10 exports per day", "at most 5 a day", "3 times per hour". */
@@ -1517,6 +1517,32 @@ class ConditionReader {
       return { condition: { kind: "differ", head: baseOf(head), negate: false }, next: k };
     }
     return undefined;
+  }
+
+  /**
+   * A verb of a relative clause and the values it names ("that target 10.0.0.0/8 or 10.1.0.0/16", "which
+   * hit prod"): the action carries one of them, wherever.
+   */
+  private readVerbValue(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
+    let k = i;
+    if (!wordIs(ws[k], "that", "which")) return undefined;
+    k++;
+    while (wordIs(ws[k], "would", "will", "could", "can", "may", "might")) k++;
+    const verb = ws[k];
+    if (!verb || verb.t.kind !== "word" || wordIs(verb, "is", "are", "be", "has", "have", "was", "were") || (verb.pos !== "VERB" && tag(["they", verb.norm])[1]?.pos !== "VERB")) return undefined;
+    k++;
+    while (wordIs(ws[k], "the", "a", "an")) k++;
+    const valueLike = (w: W | undefined) => !!w && (w.t.kind === "tag" || w.t.kind === "quoted" || (w.t.kind === "word" && (/[_\d]/.test(w.norm) || ENVIRONMENTS.has(w.norm))));
+    const values: string[] = [];
+    while (valueLike(ws[k])) {
+      values.push(valueText(ws[k]!)!);
+      k++;
+      if ((wordIs(ws[k], "or") || (ws[k]?.t.kind === "punct" && ws[k]!.t.text === ",")) && valueLike(ws[k + 1])) k++;
+      else break;
+    }
+    if (values.length === 0) return undefined;
+    if (probe) return { condition: { kind: "and", of: [] }, next: k };
+    return { condition: { kind: "equals", subject: { text: "", words: [] }, values, negate: false }, next: k };
   }
 
   /** Yes/no facts: "a crane is running", "checks have not completed", "the supplier is not on the allowed list", "openly". */
@@ -2426,7 +2452,7 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   // "firewall rules that open port 22 to …", "queries that select the ssn column": after a thing (not
   // "action" or "call"), a relative clause with its own verb describes the thing, not the operation: what
   // it names are conditions (the verb itself, if no reader places it, is an unread word).
-  if (!onlyGeneric && before.length > 0 && before.every((x) => x.pos === "NOUN" || x.pos === "PROPN" || x.pos === "ADJ") && wordIs(w, "that", "which")) {
+  if (!onlyGeneric && before.length > 0 && !before.some((x) => /^(?:every|any|some|no)(?:thing|one|body)$|^(?:all|it|them|this|these|those)$/.test(x.norm)) && wordIs(w, "that", "which")) {
     let j = i + 1;
     while (wordIs(ws[j], "would", "will", "could", "can", "may", "might")) j++;
     const verb = ws[j];

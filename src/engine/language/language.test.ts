@@ -101,6 +101,28 @@ describe("typed values", () => {
   it("never throws, whatever the text", () => {
     fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => void tokenize(text)), { numRuns: 2000 });
   });
+
+  it("names with a number after their words, addresses and blocks are one word each", () => {
+    const words = (text: string) => tokenize(text).filter((t) => t.kind === "word").map((t) => t.text);
+    for (const name of ["eu-west-1", "us-east-2", "ap-south-1b", "10.0.0.1", "0.0.0.0/0", "192.168.10.0/24"]) {
+      for (const text of [`deploy to ${name} today`, `${name}, please`, `in ${name} or elsewhere`]) expect(words(text), text).toContain(name);
+    }
+    // Codes of letters then digits stay as they were; a number before an address is no clock range.
+    expect(tokenize("open port 22 to 10.0.0.0/8").some((t) => t.kind === "time_range")).toBe(false);
+    expect(tokenize("from 9:00 to 17:00.").some((t) => t.kind === "time_range")).toBe(true);
+  });
+
+  it("a count and its unit joined as one adjective", () => {
+    const q = (text: string) => tokenize(text).find((t) => t.kind === "quantity");
+    for (const [text, unit, value] of [["a two-year term", "y", 2], ["a 2-year term", "y", 2], ["a 10-minute call", "min", 10], ["a 5-kg bag", "kg", 5], ["three-hour shift", "h", 3]] as const) {
+      const t = q(text);
+      expect(t?.kind === "quantity" ? [t.quantity.unit, t.quantity.value] : undefined, text).toEqual([unit, value]);
+    }
+    const months = q("a 6-month lease");
+    expect(months?.kind === "quantity" ? [months.quantity.name, convert(months.quantity.value, months.quantity.unit, "year")] : undefined).toEqual(["month", 0.5]);
+    // A hyphen between a number and a word that is no unit is not one.
+    expect(tokenize("a 3-way call").some((t) => t.kind === "quantity")).toBe(false);
+  });
 });
 
 describe("two numbers joined like a range", () => {
