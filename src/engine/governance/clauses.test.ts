@@ -537,15 +537,6 @@ const MEANINGS: Meaning[] = [
       { tool: "run_scan", args: { target_cidr: "192.168.0.0/16" }, expect: "approved" },
     ],
   },
-  {
-    name: "a head noun the tool does not name, with a modifier only its parameter names, is another action",
-    forms: ["Block deposit returns over $300", "Deposit returns over $300 are not allowed"],
-    probes: [
-      { tool: "return_deposit", args: { amount: 400 }, expect: "blocked" },
-      { tool: "return_deposit", args: { amount: 200 }, expect: "approved" },
-      { tool: "create_lease", args: { deposit_amount: 400 }, expect: "approved" },
-    ],
-  },
 ];
 
 describe("clauses around the action", () => {

@@ -373,16 +373,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // Objects matched by an argument value: the noun right after one names the value's kind ("express
     // shipping" with method: express, "gold tier" with level: gold) and counts as matched too.
     let afterValue = false;
-    let nameHits = 0;
-    let headHit = false;
-    // After each object (also after a `continue`): whether the head noun, the last object, was matched.
-    let before = 0;
-    const step = (i: number) => {
-      if (i === objects.length - 1 && matched > before) headHit = true;
-      before = matched;
-      return i + 1;
-    };
-    for (let i = 0; i < objects.length; i = step(i)) {
+    for (let i = 0; i < objects.length; i++) {
       const o = objects[i]!;
       const followsValue = afterValue;
       afterValue = false;
@@ -392,6 +383,19 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         matched += 2;
         own++;
         i++;
+        continue;
+      }
+      // "off-cycle payroll runs" and `off_cycle`: a hyphenated modifier that is a yes/no argument's name
+      // names the kind of action it is true for (missing: it may be, which fails closed).
+      const flag = o.nameLike ? action.fields.find((f) => norm(f.path) === o.whole && (typeof f.value === "boolean" || f.value === "true" || f.value === "false")) : undefined;
+      if (flag) {
+        if (flag.value === false || flag.value === "false") return false;
+        matched++;
+        own++;
+        continue;
+      }
+      if (o.nameLike && action.params?.has(o.whole.replace(/ /g, "_")) && !action.fields.some((f) => norm(f.path) === o.whole)) {
+        matched++;
         continue;
       }
       // A name-like word ("analytics-prod", "db_2") is one particular thing: it matches as a whole or not at all.
@@ -419,9 +423,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials))) {
         // A word only the description has ("from their account's credit balance") narrows, but does not
         // name the tool alone: its name, its parameters or its initials must.
-        const byName = meets(action.name, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials));
-        const named = byName || meets(action.paramConcepts, o.concepts);
-        if (byName) nameHits++;
+        const named = meets(action.name, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials));
         if (!o.participle && (named || action.name === action.concepts)) own++;
         else if (!o.participle) describedOnly++;
         matched++;
@@ -436,9 +438,6 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
     // Words only the description has name the tool when they are all there is and all of them are found.
     const owned = own > 0 || (describedOnly > 0 && matched === objects.length);
-    // The head noun unmatched ("deposit returns" and create_tenancy): a modifier that only a parameter of
-    // the tool names ("deposit" and deposit_gbp) does not make the tool the one that does it.
-    if (!headHit && nameHits === 0 && objects.length > 1 && !verbsOnly && !term.exact) return false;
     if (byDelivery || byKind) return owned && matched * 2 >= objects.length;
     if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched);
     return owned && matched * 2 >= objects.length;

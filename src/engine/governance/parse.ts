@@ -1351,10 +1351,12 @@ class ConditionReader {
       const left: Subject = s.words.length > 0 ? s : { ...s, implied: "amount" };
       const condition: Condition = { kind: "compare_fields", subject: left, op: cmp.op, other: subjectOf(other.words) };
       return { condition: negated ? negate(condition) : condition, next: other.next, subject: subject.length > 0 ? subject : undefined };
-    } else if (cmp && ws[j + cmp.length] && NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind)) {
+    } else if (cmp && ws[j + cmp.length] && (NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind) || (wordIs(ws[j + cmp.length], "a", "an") && NUMERIC_KINDS.has(ws[j + cmp.length + 1]?.t.kind ?? "")))) {
+      // "more than a 90-day supply": an article before a quantity used as an adjective.
+      const at = NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind) ? j + cmp.length : j + cmp.length + 1;
       op = cmp.op;
-      value = valueOf(ws[j + cmp.length]!.t);
-      k = j + cmp.length + 1;
+      value = valueOf(ws[at]!.t);
+      k = at + 1;
     } else if (j < ws.length && ws[j]!.t.kind === "number" && ws[j + 1]?.t.kind === "word" && (boundAt(ws, j + 2) || (ws[j + 2]?.t.kind === "word" && boundAt(ws, j + 3)))) {
       // "10,000 users or fewer": a count whose bound follows its noun.
       const after = afterValue(ws, j + 1, "eq");
@@ -1596,9 +1598,15 @@ class ConditionReader {
     if (j >= ws.length || ws[j]!.t.kind !== "word" || !auxiliary(j)) {
       // "unless the scan passed", "if the check failed": a thing named with an article, then its verb in the
       // past, is a yes/no fact too (not an action named "scan passed").
+      // "unless the employee initiated the change": the verb's own object, a definite noun, is part of the
+      // fact; the fact is the party and its verb.
+      const pastAt = subject.findIndex((w, n) => n >= 1 && w.pos === "VERB" && /ed$/.test(w.norm));
+      const object = pastAt >= 1 && pastAt < subject.length - 1 ? ws.indexOf(subject[pastAt]!) + 1 : -1;
+      const objectLength = object < 0 ? 0 : wordIs(ws[object], "it", "this") ? 1 : wordIs(ws[object], "the") && ws[object + 1]?.pos === "NOUN" ? 2 : 0;
+      if (objectLength > 0 && (!ws[object + objectLength] || ws[object + objectLength]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[object + objectLength]!.norm) || wordIs(ws[object + objectLength], "and", "or"))) subject.length = pastAt + 1;
       const verb = subject.at(-1);
       const past = verb !== undefined && verb.pos === "VERB" && /ed$/.test(verb.norm) && subject.length >= 2;
-      const end = subject.length > 0 ? ws.indexOf(verb!) + 1 : j;
+      const end = subject.length > 0 ? ws.indexOf(verb!) + 1 + (objectLength > 0 && subject.length === pastAt + 1 ? objectLength : 0) : j;
       if (!past || !wordIs(ws.slice(i, end).find((w) => !["when", "while", "if", "whose", "where", "once", "unless"].includes(w.norm)), "the", "its", "their", "his", "her") || (ws[end] && ws[end]!.t.kind === "word" && !ws[end]!.used && !CONDITION_MARKERS.has(ws[end]!.norm) && !wordIs(ws[end], "and", "or"))) return undefined;
       if (probe) return { condition: { kind: "and", of: [] }, next: end };
       return { condition: { kind: "flag", subject: subjectOf(subject), expect: !negated }, next: end };
@@ -1734,7 +1742,8 @@ class ConditionReader {
     if (phrase.length === 0) return undefined;
     const values: string[] = [];
     let attribute: W[] = [];
-    const valueLike = phrase.filter((v) => v.t.kind === "tag" || v.t.kind === "quoted" || v.t.kind === "number" || /[_\d]/.test(v.norm) || ENVIRONMENTS.has(v.norm));
+    // A Roman numeral after its noun is a value too ("Schedule II", "Class IV"); "i", "v" and "x" alone are words.
+    const valueLike = phrase.filter((v, n) => v.t.kind === "tag" || v.t.kind === "quoted" || v.t.kind === "number" || /[_\d]/.test(v.norm) || ENVIRONMENTS.has(v.norm) || (n > 0 && /^(?:ii|iii|iv|vi|vii|viii|ix)$/.test(v.norm)));
     if (valueLike.length > 0) {
       values.push(...valueLike.map((v) => valueText(v)!));
       attribute = phrase.filter((v) => !valueLike.includes(v));
@@ -1935,6 +1944,12 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       // done. Kept as written, so that matching knows it for a modifier.
       const next = words[words.indexOf(w) + 1];
       if (operation && verbs.length === 0 && !w.passive && /[a-z]{3,}ed$/.test(w.norm) && words.indexOf(w) === 0 && next && ["NOUN", "PROPN"].includes(next.pos) && words.length > 1) {
+        objects.push(w.norm);
+        continue;
+      }
+      // "off-cycle runs", "non-standard refunds", "cross-border payments": a word led by a particle or a
+      // prefix before its noun says which ones (often a yes/no argument's name), never what is done.
+      if (/^(?:off|on|in|out|over|under|non|pre|post|cross|multi|same|next|after|up)-[a-z]+$/.test(w.norm) && next && ["NOUN", "PROPN", "VERB"].includes(next.pos)) {
         objects.push(w.norm);
         continue;
       }
@@ -2477,7 +2492,8 @@ export function parseRule(sentence: string): ParseResult {
   const last = /(?<!\b(?:and|or)\s+)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
-  const reading = readClause(text);
+  // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
+  const reading = readClause(restrictionOfPermission(text).replace(/\binside(?:\s+of)?\b/gi, "in"));
   if ("message" in reading) return { ok: false, error: reading };
   // Words no reader placed only narrow a rule that governs (it then governs more: the safe side), but they
   // would widen one that lets actions through ("for gold customers, allow …" read as "allow …").
@@ -2531,6 +2547,20 @@ function leadSubject(ws: W[]): { start: number; end: number } | undefined {
     if (modal || finite) return ws[k - 1]!.pos === "ADJ" ? undefined : { start: i, end: k };
   }
   return undefined;
+}
+
+/**
+ * "Agents may reschedule visits, but not to a slot more than 60 days away": a permission that only frames
+ * its restriction. The rule is the restriction: "Never reschedule visits to a slot more than 60 days away".
+ * A second verb after "but not" ("may read files but not delete them") is left to the clause reader.
+ */
+function restrictionOfPermission(text: string): string {
+  const m = /^(?:(?:[\w'-]+\s+){0,4}?)(?:may|can|are allowed to|is allowed to|are permitted to|is permitted to)\s+(.+?),?\s+but\s+(?:not|never)\s+(.+)$/i.exec(text);
+  if (!m) return text;
+  const [, action, restriction] = m as unknown as [string, string, string];
+  const first = restriction.split(/\s+/)[0]!.toLowerCase();
+  if (/\b(?:it|them|this|that)\b/i.test(restriction) || tag(["they", first])[1]?.pos === "VERB" || tag(["to", action.split(/\s+/)[0]!.toLowerCase()])[1]?.pos !== "VERB") return text;
+  return `Never ${action} ${restriction}`;
 }
 
 /** A rule text may hold several sentences: split on ";" and on full stops that end a sentence. */
