@@ -591,6 +591,23 @@ function numberOf(f: Field): number | undefined {
   return f.number ?? undefined;
 }
 
+/**
+ * For a count of a noun no argument is named after: the action's amount or quantity when a short text
+ * argument holds that noun as its value ("BTC", "gems"), "other" when the argument that says what is
+ * counted (asset, currency, unit, item, type) holds something else, undefined when nothing says.
+ */
+function countedByValue(a: PreparedAction, subject: Subject): Field[] | "other" | undefined {
+  const noun = subject.words.at(-1);
+  if (!noun) return undefined;
+  const holds = a.fields.find((f) => typeof f.value === "string" && f.value.length <= 24 && (sameValue(f.value, noun) || sameValue(f.value, noun.replace(/s$/, ""))));
+  const amounts = () => a.fields.filter((f) => isNumber(f) && f.words.some((w) => w === "amount" || w === "quantity" || w === "qty" || w === "count" || w === "number" || w === "units"));
+  if (holds) return amounts();
+  // Another value where the counted thing is named ("ETH" in `asset` for a rule on BTC): only a short code
+  // of the same shape is one; anything else may be a unit or a label of something else (fail closed).
+  const code = /^[a-z]{2,6}$/i.test(noun) ? a.fields.find((f) => typeof f.value === "string" && /^[A-Z]{2,6}$/.test(f.value) && f.words.some((w) => ["asset", "coin", "token", "ticker", "symbol"].includes(w))) : undefined;
+  return code && amounts().length > 0 ? "other" : undefined;
+}
+
 /** Fields whose key shares the most of the subject's words (the head counting double). */
 // A compiled rule's subject is asked of every field of every action: its words' concepts and weights (the
 // head counting double) are found once per subject.
@@ -1205,7 +1222,15 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const { subject, op, value, high } = c;
       const key = numericKey(subject, value);
       return (a) => {
-        const fields = numericFields(a, subject, value, key);
+        let fields = numericFields(a, subject, value, key);
+        // "more than 5 BTC", "over 10,000 gems": what is counted is a value of the action (asset: "BTC"),
+        // and the amount beside it is the count; another value there is another thing counted.
+        const counted = subject.words.at(-1);
+        if (subject.count && counted && !fields.some((f) => f.words.some((w) => sameValue(w, counted) || sameValue(w, counted.replace(/s$/, ""))))) {
+          const named = countedByValue(a, subject);
+          if (named === "other") return FALSE;
+          if (named) fields = named;
+        }
         if (fields.length === 0) {
           // "increases greater than 7%" and an action that carries the value before and after.
           const change = value.percent || subject.magnitude ? changeBetween(a, value) : undefined;

@@ -620,6 +620,27 @@ function conflictingClauses(ws: W[], cues: EffectCue[]): { first: string; second
   return undefined;
 }
 
+/**
+ * "flagged for fraud review", "under review", "pending approval": an approval word that says what state the
+ * thing is in, not what the rule does, when the sentence says what it does elsewhere ("…, block port-outs").
+ */
+function withoutStates(ws: W[], cues: EffectCue[]): EffectCue[] {
+  const isState = (c: EffectCue) => {
+    if (c.effect !== "require_approval") return false;
+    const start = Math.min(...c.span);
+    // Inside a condition: "if the account is flagged for fraud review", "when it is under review".
+    for (let k = start - 1; k >= 0 && k >= start - 8; k--) {
+      if (ws[k]!.t.kind === "punct" || cues.some((o) => o !== c && o.span.includes(k))) break;
+      if (wordIs(ws[k], "if", "when", "whenever", "while", "unless", "once", "where", "whose", "which", "that")) return true;
+    }
+    let k = start - 1;
+    while (k >= 0 && k >= start - 3 && ws[k]!.t.kind === "word" && ["NOUN", "ADJ", "PROPN"].includes(ws[k]!.pos)) k--;
+    return wordIs(ws[k], "under", "pending", "awaiting");
+  };
+  const states = cues.filter(isState);
+  return states.length > 0 && cues.some((c) => !isState(c)) ? cues.filter((c) => !isState(c)) : cues;
+}
+
 function chooseEffect(cues: EffectCue[]): EffectCue | undefined {
   let best: EffectCue | undefined;
   for (const c of cues) if (!best || STRENGTH[c.effect] > STRENGTH[best.effect]) best = c;
@@ -2106,7 +2127,7 @@ function partyFirst(ws: W[]): W[] {
 
 export function readClause(sentence: string): Reading | ParseFailure {
   const ws = partyFirst(analyze(sentence));
-  const cues = effectCues(ws);
+  const cues = withoutStates(ws, effectCues(ws));
   const cue = chooseEffect(cues);
   if (!cue) {
     return {
@@ -2493,7 +2514,12 @@ export function parseRule(sentence: string): ParseResult {
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
-  const reading = readClause(restrictionOfPermission(text).replace(/\binside(?:\s+of)?\b/gi, "in"));
+  // "more then 20", a common slip: a comparative is followed by "than".
+  const reading = readClause(
+    restrictionOfPermission(text)
+      .replace(/\binside(?:\s+of)?\b/gi, "in")
+      .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than"),
+  );
   if ("message" in reading) return { ok: false, error: reading };
   // Words no reader placed only narrow a rule that governs (it then governs more: the safe side), but they
   // would widen one that lets actions through ("for gold customers, allow …" read as "allow …").
