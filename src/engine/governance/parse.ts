@@ -1593,6 +1593,18 @@ class ConditionReader {
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: wordIs(ws[i], "with") === on }, next };
       }
     }
+    // "without MFA", "without a ticket": the absence of a thing the action would carry, a yes/no fact.
+    if (wordIs(ws[i], "without")) {
+      let k = i + 1;
+      if (wordIs(ws[k], "a", "an", "the", "any")) k++;
+      const noun: W[] = [];
+      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && (["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) || ws[k]!.norm.includes("-")) && !STATE_WORDS.has(ws[k]!.norm) && !CONDITION_MARKERS.has(ws[k]!.norm) && !LIST_SEPARATORS.has(ws[k]!.norm)) noun.push(ws[k++]!);
+      const closes = !ws[k] || ws[k]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k]!.norm) || LIST_SEPARATORS.has(ws[k]!.norm);
+      if (noun.length > 0 && closes && !APPROVAL_NOUNS.has(noun.at(-1)!.norm) && !APPROVAL_ACTS.has(noun.at(-1)!.norm)) {
+        if (probe) return { condition: { kind: "and", of: [] }, next: k };
+        return { condition: { kind: "flag", subject: subjectOf(noun), expect: false }, next: k };
+      }
+    }
     // "during a change freeze", "amid an incident": a state the action happens in, named by its noun (the
     // times and days "during" also leads are read before this, by the clock and date readers).
     if (wordIs(ws[i], "during", "amid", "amidst")) {
@@ -2514,11 +2526,17 @@ export function parseRule(sentence: string): ParseResult {
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
+  // "10 renewals per patron per week": the count per party is not kept (rates count every matching
+  // action), so the limit is read for all of them together, the stricter reading, and said to the author.
+  const perParty = /\bper\s+([a-z]+)\s+(?=(?:per|a|an|every|each)\s+(?:second|minute|hour|day|week|fortnight|month|quarter|year)s?\b)/i.exec(text);
+  const extraIgnored = perParty && RATE_UNITS[perParty[1]!.toLowerCase()] === undefined ? [perParty[0].trim()] : [];
   // "more then 20", a common slip: a comparative is followed by "than".
   const reading = readClause(
-    restrictionOfPermission(text)
+    restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text)
       .replace(/\binside(?:\s+of)?\b/gi, "in")
-      .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than"),
+      .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
+      // "Max 10 renewals per week": a limit written as a notice says no more than that.
+      .replace(/^(?:max|maximum)(?:\s+of)?\s+(?=\d)/i, "No more than "),
   );
   if ("message" in reading) return { ok: false, error: reading };
   // Words no reader placed only narrow a rule that governs (it then governs more: the safe side), but they
@@ -2551,7 +2569,8 @@ export function parseRule(sentence: string): ParseResult {
     when = all(reading.when);
     unless = all(reading.unless);
   }
-  const rule: CompiledRule = { source: sentence.trim(), effect, actions, when, unless, format: 2, ...(reading.loose.length > 0 ? { ignored: reading.loose } : {}) };
+  const ignored = [...reading.loose, ...extraIgnored];
+  const rule: CompiledRule = { source: sentence.trim(), effect, actions, when, unless, format: 2, ...(ignored.length > 0 ? { ignored } : {}) };
   return { ok: true, rule };
 }
 
