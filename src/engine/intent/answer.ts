@@ -43,11 +43,14 @@ export interface MemoryContext {
 // An item holding this share of the question's weight answers it.
 const MIN_COVERAGE = 0.5;
 // Question words that say what kind of answer, not what about.
-const QUESTION_WORDS = new Set(["what", "whats", "which", "who", "whos", "when", "where", "why", "how", "usual", "usually", "our", "we", "do", "does", "handle", "deal", "typically", "normally", "go", "goes", "out", "until", "time", "long", "much", "many", "often", "can", "be", "get", "need", "happen", "should", "must", "quick", "question", "know", "tell", "wonder", "anyone"].map(stem));
+const QUESTION_WORDS = new Set(["what", "whats", "which", "who", "whos", "when", "where", "why", "how", "usual", "usually", "our", "we", "do", "does", "handle", "deal", "typically", "normally", "go", "goes", "out", "until", "time", "long", "much", "many", "often", "can", "be", "get", "need", "happen", "should", "must", "quick", "question", "know", "tell", "wonder", "anyone", "again", "nowadays", "currently", "remind"].map(stem));
+// Greetings and fillers around a question ("hiya", "um"): they ask about nothing.
+const FILLERS = new Set(["hi", "hiya", "hey", "hello", "yo", "um", "uh", "erm", "hmm", "ok", "okay", "pls", "please", "thanks", "cheers", "sorry"]);
 // Different words for the same thing in a question and in memory.
 const SAME_AS: Record<string, string> = { [stem("twice")]: stem("double"), [stem("owns")]: stem("owner"), [stem("own")]: stem("owner") };
 // The words that open a question, direct or embedded ("I need to know who…").
-const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"]);
+// ("whats", "wheres": the contraction typed without its apostrophe.)
+const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whats", "wheres", "whos", "hows", "whens"]);
 // Determiners whose noun names the kind of thing asked for ("which hotel", "what time").
 const ASKS_FOR_KIND = new Set(["which", "what", "whose"]);
 // Parts of speech that continue the noun phrase after such a determiner.
@@ -191,7 +194,9 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
           if (!ids.has(w)) terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" ? "soft" : role, word: w });
           return;
         }
-        if (FUNCTION_WORDS.has(tags[i]!.pos) || POINTERS.has(w)) return;
+        if (FUNCTION_WORDS.has(tags[i]!.pos) || POINTERS.has(w) || FILLERS.has(w)) return;
+        // "these days", "right now": when the question is asked, not what about.
+        if ((w === "days" && ["these", "those"].includes(ws[i - 1] ?? "")) || (w === "now" && ws[i - 1] === "right")) return;
         for (const s of contentStems(w)) {
           if (QUESTION_WORDS.has(s)) continue;
           const key = SAME_AS[s] ?? s;

@@ -505,7 +505,10 @@ export function plan(input: PlanInput): Plan {
   const verbNamesTool = verb !== undefined && ranked.some((r) => expand([verb]).some((v) => r.nameMatched.includes(v)));
   const continues = input.turn === "answer" || input.turn === "correction" || input.turn === "insistence";
   const answering = (input.lastAssistant !== undefined || continues) && !verbNamesTool;
-  if (input.userTurns.length > 1 && (ranked.length === 0 || answering || (continues && !found.support.get(ranked[0]!.item)?.verb))) {
+  // (So do they when the last turn names no tool by its verb as written, its object or a code: "put the
+  // $300 on" shares only a synonym of its verb with a tool that does something else.)
+  const lastNames = (s: Support | undefined) => s !== undefined && (s.verbLiteral || s.object || s.codes > 0);
+  if (input.userTurns.length > 1 && (ranked.length === 0 || answering || (continues && !lastNames(found.support.get(ranked[0]!.item))))) {
     const first = input.userTurns[0] ?? "";
     // The first turn's verb as its own command reads it ("call off…" is calloff, not call).
     const firstFocus = requestFocus(first);
