@@ -11,7 +11,7 @@ import { splitOf, type Split } from "./split.ts";
 
 export { splitOf, type Split };
 
-export type SetName = "shared" | "sample-b" | "team" | "generated" | "fresh";
+export type SetName = "shared" | "sample-b" | "team" | "generated" | "fresh" | "fresh2";
 
 export const DECISION_TYPES = ["direct", "clarify", "execution", "blocked", "connect_required"] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
@@ -132,6 +132,8 @@ export const SET_DIRS: Record<SetName, { dir: string; fixtureDirs: string[]; fil
   team: { dir: here, fixtureDirs: [path.join(here, "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
   // Written by a colleague who had not read the engine, in domains no other set has (docs/eval.md).
   fresh: { dir: path.join(here, "fresh"), fixtureDirs: [path.join(here, "fresh", "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
+  // A second such set, by another writer, in two more domains (docs/eval.md).
+  fresh2: { dir: path.join(here, "fresh2"), fixtureDirs: [path.join(here, "fresh2", "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
   generated: {
     dir: path.join(here, "generated"),
     fixtureDirs: [path.join(here, "fixtures"), path.join(here, "generated", "fixtures")],

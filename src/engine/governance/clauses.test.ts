@@ -537,6 +537,57 @@ const MEANINGS: Meaning[] = [
       { tool: "run_scan", args: { target_cidr: "192.168.0.0/16" }, expect: "approved" },
     ],
   },
+  {
+    name: "a window across days of the week",
+    forms: [
+      "Payouts are frozen from Friday 17:00 until Monday 06:00 UTC",
+      "Block payouts from Fri 17:00 to Mon 06:00 UTC",
+      "No payouts between Friday 17:00 and Monday 06:00 UTC",
+    ],
+    probes: [
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-20T19:00:00Z", expect: "blocked" },
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-22T12:00:00Z", expect: "blocked" },
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-23T05:59:00Z", expect: "blocked" },
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-23T06:00:00Z", expect: "approved" },
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-20T16:59:00Z", expect: "approved" },
+      { tool: "create_payout", args: { amount: 5 }, now: WED_20, expect: "approved" },
+    ],
+  },
+  {
+    name: "business hours with their days in the definition",
+    forms: ["Block payouts outside business hours (9am-5pm UTC, Mon-Sat)", "Block payouts outside business hours (09:00-17:00 UTC, Monday to Saturday)"],
+    probes: [
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-21T12:00:00Z", expect: "approved" },
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-22T12:00:00Z", expect: "blocked" },
+      { tool: "create_payout", args: { amount: 5 }, now: WED_20, expect: "blocked" },
+      { tool: "create_payout", args: { amount: 5 }, now: WED_12, expect: "approved" },
+    ],
+  },
+  {
+    name: "the absence of a thing the action carries",
+    forms: ["Block payouts without MFA", "Block payouts made without MFA", "Payouts without a verified MFA are not allowed"],
+    probes: [
+      { tool: "create_payout", args: { amount: 5, mfa_verified: false }, expect: "blocked" },
+      { tool: "create_payout", args: { amount: 5, mfa_verified: true }, expect: "approved" },
+    ],
+  },
+  {
+    name: "a permission that frames its restriction",
+    forms: ["Agents may issue payouts, but not over $500", "Staff can issue payouts but never above $500", "Bots are allowed to issue payouts, but not for more than $500"],
+    probes: [
+      { tool: "create_payout", args: { amount: 600 }, expect: "blocked" },
+      { tool: "create_payout", args: { amount: 500 }, expect: "approved" },
+      { tool: "create_payout", args: { amount: 100 }, expect: "approved" },
+    ],
+  },
+  {
+    name: "an approval word inside a condition is a state, the effect is said elsewhere",
+    forms: ["If a payout is flagged for compliance review, block it", "Block payouts if the payout is flagged for review", "Block payouts when they are under review"],
+    probes: [
+      { tool: "create_payout", args: { amount: 5, review_flag: true }, expect: "blocked" },
+      { tool: "create_payout", args: { amount: 5, review_flag: false }, expect: "approved" },
+    ],
+  },
 ];
 
 describe("clauses around the action", () => {
@@ -593,6 +644,17 @@ describe("limits per window", () => {
 
   it("an imperative limit, and a limit said as a notice without a verb", () => {
     for (const form of ["Limit password resets to 2 per hour", "Cap password resets at 2 an hour", "Please throttle password resets to two per hour", "No more than 2 password resets per hour", "At most two password resets an hour"]) secondIsOverTwo(form);
+  });
+
+  it("a limit written as a heading word (max, maximum)", () => {
+    for (const form of ["Max 2 password resets per hour", "Maximum of 2 password resets an hour", "max two password resets per hour"]) secondIsOverTwo(form);
+  });
+
+  it("a limit per party is counted for all parties together, and the author is told", () => {
+    for (const form of ["Max 2 password resets per user per hour", "No more than 2 password resets per account per hour", "Limit password resets to 2 per employee per hour"]) {
+      secondIsOverTwo(form);
+      expect(compiled(form).ignored?.join(" "), form).toMatch(/^per (user|account|employee)$/);
+    }
   });
 
   it("a limit that is not per window is refused, not read as its opposite", () => {

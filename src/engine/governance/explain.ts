@@ -47,10 +47,27 @@ const monthDay = (md: number) => {
   return md % 100 >= MONTH_LENGTHS[month - 1]! ? `the last day of ${MONTH_NAMES[month - 1]}` : `${MONTH_NAMES[month - 1]} ${md % 100}`;
 };
 
+/** A window across days of the week (parse.ts readWeekWindow), said as it is read back. */
+function weekWindow(c: Condition): string | undefined {
+  if (c.kind !== "or" || c.of.length < 2) return undefined;
+  const first = c.of[0]!;
+  const last = c.of.at(-1)!;
+  const dayAt = (x: Condition, from?: number, to?: number) =>
+    x.kind === "and" && x.of.length === 2 && x.of[0]!.kind === "weekday" && x.of[0]!.days.length === 1 && !x.of[0]!.subject && x.of[1]!.kind === "time" && !x.of[1]!.subject && (from === undefined || x.of[1]!.from === from) && (to === undefined || x.of[1]!.to === to)
+      ? { day: x.of[0]!.days[0]!, time: x.of[1]!, tz: x.of[1]!.tz || "UTC" }
+      : undefined;
+  const a = dayAt(first, undefined, 24 * 60);
+  const b = dayAt(last, 0);
+  if (!a || !b || a.tz !== b.tz || (c.of.length === 3 && c.of[1]!.kind !== "weekday") || c.of.length > 3) return undefined;
+  return `it is from ${DAY_NAMES[a.day]} ${clock(a.time.from)} until ${DAY_NAMES[b.day]} ${clock(b.time.to)} (${a.tz})`;
+}
+
 export function describeCondition(c: Condition): string {
   // Said as business hours, which reads back as one condition; "not (A and B)" would not.
   const hours = businessHours(c) ?? (c.kind === "not" ? businessHours(c.of) : undefined);
   if (hours) return `it is ${c.kind === "not" ? "outside" : "during"} ${hours}`;
+  const window = weekWindow(c);
+  if (window) return window;
   switch (c.kind) {
     case "and":
       return c.of.map(describeCondition).join(" and ");

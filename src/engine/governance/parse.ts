@@ -151,7 +151,7 @@ function analyze(text: string): W[] {
 // 1. Effect
 
 const BLOCK_VERBS = new Set(["block", "deny", "forbid", "prohibit", "disallow", "reject", "prevent", "stop", "refuse", "ban", "bar", "veto", "halt", "refrain", "avoid"]);
-const BLOCK_PARTICIPLES = new Set(["forbidden", "prohibited", "blocked", "banned", "denied", "disallowed", "barred", "rejected", "prevented", "refused", "vetoed", "off-limits"]);
+const BLOCK_PARTICIPLES = new Set(["forbidden", "prohibited", "blocked", "banned", "denied", "disallowed", "barred", "rejected", "prevented", "refused", "vetoed", "off-limits", "frozen", "embargoed", "suspended"]);
 const APPROVAL_NOUNS = new Set([
   "approval", "approvals", "sign-off", "signoff", "review", "confirmation", "authorization", "authorisation", "consent", "escalation",
   "human", "person", "manager", "approver", "reviewer", "supervisor", "admin", "administrator", "someone", "owner", "lead", "operator", "officer",
@@ -991,7 +991,7 @@ class ConditionReader {
   private readOne(ws: W[], at: number, lastSubject: W[], probe = false): { condition: Condition; next: number; subject?: W[]; spare?: W[] } | undefined {
     let i = at;
     while (wordIs(ws[i], "when", "whenever", "if", "where", "while", "once") && i + 1 < ws.length) i++;
-    return this.readRate(ws, i) ?? this.readDates(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readVerbValue(ws, i, probe) ?? this.readEquality(ws, i, probe);
+    return this.readRate(ws, i) ?? this.readDates(ws, i) ?? this.readWeekWindow(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readVerbValue(ws, i, probe) ?? this.readEquality(ws, i, probe);
   }
 
   /** "over 10 exports per day", "at most 5 a day", "3 times per hour". */
@@ -1025,6 +1025,34 @@ class ConditionReader {
     const limit = cmp && (cmp.op === "lte" || cmp.op === "lt") ? count : count;
     // "at most 5 per day" is a limit of 5 (the 6th is over it); "more than 3" the same; "at least 3" fires at 3.
     return { condition: { kind: "rate", op: cmp?.op === "gte" ? "gte" : op, count: limit, window_seconds: RATE_UNITS[unit.lemma]! }, next: unitAt + 1, spare: ws.slice(j + 1, k).filter((w) => !wordIs(w, "times", "time")) };
+  }
+
+  /**
+   * A window across days of the week: "from Friday 17:00 until Monday 06:00 UTC", "between Sat 22:00 and
+   * Sun 04:00": the first day from its time, the days between whole, the last day up to its time.
+   */
+  private readWeekWindow(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    // (A restatement says "it is from Friday 17:00 until …".)
+    let k = wordIs(ws[i], "it") && wordIs(ws[i + 1], "is") ? i + 2 : i;
+    if (wordIs(ws[k], "from", "between")) k++;
+    const day = (x: W | undefined) => (x && x.t.kind === "word" ? DAYS[x.norm] : undefined);
+    const clock = (x: W | undefined) => (x?.t.kind === "time" ? (x.t as { minutes: number }).minutes : undefined);
+    const d1 = day(ws[k]);
+    const t1 = clock(ws[k + 1]);
+    if (d1 === undefined || t1 === undefined) return undefined;
+    k += 2;
+    if (!(wordIs(ws[k], "until", "till", "to", "through", "thru", "and") || (ws[k]?.t.kind === "punct" && ["-", "–", "—"].includes(ws[k]!.t.text)))) return undefined;
+    const d2 = day(ws[k + 1]);
+    const t2 = clock(ws[k + 2]);
+    if (d2 === undefined || t2 === undefined || d2 === d1) return undefined;
+    const tz = this.zoneAround(ws, k + 3);
+    const between = Array.from({ length: (d2 - d1 + 7) % 7 - 1 }, (_, n) => (d1 + 1 + n) % 7);
+    const parts: Condition[] = [
+      { kind: "and", of: [{ kind: "weekday", days: [d1], tz: tz.zone }, { kind: "time", from: t1, to: 24 * 60, tz: tz.zone }] },
+      ...(between.length > 0 ? [{ kind: "weekday", days: between.sort((a, b) => a - b), tz: tz.zone } as Condition] : []),
+      { kind: "and", of: [{ kind: "weekday", days: [d2], tz: tz.zone }, { kind: "time", from: 0, to: t2, tz: tz.zone }] },
+    ];
+    return { condition: { kind: "or", of: parts }, next: tz.next };
   }
 
   /** "on Saturdays or Sundays", "on weekends", "on weekdays", "on business days", "on Fridays". */
@@ -1238,8 +1266,18 @@ class ConditionReader {
       }
       const tz = this.zoneAround(ws, k);
       k = tz.next;
+      // Their days in the definition too ("8am–5pm Pacific, Mon–Fri", "Monday to Saturday").
+      let days = WEEKDAYS;
+      const d = ws[k]?.t.kind === "punct" && ws[k]!.t.text === "," ? k + 1 : k;
+      const dash = (x: W | undefined) => (x?.t.kind === "punct" && ["-", "–", "—"].includes(x.t.text)) || wordIs(x, "to", "through", "thru", "till", "until");
+      const joined = ws[d]?.t.kind === "word" ? ws[d]!.norm.split("-") : [];
+      const range = DAYS[ws[d]?.norm ?? ""] !== undefined && dash(ws[d + 1]) && DAYS[ws[d + 2]?.norm ?? ""] !== undefined ? { first: DAYS[ws[d]!.norm]!, last: DAYS[ws[d + 2]!.norm]!, next: d + 3 } : joined.length === 2 && DAYS[joined[0]!] !== undefined && DAYS[joined[1]!] !== undefined ? { first: DAYS[joined[0]!]!, last: DAYS[joined[1]!]!, next: d + 1 } : undefined;
+      if (range) {
+        days = Array.from({ length: ((range.last - range.first + 7) % 7) + 1 }, (_, n) => (range.first + n) % 7).sort((a, b) => a - b);
+        k = range.next;
+      }
       if (ws[k]?.t.kind === "punct" && ws[k]!.t.text === ")") k++;
-      const inside: Condition = { kind: "and", of: [{ kind: "weekday", days: WEEKDAYS, tz: tz.zone }, { kind: "time", from: hours.from, to: hours.to, tz: tz.zone }] };
+      const inside: Condition = { kind: "and", of: [{ kind: "weekday", days, tz: tz.zone }, { kind: "time", from: hours.from, to: hours.to, tz: tz.zone }] };
       return { condition: negated ? negate(inside) : inside, next: k };
     } else if (wordIs(ws[j], "at", "during", "overnight") && wordIs(ws[j + 1], "night", "nighttime") ) {
       from = 22 * 60;
@@ -1598,16 +1636,18 @@ class ConditionReader {
       let k = i + 1;
       if (wordIs(ws[k], "a", "an", "the", "any")) k++;
       const noun: W[] = [];
-      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && (["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) || ws[k]!.norm.includes("-")) && !STATE_WORDS.has(ws[k]!.norm) && !CONDITION_MARKERS.has(ws[k]!.norm) && !LIST_SEPARATORS.has(ws[k]!.norm)) noun.push(ws[k++]!);
-      const closes = !ws[k] || ws[k]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k]!.norm) || LIST_SEPARATORS.has(ws[k]!.norm);
+      // ("without a verified MFA": a state word before the noun is part of its name, `mfa_verified`.)
+      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && (["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) || ws[k]!.norm.includes("-") || (STATE_WORDS.has(ws[k]!.norm) && noun.length === 0 && ws[k + 1]?.t.kind === "word")) && (!STATE_WORDS.has(ws[k]!.norm) || noun.length === 0) && !CONDITION_MARKERS.has(ws[k]!.norm) && !LIST_SEPARATORS.has(ws[k]!.norm)) noun.push(ws[k++]!);
+      const closes = !ws[k] || ws[k]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k]!.norm) || LIST_SEPARATORS.has(ws[k]!.norm) || MODALS.has(ws[k]!.norm) || wordIs(ws[k], "is", "are");
       if (noun.length > 0 && closes && !APPROVAL_NOUNS.has(noun.at(-1)!.norm) && !APPROVAL_ACTS.has(noun.at(-1)!.norm)) {
         if (probe) return { condition: { kind: "and", of: [] }, next: k };
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: false }, next: k };
       }
     }
-    // "during a change freeze", "amid an incident": a state the action happens in, named by its noun (the
-    // times and days "during" also leads are read before this, by the clock and date readers).
-    if (wordIs(ws[i], "during", "amid", "amidst")) {
+    // "during a change freeze", "amid an incident", "under review": a state the action happens in, named by
+    // its noun (the times and days "during" also leads are read before this, by the clock and date readers;
+    // "under" before a number is a comparison, read before this too).
+    if (wordIs(ws[i], "during", "amid", "amidst", "under", "pending", "awaiting") && !(wordIs(ws[i], "under") && NUMERIC_KINDS.has(ws[i + 1]?.t.kind ?? ""))) {
       let k = i + 1;
       if (wordIs(ws[k], "a", "an", "the", "any")) k++;
       const noun: W[] = [];
@@ -2536,7 +2576,7 @@ export function parseRule(sentence: string): ParseResult {
       .replace(/\binside(?:\s+of)?\b/gi, "in")
       .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
       // "Max 10 renewals per week": a limit written as a notice says no more than that.
-      .replace(/^(?:max|maximum)(?:\s+of)?\s+(?=\d)/i, "No more than "),
+      .replace(/^(?:max|maximum)(?:\s+of)?\s+(?=\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred)\b)/i, "No more than "),
   );
   if ("message" in reading) return { ok: false, error: reading };
   // Words no reader placed only narrow a rule that governs (it then governs more: the safe side), but they

@@ -109,6 +109,12 @@ export function convertTo(value: number, from: string, to: Quantity): number | u
  * quantities, and handled by the money reader.
  */
 export function unitOfName(words: readonly string[]): Quantity | undefined {
+  // `dose_mg_per_kg`, `speed_km_per_hour`: a unit per another, written with "per".
+  const per = words.length >= 3 ? words.lastIndexOf("per") : -1;
+  if (per > 0 && per === words.length - 2) {
+    const q = quantity(1, `${ALIASES[words[per - 1]!] ?? words[per - 1]}/${ALIASES[words[per + 1]!] ?? words[per + 1]}`);
+    if (q) return q;
+  }
   // Only the last word: a unit is written as a suffix (`payload_kg`); "in" reads as inches and "min" as
   // minutes only there, never inside a name (`min_amount`).
   const last = words.at(-1);
