@@ -308,7 +308,7 @@ export function checkCase(raw: unknown, where: string, set: SetName, fixtures: M
   const { id, fixture: fixtureName, messages, context, expect, note } = raw;
   const allowed = new Set(["id", "fixture", "messages", "context", "expect", "note"]);
   for (const key of Object.keys(raw)) if (!allowed.has(key)) throw new HarnessError(`${where}: unknown field ${key}`);
-  if (typeof id !== "string" || !/^[a-z]+(-[a-z]+)*-\d{2,}$/.test(id)) throw new HarnessError(`${where}: id must look like dev-001, team-001 or fr-ins-01`);
+  if (typeof id !== "string" || !/^[a-z][a-z0-9]*(-[a-z]+)*-\d{2,}$/.test(id)) throw new HarnessError(`${where}: id must look like dev-001, team-001 or fr-ins-01`);
   const at = `${where} (${id})`;
   if (typeof fixtureName !== "string") throw new HarnessError(`${at}: fixture missing`);
   const fixture = fixtures.get(fixtureName);

@@ -285,6 +285,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     };
   });
   const verbsOnly = term.verbs.length > 0;
+  // The term's words as written, generic nouns included ("customer records" keeps "records").
+  const aboutData = wordsOf(term.text).some((w) => DATA_NOUNS.has(w));
   // "overnight shipments": the noun of action read as the verb comes last, so every object before it modifies it.
   const lastWord = wordsOf(term.text).at(-1);
   const headIsVerb = verbsOnly && lastWord !== undefined && verbs.some((v) => v.has(lastWord) || meets(conceptsOf(lastWord) as Set<string>, v));
@@ -356,6 +358,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // it (`cancel_maintenance`) undoes it. Reading is left in: a rule about data may be about reading it.
     // A tool's name ("Block cancel_order") or a word of its operation among the objects still names it.
     if (!verbsOnly && !term.exact && (action.operation.has(":cancel") || action.operation.has(":reject")) && !objects.some((o) => meets(action.operation, o.concepts))) return false;
+    // A tool that only looks (`list_refunds`, `get_prescription`) does not do the thing a noun of action
+    // names ("refunds over $500", "ketamine prescriptions"); a rule about data ("patient records",
+    // "customer files") still covers reading it.
+    if (!verbsOnly && !term.exact && !aboutData && LOOKING.has(wordsOfName(action.input.tool)[0] ?? "") && !objects.some((o) => meets(action.operation, o.concepts))) return false;
     // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;
@@ -473,6 +479,10 @@ function otherChannel(action: PreparedAction, channel: string): boolean {
 // Operations that look at or call off a thing without doing what it is named after. Deleting is left out:
 // a rule about a thing still governs destroying it (over-governing is the safer error).
 const UNDOING = [":read", ":cancel", ":reject"];
+
+// The first words of tools that only look at things, and the nouns of things a rule may guard from being looked at.
+const LOOKING = new Set(["get", "list", "view", "show", "search", "find", "fetch", "lookup", "read", "describe", "query", "browse"]);
+const DATA_NOUNS = new Set(["record", "records", "data", "file", "files", "document", "documents", "pii", "report", "reports", "log", "logs", "history", "details", "detail", "profile", "profiles", "information", "info", "transcript", "transcripts", "note", "notes", "message", "messages", "email", "emails", "statement", "statements", "chart", "charts", "result", "results"]);
 
 /** The tool's operation reads or undoes, and the verb names another operation. */
 function undoes(operation: Set<string>, verb: ReadonlySet<string>): boolean {

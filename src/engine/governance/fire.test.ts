@@ -155,7 +155,7 @@ describe("how a rule finds tools named otherwise", () => {
     }
   });
 
-  it("a thing named alone is not what a tool that cancels or rejects it does; reading it stays governed", () => {
+  it("a thing named alone is not what a tool that cancels, rejects or only looks at it does", () => {
     for (const [noun, one] of [["orders", "order"], ["subscriptions", "subscription"], ["maintenance windows", "maintenance_window"], ["purchase requests", "purchase_request"]] as const) {
       forEachFrame((frame, fired) => {
         decide(frame(noun), [
@@ -163,9 +163,12 @@ describe("how a rule finds tools named otherwise", () => {
           [`cancel_${one}`, {}, "approved"],
           [`reject_${one}`, {}, "approved"],
           [`void_${one}`, {}, "approved"],
-          [`get_${one}`, {}, fired],
+          [`get_${one}`, {}, "approved"],
+          [`list_${one}s`, {}, "approved"],
           [`delete_${one}`, {}, fired],
         ]);
+        // A rule about data still covers reading it.
+        decide(frame(`${one.replace(/_/g, " ")} records`), [[`get_${one}_record`, {}, fired]]);
         // The tool's own name, written or quoted, still names it.
         decide(frame(`cancel_${one}`), [[`cancel_${one}`, {}, fired], [`create_${one}`, {}, "approved"]]);
         decide(frame(`"reject ${one.replace(/_/g, " ")}" actions`), [[`reject_${one}`, {}, fired]]);

@@ -1849,6 +1849,10 @@ class ConditionReader {
     // A singular thing named with "a"/"an" ("to an account") is what the action is done to, no value of it:
     // left unread (a rule that restricts then covers more; one that allows is refused for it).
     if (indefinite && phrase.length === 1 && valueLike.length === 0 && last.lemma === last.norm && !namesPeople(last.norm)) return undefined;
+    // "for a single client", "to any one player": each one of them, no value.
+    if (indefinite && phrase.length <= 3 && valueLike.length === 0 && wordIs(phrase[0], "single", "one", "given", "particular", "individual", "same")) return undefined;
+    // "through the system", "via the app": the channel everything goes through, no value of the action.
+    if (phrase.length === 1 && valueLike.length === 0 && ["system", "platform", "app", "application", "portal", "tool", "service", "software"].includes(last.norm)) return undefined;
     const category = valueLike.length === 0 && last.pos === "NOUN" && (last.lemma !== last.norm || (indefinite && phrase.length === 1));
     // "for customers on tier gold", "to clients in the silver plan": the party whose attribute follows.
     if (category && phrase.length === 1 && namesPeople(last.norm) && wordIs(ws[m], "on", "in", "at", "with")) {
