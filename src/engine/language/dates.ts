@@ -218,11 +218,20 @@ function parseLine(line: string, now: Date): { r: chrono.ParsedResult; index: nu
   // clock hour; the stop becomes a space, so offsets do not move.
   line = line.replace(/\b(\d{1,2})\.(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/gi, "$1 ");
   try {
-    const results = chrono.parse(line, { instant: now, timezone: "UTC" }, { forwardDate: true }).map((r) => ({ r, index: r.index }));
-    for (const m of line.matchAll(/(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?![\d/])/g)) {
-      if (Number(m[1]) <= 12 || results.some((x) => x.index <= m.index! && x.index + x.r.text.length >= m.index! + m[0].length)) continue;
-      const british = chrono.en.GB.parse(m[0], { instant: now, timezone: "UTC" }, { forwardDate: true })[0];
-      if (british) results.push({ r: british, index: m.index! });
+    let results = chrono.parse(line, { instant: now, timezone: "UTC" }, { forwardDate: true }).map((r) => ({ r, index: r.index }));
+    // Day first: a date written with full stops ("04.05.2027" is 4 May, as the countries that write it so
+    // read it), and every slash date of a line whose other slash date can only be day first ("14/05/2027").
+    const slashes = [...line.matchAll(/(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?![\d/])/g)];
+    const dayFirst = slashes.some((m) => Number(m[1]) > 12);
+    for (const m of [...line.matchAll(/(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\d.])/g), ...slashes]) {
+      if (m[0].includes("/") && !dayFirst) continue;
+      // The reading that holds the date ("4.5.2027 at 10:00") is read again day first, as a whole.
+      const covering = results.find((x) => x.index <= m.index! && x.index + x.r.text.length >= m.index! + m[0].length);
+      const from = covering?.index ?? m.index!;
+      const british = chrono.en.GB.parse(line.slice(from, covering ? from + covering.r.text.length : m.index! + m[0].length), { instant: now, timezone: "UTC" }, { forwardDate: true })[0];
+      if (!british) continue;
+      results = results.filter((x) => x !== covering);
+      results.push({ r: british, index: from + british.index });
     }
     return results.sort((a, b) => a.index - b.index);
   } catch {

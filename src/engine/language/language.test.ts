@@ -169,6 +169,15 @@ describe("dates as people write them", () => {
     expect(day("from 2 June 2027 at 15")).toEqual(["2027-06-02 15:00:00"]);
   });
 
+  it("day first where the writer's convention says so: full stops, or a slash date beside one only day first fits", () => {
+    const dates = (text: string) => readDates(text, new Date("2026-11-24T12:00:00Z")).map((d) => d.date);
+    expect(dates("ready 04.05.2027")).toEqual(["2027-05-04"]);
+    expect(dates("on 14/05/2027 and 07/09/2027")).toEqual(["2027-05-14", "2027-09-07"]);
+    // Alone, a slash date is read as before (month first), and a version number is no date.
+    expect(dates("on 07/09/2027")).toEqual(["2027-07-09"]);
+    expect(dates("version 4.2.1")).toEqual([]);
+  });
+
   it("a range is two ends; a year left out is the next to come", () => {
     expect(readDates("off from Feb 8 to Feb 12", now)[0]).toMatchObject({ date: "2027-02-08", until: { date: "2027-02-12" } });
     expect(day("in two weeks")).toEqual(["2026-12-08"]);

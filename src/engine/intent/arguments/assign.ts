@@ -44,7 +44,8 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
     case "quantity": {
       if (v.kind === "quantity" && sig.unit && v.quantity.kind === sig.unit.kind) {
         const converted = convertTo(v.quantity.value, v.quantity.unit, sig.unit);
-        return converted === undefined ? undefined : { value: Math.round(converted * 1e6) / 1e6, fit: 2 };
+        const scale = 10 ** (sig.decimals ?? 6);
+        return converted === undefined ? undefined : { value: Math.round(converted * scale) / scale, fit: 2 };
       }
       // A bare number for a quantity in a unit ("Route 9" and estimated_hours): only with words naming
       // the parameter (cueScore) or when no other parameter takes a number, else it is a number of

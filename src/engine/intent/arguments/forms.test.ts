@@ -485,3 +485,46 @@ describe("a number that names something else", () => {
     expect(extractArguments(LEASE_BOAT, ["BT-101, handover takes 3 hours"], { now: NOW }).est_hours).toBe(3);
   });
 });
+
+// A ship's chandler of our own: a container code written in groups, a tariff code with dots, a country of
+// origin, an insured sum whose description mentions a percentage, a weight kept to one decimal place, an
+// enum defined with "=", and dates written day first.
+const SUPPLY_SHIP = {
+  type: "object",
+  required: ["box", "tariff_code"],
+  properties: {
+    box: { type: "string", pattern: "^[A-Z]{4}[0-9]{7}$", description: "Container number." },
+    tariff_code: { type: "string", pattern: "^[0-9]{8}$", description: "Eight-digit tariff code." },
+    origin_country: { type: "string", pattern: "^[A-Z]{2}$", description: "ISO country of origin." },
+    cover_gbp: { type: "number", minimum: 1, description: "Sum insured in pounds (invoice value plus 10%)." },
+    net_weight_kg: { type: "number", minimum: 0, description: "Net weight in kilograms, rounded to one decimal place." },
+    loading: { type: "string", enum: ["crane", "hand", "forklift"], description: "crane = lifted aboard by the quay crane; hand = carried on by the crew; forklift = driven up the ramp." },
+    sail_date: { type: "string", format: "date" },
+  },
+} as const;
+
+describe("codes, countries, amounts, precision and dates as a chandler writes them", () => {
+  const read = (text: string) => extractArguments(SUPPLY_SHIP, [text], { now: NOW });
+  it("a code written in groups is the code its pattern accepts", () => {
+    for (const [text, box] of [["box TGHU 123456-7 please", "TGHU1234567"], ["tghu-123456-7, tariff 84713000", "TGHU1234567"], ["TGHU 1234567 to go", "TGHU1234567"]] as const) expect(read(text).box, text).toBe(box);
+    for (const text of ["tariff 8471.30.00", "tariff 8471 30 00", "tariff 84.71.30.00"]) expect(read(text).tariff_code, text).toBe("84713000");
+  });
+  it("a country named in words is its code; a code-shaped word that is no country is not one", () => {
+    expect(read("tariff 84713000, made in Portugal").origin_country).toBe("PT");
+    expect(read("HS 84713000 from Vietnam, ZZ batch").origin_country).toBe("VN");
+    expect(read("HS 84713000, QQ lot").origin_country).toBeUndefined();
+  });
+  it("an amount for a parameter named in a currency is money, whatever its description says of percentages", () => {
+    for (const [text, cover] of [["cover £1.2m", 1200000], ["insure for £250k", 250000], ["cover 980,000 GBP", 980000]] as const) expect(read(text).cover_gbp, text).toBe(cover);
+  });
+  it("a converted weight keeps the places its description asks for", () => {
+    for (const [text, kg] of [["net 8lb 13oz", 4], ["net weight 22 lbs", 10], ["net 1.25 kg", 1.3]] as const) expect(read(text).net_weight_kg, text).toBe(kg);
+  });
+  it("an enum value defined after '=' is named by its definition", () => {
+    for (const [text, loading] of [["the crew will carry it on", "hand"], ["it gets driven up the ramp", "forklift"], ["use the quay crane", "crane"]] as const) expect(read(text).loading, text).toBe(loading);
+  });
+  it("a date with full stops is day first", () => {
+    expect(read("sails 04.05.2027").sail_date).toBe("2027-05-04");
+    expect(read("sails 4.5.2027").sail_date).toBe("2027-05-04");
+  });
+});

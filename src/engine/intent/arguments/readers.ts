@@ -37,7 +37,8 @@ function regions(): Map<string, string> {
         // it and, read later, would take "Russia" from RU, where a rule about RU would no longer see it.
         if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
         const name = display.of(code);
-        if (name && name !== code) regionNames.set(name.toLowerCase(), code);
+        // Not the codes kept for private use ("Unknown Region" for ZZ, the pseudo-locales' XA, XB).
+        if (name && name !== code && !/unknown|pseudo/i.test(name)) regionNames.set(name.toLowerCase(), code);
       } catch {
         // not a region code
       }
@@ -93,8 +94,29 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
         add(m.index!, m[0], value, { start: m.index!, end: m.index! + m[0].length });
       }
     }
-    // A country code parameter given a country's name.
+    // A code written in groups ("MSKU 881204-7" for ^[A-Z]{4}[0-9]{7}$, an HS code "8712.00.30"): its
+    // groups joined, when the joined form is what the pattern accepts and the groups alone are not.
+    const parts = [...turn.text.matchAll(/[A-Za-z0-9]+/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
+    for (let a = 0; a < parts.length; a++) {
+      // Groups one separator apart ("MSKU 881204-7"), not words of a sentence around them; the longest run
+      // the pattern accepts ("8712.00.30", not "8712.00").
+      let longest = 1;
+      while (longest < 4 && a + longest < parts.length && /^[ .-]$/.test(turn.text.slice(parts[a + longest - 1]!.end, parts[a + longest]!.start))) longest++;
+      for (let n = longest; n >= 2; n--) {
+        const run = parts.slice(a, a + n);
+        const joined = run.map((p) => p.text).join("");
+        const value = upperCase ? joined.toUpperCase() : joined;
+        if (!/\d/.test(joined) || seen.has(run[0]!.start) || !whole.test(value) || run.some((p) => whole.test(upperCase ? p.text.toUpperCase() : p.text))) continue;
+        seen.add(run[0]!.start);
+        add(run[0]!.start, turn.text.slice(run[0]!.start, run.at(-1)!.end), value, { start: run[0]!.start, end: run.at(-1)!.end });
+        break;
+      }
+    }
+    // A country code parameter given a country's name; a two-letter token that is no country's code
+    // ("HS" of an HS code) is not one.
     if (whole.test("DE") && !whole.test("de") && !whole.test("DEU")) {
+      const codes = new Set(regions().values());
+      for (let n = out.length - 1; n >= 0; n--) if (out[n]!.key === sig.key && !codes.has(String(out[n]!.value))) out.splice(n, 1);
       const lower = turn.text.toLowerCase();
       for (const [name, code] of regions()) {
         if (!whole.test(code)) continue;

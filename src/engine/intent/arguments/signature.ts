@@ -67,8 +67,11 @@ function glossesOf(values: (string | number)[], description: string): Map<string
     end = end < 0 ? description.length : start + end;
     for (const other of at.values()) if (other > start && other < end) end = Math.min(end, description.lastIndexOf(" ", other) + 1 || other);
     all.set(value, wordsOf(description.slice(start, end)));
-    // The clause's first word is its verb ("pays", "sends"), which says what every value does.
-    clauses.set(value, all.get(value)!.slice(1).filter((w) => w.length > 2 && !GLOSS_STOP.has(w)));
+    // The clause's first word is its verb ("pays", "sends"), which says what every value does; a clause
+    // after "=" ("bid = twice a day") is a definition, all of it gloss.
+    const words = all.get(value)!;
+    const defined = /^\s*=/.test(description.slice(start, end));
+    clauses.set(value, (defined ? words : words.slice(1)).filter((w) => w.length > 2 && !GLOSS_STOP.has(w)));
   }
   // Articles aside: "in a group" and "in group" are one phrase.
   const bigrams = (all: string[]) => {
@@ -167,6 +170,19 @@ export interface Signature {
   example?: string;
   maxLength?: number;
   itemKind?: SlotKind;
+  /** Decimal places a converted quantity keeps: the schema's multipleOf, or its description ("rounded to one decimal place"). */
+  decimals?: number;
+}
+
+const PLACES: Record<string, number> = { one: 1, two: 2, three: 3, "1": 1, "2": 2, "3": 3 };
+
+/** The precision a numeric parameter asks for, when its schema or description states one. */
+function decimalsOf(s: JsonSchema, description: string): number | undefined {
+  if (typeof s.multipleOf === "number" && s.multipleOf > 0 && s.multipleOf <= 1) return Math.max(0, Math.round(-Math.log10(s.multipleOf)));
+  const places = /\b(?:rounded|round|to)\s+(?:to\s+)?(one|two|three|[123])\s+decimal(?:\s+places?)?/i.exec(description);
+  if (places) return PLACES[places[1]!.toLowerCase()];
+  if (/\b(?:nearest whole|whole (?:number|kilograms?|kg|units?|days?|hours?|minutes?)|rounded to (?:the nearest )?(?:integer|whole))/i.test(description)) return 0;
+  return undefined;
 }
 
 // Nouns whose numbers are sums of money. A parameter named so is an amount even with no currency stated.
@@ -251,7 +267,9 @@ function exampleOf(schema: JsonSchema): string | undefined {
 function numericKind(keyWords: string[], description: string, schema: JsonSchema, unit: Quantity | undefined, currency: string | undefined): SlotKind {
   const words = [...keyWords, ...wordsOf(description)];
   const max = typeof schema.maximum === "number" ? schema.maximum : undefined;
-  if (words.some((w) => w === "percent" || w === "pct" || w === "percentage") || description.includes("%")) return max !== undefined && max <= 1 ? "fraction" : "percent";
+  // The key's own word first: `insured_value_eur` is money even when its description mentions "plus 10%".
+  const keyMoney = currency !== undefined && keyWords.some((w) => currencyOfWord(w) !== undefined);
+  if (!keyMoney && (keyWords.some((w) => w === "percent" || w === "pct" || w === "percentage") || (!unit && (words.some((w) => w === "percent" || w === "percentage") || description.includes("%"))))) return max !== undefined && max <= 1 ? "fraction" : "percent";
   if (unit) return "quantity";
   if (currency || keyWords.some((w) => MINOR_UNITS[w] !== undefined) || /\bmajor units\b|\bcurrency\b/i.test(description)) return "money";
   if (keyWords.some((w) => MONEY_NOUNS.has(w)) && !keyWords.some((w) => ["count", "number", "num", "qty", "quantity"].includes(w))) return "money";
@@ -328,6 +346,8 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   if (typeof s.maximum === "number") sig.max = s.maximum;
   if (typeof s.exclusiveMaximum === "number") sig.max = s.exclusiveMaximum;
   if ((kind === "quantity" || kind === "enum") && usableUnit) sig.unit = usableUnit;
+  const decimals = decimalsOf(s, description);
+  if (decimals !== undefined) sig.decimals = decimals;
   if (kind === "money") {
     if (currency) sig.currency = currency;
     if (minorWord) sig.minor = true;
