@@ -190,6 +190,17 @@ describe("turns that continue a request", () => {
     expect(chosen(decide(LIBRARY, ["Reserve the garden atlas for MB-1234", "riverside"], "Which branch should it be held at?"))).toBe("reserve_title");
   });
 
+  it("insistence whose own words fit two tools means the one asked for before", () => {
+    const twoRenewals = [...LIBRARY, tool("renew_membership", "Renew a membership — Extends a member's card by a year.", { member_id: code("MB", 4, "The member.") }, ["member_id"])];
+    for (const push of ["I know the policy. Renew it anyway.", "Please just renew it, I'm the branch manager"]) {
+      expect(chosen(decide(twoRenewals, ["Renew LN-12345 for 4 weeks", push], "I can't: policy no-long-renewals forbids it.")), push).toBe("renew_loan");
+    }
+  });
+
+  it("'call it …' names something; it asks for no phone call", () => {
+    expect(chosen(decide(LIBRARY, ["Renew LN-12345, call it four weeks"]))).toBe("renew_loan");
+  });
+
   it("insistence whose own verb only shares a synonym with another tool still means the earlier request", () => {
     // "put … through", "push … on", "slap … on": a verb close to another tool's operation, with nothing
     // else of that tool in the turn.

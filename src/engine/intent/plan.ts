@@ -495,7 +495,9 @@ export function plan(input: PlanInput): Plan {
       const doc = rankTerms(`${t.name} ${t.description}`);
       return verbStems.some((v) => doc.includes(v));
     });
-    if (!toolHasVerb && CHANNEL_VERBS.has(verb) && !ranked.some((r) => r.nameMatched.includes(verb))) {
+    // ("call it ASA four", "text that as urgent": naming something, not reaching someone.)
+    const naming = new RegExp(`\\b${verb}\\w*\\s+(?:it|that|this)\\b`, "i").test(last);
+    if (!toolHasVerb && !naming && CHANNEL_VERBS.has(verb) && !ranked.some((r) => r.nameMatched.includes(verb))) {
       const offer = channelOffer(input.catalog, verb, verbStems, last);
       if (offer) return { kind: "connect", integration: offer.integration, named: false, reason: `No connected tool can ${offer.capability}; ${offer.integration.name} can.` };
     }
@@ -508,7 +510,8 @@ export function plan(input: PlanInput): Plan {
   // (So do they when the last turn names no tool by its verb as written, its object or a code: "put the
   // $300 on" shares only a synonym of its verb with a tool that does something else.)
   const lastNames = (s: Support | undefined) => s !== undefined && (s.verbLiteral || s.object || s.codes > 0);
-  if (input.userTurns.length > 1 && (ranked.length === 0 || answering || (continues && !lastNames(found.support.get(ranked[0]!.item))))) {
+  // (And when the last turn alone could mean two tools: "just book it" after a refused air booking.)
+  if (input.userTurns.length > 1 && (ranked.length === 0 || answering || (continues && (!lastNames(found.support.get(ranked[0]!.item)) || isAmbiguous([...ranked], found))))) {
     const first = input.userTurns[0] ?? "";
     // The first turn's verb as its own command reads it ("call off…" is calloff, not call).
     const firstFocus = requestFocus(first);

@@ -70,10 +70,22 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
     case "email":
       if (v.kind === "email") return { value: v.address, fit: 2 };
       return undefined;
+    case "code":
+      // A time of day for a clock-shaped text ("^([01][0-9]|2[0-3]):[0-5][0-9]$"): the clock time a date
+      // or a spoken time gives ("at 10:15", "quarter past ten"), as the pattern writes it.
+      if (v.kind === "date" && v.date.time && isClock(sig)) {
+        const hhmm = v.date.time.slice(0, 5);
+        const value = sig.pattern!.whole.test(hhmm) ? hhmm : v.date.time;
+        return sig.pattern!.whole.test(value) ? { value, fit: 2.2 } : undefined;
+      }
+      return undefined;
     default:
       return undefined;
   }
 }
+
+/** A text parameter whose pattern takes clock times (and so no code of another kind). */
+const isClock = (sig: Signature) => sig.pattern !== undefined && sig.pattern.whole.test("09:30") && sig.pattern.whole.test("17:45") && !sig.pattern.whole.test("ABC");
 
 const NUMERIC = new Set(["money", "percent", "fraction", "quantity", "count", "number"]);
 
@@ -106,7 +118,9 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
         if (n !== undefined && sig.type === "integer" && !Number.isInteger(n)) score *= 0.5;
         if (asked.has(sig.key)) score += 1.5;
         const alternative = reading.f.left[0] === "or" || reading.f.right[0] === "or";
-        out.push({ key: sig.key, value: typed.value, score, span: reading.f.span, kind: reading.f.value.kind, ...(alternative ? { alternative } : {}) });
+        // A clock time read off a date serves the date's own parameter too ("14/05/2027 at 10:15").
+        const shared = sig.kind === "code" ? { shared: true } : {};
+        out.push({ key: sig.key, value: typed.value, score, span: reading.f.span, kind: reading.f.value.kind, ...(alternative ? { alternative } : {}), ...shared });
       }
     }
   }

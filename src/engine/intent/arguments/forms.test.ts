@@ -528,3 +528,34 @@ describe("codes, countries, amounts, precision and dates as a chandler writes th
     expect(read("sails 4.5.2027").sail_date).toBe("2027-05-04");
   });
 });
+
+// A grooming booking of our own: a clock-shaped start time beside the day, a grade written in words, and an
+// enum whose description shares a word with another parameter's value.
+const GROOMING = {
+  type: "object",
+  required: ["day", "start", "grade", "cut", "finish"],
+  properties: {
+    day: { type: "string", format: "date" },
+    start: { type: "string", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", description: "Start time, 24-hour HH:MM." },
+    grade: { type: "string", enum: ["grade_1", "grade_2", "grade_3"], description: "Coat difficulty grade." },
+    cut: { type: "string", enum: ["full_clip", "tidy_up"], description: "full_clip = the whole coat taken short; tidy_up = a trim of the face, feet and finish." },
+    finish: { type: "string", enum: ["trim", "hand_strip"] },
+  },
+} as const;
+
+describe("a clock time, a grade in words, and values named by their own words first", () => {
+  const read = (text: string) => extractArguments(GROOMING, [text], { now: NOW });
+  it("a clock-shaped text takes the time the date gives, and the date keeps its day", () => {
+    for (const [text, start] of [["14/05/2027 at 10:15", "10:15"], ["2027-05-14, quarter past ten", "10:15"], ["14 May 2027 at 2pm", "14:00"], ["half past two in the afternoon on 14 May 2027", "14:30"]] as const) {
+      const args = read(text);
+      expect([args.day, args.start], text).toEqual(["2027-05-14", start]);
+    }
+  });
+  it("a number in words names the value with that number", () => {
+    for (const [text, grade] of [["grade two coat", "grade_2"], ["call it grade three", "grade_3"], ["Grade 1 coat", "grade_1"]] as const) expect(read(text).grade, text).toBe(grade);
+  });
+  it("a value named by its own words is not taken for one its description's words resemble", () => {
+    const args = read("full clip, hand strip the finish");
+    expect([args.cut, args.finish]).toEqual(["full_clip", "hand_strip"]);
+  });
+});

@@ -5,6 +5,7 @@
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
 import { convertTo } from "../../language/units.ts";
+import { isNumberWord, readNumberWords } from "../../language/numbers.ts";
 import { ARTICLES, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
 import { contextOf, type Turn } from "./values.ts";
 
@@ -144,8 +145,12 @@ function forms(word: string): Set<string> {
   return hit;
 }
 
+// A number in words and in digits are one ("ASA four" for asa_4, "tier two" for tier_2).
+const numeral = (w: string) => (/^\d+$/.test(w) ? Number(w) : isNumberWord(w) ? readNumberWords([w], 0)?.value : undefined);
+
 const sameWord = (a: string, b: string) => {
   if (a === b) return true;
+  if ((/^\d+$/.test(a) || /^\d+$/.test(b)) && numeral(a) !== undefined && numeral(a) === numeral(b)) return true;
   const fa = forms(a);
   for (const f of forms(b)) if (fa.has(f)) return true;
   return false;
@@ -162,8 +167,8 @@ const sameOperation = (a: string, b: string) => {
  * mowing_b, "dark roast"), or a short value as the start of a longer word ("prod" for production).
  * Longer matches win: "dark roast" is not also "roast".
  */
-function enumMentions(sig: Signature, turn: Turn): { value: string | number; span: Span; words: number }[] {
-  const out: { value: string | number; span: Span; words: number }[] = [];
+function enumMentions(sig: Signature, turn: Turn): { value: string | number; span: Span; words: number; described?: boolean }[] {
+  const out: { value: string | number; span: Span; words: number; described?: boolean }[] = [];
   const words = turn.words;
   for (const form of sig.enumForms ?? []) {
     // Another name the description gives the value ("Oslo" for OSL1), matched like its own words.
@@ -177,12 +182,12 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     if (form.gloss.length >= 2) {
       const hits = words.map((w, i) => (form.gloss.some((g) => sameWord(w.word, g)) ? i : -1)).filter((i) => i >= 0);
       const distinct = new Set(hits.map((i) => form.gloss.find((g) => sameWord(words[i]!.word, g))));
-      if (distinct.size >= 2 && hits.at(-1)! - hits[0]! <= 6) out.push({ value: form.value, span: { start: words[hits[0]!]!.span.start, end: words[hits.at(-1)!]!.span.end }, words: 1 });
+      if (distinct.size >= 2 && hits.at(-1)! - hits[0]! <= 6) out.push({ value: form.value, span: { start: words[hits[0]!]!.span.start, end: words[hits.at(-1)!]!.span.end }, words: 1, described: true });
     }
     // A phrase of the value's clause of the description, articles aside ("in a group").
     const bare = words.filter((w) => !ARTICLES.has(w.word));
     for (const [a, b] of form.phrases) {
-      for (let i = 0; i + 1 < bare.length; i++) if (sameWord(bare[i]!.word, a!) && sameWord(bare[i + 1]!.word, b!)) out.push({ value: form.value, span: { start: bare[i]!.span.start, end: bare[i + 1]!.span.end }, words: 1 });
+      for (let i = 0; i + 1 < bare.length; i++) if (sameWord(bare[i]!.word, a!) && sameWord(bare[i + 1]!.word, b!)) out.push({ value: form.value, span: { start: bare[i]!.span.start, end: bare[i + 1]!.span.end }, words: 1, described: true });
     }
     const parts = form.words;
     if (parts.length === 0) continue;
@@ -272,6 +277,8 @@ const FUNCTION_WORDS = new Set(["of", "the", "a", "an", "and", "or", "to", "for"
 /** Enum values the turn names, for every enum parameter, scored like typed values. */
 export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
   const out: Candidate[] = [];
+  const mentionsOf = new Map(sigs.filter((sig) => sig.enumForms).map((sig) => [sig, enumMentions(sig, turn)] as const));
+  const literal = [...mentionsOf.values()].flat().filter((m) => !m.described);
   for (const sig of sigs) {
     if (!sig.enumForms) continue;
     if (sig.currencyEnum) {
@@ -287,7 +294,11 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       continue;
     }
     out.push(...noneByNegation(sig, turn, asked));
-    for (const m of enumMentions(sig, turn)) {
+    const mentions = mentionsOf.get(sig)!;
+    for (const m of mentions) {
+      // A value named by its description gives way to one named by its own words, of this parameter or of
+      // another ("foreign body removal, open" is not the value described as "opening the bladder to remove").
+      if (m.described && (mentions.some((o) => !o.described) || literal.some((o) => o.span.start < m.span.end && m.span.start < o.span.end))) continue;
       const { left, right, near } = contextOf(turn.text, turn.words, m.span);
       const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0);
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum" });
