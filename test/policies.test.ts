@@ -80,6 +80,25 @@ describe("policies: create and confirm", () => {
     expectError(await call(server(), "POST", base, { key: ws.key, body: { name: "after-allow", rule: "Allow exports under 10 rows; larger extracts are handled by the data team" } }), 500, "policy_creation_failed");
   });
 
+  it("reads a sentence that exempts something from the rule before it as that rule's exception", async () => {
+    const ws = await newWorkspace(server());
+    const rule = "Do not schedule elective repairs on weekends. Urgent and emergency repairs are exempt.";
+    const created = await call(server(), "POST", base, { key: ws.key, body: { name: "weekend-repairs", rule } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.versions[0].rules).toEqual(["Do not schedule elective repairs on weekends", "Urgent and emergency repairs are exempt."]);
+    expect(created.body.warnings.filter((w: string) => /states no effect/.test(w))).toHaveLength(0);
+    await call(server(), "POST", `${base}/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+    const saturday = "2026-11-21T10:00:00Z";
+    const decide = async (urgency: string) => (await call(server(), "POST", `${base}/evaluate`, { key: ws.key, body: { action: "schedule_repair", context: { urgency, now: saturday } } })).body.decision;
+    expect(await decide("elective")).toBe("blocked");
+    expect(await decide("emergency")).toBe("approved");
+    expect(await decide("urgent")).toBe("approved");
+    // Read again, the exemption finds its clause again.
+    const patched = await call(server(), "PATCH", `${base}/${created.body.id}`, { key: ws.key, body: { severity: "low" } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(await decide("emergency")).toBe("approved");
+  });
+
   it("400 policy_missing_name; 500 policy_creation_failed for a rule it cannot place or a duplicate name", async () => {
     const ws = await newWorkspace(server());
     expectError(await call(server(), "POST", base, { key: ws.key, body: { rule: "Block refunds" } }), 400, "policy_missing_name");

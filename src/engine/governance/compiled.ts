@@ -108,6 +108,8 @@ export interface CompiledRule {
    * as the author's note, shown back with a warning, and no part of any rule.
    */
   notes?: string[];
+  /** Sentences after it that exempt something from it ("Emergencies are exempt."), folded into its `unless`. */
+  exemptions?: string[];
   format?: 2;
 }
 

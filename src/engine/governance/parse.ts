@@ -2483,7 +2483,16 @@ export function readClause(sentence: string): Reading | ParseFailure {
   let unlessAction: ActionTerm[] = [];
   if (exception.loose.length > 0) {
     const asAction = readAction(exception.loose);
-    if (asAction.terms.length > 0 && exception.conditions.length === 0) unlessAction = asAction.terms;
+    // "Do not book elective surgery …, except urgent and emergency surgery": the exception names the same
+    // thing as the action with other modifiers; those are values of it ("urgent", "emergency"), not another
+    // action (which, being this very tool, would exempt everything).
+    const heads = new Set(provisional.terms.map((t) => t.objects.at(-1)).filter((h): h is string => h !== undefined));
+    const sameThing = asAction.terms.length > 0 && asAction.terms.every((t) => t.verbs.length === 0 && t.objects.length > 1 && heads.has(t.objects.at(-1)!));
+    if (sameThing) {
+      const values = [...new Set(asAction.terms.flatMap((t) => t.objects.slice(0, -1)))];
+      unlessConditions = [...unlessConditions, { kind: "equals", subject: { text: "", words: [] }, values, negate: false }];
+      exception.loose = [];
+    } else if (asAction.terms.length > 0 && exception.conditions.length === 0) unlessAction = asAction.terms;
   }
   // Loose condition words go back to the action as its description ("to third parties", "to social media").
   // Words no reader placed are not added to the action (they could only narrow it and let an action slip

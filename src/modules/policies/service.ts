@@ -165,6 +165,15 @@ function withNotes(items: unknown[]): CompiledRule[] {
   items.forEach((item, index) => {
     const previous = clauses.at(-1);
     if (typeof item === "string" && previous && previous.effect !== "allow") {
+      // "Urgent and emergency surgery is exempt.": an exemption from the clause before, read as its "except".
+      const exempted = exemptionOf(item);
+      if (exempted) {
+        const folded = parseRule(`${[previous.source, ...(previous.exemptions ?? []).map(exemptionOf)].join(", except ").replace(/[.!]+(?=,|$)/g, "")}, except ${exempted}`);
+        if (folded.ok) {
+          clauses[clauses.length - 1] = { ...folded.rule, source: previous.source, exemptions: [...(previous.exemptions ?? []), item.trim()], ...(previous.notes ? { notes: previous.notes } : {}) };
+          return;
+        }
+      }
       const parsed = parseRule(item);
       if (!parsed.ok && isCommentary(parsed.error)) {
         clauses[clauses.length - 1] = { ...previous, notes: [...(previous.notes ?? []), item.trim()] };
@@ -177,6 +186,15 @@ function withNotes(items: unknown[]): CompiledRule[] {
 }
 
 const isCommentary = (error: ParseFailure) => error.message.startsWith("expected an effect");
+
+/** What a sentence exempts from the rule before it: "X is exempt", "X are excluded", "This rule does not apply to X". */
+function exemptionOf(sentence: string | undefined): string | undefined {
+  if (!sentence) return undefined;
+  const text = sentence.trim().replace(/[.!]+$/, "");
+  const subject = /^(?:but\s+)?(.{3,120}?)\s+(?:is|are)\s+(?:always\s+)?(?:exempt(?:ed)?|excluded|not covered(?:\s+by\s+(?:this|the)\s+(?:rule|policy))?)(?:\s+from\s+(?:this|the)\s+(?:rule|policy))?$/i.exec(text);
+  const object = /^(?:this|the)\s+(?:rule|policy|limit|ban)\s+does\s+not\s+apply\s+to\s+(.{3,120})$/i.exec(text);
+  return (subject ?? object)?.[1];
+}
 
 interface Draft {
   version: NewPolicyVersion;
@@ -208,8 +226,8 @@ function draft(input: PolicyInput, base: PolicyVersionRow | undefined, name: str
   return {
     clauses: scoped,
     version: {
-      // Every sentence as written, notes included (read again, the notes find their clause again).
-      rules: scoped.flatMap((c) => [c.source, ...(c.notes ?? [])]),
+      // Every sentence as written, exemptions and notes included (read again, they find their clause again).
+      rules: scoped.flatMap((c) => [c.source, ...(c.exemptions ?? []), ...(c.notes ?? [])]),
       compiled: scoped,
       domain: domain as string | null,
       priority,
