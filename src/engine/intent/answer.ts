@@ -99,6 +99,8 @@ interface Term {
   specific?: boolean;
   /** For "how much", "how many", "how long": the kinds of value an answer holds (money, quantity…). */
   wants?: ReadonlySet<string>;
+  /** Written in capitals ("OOH", "SLA"): it may stand for words an item writes out ("out of hours"). */
+  acronym?: boolean;
 }
 
 // The kinds of value (language/tokens.ts) that answer "how much", "how many" and "how long": an item with
@@ -116,16 +118,16 @@ function idf(items: number, df: number): number {
 }
 
 /**
- * A word's weight in this workspace. A word no item holds: a name or code no dictionary knows weighs the
+ * A word's weight in this workspace (`name`: an acronym, weighed as a name). A word no item holds: a name or code no dictionary knows weighs the
  * most (the question is about something memory does not hold); a dictionary word weighs as a word one item
  * holds, as it may be another word for one of memory's ("limit" for "at most 15 items"), and at least a
  * third of what a name weighs (in a memory of one to three items, a word one item holds tells little).
  */
-function workspaceWeight(stem: string, word: string, context: MemoryContext): number {
+function workspaceWeight(stem: string, word: string, context: MemoryContext, name = false): number {
   const f = context.frequencies;
   if (!f) return 1;
   const df = f.df[stem] ?? 0;
-  if (df > 0 || !isEnglishWord(word)) return idf(f.items, df);
+  if (df > 0 || name || !isEnglishWord(word)) return idf(f.items, df);
   return Math.max(idf(f.items, 1), idf(f.items, 0) / 3);
 }
 
@@ -178,6 +180,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
     const terms: Term[] = [];
     for (const segment of segments(fixed)) {
       const ws = words(segment);
+      const acronyms = new Set([...segment.matchAll(/\b[A-Z]{2,5}s?\b/g)].map((m) => m[0].replace(/s$/, "").toLowerCase()));
       const tags = tag(ws);
       const wh = ws.findIndex((w) => WH.has(w));
       const start = wh >= 0 ? wh : segment.trim().endsWith("?") ? 0 : ws.length;
@@ -185,6 +188,15 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       // The noun phrase right after "which"/"what" names the kind of answer.
       const kind = new Set<number>();
       if (wh >= 0 && ASKS_FOR_KIND.has(ws[wh]!)) for (let i = wh + 1; i < ws.length && NOUN_PHRASE.has(tags[i]!.pos); i++) kind.add(i);
+      // "what's the OOH number": after an article, only the phrase's head names the kind of answer; the
+      // words before it say which one ("OOH").
+      else if (wh >= 0 && (ASKS_FOR_KIND.has(ws[wh]!) || ws[wh] === "whats")) {
+        let i = wh + 1;
+        while (i < ws.length && (ws[i] === "s" || ws[i] === "is" || tags[i]!.pos === "DET" || tags[i]!.pos === "AUX")) i++;
+        let head = -1;
+        for (; i < ws.length && (NOUN_PHRASE.has(tags[i]!.pos) || acronyms.has(ws[i]!)); i++) head = i;
+        if (head >= 0 && tags[head]!.pos === "NOUN" && head > wh + 2) kind.add(head);
+      }
       ws.forEach((w, i) => {
         const role: Role = !asked || (!everything && i < start) ? "context" : kind.has(i) ? "soft" : "core";
         const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : undefined;
@@ -194,14 +206,16 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
           if (!ids.has(w)) terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" ? "soft" : role, word: w });
           return;
         }
-        if (FUNCTION_WORDS.has(tags[i]!.pos) || POINTERS.has(w) || FILLERS.has(w)) return;
+        // (An acronym is a name whatever its tag: "OOH" is no interjection.)
+        if ((FUNCTION_WORDS.has(tags[i]!.pos) && !acronyms.has(w)) || POINTERS.has(w) || FILLERS.has(w)) return;
         // "these days", "right now": when the question is asked, not what about.
         if ((w === "days" && ["these", "those"].includes(ws[i - 1] ?? "")) || (w === "now" && ws[i - 1] === "right")) return;
         for (const s of contentStems(w)) {
           if (QUESTION_WORDS.has(s)) continue;
           const key = SAME_AS[s] ?? s;
           const specific = /\d/.test(w);
-          terms.push({ stem: key, concepts: baseForms(w), weight: workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role, word: w, specific });
+          const isAcronym = acronyms.has(w.replace(/s$/, ""));
+          terms.push({ stem: key, concepts: baseForms(w), weight: isAcronym ? workspaceWeight(s, w, context, true) : workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role, word: w, specific, ...(isAcronym ? { acronym: true } : {}) });
         }
       });
     }
@@ -250,7 +264,11 @@ function readItem(hit: MemoryHit): Held {
   for (const ids of idsOf(text).values()) all.push(...ids);
   const concepts = new Set<string>();
   for (const w of all) if (/[a-z]/.test(w)) for (const c of baseForms(w)) concepts.add(c);
-  return { stems: new Set(all.map(stem)), concepts, values };
+  const stems = new Set(all.map(stem));
+  // The initials of every run of two to five words ("out of hours" → ooh), for a question's acronym.
+  const plain = words(text);
+  for (let i = 0; i < plain.length; i++) for (let n = 2; n <= 5 && i + n <= plain.length; n++) stems.add(`#ini:${plain.slice(i, i + n).map((w) => w[0]).join("")}`);
+  return { stems, concepts, values };
 }
 
 const isTimeUnit = (word: string): boolean => quantity(1, word)?.kind === "time";
@@ -275,6 +293,7 @@ function valueKinds(text: string): Set<string> {
 function holds(item: Held, term: Term): boolean {
   if (term.wants) return [...term.wants].some((kind) => item.values.has(kind));
   if (item.stems.has(term.stem)) return true;
+  if (term.acronym && item.stems.has(`#ini:${term.word.replace(/s$/, "")}`)) return true;
   for (const c of term.concepts) if (item.concepts.has(c)) return true;
   return false;
 }

@@ -122,6 +122,25 @@ describe("memory answers: the item that answers", () => {
     expectAnswer(ask(after), LIBRARY[4]!.body, after);
   });
 
+  it("reads an acronym as the words an item writes out, and greetings and fillers as nothing asked", () => {
+    // Two items alike but for who handles returns: only the initials of one say which.
+    const desks = new RecallIndex();
+    const night = row("The night desk handles returns after closing time.", ["returns"]);
+    const front = row("The front counter handles returns during opening hours.", ["returns"]);
+    desks.upsert(night);
+    desks.upsert(front);
+    const askDesks = (question: string) => {
+      const found = relatedFromIndex(desks, questionWords(question), 10);
+      return answerFromMemory(question, found.hits, { corrected: found.corrected, frequencies: found.frequencies });
+    };
+    const said = (answer: Answer, item: MemoryRow, question: string) => {
+      expect(answer.known, `${question} → ${answer.content}`).toBe(true);
+      expect(answer.used, question).toEqual([item.id]);
+    };
+    for (const form of ["hiya, what does the ND do with returns?", "Quick one: which returns go to the ND?", "um what happens to returns at the ND"]) said(askDesks(form), night, form);
+    for (const form of ["what does the FC do with returns?", "do returns go to the FC?"]) said(askDesks(form), front, form);
+  });
+
   it("reads the words before a question that refers back to them as part of it", () => {
     for (const form of ["About colour printing: how much does it cost per page?", "Colour printing. How much is it per page?"]) expectAnswer(ask(form), LIBRARY[10]!.body, form);
     for (const form of ["Study room B-14, how many people does it hold?", "Room B-14: how many people can it take?"]) expectAnswer(ask(form), LIBRARY[3]!.body, form);
