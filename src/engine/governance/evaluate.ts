@@ -101,6 +101,8 @@ interface ToolProfile {
   objectClasses: Set<string>;
   /** The operation only makes or starts something (create, issue, submit…): the noun after it says what. */
   makes: boolean;
+  /** The tool only looks (`get_`, `list_`, `search_`…): it does not do what a noun of action names. */
+  looks: boolean;
   /** Parameter paths the tool declares (schema), when known. */
   params: Set<string> | undefined;
 }
@@ -139,7 +141,8 @@ function readProfile(input: ActionInput): ToolProfile {
   const paramConcepts = new Set<string>();
   for (const p of input.params ?? []) for (const c of lexical(conceptSet(p.replace(/[._]/g, " ")))) paramConcepts.add(c);
   const makes = operation.has(":create") || MAKING_VERBS.has(wordsOfName(input.tool)[0] ?? "");
-  return { name, operation, concepts, paramConcepts, objectClasses, makes, params: input.params ? new Set(input.params) : undefined };
+  const looks = LOOKING.has(wordsOfName(input.tool)[0] ?? "");
+  return { name, operation, concepts, paramConcepts, objectClasses, makes, looks, params: input.params ? new Set(input.params) : undefined };
 }
 
 // Where a description turns to what the tool does not do: "without a decline", "does not send", "use
@@ -183,6 +186,7 @@ export function prepareAction(input: ActionInput): PreparedAction {
     paramConcepts: profile.paramConcepts,
     objectClasses: profile.objectClasses,
     makes: profile.makes,
+    looks: profile.looks,
     concepts: profile.concepts,
     valueConcepts: undefined,
     fields,
@@ -361,7 +365,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // A tool that only looks (`list_refunds`, `get_prescription`) does not do the thing a noun of action
     // names ("refunds over $500", "ketamine prescriptions"); a rule about data ("patient records",
     // "customer files") still covers reading it.
-    if (!verbsOnly && !term.exact && !aboutData && LOOKING.has(wordsOfName(action.input.tool)[0] ?? "") && !objects.some((o) => meets(action.operation, o.concepts))) return false;
+    if (!verbsOnly && !term.exact && !aboutData && action.looks && !objects.some((o) => meets(action.operation, o.concepts))) return false;
     // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;
