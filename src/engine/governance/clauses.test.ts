@@ -531,25 +531,25 @@ const MEANINGS: Meaning[] = [
   },
   {
     name: "a relative clause with its own verb after a thing names conditions, not the operation",
-    forms: ["Block scans that target 10.0.0.0/8", "Scans that target 10.0.0.0/8 are forbidden", "Never permit scans which would target 10.0.0.0/8"],
+    forms: ["Block scans that target 172.16.0.0/12", "Scans that target 172.16.0.0/12 are forbidden", "Never permit scans which would target 172.16.0.0/12"],
     probes: [
-      { tool: "run_scan", args: { target_cidr: "10.0.0.0/8" }, expect: "blocked" },
+      { tool: "run_scan", args: { target_cidr: "172.16.0.0/12" }, expect: "blocked" },
       { tool: "run_scan", args: { target_cidr: "192.168.0.0/16" }, expect: "approved" },
     ],
   },
   {
     name: "a window across days of the week",
     forms: [
-      "Payouts are frozen from Friday 17:00 until Monday 06:00 UTC",
-      "Block payouts from Fri 17:00 to Mon 06:00 UTC",
-      "No payouts between Friday 17:00 and Monday 06:00 UTC",
+      "Payouts are frozen from Friday 18:00 until Monday 07:00 UTC",
+      "Block payouts from Fri 18:00 to Mon 07:00 UTC",
+      "No payouts between Friday 18:00 and Monday 07:00 UTC",
     ],
     probes: [
       { tool: "create_payout", args: { amount: 5 }, now: "2026-11-20T19:00:00Z", expect: "blocked" },
       { tool: "create_payout", args: { amount: 5 }, now: "2026-11-22T12:00:00Z", expect: "blocked" },
-      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-23T05:59:00Z", expect: "blocked" },
-      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-23T06:00:00Z", expect: "approved" },
-      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-20T16:59:00Z", expect: "approved" },
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-23T06:59:00Z", expect: "blocked" },
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-23T07:00:00Z", expect: "approved" },
+      { tool: "create_payout", args: { amount: 5 }, now: "2026-11-20T17:59:00Z", expect: "approved" },
       { tool: "create_payout", args: { amount: 5 }, now: WED_20, expect: "approved" },
     ],
   },

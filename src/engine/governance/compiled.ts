@@ -69,7 +69,7 @@ export type Condition =
   | { kind: "flag"; subject: Subject; expect: boolean }
   /** Text containing, starting or ending with a value ("whose title mentions draft"). */
   | { kind: "text"; subject: Subject; mode: "contains" | "starts" | "ends"; value: string; negate: boolean }
-  /** One argument against another ("whose declared value exceeds its insured value"); no subject: the amount. */
+  /** One argument against another ("whose requested sum exceeds the approved limit"); no subject: the amount. */
   | { kind: "compare_fields"; subject: Subject; op: Exclude<Comparator, "between">; other: Subject }
   /** Two arguments of one kind that differ ("a shipping address in another region than billing"). */
   | { kind: "differ"; head: string; negate: boolean }

@@ -607,7 +607,7 @@ function numberOf(f: Field): number | undefined {
 
 /**
  * For a count of a noun no argument is named after: the action's amount or quantity when a short text
- * argument holds that noun as its value ("BTC", "gems"), "other" when the argument that says what is
+ * argument holds that noun as its value ("ETH", "credits"), "other" when the argument that says what is
  * counted (asset, currency, unit, item, type) holds something else, undefined when nothing says.
  */
 function countedByValue(a: PreparedAction, subject: Subject): Field[] | "other" | undefined {
@@ -616,7 +616,7 @@ function countedByValue(a: PreparedAction, subject: Subject): Field[] | "other" 
   const holds = a.fields.find((f) => typeof f.value === "string" && f.value.length <= 24 && (sameValue(f.value, noun) || sameValue(f.value, noun.replace(/s$/, ""))));
   const amounts = () => a.fields.filter((f) => isNumber(f) && f.words.some((w) => w === "amount" || w === "quantity" || w === "qty" || w === "count" || w === "number" || w === "units"));
   if (holds) return amounts();
-  // Another value where the counted thing is named ("ETH" in `asset` for a rule on BTC): only a short code
+  // Another value where the counted thing is named ("BTC" in `asset` for a rule on ETH): only a short code
   // of the same shape is one; anything else may be a unit or a label of something else (fail closed).
   const code = /^[a-z]{2,6}$/i.test(noun) ? a.fields.find((f) => typeof f.value === "string" && /^[A-Z]{2,6}$/.test(f.value) && f.words.some((w) => ["asset", "coin", "token", "ticker", "symbol"].includes(w))) : undefined;
   return code && amounts().length > 0 ? "other" : undefined;
@@ -1237,7 +1237,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const key = numericKey(subject, value);
       return (a) => {
         let fields = numericFields(a, subject, value, key);
-        // "more than 5 BTC", "over 10,000 gems": what is counted is a value of the action (asset: "BTC"),
+        // "more than 2 ETH", "over 500 credits": what is counted is a value of the action (asset: "ETH"),
         // and the amount beside it is the count; another value there is another thing counted.
         const counted = subject.words.at(-1);
         if (subject.count && counted && !fields.some((f) => f.words.some((w) => sameValue(w, counted) || sameValue(w, counted.replace(/s$/, ""))))) {

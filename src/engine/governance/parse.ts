@@ -628,7 +628,7 @@ function withoutStates(ws: W[], cues: EffectCue[]): EffectCue[] {
   const isState = (c: EffectCue) => {
     if (c.effect !== "require_approval") return false;
     const start = Math.min(...c.span);
-    // Inside a condition: "if the account is flagged for fraud review", "when it is under review".
+    // Inside a condition: "if the order is flagged for manual review", "when it is under review".
     for (let k = start - 1; k >= 0 && k >= start - 8; k--) {
       if (ws[k]!.t.kind === "punct" || cues.some((o) => o !== c && o.span.includes(k))) break;
       if (wordIs(ws[k], "if", "when", "whenever", "while", "unless", "once", "where", "whose", "which", "that")) return true;
@@ -799,7 +799,7 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
   if (!wordIs(ws[k], "the", "its", "their", "his", "her", "this") && !/'s$/.test(ws[k]?.norm ?? "")) return undefined;
   const words: W[] = [];
   let m = wordIs(ws[k], "the", "its", "their", "his", "her", "this") ? k + 1 : k;
-  // "the policy's coverage limit": the owner is whose argument it is, not a word of its name.
+  // "the account's credit limit": the owner is whose argument it is, not a word of its name.
   if (/'s$/.test(ws[m]?.norm ?? "") && ws[m]!.t.kind === "word") m++;
   while (m < ws.length && words.length < 3 && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !LIST_SEPARATORS.has(ws[m]!.norm) && ["NOUN", "ADJ", "VERB", "PROPN"].includes(ws[m]!.pos)) words.push(ws[m++]!);
   if (words.length === 0 || !AMOUNT_NOUNS.has(words.at(-1)!.norm.replace(/s$/, ""))) return undefined;
@@ -1028,11 +1028,11 @@ class ConditionReader {
   }
 
   /**
-   * A window across days of the week: "from Friday 17:00 until Monday 06:00 UTC", "between Sat 22:00 and
+   * A window across days of the week: "from Friday 18:00 until Monday 07:00 UTC", "between Sat 22:00 and
    * Sun 04:00": the first day from its time, the days between whole, the last day up to its time.
    */
   private readWeekWindow(ws: W[], i: number): { condition: Condition; next: number } | undefined {
-    // (A restatement says "it is from Friday 17:00 until …".)
+    // (A restatement says "it is from Friday 18:00 until …".)
     let k = wordIs(ws[i], "it") && wordIs(ws[i + 1], "is") ? i + 2 : i;
     if (wordIs(ws[k], "from", "between")) k++;
     const day = (x: W | undefined) => (x && x.t.kind === "word" ? DAYS[x.norm] : undefined);
@@ -1266,7 +1266,7 @@ class ConditionReader {
       }
       const tz = this.zoneAround(ws, k);
       k = tz.next;
-      // Their days in the definition too ("8am–5pm Pacific, Mon–Fri", "Monday to Saturday").
+      // Their days in the definition too ("9am–6pm Eastern, Mon–Sat", "Monday to Saturday").
       let days = WEEKDAYS;
       const d = ws[k]?.t.kind === "punct" && ws[k]!.t.text === "," ? k + 1 : k;
       const dash = (x: W | undefined) => (x?.t.kind === "punct" && ["-", "–", "—"].includes(x.t.text)) || wordIs(x, "to", "through", "thru", "till", "until");
@@ -1403,7 +1403,7 @@ class ConditionReader {
       value = { value: Math.round(part.value * 1e6) / 1e4, percent: true, text: part.text };
       k = j + cmp.length + part.length;
     } else if (cmp && cmp.op !== "between" && fieldAt(ws, j + cmp.length)) {
-      // "exceeds its insured value", "more than the policy's coverage limit": another argument of the action.
+      // "exceeds its approved limit", "more than the account's credit limit": another argument of the action.
       const other = fieldAt(ws, j + cmp.length)!;
       if (probe) return { condition: { kind: "and", of: [] }, next: other.next };
       const s = subjectOf(subject.filter((w) => !this.actionNouns.some((a) => conceptsOf(a).has(w.norm))));
@@ -1411,7 +1411,7 @@ class ConditionReader {
       const condition: Condition = { kind: "compare_fields", subject: left, op: cmp.op, other: subjectOf(other.words) };
       return { condition: negated ? negate(condition) : condition, next: other.next, subject: subject.length > 0 ? subject : undefined };
     } else if (cmp && ws[j + cmp.length] && (NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind) || (wordIs(ws[j + cmp.length], "a", "an") && NUMERIC_KINDS.has(ws[j + cmp.length + 1]?.t.kind ?? "")))) {
-      // "more than a 90-day supply": an article before a quantity used as an adjective.
+      // "more than a 30-day course": an article before a quantity used as an adjective.
       const at = NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind) ? j + cmp.length : j + cmp.length + 1;
       op = cmp.op;
       value = valueOf(ws[at]!.t);
@@ -1581,7 +1581,7 @@ class ConditionReader {
   }
 
   /**
-   * A verb of a relative clause and the values it names ("that target 10.0.0.0/8 or 10.1.0.0/16", "which
+   * A verb of a relative clause and the values it names ("that target 172.16.0.0/12 or 172.20.0.0/16", "which
    * hit prod"): the action carries one of them, wherever.
    */
   private readVerbValue(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
@@ -1671,7 +1671,7 @@ class ConditionReader {
     if (j >= ws.length || ws[j]!.t.kind !== "word" || !auxiliary(j)) {
       // "unless the scan passed", "if the check failed": a thing named with an article, then its verb in the
       // past, is a yes/no fact too (not an action named "scan passed").
-      // "unless the employee initiated the change": the verb's own object, a definite noun, is part of the
+      // "unless the customer requested the change": the verb's own object, a definite noun, is part of the
       // fact; the fact is the party and its verb.
       const pastAt = subject.findIndex((w, n) => n >= 1 && w.pos === "VERB" && /ed$/.test(w.norm));
       const object = pastAt >= 1 && pastAt < subject.length - 1 ? ws.indexOf(subject[pastAt]!) + 1 : -1;
@@ -1815,7 +1815,7 @@ class ConditionReader {
     if (phrase.length === 0) return undefined;
     const values: string[] = [];
     let attribute: W[] = [];
-    // A Roman numeral after its noun is a value too ("Schedule II", "Class IV"); "i", "v" and "x" alone are words.
+    // A Roman numeral after its noun is a value too ("Class III", "Grade IV"); "i", "v" and "x" alone are words.
     const valueLike = phrase.filter((v, n) => v.t.kind === "tag" || v.t.kind === "quoted" || v.t.kind === "number" || /[_\d]/.test(v.norm) || ENVIRONMENTS.has(v.norm) || (n > 0 && /^(?:ii|iii|iv|vi|vii|viii|ix)$/.test(v.norm)));
     if (valueLike.length > 0) {
       values.push(...valueLike.map((v) => valueText(v)!));
@@ -1849,7 +1849,7 @@ class ConditionReader {
     // A singular thing named with "a"/"an" ("to an account") is what the action is done to, no value of it:
     // left unread (a rule that restricts then covers more; one that allows is refused for it).
     if (indefinite && phrase.length === 1 && valueLike.length === 0 && last.lemma === last.norm && !namesPeople(last.norm)) return undefined;
-    // "for a single client", "to any one player": each one of them, no value.
+    // "for a single order", "to any one player": each one of them, no value.
     if (indefinite && phrase.length <= 3 && valueLike.length === 0 && wordIs(phrase[0], "single", "one", "given", "particular", "individual", "same")) return undefined;
     // "through the system", "via the app": the channel everything goes through, no value of the action.
     if (phrase.length === 1 && valueLike.length === 0 && ["system", "platform", "app", "application", "portal", "tool", "service", "software"].includes(last.norm)) return undefined;
@@ -2433,7 +2433,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
       actionWords.push(...moved);
     }
   }
-  // "Whenever a deploy targets X, block it", "If any restore would overwrite Y, escalate": the lead's
+  // "Whenever a transfer goes to X, block it", "If any restore would overwrite Y, escalate": the lead's
   // subject, an instance of a kind (a, an, any), is the action, and the rest of the lead its conditions. A
   // definite subject ("if the amount exceeds …") is an attribute of the action, not the action.
   if (!actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET" && a.pos !== "PRON")) {
@@ -2483,7 +2483,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   let unlessAction: ActionTerm[] = [];
   if (exception.loose.length > 0) {
     const asAction = readAction(exception.loose);
-    // "Do not book elective surgery …, except urgent and emergency surgery": the exception names the same
+    // "Do not schedule elective repairs …, except urgent and emergency repairs": the exception names the same
     // thing as the action with other modifiers; those are values of it ("urgent", "emergency"), not another
     // action (which, being this very tool, would exempt everything).
     const heads = new Set(provisional.terms.map((t) => t.objects.at(-1)).filter((h): h is string => h !== undefined));
@@ -2550,7 +2550,7 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
     // After a modal the next word is a verb whatever its tag ("that would issue refunds").
     if ((ws[j]?.pos === "VERB" || verbClassOf(ws[j]?.norm ?? "") !== undefined || (j > i + 1 && ws[j]?.t.kind === "word")) && !wordIs(ws[j], "is", "are", "be", "has", "have")) return false;
   }
-  // "firewall rules that open port 22 to …", "queries that select the ssn column": after a thing (not
+  // "security groups that allow 172.16.0.0/12", "reports that include salary data": after a thing (not
   // "action" or "call"), a relative clause with its own verb describes the thing, not the operation: what
   // it names are conditions (the verb itself, if no reader places it, is an unread word).
   if (!onlyGeneric && before.length > 0 && !before.some((x) => /^(?:every|any|some|no)(?:thing|one|body)$|^(?:all|it|them|this|these|those)$/.test(x.norm)) && wordIs(w, "that", "which")) {
@@ -2579,7 +2579,7 @@ export function parseRule(sentence: string): ParseResult {
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
-  // "10 renewals per patron per week": the count per party is not kept (rates count every matching
+  // "3 resets per user per hour": the count per party is not kept (rates count every matching
   // action), so the limit is read for all of them together, the stricter reading, and said to the author.
   const perParty = /\bper\s+([a-z]+)\s+(?=(?:per|a|an|every|each)\s+(?:second|minute|hour|day|week|fortnight|month|quarter|year)s?\b)/i.exec(text);
   const extraIgnored = perParty && RATE_UNITS[perParty[1]!.toLowerCase()] === undefined ? [perParty[0].trim()] : [];
@@ -2629,7 +2629,7 @@ export function parseRule(sentence: string): ParseResult {
 
 /**
  * The subject of a leading condition when it names an instance of a kind of action: an indefinite article
- * or "any", up to three nouns, then its verb (or a modal and its verb): "a backup restore would overwrite".
+ * or "any", up to three nouns, then its verb (or a modal and its verb): "a bulk import would replace".
  */
 function leadSubject(ws: W[]): { start: number; end: number } | undefined {
   let i = 0;
@@ -2648,8 +2648,8 @@ function leadSubject(ws: W[]): { start: number; end: number } | undefined {
 }
 
 /**
- * "Agents may reschedule visits, but not to a slot more than 60 days away": a permission that only frames
- * its restriction. The rule is the restriction: "Never reschedule visits to a slot more than 60 days away".
+ * "Staff may extend loans, but not beyond 90 days": a permission that only frames
+ * its restriction. The rule is the restriction: "Never extend loans beyond 90 days".
  * A second verb after "but not" ("may read files but not delete them") is left to the clause reader.
  */
 function restrictionOfPermission(text: string): string {

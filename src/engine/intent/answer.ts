@@ -99,7 +99,7 @@ interface Term {
   specific?: boolean;
   /** For "how much", "how many", "how long": the kinds of value an answer holds (money, quantity…). */
   wants?: ReadonlySet<string>;
-  /** Written in capitals ("OOH", "SLA"): it may stand for words an item writes out ("out of hours"). */
+  /** Written in capitals ("ND", "SLA"): it may stand for words an item writes out ("night desk"). */
   acronym?: boolean;
 }
 
@@ -188,8 +188,8 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       // The noun phrase right after "which"/"what" names the kind of answer.
       const kind = new Set<number>();
       if (wh >= 0 && ASKS_FOR_KIND.has(ws[wh]!)) for (let i = wh + 1; i < ws.length && NOUN_PHRASE.has(tags[i]!.pos); i++) kind.add(i);
-      // "what's the OOH number": after an article, only the phrase's head names the kind of answer; the
-      // words before it say which one ("OOH").
+      // "what's the ND extension": after an article, only the phrase's head names the kind of answer; the
+      // words before it say which one ("ND").
       else if (wh >= 0 && (ASKS_FOR_KIND.has(ws[wh]!) || ws[wh] === "whats")) {
         let i = wh + 1;
         while (i < ws.length && (ws[i] === "s" || ws[i] === "is" || tags[i]!.pos === "DET" || tags[i]!.pos === "AUX")) i++;
@@ -206,7 +206,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
           if (!ids.has(w)) terms.push({ stem: w, concepts: new Set([w]), weight: workspaceWeight(w, w, context), role: role === "core" ? "soft" : role, word: w });
           return;
         }
-        // (An acronym is a name whatever its tag: "OOH" is no interjection.)
+        // (An acronym is a name whatever its tag: "OK" is no adjective.)
         if ((FUNCTION_WORDS.has(tags[i]!.pos) && !acronyms.has(w)) || POINTERS.has(w) || FILLERS.has(w)) return;
         // "these days", "right now": when the question is asked, not what about.
         if ((w === "days" && ["these", "those"].includes(ws[i - 1] ?? "")) || (w === "now" && ws[i - 1] === "right")) return;
@@ -265,7 +265,7 @@ function readItem(hit: MemoryHit): Held {
   const concepts = new Set<string>();
   for (const w of all) if (/[a-z]/.test(w)) for (const c of baseForms(w)) concepts.add(c);
   const stems = new Set(all.map(stem));
-  // The initials of every run of two to five words ("out of hours" → ooh), for a question's acronym.
+  // The initials of every run of two to five words ("night desk" → nd), for a question's acronym.
   const plain = words(text);
   for (let i = 0; i < plain.length; i++) for (let n = 2; n <= 5 && i + n <= plain.length; n++) stems.add(`#ini:${plain.slice(i, i + n).map((w) => w[0]).join("")}`);
   return { stems, concepts, values };

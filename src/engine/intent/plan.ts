@@ -495,7 +495,7 @@ export function plan(input: PlanInput): Plan {
       const doc = rankTerms(`${t.name} ${t.description}`);
       return verbStems.some((v) => doc.includes(v));
     });
-    // ("call it ASA four", "text that as urgent": naming something, not reaching someone.)
+    // ("call it grade three", "text that as urgent": naming something, not reaching someone.)
     const naming = new RegExp(`\\b${verb}\\w*\\s+(?:it|that|this)\\b`, "i").test(last);
     if (!toolHasVerb && !naming && CHANNEL_VERBS.has(verb) && !ranked.some((r) => r.nameMatched.includes(verb))) {
       const offer = channelOffer(input.catalog, verb, verbStems, last);

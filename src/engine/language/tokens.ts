@@ -81,7 +81,7 @@ const LEXEME = new RegExp(
     String.raw`(?<quoted>"[^"]{0,200}"|“[^”]{0,200}”|'[^']{0,200}'(?![a-z])|‘[^’]{0,200}’|\x60[^\x60]{0,200}\x60)`,
     String.raw`(?<email>[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})`,
     String.raw`(?<tag>[#@][a-z0-9][\w.-]*)`,
-    // An IPv4 address or CIDR block ("10.0.0.1", "0.0.0.0/0") is one name, not numbers.
+    // An IPv4 address or CIDR block ("10.20.30.40", "172.16.0.0/12") is one name, not numbers.
     String.raw`(?<ip>(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?(?![\d.]))`,
     // A meridiem is "am"/"pm" as a word of its own: "4:00 America/New_York" is a clock and a zone.
     String.raw`(?<range>(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)\s?(?:-|–|—|to)\s?(?:(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?(?:[ap]\.?m\.?(?![a-z]))?)(?![\d:]|\.\d))`,

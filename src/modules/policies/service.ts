@@ -165,7 +165,7 @@ function withNotes(items: unknown[]): CompiledRule[] {
   items.forEach((item, index) => {
     const previous = clauses.at(-1);
     if (typeof item === "string" && previous && previous.effect !== "allow") {
-      // "Urgent and emergency surgery is exempt.": an exemption from the clause before, read as its "except".
+      // "Urgent and emergency repairs are exempt.": an exemption from the clause before, read as its "except".
       const exempted = exemptionOf(item);
       if (exempted) {
         const folded = parseRule(`${[previous.source, ...(previous.exemptions ?? []).map(exemptionOf)].join(", except ").replace(/[.!]+(?=,|$)/g, "")}, except ${exempted}`);

@@ -47,7 +47,7 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
         const scale = 10 ** (sig.decimals ?? 6);
         return converted === undefined ? undefined : { value: Math.round(converted * scale) / scale, fit: 2 };
       }
-      // A bare number for a quantity in a unit ("Route 9" and estimated_hours): only with words naming
+      // A bare number for a quantity in a unit ("Gate 12" and estimated_hours): only with words naming
       // the parameter (cueScore) or when no other parameter takes a number, else it is a number of
       // something else.
       if (v.kind === "number") return { value: v.amount, fit: onlyNumber ? 1.05 : 0.95 };
@@ -72,7 +72,7 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
       return undefined;
     case "code":
       // A time of day for a clock-shaped text ("^([01][0-9]|2[0-3]):[0-5][0-9]$"): the clock time a date
-      // or a spoken time gives ("at 10:15", "quarter past ten"), as the pattern writes it.
+      // or a spoken time gives ("at 09:30", "half past nine"), as the pattern writes it.
       if (v.kind === "date" && v.date.time && isClock(sig)) {
         const hhmm = v.date.time.slice(0, 5);
         const value = sig.pattern!.whole.test(hhmm) ? hhmm : v.date.time;

@@ -95,12 +95,12 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
         add(m.index!, m[0], value, { start: m.index!, end: m.index! + m[0].length });
       }
     }
-    // A code written in groups ("MSKU 881204-7" for ^[A-Z]{4}[0-9]{7}$, an HS code "8712.00.30"): its
+    // A code written in groups ("ABCU 123456-7" for ^[A-Z]{4}[0-9]{7}$, a tariff code "8471.30.00"): its
     // groups joined, when the joined form is what the pattern accepts and the groups alone are not.
     const parts = [...turn.text.matchAll(/[A-Za-z0-9]+/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
     for (let a = 0; a < parts.length; a++) {
-      // Groups one separator apart ("MSKU 881204-7"), not words of a sentence around them; the longest run
-      // the pattern accepts ("8712.00.30", not "8712.00").
+      // Groups one separator apart ("ABCU 123456-7"), not words of a sentence around them; the longest run
+      // the pattern accepts ("8471.30.00", not "8471.30").
       let longest = 1;
       while (longest < 4 && a + longest < parts.length && /^[ .-]$/.test(turn.text.slice(parts[a + longest - 1]!.end, parts[a + longest]!.start))) longest++;
       for (let n = longest; n >= 2; n--) {
@@ -114,7 +114,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       }
     }
     // A country code parameter given a country's name; a two-letter token that is no country's code
-    // ("HS" of an HS code) is not one.
+    // ("QQ" of a lot code) is not one.
     if (whole.test("DE") && !whole.test("de") && !whole.test("DEU")) {
       const codes = new Set(regions().values());
       for (let n = out.length - 1; n >= 0; n--) if (out[n]!.key === sig.key && !codes.has(String(out[n]!.value))) out.splice(n, 1);
@@ -145,7 +145,7 @@ function forms(word: string): Set<string> {
   return hit;
 }
 
-// A number in words and in digits are one ("ASA four" for asa_4, "tier two" for tier_2).
+// A number in words and in digits are one ("grade three" for grade_3, "tier two" for tier_2).
 const numeral = (w: string) => (/^\d+$/.test(w) ? Number(w) : isNumberWord(w) ? readNumberWords([w], 0)?.value : undefined);
 
 const sameWord = (a: string, b: string) => {
@@ -246,7 +246,7 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     if (parts.length === 1 && parts[0]!.length >= 6) {
       for (const w of words) if (w.word.length >= 3 && w.word.length < parts[0]!.length && parts[0]!.startsWith(w.word) && !forms(w.word).has(w.word + "s")) out.push({ value: form.value, span: w.span, words: 0.5 });
     }
-    // A value's coded part written alone ("P1" for p1_emergency, "B2" for b2_visa), when no other value
+    // A value's coded part written alone ("T2" for t2_standard, "B2" for b2_visa), when no other value
     // has it: a code of letters and digits is how people name such a value.
     if (parts.length >= 2) {
       const coded = parts.filter((p) => /^[a-z]+\d+$|^\d+[a-z]+$/.test(p) && !(sig.enumForms ?? []).some((f) => f !== form && f.words.includes(p)));

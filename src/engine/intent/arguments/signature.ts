@@ -43,7 +43,7 @@ export interface EnumForm {
    * sends it back to the card that paid; cheque is mailed" → send, back, card, paid).
    */
   gloss: string[];
-  /** Two-word phrases of that clause no other value's clause has ("in person", "next day"). */
+  /** Two-word phrases of that clause no other value's clause has ("by post", "next day"). */
   phrases: string[][];
 }
 
@@ -68,7 +68,7 @@ function glossesOf(values: (string | number)[], description: string): Map<string
     for (const other of at.values()) if (other > start && other < end) end = Math.min(end, description.lastIndexOf(" ", other) + 1 || other);
     all.set(value, wordsOf(description.slice(start, end)));
     // The clause's first word is its verb ("pays", "sends"), which says what every value does; a clause
-    // after "=" ("bid = twice a day") is a definition, all of it gloss.
+    // after "=" ("tid = three times a day") is a definition, all of it gloss.
     const words = all.get(value)!;
     const defined = /^\s*=/.test(description.slice(start, end));
     clauses.set(value, (defined ? words : words.slice(1)).filter((w) => w.length > 2 && !GLOSS_STOP.has(w)));
@@ -83,8 +83,8 @@ function glossesOf(values: (string | number)[], description: string): Map<string
   for (const [value, words] of clauses) {
     const others = new Set([...all].filter(([v]) => v !== value).flatMap(([, w]) => w.flatMap(formsOf)));
     const own = [...new Set(words.filter((w) => !formsOf(w).some((f) => others.has(f))))];
-    // A phrase names the value when it holds a word of its own and no other clause has it: "visits in
-    // person" is read from "go round in person", where one word alone would not be enough.
+    // A phrase names the value when it holds a word of its own and no other clause has it: "sent by
+    // post" is read from "send it by post", where one word alone would not be enough.
     const otherPairs = new Set([...all].filter(([v]) => v !== value).flatMap(([, w]) => bigrams(w).map((p) => p.join(" "))));
     const phrases = bigrams(all.get(value)!).filter((p) => p.some((w) => own.includes(w)) && !otherPairs.has(p.join(" ")));
     if (own.length >= 2 || phrases.length > 0) out.set(value, { gloss: own.length >= 2 ? own : [], phrases });
