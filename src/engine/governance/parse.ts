@@ -788,6 +788,21 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
 
 const NUMERIC_KINDS = new Set(["number", "money", "percent", "quantity"]);
 
+// Parts of speech that name a thing or its kind, in the short noun phrases readers take after a word.
+const NOMINAL = new Set(["NOUN", "PROPN", "ADJ", "X"]);
+const opensClause = (w: W) => CONDITION_MARKERS.has(w.norm) || LIST_SEPARATORS.has(w.norm);
+
+/** Up to three unused words from k that `fits` accepts (told how many it has taken and where the word is). */
+function phraseAt(ws: W[], k: number, fits: (w: W, taken: number, at: number) => boolean): W[] {
+  const out: W[] = [];
+  for (let at = k; at < ws.length && out.length < 3; at++) {
+    const w = ws[at]!;
+    if (w.t.kind !== "word" || w.used || !fits(w, out.length, at)) break;
+    out.push(w);
+  }
+  return out;
+}
+
 // Nouns that name an amount an action carries besides its own: "its insured value", "the credit limit".
 const AMOUNT_NOUNS = new Set(["value", "limit", "amount", "price", "cost", "total", "balance", "budget", "cap", "ceiling", "threshold", "quota", "maximum", "minimum", "max", "min", "salary", "fee", "estimate", "quote", "allowance", "sum", "deposit", "rent", "rate", "valuation", "reserve", "premium", "excess", "deductible", "coverage", "entitlement", "credit", "capacity", "stock", "inventory", "outstanding", "charge", "payment", "fare", "spend", "income", "wage", "offer", "bid"]);
 
@@ -1585,13 +1600,9 @@ class ConditionReader {
    * hit prod"): the action carries one of them, wherever.
    */
   private readVerbValue(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
-    let k = i;
-    if (!wordIs(ws[k], "that", "which")) return undefined;
-    k++;
-    while (wordIs(ws[k], "would", "will", "could", "can", "may", "might")) k++;
-    const verb = ws[k];
-    if (!verb || verb.t.kind !== "word" || wordIs(verb, "is", "are", "be", "has", "have", "was", "were") || (verb.pos !== "VERB" && tag(["they", verb.norm])[1]?.pos !== "VERB")) return undefined;
-    k++;
+    const at = relativeVerbAt(ws, i);
+    if (at === undefined) return undefined;
+    let k = at + 1;
     while (wordIs(ws[k], "the", "a", "an")) k++;
     const valueLike = (w: W | undefined) => !!w && (w.t.kind === "tag" || w.t.kind === "quoted" || (w.t.kind === "word" && (/[_\d]/.test(w.norm) || ENVIRONMENTS.has(w.norm))));
     const values: string[] = [];
@@ -1619,8 +1630,8 @@ class ConditionReader {
     if (wordIs(ws[i], "with", "without")) {
       let k = i + 1;
       if (wordIs(ws[k], "a", "an", "the", "its", "their")) k++;
-      const noun: W[] = [];
-      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && (["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) || ws[k]!.norm.includes("-")) && !STATE_WORDS.has(ws[k]!.norm)) noun.push(ws[k++]!);
+      const noun = phraseAt(ws, k, (w) => (NOMINAL.has(w.pos) || w.norm.includes("-")) && !STATE_WORDS.has(w.norm));
+      k += noun.length;
       const state = ws[k];
       if (noun.length > 0 && state && STATE_WORDS.has(state.norm)) {
         // "switched off", "turned on": the particle says which.
@@ -1635,9 +1646,9 @@ class ConditionReader {
     if (wordIs(ws[i], "without")) {
       let k = i + 1;
       if (wordIs(ws[k], "a", "an", "the", "any")) k++;
-      const noun: W[] = [];
       // ("without a verified MFA": a state word before the noun is part of its name, `mfa_verified`.)
-      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && (["NOUN", "PROPN", "ADJ", "X"].includes(ws[k]!.pos) || ws[k]!.norm.includes("-") || (STATE_WORDS.has(ws[k]!.norm) && noun.length === 0 && ws[k + 1]?.t.kind === "word")) && (!STATE_WORDS.has(ws[k]!.norm) || noun.length === 0) && !CONDITION_MARKERS.has(ws[k]!.norm) && !LIST_SEPARATORS.has(ws[k]!.norm)) noun.push(ws[k++]!);
+      const noun = phraseAt(ws, k, (w, taken, at) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || (STATE_WORDS.has(w.norm) && ws[at + 1]?.t.kind === "word")) && (!STATE_WORDS.has(w.norm) || taken === 0));
+      k += noun.length;
       const closes = !ws[k] || ws[k]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k]!.norm) || LIST_SEPARATORS.has(ws[k]!.norm) || MODALS.has(ws[k]!.norm) || wordIs(ws[k], "is", "are");
       if (noun.length > 0 && closes && !APPROVAL_NOUNS.has(noun.at(-1)!.norm) && !APPROVAL_ACTS.has(noun.at(-1)!.norm)) {
         if (probe) return { condition: { kind: "and", of: [] }, next: k };
@@ -1650,8 +1661,8 @@ class ConditionReader {
     if (wordIs(ws[i], "during", "amid", "amidst", "under", "pending", "awaiting") && !(wordIs(ws[i], "under") && NUMERIC_KINDS.has(ws[i + 1]?.t.kind ?? ""))) {
       let k = i + 1;
       if (wordIs(ws[k], "a", "an", "the", "any")) k++;
-      const noun: W[] = [];
-      while (k < ws.length && noun.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && ["NOUN", "PROPN", "ADJ", "VERB", "X"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm) && !LIST_SEPARATORS.has(ws[k]!.norm)) noun.push(ws[k++]!);
+      const noun = phraseAt(ws, k, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.pos === "VERB"));
+      k += noun.length;
       if (noun.length > 0 && noun.at(-1)!.pos !== "ADJ") {
         if (probe) return { condition: { kind: "and", of: [] }, next: k };
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: true }, next: k };
@@ -2554,10 +2565,8 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   // "action" or "call"), a relative clause with its own verb describes the thing, not the operation: what
   // it names are conditions (the verb itself, if no reader places it, is an unread word).
   if (!onlyGeneric && before.length > 0 && !before.some((x) => /^(?:every|any|some|no)(?:thing|one|body)$|^(?:all|it|them|this|these|those)$/.test(x.norm)) && wordIs(w, "that", "which")) {
-    let j = i + 1;
-    while (wordIs(ws[j], "would", "will", "could", "can", "may", "might")) j++;
-    const verb = ws[j];
-    if (verb && verb.t.kind === "word" && !wordIs(verb, "is", "are", "be", "has", "have", "was", "were") && (verb.pos === "VERB" || tag(["they", verb.norm])[1]?.pos === "VERB") && ws.slice(j + 1).some((x) => isValue(x.t) || x.t.kind === "word")) return true;
+    const j = relativeVerbAt(ws, i);
+    if (j !== undefined && ws.slice(j + 1).some((x) => isValue(x.t) || x.t.kind === "word")) return true;
   }
   // "refunds to any customer": every one of them, which the condition reader sets aside.
   if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) return true;
@@ -2625,6 +2634,19 @@ export function parseRule(sentence: string): ParseResult {
   const ignored = [...reading.loose, ...extraIgnored];
   const rule: CompiledRule = { source: sentence.trim(), effect, actions, when, unless, format: 2, ...(ignored.length > 0 ? { ignored } : {}) };
   return { ok: true, rule };
+}
+
+/**
+ * Where the verb of a relative clause opened at i is ("that open …", "which would target …"), after its
+ * modals; not a copula or "has" (those clauses state facts the flag and comparison readers read).
+ */
+function relativeVerbAt(ws: W[], i: number): number | undefined {
+  if (!wordIs(ws[i], "that", "which")) return undefined;
+  let j = i + 1;
+  while (wordIs(ws[j], "would", "will", "could", "can", "may", "might")) j++;
+  const verb = ws[j];
+  if (!verb || verb.t.kind !== "word" || wordIs(verb, "is", "are", "be", "has", "have", "was", "were")) return undefined;
+  return verb.pos === "VERB" || tag(["they", verb.norm])[1]?.pos === "VERB" ? j : undefined;
 }
 
 /**

@@ -48,9 +48,14 @@ function regions(): Map<string, string> {
   return regionNames;
 }
 
+let codesInUse: Set<string> | undefined;
+const regionCodes = (): Set<string> => (codesInUse ??= new Set(regions().values()));
+
 /** Codes each parameter's pattern accepts, written as the pattern wants or in another case. */
 export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
   const out: Candidate[] = [];
+  // The turn's runs of letters and digits, read once for every pattern: the groups a code may be written in.
+  const parts = [...turn.text.matchAll(/[A-Za-z0-9]+/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
   for (const sig of sigs) {
     if (!sig.pattern) continue;
     const { find, whole, upperCase, strict } = sig.pattern;
@@ -97,7 +102,6 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     }
     // A code written in groups ("ABCU 123456-7" for ^[A-Z]{4}[0-9]{7}$, a tariff code "8471.30.00"): its
     // groups joined, when the joined form is what the pattern accepts and the groups alone are not.
-    const parts = [...turn.text.matchAll(/[A-Za-z0-9]+/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
     for (let a = 0; a < parts.length; a++) {
       // Groups one separator apart ("ABCU 123456-7"), not words of a sentence around them; the longest run
       // the pattern accepts ("8471.30.00", not "8471.30").
@@ -116,7 +120,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     // A country code parameter given a country's name; a two-letter token that is no country's code
     // ("QQ" of a lot code) is not one.
     if (whole.test("DE") && !whole.test("de") && !whole.test("DEU")) {
-      const codes = new Set(regions().values());
+      const codes = regionCodes();
       for (let n = out.length - 1; n >= 0; n--) if (out[n]!.key === sig.key && !codes.has(String(out[n]!.value))) out.splice(n, 1);
       const lower = turn.text.toLowerCase();
       for (const [name, code] of regions()) {
@@ -277,7 +281,10 @@ const FUNCTION_WORDS = new Set(["of", "the", "a", "an", "and", "or", "to", "for"
 /** Enum values the turn names, for every enum parameter, scored like typed values. */
 export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
   const out: Candidate[] = [];
-  const mentionsOf = new Map(sigs.filter((sig) => sig.enumForms).map((sig) => [sig, enumMentions(sig, turn)] as const));
+  // Mentions of worded values, for every parameter at once: a value named by its description gives way to
+  // one named by its own words in any parameter (below).
+  const worded = (sig: Signature) => sig.enumForms !== undefined && !sig.currencyEnum && !sig.enumForms.every((f) => typeof f.value === "number");
+  const mentionsOf = new Map(sigs.filter(worded).map((sig) => [sig, enumMentions(sig, turn)] as const));
   const literal = [...mentionsOf.values()].flat().filter((m) => !m.described);
   for (const sig of sigs) {
     if (!sig.enumForms) continue;
