@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   console.log(`probes right: ${t.right}/${t.probes} (${pct(t.right, t.probes)})  [measure: >= ${TARGET * 100}% of probes right: ${t.probes > 0 && t.right / t.probes >= TARGET ? "MET" : "NOT MET"}]`);
 
   // A compiled rule that should have fired on some probe and gave none of them its effect: it never fires.
-  const neverFire = compiledResults.filter((r) => r.probes.some((p) => p.probe.expect !== "approved" || (p.probe.expect_last ?? "approved") !== "approved") && r.probes.every((p) => p.got.every((g) => g === "approved")));
+  const neverFire = compiledResults.filter((r) => r.probes.some((p) => (p.probe.expect ?? "approved") !== "approved" || (p.probe.expect_last ?? "approved") !== "approved") && r.probes.every((p) => p.got.every((g) => g === "approved")));
   console.log(`compiled rules that never fire on their probes: ${neverFire.length}`);
   // Which way the wrong probes went, an aggregate that says whether rules miss (a forbidden action let
   // through) or over-reach (an allowed one stopped), without naming a rule.
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
 
   if (!aggregateOnly) console.log(wrong.length === 0 ? "\nwrong probes: none" : `\nwrong probes (${wrong.length}):`);
   for (const { rule, probe } of aggregateOnly ? [] : wrong) {
-    const expected = probe.probe.repeat ? `${probe.probe.expect} x${probe.probe.repeat - 1}, then ${probe.probe.expect_last ?? probe.probe.expect}` : probe.probe.expect;
+    const expected = probe.probe.repeat ? `${probe.probe.expect ?? "any"} x${probe.probe.repeat - 1}, then ${probe.probe.expect_last ?? probe.probe.expect}` : probe.probe.expect;
     console.log(`  ${rule.id} "${rule.rule}"`);
     console.log(`      ${showProbe(probe.probe)}: expected ${expected}, got ${probe.got.join(", ")}`);
     console.log(`      ${rule.outcome.compiled ? `restatement: ${rule.outcome.restatement ?? "-"}` : `refused: ${rule.outcome.refusal}`}`);

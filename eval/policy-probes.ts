@@ -12,7 +12,8 @@ export interface Probe {
   action: string;
   domain?: string;
   context: Record<string, unknown>;
-  expect: Decision;
+  /** Absent only on a repeated probe with `expect_last`: then the answers before the last are not checked. */
+  expect?: Decision;
   /** Sent this many times; `expect` holds for every answer but the last, `expect_last` for the last. */
   repeat?: number;
   expect_last?: Decision;
@@ -51,14 +52,14 @@ export function parseRuleLine(raw: unknown, where: string): RuleLine {
       const at = `${where} probe ${i + 1}`;
       if (typeof action !== "string") throw new HarnessError(`${at}: action must be a string`);
       if (typeof context !== "object" || context === null || Array.isArray(context)) throw new HarnessError(`${at}: context must be an object`);
-      if (!isDecision(expect)) throw new HarnessError(`${at}: expect must be one of ${DECISIONS.join(", ")}`);
+      if (!(isDecision(expect) || (expect === undefined && isDecision(expectLast)))) throw new HarnessError(`${at}: expect must be one of ${DECISIONS.join(", ")}`);
       if (repeat !== undefined && (typeof repeat !== "number" || !Number.isInteger(repeat) || repeat < 1)) throw new HarnessError(`${at}: repeat must be a positive integer`);
       if (expectLast !== undefined && !isDecision(expectLast)) throw new HarnessError(`${at}: expect_last must be one of ${DECISIONS.join(", ")}`);
       if (probeDomain !== undefined && typeof probeDomain !== "string") throw new HarnessError(`${at}: domain must be a string`);
       return {
         action,
         context: context as Record<string, unknown>,
-        expect,
+        ...(expect !== undefined ? { expect } : {}),
         ...(probeDomain !== undefined ? { domain: probeDomain } : {}),
         ...(repeat !== undefined ? { repeat } : {}),
         ...(expectLast !== undefined ? { expect_last: expectLast } : {}),
@@ -67,8 +68,9 @@ export function parseRuleLine(raw: unknown, where: string): RuleLine {
   };
 }
 
-/** The decisions a probe must get, one per request sent: `repeat` times, the last one `expect_last`. */
-export function expectedSequence(probe: Probe): Decision[] {
+/** The decisions a probe must get, one per request sent: `repeat` times, the last one `expect_last`
+ * (undefined where the line leaves an answer unchecked). */
+export function expectedSequence(probe: Probe): (Decision | undefined)[] {
   const n = probe.repeat ?? 1;
   return Array.from({ length: n }, (_, i) => (i === n - 1 ? (probe.expect_last ?? probe.expect) : probe.expect));
 }
@@ -76,7 +78,7 @@ export function expectedSequence(probe: Probe): Decision[] {
 /** A probe is right when every answer is the decision expected for it (an HTTP error never is). */
 export function probeRight(probe: Probe, got: string[]): boolean {
   const want = expectedSequence(probe);
-  return got.length === want.length && want.every((d, i) => got[i] === d);
+  return got.length === want.length && want.every((d, i) => d === undefined || got[i] === d);
 }
 
 export interface ServerLike {
