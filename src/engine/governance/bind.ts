@@ -15,6 +15,7 @@ import {
   scalar,
   scaleOf,
   TIME_KEY,
+  CLOCK_KEY,
   toolCanCarry,
   type Field,
   type PreparedAction,
@@ -148,7 +149,9 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
     case "time": {
       if (!c.subject) return { parameters: [], applies: true, note: `the time the action runs (${c.tz || "UTC"})` };
       const named = c.subject.implied === "time" ? [] : bySubject(call, c.subject, (f) => typeof f.value === "string" || typeof f.value === "number");
-      const timed = named.length > 0 ? paths(named) : [...leaves.keys()].filter((p) => TIME_KEY.test(p));
+      const ofDay = c.kind === "time" && c.subject.implied === "time";
+      const timed = named.length > 0 ? paths(named) : [...leaves.keys()].filter((p) => (ofDay ? CLOCK_KEY : TIME_KEY).test(p));
+      if (timed.length === 0 && c.subject.orNow) return { parameters: [], applies: true, note: `the time the action runs (${c.tz || "UTC"})` };
       return timed.length > 0 ? { parameters: timed, applies: true, note: `read in ${c.tz || "UTC"}` } : { parameters: [], applies: false };
     }
     case "rate":

@@ -37,6 +37,11 @@ export interface Subject {
   count?: boolean;
   /** The size of a change ("fare adjustments beyond 15%"): compared as an absolute value. */
   magnitude?: boolean;
+  /**
+   * With `implied: "time"`: a tool with no time of its own is read at the time it runs ("a checkout later
+   * than 2pm" reads `checkout_time`, and a tool without one, the clock).
+   */
+  orNow?: boolean;
 }
 
 export interface Value {
@@ -85,8 +90,11 @@ export type Condition =
    * the new year ("from December 1 through February"). Of the time the action runs, or of its own date.
    */
   | { kind: "dates"; from: number; to: number; tz: string; subject?: Subject }
-  /** Minutes of the day, `from` inclusive and `to` exclusive; `to` < `from` wraps past midnight. */
-  | { kind: "time"; from: number; to: number; tz: string; subject?: Subject }
+  /**
+   * Minutes of the day, `from` inclusive (exclusive with `after`: "after 14:00", "later than 2pm") and `to`
+   * exclusive; `to` < `from` wraps past midnight.
+   */
+  | { kind: "time"; from: number; to: number; tz: string; subject?: Subject; after?: boolean }
   /** True when this action would make the count of matching actions in the window exceed the limit. */
   | { kind: "rate"; op: "gt" | "gte"; count: number; window_seconds: number }
   /** True when the action itself matches: "except get_status", "unless it is a refund". */

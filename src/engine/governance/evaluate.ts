@@ -1141,9 +1141,9 @@ type Check = (action: PreparedAction) => Truth;
  * the action runs or of its own time argument: false for a tool that has no such time, unknown when the
  * action leaves it out.
  */
-function onClock(subject: Subject | undefined, zone: string, test: (at: WallClock) => boolean): Check {
+function onClock(subject: Subject | undefined, zone: string, test: (at: WallClock) => boolean, ofDay = false): Check {
   const tz = zone || "UTC";
-  const when = timeSource(subject);
+  const when = timeSource(subject, ofDay);
   return (a) => {
     const at = when(a);
     if (at === null) return FALSE;
@@ -1156,8 +1156,8 @@ function onClock(subject: Subject | undefined, zone: string, test: (at: WallCloc
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
  * argument ("inspections that begin on a Sunday" → `start_time`).
  */
-function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
-  if (subject?.implied === "time") return actionTime(subject);
+function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
+  if (subject?.implied === "time") return ofDay ? actionClock(subject) : actionTime(subject);
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
     // A tool that has no such time ("cancel" has no start) is not what the rule is about.
@@ -1167,6 +1167,34 @@ function timeSource(subject: Subject | undefined): (a: PreparedAction) => ((tz: 
       if (Number.isNaN(at.getTime())) continue;
       return (tz) => wallClock(at, tz);
     }
+    a.unknowns.add(subject.text);
+    return undefined;
+  };
+}
+
+// A time of day alone ("14:00", "09:30:00"), as a clock-shaped argument holds it.
+const CLOCK = /^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/;
+// Names of an argument that holds a time of day (not a date alone: `check_in_date` has no hour).
+export const CLOCK_KEY = /(?:^|[._])(?:time|at|when|scheduled|start|starts|until|from|due)(?:$|[._])/;
+
+/**
+ * The action's own time of day for a time-of-day condition: an argument with a clock time (an ISO time
+ * with its hour, or a time alone, which is the rule's zone's own wall clock). A tool that has no such
+ * argument is not what the rule is about, or with `orNow` is read at the time it runs; one that has it
+ * and leaves it out is unknown (fail closed).
+ */
+function actionClock(subject: Subject): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
+  return (a) => {
+    for (const f of a.fields) {
+      if (typeof f.value !== "string") continue;
+      const clock = CLOCK.exec(f.value);
+      if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
+      if (!ISO_DAY.test(f.value) || !/T\d/.test(f.value)) continue;
+      const at = new Date(f.value);
+      if (!Number.isNaN(at.getTime())) return (tz) => wallClock(at, tz);
+    }
+    const carries = a.params ? [...a.params].some((p) => CLOCK_KEY.test(p)) : !subject.orNow;
+    if (!carries) return subject.orNow ? (tz) => zonedNow(a, tz) : null;
     a.unknowns.add(subject.text);
     return undefined;
   };
@@ -1366,7 +1394,8 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     }
     case "time": {
       const { from, to } = c;
-      return onClock(c.subject, c.tz, (at) => (from <= to ? at.minutes >= from && at.minutes < to : at.minutes >= from || at.minutes < to));
+      const starts = c.after ? (m: number) => m > from : (m: number) => m >= from;
+      return onClock(c.subject, c.tz, (at) => (from <= to ? starts(at.minutes) && at.minutes < to : starts(at.minutes) || at.minutes < to), true);
     }
     case "rate": {
       const { op, count, window_seconds } = c;

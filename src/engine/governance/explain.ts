@@ -105,8 +105,9 @@ export function describeCondition(c: Condition): string {
       // The action's own date "falls"; the day it runs "is" (read back alike: see readDates).
       return c.subject ? `the date falls from ${monthDay(c.from)} through ${monthDay(c.to)} (${c.tz || "UTC"})` : `the day is from ${monthDay(c.from)} through ${monthDay(c.to)} (${c.tz || "UTC"})`;
     case "time":
+      if (c.subject?.orNow) return `its own time is ${describeCondition({ ...c, subject: undefined }).replace(/^the time is /, "")}`;
       if (c.subject) return `${subjectText(c.subject)} falls ${describeCondition({ ...c, subject: undefined }).replace(/^the time is /, "")}`;
-      return c.from === 0 ? `the time is before ${clock(c.to)} (${c.tz || "UTC"})` : c.to === 24 * 60 ? `the time is ${clock(c.from)} or later (${c.tz || "UTC"})` : `the time is between ${clock(c.from)} and ${clock(c.to)} (${c.tz || "UTC"})`;
+      return c.from === 0 ? `the time is before ${clock(c.to)} (${c.tz || "UTC"})` : c.to === 24 * 60 ? (c.after ? `the time is after ${clock(c.from)} (${c.tz || "UTC"})` : `the time is ${clock(c.from)} or later (${c.tz || "UTC"})`) : `the time is between ${clock(c.from)} and ${clock(c.to)} (${c.tz || "UTC"})`;
     case "rate": {
       const window = c.window_seconds % 86_400 === 0 ? `${c.window_seconds / 86_400} day(s)` : c.window_seconds % 3600 === 0 ? `${c.window_seconds / 3600} hour(s)` : c.window_seconds % 60 === 0 ? `${c.window_seconds / 60} minute(s)` : `${c.window_seconds} second(s)`;
       return `this would be ${c.op === "gt" ? "more than" : "at least"} ${c.count} such actions within ${window}`;

@@ -421,6 +421,44 @@ describe("effects, parts of a whole and counted nouns", () => {
   });
 });
 
+describe("a time of day compared on a thing is the thing's own time", () => {
+  // Each way of writing "later than" and "earlier than" a clock time, the thing's own time argument as a
+  // time alone and inside an ISO timestamp, and a tool with no time of its own (read at the time it runs).
+  const LATER = [(t: string) => `later than ${t}`, (t: string) => `past ${t}`];
+  const EARLIER = [(t: string) => `earlier than ${t}`];
+  const TIMES: [written: string, minutes: number][] = [["15:00", 900], ["3pm", 900], ["3 p.m.", 900], ["06:30", 390], ["6:30am", 390]];
+  const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+  for (const [written, minutes] of TIMES) {
+    for (const [forms, later] of [[LATER, true], [EARLIER, false]] as const) {
+      for (const form of forms) {
+        it(`furniture pickups ${form(written)}`, () => {
+          forEachFrame((frame, fired) => {
+            const beyond = (d: number) => (later ? d > 0 : d < 0) ? fired : "approved";
+            decide(frame(`furniture pickups ${form(written)}`), [
+              ["book_furniture_pickup", { pickup_time: clock(minutes) }, "approved"],
+              ["book_furniture_pickup", { pickup_time: clock(minutes + 30) }, beyond(30)],
+              ["book_furniture_pickup", { pickup_time: clock(minutes - 30) }, beyond(-30)],
+              ["book_furniture_pickup", { pickup_at: `2027-05-04T${clock(minutes + 1)}:00Z` }, beyond(1)],
+              ["book_furniture_pickup", { pickup_at: `2027-05-04T${clock(minutes - 1)}:00Z` }, beyond(-1)],
+              ["book_furniture_pickup", { address: "1 Mill Lane", now: `2027-05-04T${clock(minutes + 45)}:00Z` }, beyond(45)],
+            ]);
+          });
+        });
+      }
+    }
+  }
+
+  it("after a clock time is strictly after it", () => {
+    forEachFrame((frame, fired) => {
+      decide(frame("restarts after 22:00"), [
+        ["restart_server", { now: "2027-05-04T22:00:00Z" }, "approved"],
+        ["restart_server", { now: "2027-05-04T22:01:00Z" }, fired],
+        ["restart_server", { now: "2027-05-04T21:59:00Z" }, "approved"],
+      ]);
+    });
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
@@ -430,6 +468,7 @@ describe("a restatement read back decides like the rule", () => {
   for (const [window, zone] of [["before 2:00 or after 5:00", "Europe/Berlin"], ["from 19:00 onwards", "UTC"], ["outside the hours of 8am and 6pm", "(Tokyo time)"], ["outside business hours (8am-6pm", "Europe/Berlin)"], ["outside business hours", "New York time"]] as const) {
     cases.push([`Require approval for restarts ${window} ${zone}`, [0, 3, 6, 9, 12, 15, 18, 21].map((h) => ["restart_server", { now: HOUR(h) }])]);
   }
+  for (const t of ["later than 14:00", "earlier than 7am", "after 22:00"]) cases.push([`Block furniture pickups ${t}`, [0, 3, 6, 7, 9, 12, 14, 15, 21, 22, 23].flatMap((h) => [["book_furniture_pickup", { pickup_time: `${String(h).padStart(2, "0")}:00` }], ["book_furniture_pickup", { now: HOUR(h) }]] as [string, Record<string, unknown>][])]);
   for (const degrees of ["25℃", "77℉", "25 °C"]) cases.push([`Block thermostat settings warmer than ${degrees}`, [20, 24, 25, 26, 30].map((t) => ["set_thermostat", { temperature_c: t }])]);
 
   for (const [rule, probes] of cases) {

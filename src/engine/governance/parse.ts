@@ -738,6 +738,9 @@ export interface Reading {
   scope: Condition[];
 }
 
+// The action's own time of day, or when it has none, the time it runs.
+const OWN_TIME: Subject = { text: "time", words: [], implied: "time", orNow: true };
+
 function subjectOf(words: W[]): Subject {
   const content = words.filter((w) => w.t.kind === "word" && !DETERMINERS.has(w.norm) && !["of", "the", "is", "are", "be", "its", "their", "it", "they"].includes(w.norm) && !MODALS.has(w.norm));
   return { text: content.map((w) => w.norm).join(" "), words: content.map((w) => baseOf(w)) };
@@ -783,6 +786,16 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
     if (inner && complement) return { op: complement, length: inner.length + 1 };
   }
   // "goes above", "is greater than": a verb before the comparator is skipped by the caller.
+  return undefined;
+}
+
+/**
+ * A time of day compared as a value: "later than 14:00", "earlier than 6am", "past 2pm". Said of a thing
+ * ("a checkout later than 2pm"), it is the thing's own time (see readClock).
+ */
+function clockComparisonAt(ws: W[], i: number): { after: boolean; minutes: number; next: number } | undefined {
+  if (wordIs(ws[i], "later", "earlier") && wordIs(ws[i + 1], "than") && ws[i + 2]?.t.kind === "time") return { after: wordIs(ws[i], "later"), minutes: (ws[i + 2]!.t as { minutes: number }).minutes, next: i + 3 };
+  if (wordIs(ws[i], "past") && ws[i + 1]?.t.kind === "time") return { after: true, minutes: (ws[i + 1]!.t as { minutes: number }).minutes, next: i + 2 };
   return undefined;
 }
 
@@ -1207,7 +1220,12 @@ class ConditionReader {
     while (p < at + 4 && wordIs(ws[p], "the", "time", "is", "it", "current", "local", "clock")) p++;
     if (p > at && wordIs(ws[p - 1], "is")) {
       const clock = this.readClockAt(ws, p);
-      if (clock) return clock;
+      if (clock) return { condition: clock.condition, next: clock.next };
+    }
+    // "its own time is later than 14:00": the restatement of a time compared on a thing (below).
+    if (wordIs(ws[at], "its") && wordIs(ws[at + 1], "own") && wordIs(ws[at + 2], "time") && wordIs(ws[at + 3], "is")) {
+      const clock = this.readClockAt(ws, at + 4);
+      if (clock?.condition.kind === "time") return { condition: { ...clock.condition, subject: OWN_TIME }, next: clock.next };
     }
     // "appointments that start between 19:00 and 07:00": the window of the action's own time ("start").
     const subject: W[] = [];
@@ -1219,12 +1237,18 @@ class ConditionReader {
     if (i === at) subject.length = 0;
     const withSubject = (c: Condition): Condition => (subject.length === 0 ? c : c.kind === "time" ? { ...c, subject: subjectOf(subject) } : c.kind === "not" && c.of.kind === "time" ? { kind: "not", of: { ...c.of, subject: subjectOf(subject) } } : c);
     const read = this.readClockAt(ws, i);
-    return read ? { condition: withSubject(read.condition), next: read.next } : undefined;
+    if (!read) return undefined;
+    // A time compared as a value with no verb of its own ("a late checkout later than 2pm"): the action's
+    // own time, or when the tool has none, the time it runs.
+    if (read.compared && subject.length === 0 && read.condition.kind === "time") return { condition: { ...read.condition, subject: OWN_TIME }, next: read.next };
+    return { condition: withSubject(read.condition), next: read.next };
   }
 
-  private readClockAt(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+  private readClockAt(ws: W[], i: number): { condition: Condition; next: number; compared?: boolean } | undefined {
     let j = i;
     let negated = false;
+    let after = false;
+    const compared = clockComparisonAt(ws, i);
     if (wordIs(ws[j], "outside", "beyond")) {
       negated = true;
       j++;
@@ -1257,9 +1281,13 @@ class ConditionReader {
       from = t0.minutes;
       to = 24 * 60;
       k = wordIs(ws[j + 1], "onwards", "onward") ? j + 2 : j + 3;
+    } else if (compared) {
+      [from, to, after, k] = compared.after ? [compared.minutes, 24 * 60, true, compared.next] : [0, compared.minutes, false, compared.next];
     } else if (wordIs(ws[j], "after") && ws[j + 1]?.t.kind === "time") {
+      // "after 14:00": 14:00 itself is not after it.
       from = (ws[j + 1]!.t as { minutes: number }).minutes;
       to = 24 * 60;
+      after = true;
       k = j + 2;
     } else if ((wordIs(ws[j], "business", "office", "working", "work") && wordIs(ws[j + 1], "hours", "hour")) || (wordIs(ws[j], "hours") && wordIs(ws[j - 1], "business"))) {
       // Business hours as the sentence defines them ("(9am-6pm Europe/Berlin)"), else weekdays 09:00-17:00.
@@ -1305,8 +1333,8 @@ class ConditionReader {
       const inside: Condition = { kind: "and", of: [{ kind: "weekday", days: WEEKDAYS, tz: tz.zone }, { kind: "time", from: from!, to: to!, tz: tz.zone }] };
       return { condition: negated ? negate(inside) : inside, next: tz.next + 2 };
     }
-    const condition: Condition = { kind: "time", from: from!, to: to!, tz: tz.zone };
-    return { condition: negated ? negate(condition) : condition, next: tz.next };
+    const condition: Condition = { kind: "time", from: from!, to: to!, tz: tz.zone, ...(after ? { after } : {}) };
+    return { condition: negated ? negate(condition) : condition, next: tz.next, ...(compared ? { compared: true } : {}) };
   }
 
   /** "to recipients outside acme.com", "to anyone at gmail.com", "emails to @rival.test". */
@@ -2374,7 +2402,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // The action's own nouns (the words before any marker), so "refunds larger than $750" knows that
   // "refunds" names the action, not the argument compared.
   const remaining = main.filter((w) => !w.used);
-  const firstMarker = remaining.findIndex((w, i) => (i > 0 || wordIs(w, "when", "whenever", "if", "where", "while")) && (CONDITION_MARKERS.has(w.norm) || wordIs(w, "when", "whenever", "if", "where", "while") || isValue(w.t) || comparatorAt(remaining, i) !== undefined));
+  const firstMarker = remaining.findIndex((w, i) => (i > 0 || wordIs(w, "when", "whenever", "if", "where", "while")) && (CONDITION_MARKERS.has(w.norm) || wordIs(w, "when", "whenever", "if", "where", "while") || isValue(w.t) || comparatorAt(remaining, i) !== undefined || clockComparisonAt(remaining, i) !== undefined));
   const head = firstMarker < 0 ? remaining : remaining.slice(0, firstMarker);
   const provisional = readAction(head.filter((w) => w.pos === "NOUN" || w.pos === "VERB" || w.pos === "PROPN"));
   const actionNouns = provisional.terms.flatMap((t) => [...t.verbs, ...t.objects]);
@@ -2547,7 +2575,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
 function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   const w = ws[i]!;
   if (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "unless", "once", "during", "outside", "between", "per", "than", "costing", "worth", "valued", "priced", "weighing", "lasting", "marked", "flagged", "tagged", "containing", "mentioning", "exceeding", "involving", "spanning", "covering", "affecting"].includes(w.norm)) return true;
-  if (comparatorAt(ws, i)) return true;
+  if (comparatorAt(ws, i) || clockComparisonAt(ws, i)) return true;
   // After words that only say "an action" ("calls to delete_user", "use of the export tool", "any action
   // that archives projects"), what follows names the action.
   const before = ws.slice(0, i).filter((x) => x.t.kind === "word" && !x.used && !DETERMINERS.has(x.norm));

@@ -30,7 +30,9 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
     case "money": {
       const minor = (n: number) => (sig.minor ? Math.round(n * 100) : Math.round(n * 100) / 100);
       if (v.kind === "money") return { value: minor(v.amount), fit: sig.currency && v.currency && sig.currency !== v.currency ? 0.6 : 2 };
-      if (v.kind === "number") return { value: minor(v.amount), fit: v.scaled || v.grouped ? 1.4 : 1.05 };
+      // A plain number is an amount when written like one ("12,500", "3k") or when no other parameter
+      // takes a number; else only with words naming the parameter ("age 7" is no nightly rate).
+      if (v.kind === "number") return { value: minor(v.amount), fit: v.scaled || v.grouped ? 1.4 : onlyNumber ? 1.05 : 0.95 };
       return undefined;
     }
     case "percent":

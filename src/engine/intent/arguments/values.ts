@@ -58,7 +58,7 @@ export function contextOf(text: string, words: Turn["words"], span: Span): Conte
     if (w.span.end > span.start) continue;
     const gap = text.slice(w.span.end, left.length === 0 ? span.start : words[i + 1]!.span.start);
     if (CLAUSE_END.test(gap)) break;
-    if (near.left === Infinity && gap.includes(",")) near.left = left.length;
+    if (near.left === Infinity && (gap.includes(",") || w.word === "and")) near.left = left.length + (w.word === "and" ? 1 : 0);
     left.push(w.word);
   }
   const right: string[] = [];
