@@ -69,7 +69,20 @@ export type Condition =
    * With a subject, that argument; without one, any short argument, the tool's own words, or an argument
    * whose name says what the value is (an environment).
    */
-  | { kind: "equals"; subject: Subject; values: string[]; negate: boolean; category?: boolean }
+  | {
+      kind: "equals";
+      subject: Subject;
+      values: string[];
+      negate: boolean;
+      category?: boolean;
+      /**
+       * A common noun where the action goes, comes from, happens or passes ("to the river", "from the
+       * collection", "through the assistant"): the preposition. Another value rules it out only in an
+       * argument named for that role (`destination`, `source`, `location`, `channel`); an action that
+       * does not say is unknown, never ruled out by its other values.
+       */
+      setting?: Setting;
+    }
   /** A yes/no argument named by words ("a forklift is active", "tests have not passed"). */
   | { kind: "flag"; subject: Subject; expect: boolean }
   /** Text containing, starting or ending with a value ("whose title mentions draft"). */
@@ -99,6 +112,8 @@ export type Condition =
   | { kind: "rate"; op: "gt" | "gte"; count: number; window_seconds: number }
   /** True when the action itself matches: "except get_status", "unless it is a refund". */
   | { kind: "action"; terms: ActionTerm[] };
+
+export type Setting = "to" | "from" | "in" | "via";
 
 export interface CompiledRule {
   /** The sentence as written. */

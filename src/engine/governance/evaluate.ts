@@ -4,7 +4,7 @@
 // past a rule. A permissive rule (allow) needs TRUE. When the tool's parameters are known (its JSON Schema),
 // a condition on a field the tool cannot carry does not apply (FALSE): it is UNKNOWN only when the tool has
 // such a field and the caller left it out.
-import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Subject, Value } from "./compiled.ts";
+import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Setting, Subject, Value } from "./compiled.ts";
 import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
@@ -976,7 +976,15 @@ const shortList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 
 /** A list of short strings (tags, labels, columns) that holds one of the values. */
 const listHolds = (f: Field, wanted: readonly string[]) => shortList(f.value) && f.value.some((x) => wanted.some((w) => sameValue(x, w)));
 
-function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false): Truth {
+// Argument names for where an action goes, comes from, happens or passes.
+const SETTING_KEYS: Record<Setting, string[]> = {
+  to: ["to", "destination", "dest", "target", "recipient", "receiver"],
+  from: ["from", "source", "origin", "sender"],
+  in: ["location", "site", "place", "area", "zone", "region", "venue", "room", "facility", "in", "at"],
+  via: ["via", "channel", "method", "route", "medium", "through"],
+};
+
+function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false, setting?: Setting): Truth {
   const { wanted, phraseWords, parts: valueParts } = valueWords(values);
   // Yes/no arguments are rare: an action without one skips the two readings of them.
   if (a.fields.some(isBoolean)) {
@@ -1046,7 +1054,9 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   if (a.params && ![...a.params].some((p) => !a.claimed.has(p))) return FALSE;
   // 6. Another value of the same shape where such a value would be ("economy" where "business" was named).
   const shapes = new Set(wanted.map(shapeOf));
-  const other = a.fields.filter((f) => !a.claimed.has(f.path) && (isShort(f.value) ? shapes.has(shapeOf(f.value as string)) : shortList(f.value) && f.value.some((x) => shapes.has(shapeOf(x)))));
+  // A setting ("to the river") is ruled out only by an argument named for its role ("destination": "sewer")
+  // or for the thing the tool itself acts on ("role" of change_user_role: "to admin" is its new value).
+  const other = a.fields.filter((f) => !a.claimed.has(f.path) && (!setting || f.words.some((w) => SETTING_KEYS[setting].includes(w) || hasConcept(a.name, w))) && (isShort(f.value) ? shapes.has(shapeOf(f.value as string)) : shortList(f.value) && f.value.some((x) => shapes.has(shapeOf(x)))));
   if (other.length > 0 && subject.words.length > 0 && toolCanCarry(a, subject)) return FALSE;
   if (other.length > 0 && subject.words.length === 0) return FALSE;
   a.unknowns.add(subject.text || values.join(" or "));
@@ -1322,8 +1332,9 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const { subject, values, negate } = c;
       const category = c.category === true;
       const every = exempting !== negate;
+      const setting = c.setting;
       return (a) => {
-        const t = evaluateEquals(a, subject, values, category, every);
+        const t = evaluateEquals(a, subject, values, category, every, setting);
         return negate ? ((2 - t) as Truth) : t;
       };
     }

@@ -89,6 +89,8 @@ export function describeCondition(c: Condition): string {
       return `${subjectText(c.subject)} is ${OPS[c.op]} ${subjectText(c.other)}`;
     case "equals":
       // A kind of party or thing the action is for ("to contractors"): read back as the same category.
+      // Where the action goes or happens ("to the river"): read back the same way.
+      if (c.setting && c.subject.words.length === 0 && c.values.length === 1 && !c.negate) return `it is ${c.setting} the ${c.values[0]}`;
       if (c.category && c.subject.words.length === 0 && !c.negate && c.values.every((v) => /^[a-z][a-z -]*$/.test(v))) return `it is for ${c.values.join(" or ")}`;
       return `${c.subject.words.length > 0 ? subjectText(c.subject) : "a value of the action"} is ${c.negate ? "not " : ""}${c.values.map((v) => `"${v}"`).join(" or ")}`;
     case "flag":

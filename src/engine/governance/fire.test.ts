@@ -459,6 +459,59 @@ describe("a time of day compared on a thing is the thing's own time", () => {
   });
 });
 
+describe("a common noun where the action goes or happens is a setting, not a value every call must carry", () => {
+  // [preposition phrase, the role's argument name, the value]
+  const SETTINGS: [phrase: string, role: string, value: string][] = [
+    ["to the lake", "destination", "lake"],
+    ["into the lake", "target", "lake"],
+    ["from the archive", "source", "archive"],
+    ["from storage", "origin", "storage"],
+    ["in the annex", "location", "annex"],
+    ["at the depot", "site", "depot"],
+    ["through the kiosk", "channel", "kiosk"],
+    ["via the hotline", "channel", "hotline"],
+  ];
+  for (const [phrase, role, value] of SETTINGS) {
+    it(`pallet moves over 500 kg ${phrase}`, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`pallet moves over 500 kg ${phrase}`), [
+          ["move_pallet", { pallet_id: "PL-1", weight_kg: 650, reason: "restock" }, fired],
+          ["move_pallet", { pallet_id: "PL-1", weight_kg: 450, reason: "restock" }, "approved"],
+          ["move_pallet", { pallet_id: "PL-1", weight_kg: 650, [role]: value }, fired],
+          ["move_pallet", { pallet_id: "PL-1", weight_kg: 650, [role]: "yard" }, "approved"],
+        ]);
+      });
+    });
+  }
+  it("the thing the tool acts on takes the value it is changed to", () => {
+    forEachFrame((frame, fired) => {
+      decide(frame("changing a ticket's queue to triage"), [
+        ["change_ticket_queue", { ticket_id: "T-1", queue: "triage" }, fired],
+        ["change_ticket_queue", { ticket_id: "T-1", queue: "billing" }, "approved"],
+      ]);
+    });
+  });
+});
+
+describe("a participle after the action's noun opens a clause about the thing", () => {
+  const CASES: [phrase: string, tool: string, key: string, over: number, under: number][] = [
+    ["school trips going more than 150 km", "create_school_trip", "distance_km", 200, 100],
+    ["convoys travelling over 40 miles", "dispatch_convoy", "distance_miles", 41, 39],
+    ["concerts expecting more than 3000 guests", "approve_concert", "expected_guests", 3500, 2500],
+    ["parcels weighing over 30 kg", "ship_parcel", "weight_kg", 31, 29],
+  ];
+  for (const [phrase, tool, key, over, under] of CASES) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(phrase), [
+          [tool, { [key]: over }, fired],
+          [tool, { [key]: under }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -12,7 +12,7 @@
 // A chunk no reader understands stays with the action words (a soft description the binder checks against
 // the tools), so a rule is never refused for an unknown word; it is refused only when it has no effect or
 // nothing to act on, and the answer names the words and suggests a phrasing.
-import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Subject, Value } from "./compiled.ts";
+import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Setting, Subject, Value } from "./compiled.ts";
 import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { tag } from "../language/nlp.ts";
 import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
@@ -1898,12 +1898,16 @@ class ConditionReader {
       const owned = this.readEquality(ws, m, probe);
       if (owned) return { condition: negated ? negate(owned.condition) : owned.condition, next: owned.next };
     }
+    const setting = phrase.length === 1 && values.length === 1 && valueLike.length === 0 && !category && !indefinite && last.pos === "NOUN" && /^[a-z-]+$/.test(last.t.text) ? SETTINGS[preposition] : undefined;
     return {
-      condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}) },
+      condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}), ...(setting ? { setting } : {}) },
       next: m,
     };
   }
 }
+
+// Prepositions of where an action goes, comes from, happens or passes, for a common noun after them.
+const SETTINGS: Record<string, Setting> = { to: "to", into: "to", onto: "to", towards: "to", toward: "to", from: "from", in: "in", at: "in", on: "in", inside: "in", within: "in", via: "via", through: "via" };
 
 function valueText(w: W): string | undefined {
   const t = w.t;
@@ -2427,6 +2431,15 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const numbering = w.t.kind === "number" && /^\d+$/.test(w.t.text) && main[i - 1] !== undefined && main[i - 1] === actionWords.at(-1) && ["NOUN", "PROPN"].includes(main[i - 1]!.pos) && !perWindowAfter(main, i);
     if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering) inConditions = true;
     (inConditions ? conditionWords : actionWords).push(w);
+  }
+  // "field trips going more than 150 km", "events expecting over 5,000 people": a participle after the
+  // action's noun, right before its conditions, is the verb of a clause about the thing, not its operation
+  // (an operation's verb stays: "users deleting more than 5 files", unless a measure follows: "going 150 km").
+  const participle = actionWords.at(-1);
+  const measured = conditionWords.find((w) => w.t.kind !== "word")?.t.kind === "quantity";
+  if (conditionWords.length > 0 && participle?.t.kind === "word" && participle.pos === "VERB" && participle.norm.endsWith("ing") && !PLANNED.has(participle.norm) && (!verbClassOf(participle.norm) || measured) && actionWords.slice(0, -1).some((w) => w.t.kind === "word" && (w.pos === "NOUN" || w.pos === "PROPN"))) {
+    actionWords.pop();
+    participle.used = true;
   }
   // A leading condition: "If the amount is over $500, require approval for refunds" / "When X, block Y",
   // or one a reader understands up to its comma, before the effect ("On Fridays, …", "Outside business
