@@ -176,6 +176,19 @@ describe("how a rule finds tools named otherwise", () => {
     }
   });
 
+  it("a tool that only looks does not do what a verb of the rule names", () => {
+    for (const [gerund, noun] of [["discharging", "discharge"], ["refunding", "refund"], ["exporting", "export"], ["withdrawing", "withdrawal"]] as const) {
+      forEachFrame((frame, fired) => {
+        decide(frame(gerund), [
+          [`${noun === "withdrawal" ? "withdraw" : noun}_funds`, {}, fired],
+          [`get_${noun}_log`, {}, "approved"],
+          [`list_${noun}s`, {}, "approved"],
+          [`search_${noun}_history`, {}, "approved"],
+        ]);
+      });
+    }
+  });
+
   it("a modifier of the rule stands for a qualifier of the tool's name the rule does not say", () => {
     for (const [modifier, noun, tool, plain] of [
       ["mass", "mailings", "send_bulk_email", "send_email"],
