@@ -525,6 +525,43 @@ describe("a participle after the action's noun opens a clause about the thing", 
   }
 });
 
+describe("a particular kind of person as the subject is who acts", () => {
+  const ACTORS: [plural: string, one: string][] = [["trainees", "trainee"], ["contractors", "contractor"], ["pharmacists", "pharmacist"], ["technicians", "technician"]];
+  const MODALS = ["must not", "may not", "cannot", "are not allowed to", "aren't permitted to"];
+  for (const [plural, one] of ACTORS) {
+    it(`${plural} … approve invoices`, () => {
+      for (const modal of MODALS) {
+        decide(`${plural[0]!.toUpperCase()}${plural.slice(1)} ${modal} approve invoices.`, [
+          ["approve_invoice", { invoice_id: "I-1", user_role: one }, "blocked"],
+          ["approve_invoice", { invoice_id: "I-1", user_role: "finance_manager" }, "approved"],
+          // A call that does not say who acts fails closed.
+          ["approve_invoice", { invoice_id: "I-1" }, "blocked"],
+          ["pay_invoice", { invoice_id: "I-1", user_role: one }, "approved"],
+        ]);
+      }
+    });
+  }
+  it("what the subject says about them is a condition on the actor", () => {
+    for (const [phrase, key] of [["below grade 3", "operator_grade"], ["under level 3", "operator_level"]] as const) {
+      for (const modal of MODALS) {
+        decide(`Operators ${phrase} ${modal} restart the pumps.`, [
+          ["restart_pump", { pump_id: "P-1", [key]: 2 }, "blocked"],
+          ["restart_pump", { pump_id: "P-1", [key]: 3 }, "approved"],
+        ]);
+      }
+    }
+    decide("Staff below level 4 cannot approve refunds over $500.", [
+      ["approve_refund", { amount: 600, staff_level: 3 }, "blocked"],
+      ["approve_refund", { amount: 600, staff_level: 4 }, "approved"],
+      ["approve_refund", { amount: 400, staff_level: 3 }, "approved"],
+    ]);
+  });
+  it("a subject that is the thing done stays the action", () => {
+    decide("Refunds must not exceed $500.", [["issue_refund", { amount: 600 }, "blocked"], ["issue_refund", { amount: 400 }, "approved"]]);
+    decide("Orders must not ship to Cuba.", [["ship_order", { country: "cuba" }, "blocked"], ["ship_order", { country: "spain" }, "approved"]]);
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

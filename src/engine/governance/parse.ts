@@ -222,7 +222,8 @@ function effectCues(ws: W[]): EffectCue[] {
     if (w.t.kind !== "word") continue;
     // Who approves, then the approval verb, then the action: "A manager must approve every refund over
     // $100", "Legal has to sign off on contracts", "Someone from finance needs to review purchase orders".
-    if ((MODALS.has(w.norm) || (wordIs(w, "has", "have", "need", "needs") && wordIs(ws[i + 1], "to"))) && i >= 1 && i <= 5) {
+    // (Not a negative modal: "Trainees cannot approve invoices" forbids approving them.)
+    if (((MODALS.has(w.norm) && !NEGATORS.has(w.norm) && !/n't$|^cannot$/.test(w.norm)) || (wordIs(w, "has", "have", "need", "needs") && wordIs(ws[i + 1], "to"))) && i >= 1 && i <= 5) {
       let j = i + 1;
       if (wordIs(ws[j], "to")) j++;
       if (wordIs(ws[j], "first", "always", "explicitly", "personally")) j++;
@@ -1453,6 +1454,14 @@ class ConditionReader {
       const left: Subject = s.words.length > 0 ? s : { ...s, implied: "amount" };
       const condition: Condition = { kind: "compare_fields", subject: left, op: cmp.op, other: subjectOf(other.words) };
       return { condition: negated ? negate(condition) : condition, next: other.next, subject: subject.length > 0 ? subject : undefined };
+    } else if (cmp && cmp.op !== "between" && ws[j + cmp.length]?.t.kind === "word" && ws[j + cmp.length]!.pos === "NOUN" && !ws[j + cmp.length]!.used && ws[j + cmp.length + 1]?.t.kind === "number") {
+      // "below Grade 3", "above level 4": the noun names what is compared, the number its value.
+      subject.push(ws[j + cmp.length]!);
+      op = cmp.op;
+      value = valueOf(ws[j + cmp.length + 1]!.t);
+      k = j + cmp.length + 2;
+      // "Grade 3 certification": the nouns after the number still name the grade, not a count.
+      while (ws[k]?.t.kind === "word" && ws[k]!.pos === "NOUN" && !ws[k]!.used && !CONDITION_MARKERS.has(ws[k]!.norm)) k++;
     } else if (cmp && ws[j + cmp.length] && (NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind) || (wordIs(ws[j + cmp.length], "a", "an") && NUMERIC_KINDS.has(ws[j + cmp.length + 1]?.t.kind ?? "")))) {
       // "more than a 30-day course": an article before a quantity used as an adjective.
       const at = NUMERIC_KINDS.has(ws[j + cmp.length]!.t.kind) ? j + cmp.length : j + cmp.length + 1;
@@ -1975,6 +1984,48 @@ const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handl
 
 const PHRASAL_NOUN = /^[a-z]{3,}-(?:up|out|down|off|over|in)s?$/;
 
+// Endings of nouns for someone who does something ("operator", "trainee", "pharmacist", "technician").
+const AGENT_ENDING = /(?:or|ee|ist|ian|er)s?$/;
+
+/**
+ * A particular kind of person as the subject of a prohibition with its own verb and object ("Trainees must
+ * not approve invoices", "Operators below Grade 3 aren't allowed to take a filter offline"): who acts is a
+ * condition, true where an argument naming the actor's kind says so, false where it names another kind, and
+ * unknown (fail closed) where the call does not say. Generic actors ("users", "agents") are set aside
+ * before (ACTORS); a subject that is the thing done ("Refunds must not exceed …", "Orders must not ship to
+ * …": no object after the verb) is the action, as before. `about`: the subject's noun and the words after
+ * it, read as conditions about the actor.
+ */
+function particularActor(ws: W[], cueAt: number): { conditions: Condition[]; about: W[] } | undefined {
+  let s = 0;
+  while (wordIs(ws[s], "any", "all", "the", "a", "an")) s++;
+  let h = s;
+  while (h < cueAt && ws[h]!.t.kind === "word" && !ws[h]!.used && (ws[h]!.pos === "ADJ" || ws[h]!.pos === "NOUN") && !CONDITION_MARKERS.has(ws[h]!.norm)) h++;
+  const head = ws[h - 1];
+  // A generic actor ("staff", "users") is everyone: only what the subject says about them is a condition.
+  const generic = !!head && ACTORS.has(head.norm);
+  if (h === s || !head || head.pos !== "NOUN" || !(generic || namesPeople(head.norm) || AGENT_ENDING.test(head.norm))) return undefined;
+  if (ws.slice(s, cueAt).some((w) => w.used || (w.t.kind === "punct" && w.t.text !== "'"))) return undefined;
+  // The predicate: the first word after the cue is a verb with an object right after it.
+  let p = cueAt;
+  while (p < ws.length && (ws[p]!.used || (p > cueAt && wordIs(ws[p], "to") && ws[p - 1]!.used))) p++;
+  const verb = ws[p];
+  const object = ws[p + 1];
+  if (!verb || verb.t.kind !== "word" || !(verb.pos === "VERB" || verbClassOf(verb.norm)) || wordIs(verb, "be", "is", "are", "been", "being", "have", "has", "get", "go", "come") || comparatorAt(ws, p)) return undefined;
+  if (!object || object.used || !(["DET", "NOUN", "ADJ", "PROPN", "NUM"].includes(object.pos) || isValue(object.t))) return undefined;
+  const np = ws.slice(s, h).filter((w) => w.pos === "NOUN" || w.pos === "ADJ");
+  const rest = ws.slice(h, cueAt).filter((w) => !w.used);
+  if (generic && rest.length === 0) return undefined;
+  const conditions: Condition[] = generic ? [] : [{ kind: "equals", subject: { text: "", words: [] }, values: [np.map((w) => w.norm).join(" ")], negate: false, category: true }];
+  for (const w of ws.slice(0, s)) w.used = true;
+  if (rest.length === 0) {
+    for (const w of np) w.used = true;
+    return { conditions, about: [] };
+  }
+  for (const w of ws.slice(s, h - 1)) w.used = true;
+  return { conditions, about: [head, ...rest] };
+}
+
 function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   const groups: W[][] = [[]];
   // Inside `matching "a" or "b"`.
@@ -2285,6 +2336,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     ws[i]!.used = true;
     for (let k = i - 1; k >= 0 && ws[k]!.t.kind === "word" && !ws[k]!.used && (ACTORS.has(ws[k]!.norm) || ws[k]!.pos === "ADJ" || ws[k]!.pos === "DET"); k--) ws[k]!.used = true;
   }
+  const actor = particularActor(ws, cue.at);
   // The approver named anywhere: "escalate … to a human approver", "… for a manager to review".
   if (cue.effect === "require_approval") {
     for (let i = 0; i < ws.length; i++) {
@@ -2414,10 +2466,13 @@ export function readClause(sentence: string): Reading | ParseFailure {
 
   // Conditions start at the first unused word that begins one, after at least one action word.
   const actionWords: W[] = [];
-  const conditionWords: W[] = [];
+  // Who acts, when the subject names a particular kind of person: the rest of the subject is conditions
+  // about them, read with their noun ("operators below grade 3" → the operator's grade).
+  const conditionWords: W[] = actor ? actor.about : [];
   let inConditions = false;
   for (let i = 0; i < main.length; i++) {
     const w = main[i]!;
+    if (actor?.about.includes(w)) continue;
     if (w.used) {
       // An effect cue in the middle ("Robots must not enter …"): words after it keep their role.
       continue;
@@ -2520,7 +2575,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
   const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
-  const conditions = [...read.conditions, ...excluded, ...scope];
+  const conditions = [...read.conditions, ...excluded, ...scope, ...(actor?.conditions ?? [])];
   spreadZone(conditions);
   const loose = read.loose;
   rest = [...rest, ...postfix];
