@@ -457,6 +457,9 @@ const normalise = (input: string) =>
     .slice(0, 4000)
     .replace(/[\u0000-\u001f]/g, " ")
     .replace(/[’‘]/g, "'")
+    // "m³", "ft²": a power of a unit, as js-quantities writes it ("m3", "ft2"), one character for one.
+    .replace(/(?<=[a-z])³/gi, "3")
+    .replace(/(?<=[a-z])²/gi, "2")
     .toLowerCase();
 
 /**

@@ -53,6 +53,14 @@ function namesUnit(word: string, unit: string): boolean {
   return false;
 }
 
+/** "cubic metres", "square feet", "metres squared": a unit to a power, as js-quantities writes it. */
+function powered(key: string): string | undefined {
+  const before = /^(cubic|cu|square|sq)\.?\s+([a-z]+)$/.exec(key);
+  if (before) return `${before[2]}^${before[1]!.startsWith("c") ? 3 : 2}`;
+  const after = /^([a-z]+)\s+(squared|cubed)$/.exec(key);
+  return after ? `${after[1]}^${after[2] === "cubed" ? 3 : 2}` : undefined;
+}
+
 /** A quantity from a number and the unit words written after it; undefined when the words name no unit. */
 export function quantity(value: number, unitText: string): Quantity | undefined {
   const key = unitText.toLowerCase().trim();
@@ -66,7 +74,7 @@ export function quantity(value: number, unitText: string): Quantity | undefined 
   const hit = cache.get(key);
   if (hit !== undefined) return hit ? { ...hit, value } : undefined;
   let result: Quantity | null = null;
-  const unit = ALIASES[key] ?? unitText.trim().replace(/-/g, " ");
+  const unit = ALIASES[key] ?? powered(key) ?? unitText.trim().replace(/-/g, " ");
   // Words that name no unit are remembered too: argument names ("amount") are asked on every decision.
   if (!namesUnit(key, unit)) {
     if (cache.size > 5000) cache.clear();

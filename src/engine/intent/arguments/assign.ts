@@ -5,6 +5,7 @@
 // value and each parameter once; a parameter two different values fit equally well is left open, to be
 // asked, never guessed. Values are converted to the schema's unit, currency minor units and 0–1 fractions.
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
+import { tag } from "../../language/nlp.ts";
 import { convert, convertTo } from "../../language/units.ts";
 import type { Span } from "../../language/tokens.ts";
 import { OPPOSITE, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
@@ -91,12 +92,28 @@ const isClock = (sig: Signature) => sig.pattern !== undefined && sig.pattern.who
 
 const NUMERIC = new Set(["money", "percent", "fraction", "quantity", "count", "number"]);
 
+// Parameters that hold a measure: a plain number that numbers another thing is none of them.
+const MEASURES = new Set(["money", "percent", "fraction", "quantity"]);
+
+/**
+ * A plain number right after a noun no parameter is labelled by ("the level 4 slab", "gate 12", "bay 7"):
+ * that thing's number, not a measure (a label of the parameter, "volume 86", is cueScore's).
+ */
+function numbersAThing(sigs: Signature[], f: Found): boolean {
+  const before = f.left[0];
+  if (f.value.kind !== "number" || !before || (f.near?.left ?? Infinity) === 0 || !/^[a-z]{3,}$/.test(before)) return false;
+  if (sigs.some((s) => [...conceptsOf(before)].some((c) => s.label.has(c)))) return false;
+  const [word] = tag([before, "4"]);
+  return word?.pos === "NOUN" || word?.pos === "PROPN";
+}
+
 /** Candidates from typed values: every value against every typed parameter. */
 function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
   const out: Candidate[] = [];
   const lessening = takesAway(turn);
   const numeric = sigs.filter((s) => NUMERIC.has(s.kind)).length;
   for (const f of turn.found) {
+    const numbered = numbersAThing(sigs, f);
     // "3, not 4", "the 12th instead of the 9th", "4 was wrong": the value set aside is not an argument.
     if (rejected(f.left) || calledWrong(f.right)) continue;
     const readings: { f: Found; implied?: Role; value?: Found["value"] }[] = [{ f }];
@@ -110,6 +127,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
     }
     for (const reading of readings) {
       for (const sig of sigs) {
+        if (numbered && MEASURES.has(sig.kind) && !asked.has(sig.key)) continue;
         const typed = typedFit(sig, reading.f, numeric === 1);
         if (!typed) continue;
         let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right, reading.f.near) + roleScore(sig, paired, reading.f.left, reading.implied, reading.f.right);

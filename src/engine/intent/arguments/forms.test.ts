@@ -559,3 +559,50 @@ describe("a clock time, a grade in words, and values named by their own words fi
     expect([args.cut, args.finish]).toEqual(["full_clip", "hand_strip"]);
   });
 });
+
+// A garden-landscaping order of our own: a volume and an area in the schema's units, a yes/no named with a
+// word of wanting, a place, and counts of people beside each other.
+const LANDSCAPING = {
+  type: "object",
+  required: ["site_location", "topsoil_m3"],
+  properties: {
+    site_location: { type: "string", maxLength: 200, description: "Where on the site, e.g. 'north lawn'." },
+    topsoil_m3: { type: "number", description: "Topsoil in cubic metres." },
+    turf_m2: { type: "number", description: "Turf in square metres." },
+    digger_required: { type: "boolean", default: false },
+    labourers: { type: "integer", minimum: 1, maximum: 12 },
+    supervisors: { type: "integer", minimum: 0, maximum: 3 },
+  },
+} as const;
+
+describe("units to a power, things numbered by a noun, yes/no after a label, a place and counts side by side", () => {
+  const read = (text: string) => extractArguments(LANDSCAPING, [text], { now: NOW });
+  it("a volume and an area in any spelling of a power", () => {
+    for (const [volume, area, m3, m2] of [
+      ["12 m³", "40 m²", 12, 40],
+      ["12 cubic metres", "40 square metres", 12, 40],
+      ["12 m3", "430.56 sq ft", 12, 40],
+      ["9 cubic meters", "20 metres squared", 9, 20],
+    ] as const) {
+      const args = read(`topsoil ${volume} and turf ${area} for the north lawn`);
+      expect([args.topsoil_m3, Math.round((args.turf_m2 as number) * 100) / 100], `${volume} / ${area}`).toEqual([m3, m2]);
+    }
+  });
+  it("a number after a noun no parameter is named by numbers that thing", () => {
+    for (const text of ["deliver to plot 4 on the east side", "bay 7, the usual mix", "phase 2 of the back garden"]) expect(read(text).topsoil_m3, text).toBeUndefined();
+    // Named by the parameter's own words, it is the value.
+    expect(read("topsoil 4 for plot 9").topsoil_m3).toBe(4);
+  });
+  it("a yes or no after the thing's name, or a word of wanting", () => {
+    for (const [text, want] of [["digger: yes", true], ["digger - no", false], ["digger needed", true], ["digger not needed", false], ["no digger", false], ["with a digger", true]] as const) expect(read(`12 m3 topsoil, ${text}`).digger_required, text).toBe(want);
+  });
+  it("a place labelled by where it is", () => {
+    expect(read("Topsoil order\n- where: north lawn\n- topsoil: 12 m3").site_location).toBe("north lawn");
+  });
+  it("counts of two kinds of people side by side go each to its own", () => {
+    for (const [text, l, s] of [["4 labourers and 1 supervisor", 4, 1], ["1 supervisor and 4 labourers", 4, 1], ["two supervisors, six labourers", 6, 2]] as const) {
+      const args = read(`12 m3 topsoil, ${text}`);
+      expect([args.labourers, args.supervisors], text).toEqual([l, s]);
+    }
+  });
+});

@@ -343,7 +343,9 @@ export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean
       out.set(sig.key, state);
       continue;
     }
-    const parts = sig.keyWords.filter((w) => w.length > 2 && !["is", "has", "should", "enable", "enabled", "allow"].includes(w));
+    const named = sig.keyWords.filter((w) => w.length > 2 && !["is", "has", "should", "enable", "enabled", "allow"].includes(w));
+    // "pump needed", "pump: yes" for `pump_required`: a word saying that the thing is wanted is not needed.
+    const parts = named.filter((w) => !WANTED.has(w)).length > 0 ? named.filter((w) => !WANTED.has(w)) : named;
     if (parts.length === 0) continue;
     const head = parts[0]!;
     const at = turn.words.findIndex((w) => sameWord(w.word, head));
@@ -351,11 +353,22 @@ export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean
     // Every word of the key within a short window ("send … email" for send_email).
     const window = turn.words.slice(at, at + parts.length + 3).map((w) => w.word);
     if (!parts.every((p) => window.some((w) => sameWord(w, p)))) continue;
-    const before = turn.words.slice(Math.max(0, at - 3), at).map((w) => w.word);
-    out.set(sig.key, !before.some((w) => NEGATIONS.has(w) || w.endsWith("n't")));
+    // Said after it: "pump: yes", "pump — no", "pump not needed".
+    const after = turn.words.slice(at + parts.length, at + parts.length + 2).map((w) => w.word);
+    if (YES.has(after[0] ?? "")) out.set(sig.key, true);
+    else if (NO.has(after[0] ?? "") || (after[0] === "not" && WANTED.has(after[1] ?? ""))) out.set(sig.key, false);
+    else {
+      const before = turn.words.slice(Math.max(0, at - 3), at).map((w) => w.word);
+      out.set(sig.key, !before.some((w) => NEGATIONS.has(w) || w.endsWith("n't")));
+    }
   }
   return out;
 }
+
+// Words of a yes/no argument's name that say the thing is wanted ("pump_required", "lift_needed").
+const WANTED = new Set(["required", "needed", "requested", "wanted", "necessary"]);
+const YES = new Set(["yes", "y", "true", "yep", "yeah", "required", "needed", "requested", "wanted"]);
+const NO = new Set(["no", "n", "false", "none", "nope", "n/a"]);
 
 const STATES = new Set(["enable", "disable"]);
 const PHRASAL = new Set(["turn", "switch", "flip", "toggle", "set", "put"]);

@@ -255,8 +255,12 @@ function labelOf(key: string, description: string): Set<string> {
     if (w.length < 2 || FILLER.has(w) || /^\d+$/.test(w)) continue;
     for (const c of conceptsOf(w)) if (!c.startsWith(":")) out.add(c);
   }
+  // A place is what "where" asks for: "where: Level 3 slab" in a form.
+  if (wordsOf(key).some((w) => PLACE_WORDS.has(w))) out.add("where");
   return out;
 }
+
+const PLACE_WORDS = new Set(["location", "place", "site", "address", "venue", "area", "locale", "position"]);
 
 function exampleOf(schema: JsonSchema): string | undefined {
   if (typeof schema.example === "string") return schema.example;

@@ -32,7 +32,8 @@ const named = (sig: Signature, word: string) => {
 
 /** "Company: Harbour Tiles Ltd", "- reason = flooding", "Subject line: Renewal": the value after the label. */
 function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
-  const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word)].includes(k));
+  // ("where: Level 3 slab" labels a place: see labelOf.)
+  const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word)].includes(k)) || (word === "where" && sig.label.has("where"));
   for (let i = 0; i < turn.words.length; i++) {
     const w = turn.words[i]!;
     if (!keyNamed(w.word)) continue;
