@@ -51,6 +51,20 @@ describe("classifyTurn", () => {
     expectKind("question", ["do the refunds go out on Fridays", "Do they deliver on Sundays?"]);
   });
 
+  it("a causative's participle is what is to be done", () => {
+    for (const [text, verb] of [
+      ["can you get it booked in", "book"],
+      ["please get the loan renewed for LN-12345", "renew"],
+      ["could you have this invoice paid by friday", "pay"],
+      ["get the shelf restocked before noon", "restock"],
+    ] as const) {
+      expectKind("request", [text]);
+      expect(requestFocus(text).verb, text).toBe(verb);
+    }
+    // "get" with no participle still reads.
+    expect(requestFocus("get me the loan for LN-12345").verb).toBe("get");
+  });
+
   it("a noun phrase before its verb is a subject, not a command; wh-words typed without an apostrophe ask", () => {
     expectKind("question", [
       "member at the north branch wants to know whether renewing twice is ok. what's the rule?",
