@@ -14,7 +14,7 @@
 // shift?") is read with the user's earlier question when it cannot be answered alone, and then the item
 // must hold the follow-up's own words too.
 import type { MemoryHit } from "../ports.ts";
-import { conceptsOf } from "../language/lemmas.ts";
+import { conceptsOf, initialsOfRuns } from "../language/lemmas.ts";
 import { isEnglishWord, tag } from "../language/nlp.ts";
 import { tokenize } from "../language/tokens.ts";
 import { quantity } from "../language/units.ts";
@@ -266,8 +266,7 @@ function readItem(hit: MemoryHit): Held {
   for (const w of all) if (/[a-z]/.test(w)) for (const c of baseForms(w)) concepts.add(c);
   const stems = new Set(all.map(stem));
   // The initials of every run of two to five words ("night desk" → nd), for a question's acronym.
-  const plain = words(text);
-  for (let i = 0; i < plain.length; i++) for (let n = 2; n <= 5 && i + n <= plain.length; n++) stems.add(`#ini:${plain.slice(i, i + n).map((w) => w[0]).join("")}`);
+  for (const run of initialsOfRuns(words(text))) stems.add(`#ini:${run.initials}`);
   return { stems, concepts, values };
 }
 

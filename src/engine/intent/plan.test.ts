@@ -163,6 +163,18 @@ describe("ranking: reads and actions on one record", () => {
     expect(readToolFor(NURSERY, "who is CU-40211?")?.name).toBe("get_customer");
   });
 
+  it("an acronym ranks as the words of a tool's description it abbreviates", () => {
+    const tools = [
+      tool("raise_order", "Raise a purchase order with a supplier.", { supplier: { type: "string" }, total_eur: { type: "number" } }, ["supplier", "total_eur"]),
+      tool("log_delivery", "Log a delivery at the goods-in door.", { supplier: { type: "string" }, pallets: { type: "integer" } }, ["supplier"]),
+      tool("file_request", "File a request for information to the architect.", { question: { type: "string" } }, ["question"]),
+    ];
+    expect(chosen(decide(tools, ["PO for Millers, €420 total"]))).toBe("raise_order");
+    expect(chosen(decide(tools, ["new RFI: which lintel goes over the back door?"]))).toBe("file_request");
+    // A word in capitals is no acronym ("OK", "ID").
+    expect(chosen(decide(tools, ["OK log the 3 pallets from Millers"]))).toBe("log_delivery");
+  });
+
   it("a code with no operation stays a question", () => {
     expect(chosen(decide(NURSERY, ["The buyer phoned about OR-5531."]))).toMatch(/^ambiguous:|^none$/);
   });

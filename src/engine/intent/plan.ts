@@ -6,7 +6,8 @@ import type { CatalogIntegration } from "../ports.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
-import { conceptsOf, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
+import { conceptsOf, initialsOfRuns, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
+import { isKnownWord } from "../language/nlp.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { asMeant, clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
@@ -184,6 +185,26 @@ function toolDocument(tool: Tool): { item: Tool; name: string; text: string } {
   return { item: tool, name: tool.name, text: `${tool.description} ${Object.keys(props).join(" ")} ${described} ${enumWords.filter((v) => !/[_ -]/.test(v)).join(" ")}` };
 }
 
+const spelledOut = new WeakMap<Tool[], Map<string, string>>();
+// Words an acronym leaves out ("raise a purchase order" → PO); "for" it keeps (request for information → RFI).
+const ARTICLES = new Set(["a", "an", "the"]);
+
+/**
+ * Acronyms the request writes ("PO", "RFI": capitals that are no word) spelt out as the tools' own
+ * descriptions spell them ("raise a purchase order" → "purchase order"), so they rank as those words.
+ */
+function acronymWords(tools: Tool[], text: string): string[] {
+  const written = [...text.matchAll(/(?<![A-Za-z0-9-])[A-Z]{2,4}s?(?![A-Za-z0-9-])/g)].map((m) => m[0].replace(/s$/, "").toLowerCase()).filter((a) => !isKnownWord(a));
+  if (written.length === 0) return [];
+  let runs = spelledOut.get(tools);
+  if (!runs) {
+    runs = new Map();
+    for (const t of tools) for (const run of initialsOfRuns(words(`${t.name.replace(/_/g, " ")}. ${t.description}`).filter((w) => !ARTICLES.has(w)), 3)) if (!runs.has(run.initials)) runs.set(run.initials, run.words.join(" "));
+    spelledOut.set(tools, runs);
+  }
+  return written.flatMap((a) => (runs!.get(a) ?? "").split(" ").filter(Boolean));
+}
+
 const indexes = new WeakMap<Tool[], Bm25<Tool>>();
 const verbSets = new WeakMap<Tool[], Set<string>>();
 
@@ -324,7 +345,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   // A mistyped verb ranks as the verb meant, as the turn's act was read (classify.ts).
   const cleaned = intentText(asMeant(text));
   const index = indexOf(tools);
-  const literal = rankTerms(cleaned).map((s) => index.correct(s));
+  const literal = [...rankTerms(cleaned).map((s) => index.correct(s)), ...acronymWords(tools, text).map(rankKey)];
   // A tool matches by a distinctive word of its name, by two of any, or by a word only it knows (an enum
   // value such as "bonus", a term of its description such as "vacation").
   const keep = (r: Ranked<Tool>) => r.nameMatched.some((s) => !GENERIC.has(s)) || r.nameMatched.length >= 2 || r.matched.some((s) => s.length >= 4 && !GENERIC.has(s) && index.documentFrequency(s) === 1);

@@ -31,11 +31,14 @@ export function rankKey(word: string): string {
   return stem(word);
 }
 
-/** The ranking keys of a text's content words (stop words and bare numbers dropped). */
+/** A text's content words (stop words and bare numbers dropped). */
+function contentWords(text: string): string[] {
+  return words(text).filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
+}
+
+/** The ranking keys of a text's content words. */
 export function rankTerms(text: string): string[] {
-  return words(text)
-    .filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+$/.test(w))
-    .map(rankKey);
+  return contentWords(text).map(rankKey);
 }
 
 export interface RankDocument<T> {

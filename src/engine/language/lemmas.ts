@@ -299,3 +299,15 @@ export function wordsOf(text: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 0);
 }
+
+/** Every run of two to `longest` words with its initials ("purchase order" → po), for a written acronym. */
+export function initialsOfRuns(words: readonly string[], longest = 5): { initials: string; words: string[] }[] {
+  const out: { initials: string; words: string[] }[] = [];
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 2; n <= longest && i + n <= words.length; n++) {
+      const run = words.slice(i, i + n);
+      out.push({ initials: run.map((w) => w[0]).join(""), words: run });
+    }
+  }
+  return out;
+}
