@@ -606,3 +606,29 @@ describe("units to a power, things numbered by a noun, yes/no after a label, a p
     }
   });
 });
+
+// A horse-remedy order of our own: the remedy is a term of art no everyday dictionary knows (made-up names).
+const REMEDY = {
+  type: "object",
+  required: ["horse_id", "remedy_name", "dose_ml"],
+  properties: {
+    horse_id: { type: "string", pattern: "^HOR-[0-9]{4}$" },
+    remedy_name: { type: "string", maxLength: 80, description: "Remedy to give." },
+    dose_ml: { type: "number", description: "Dose in millilitres." },
+  },
+} as const;
+
+describe("a term of art that opens the request or follows its verb names the thing", () => {
+  const read = (text: string) => extractArguments(REMEDY, [text], { now: NOW });
+  it("opening the request, a line, or after the verb", () => {
+    for (const [text, remedy] of [
+      ["kelvaprim for HOR-1234, 20 ml daily", "kelvaprim"],
+      ["Zorbafen for HOR-1234: 15 ml", "zorbafen"],
+      ["HOR-1234 needs a top-up\n- zorbafen\n- 15 ml", "zorbafen"],
+      ["please give kelvaprim 20 ml to HOR-1234", "kelvaprim"],
+    ] as const) expect(read(text).remedy_name, text).toBe(remedy);
+  });
+  it("two unknown words, or one in the middle of a clause, are asked for", () => {
+    for (const text of ["kelvaprim for HOR-1234 pleeese, 20 ml", "HOR-1234 had the usual zorbafen dose of 15 ml"]) expect(read(text).remedy_name, text).toBeUndefined();
+  });
+});

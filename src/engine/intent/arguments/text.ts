@@ -172,6 +172,26 @@ function phraseEndingIn(sig: Signature, turn: Turn, taken: Span[]): { value: str
 }
 
 /**
+ * A term of art that opens the request or a line, or follows its verb ("gabapentin for PET-1…", "prescribe
+ * carprofen 50 mg"): a word no dictionary of everyday English knows, and the only such word in the turn,
+ * for the one required thing-name parameter nothing else names. Two such words (a typo beside it) leave
+ * the parameter to be asked.
+ */
+function termOfArt(turn: Turn, taken: Span[], labels: Set<string>): { value: string; span: Span } | undefined {
+  const unknown = turn.words.filter((w, i) => /^[a-z]{4,}$/.test(w.word) && !isKnownWord(w.word) && !labels.has(w.word) && !taken.some((t) => overlaps(t, w.span)));
+  if (unknown.length !== 1) return undefined;
+  const w = unknown[0]!;
+  const i = turn.words.indexOf(w);
+  const before = turn.text.slice(i > 0 ? turn.words[i - 1]!.span.end : 0, w.span.start);
+  const opens = i === 0 || /[\n:;.!?]\s*(?:[-*•]\s*)?$/.test(before);
+  const afterVerb = i > 0 && tag([turn.words[i - 1]!.word, w.word])[0]?.pos === "VERB";
+  if (!opens && !afterVerb) return undefined;
+  // A common noun: the capital a sentence opens with is not part of it.
+  const written = turn.text.slice(w.span.start, w.span.end);
+  return { value: opens && /^[A-Z][a-z]+$/.test(written) ? written.toLowerCase() : written, span: w.span };
+}
+
+/**
  * An infinitive of purpose closing the request ("send a crew to SITE-1 … to check the sagging line"): what
  * is to be done, for the one required free-text field nothing else fills.
  */
@@ -323,7 +343,8 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     const cls = nameClass(sig);
     if (pairs.some((p) => p.sig === sig && p.score >= 1.1)) continue;
     const labels = new Set(sigs.filter((o) => o !== sig).flatMap((o) => o.keyWords));
-    const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false, labels) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true, labels) : phraseEndingIn(sig, turn, taken);
+    const lone = nameSigs.filter((o) => nameClass(o) === "thing" && o.required).length === 1 && sig.required;
+    const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false, labels) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true, labels) : (phraseEndingIn(sig, turn, taken) ?? (lone && cls === "thing" ? termOfArt(turn, taken, labels) : undefined));
     if (hit) pairs.push({ sig, f: { value: { kind: "name", text: hit.value, words: hit.value.split(/\s+/).length }, span: hit.span, raw: hit.value, left: [], right: [] }, score: 1.2 });
   }
   for (const p of pairs) {
