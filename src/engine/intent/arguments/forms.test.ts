@@ -632,3 +632,31 @@ describe("a term of art that opens the request or follows its verb names the thi
     for (const text of ["kelvaprim for HOR-1234 pleeese, 20 ml", "HOR-1234 had the usual zorbafen dose of 15 ml"]) expect(read(text).remedy_name, text).toBeUndefined();
   });
 });
+
+// A parcel return of our own: reasons the description explains, said in words around the parcel's code.
+const RETURN = {
+  type: "object",
+  required: ["parcel_id", "reason"],
+  properties: {
+    parcel_id: { type: "string", pattern: "^PKG-[0-9]{4}$" },
+    reason: {
+      type: "string",
+      enum: ["damaged_in_transit", "misdelivered", "customer_refused"],
+      description: "damaged_in_transit = box crushed or broken on the way; misdelivered = courier left it at the wrong address; customer_refused = recipient would not accept it.",
+    },
+  },
+} as const;
+
+describe("an enum value its description explains, said around another value", () => {
+  const read = (text: string) => extractArguments(RETURN, [text], { now: NOW });
+  it("two of the explanation's words in one clause, with a code between them", () => {
+    for (const [text, reason] of [
+      ["the courier left PKG-1234 at the wrong address, log a return", "misdelivered"],
+      ["box for PKG-1234 came back crushed", "damaged_in_transit"],
+      ["log a return: recipient PKG-1234 would not accept", "customer_refused"],
+    ] as const) expect(read(text).reason, text).toBe(reason);
+  });
+  it("words of it in two sentences are no explanation", () => {
+    expect(read("The courier was late. PKG-1234 is at the depot, wrong shelf.").reason).toBeUndefined();
+  });
+});

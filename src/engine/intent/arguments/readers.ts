@@ -181,12 +181,14 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
         if (alias.every((a, k) => sameWord(words[i + k]!.word, a))) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + alias.length - 1]!.span.end }, words: alias.length });
       }
     }
-    // The value as its description explains it: two of its distinctive words close together ("back to
-    // their card" for the value the description says "sends it back to the card that paid").
+    // The value as its description explains it: two of its distinctive words in one clause ("back to
+    // their card" for the value the description says "sends it back to the card that paid"; "customs had
+    // the box on a scan hold" for one held for a customs scan).
     if (form.gloss.length >= 2) {
       const hits = words.map((w, i) => (form.gloss.some((g) => sameWord(w.word, g)) ? i : -1)).filter((i) => i >= 0);
       const distinct = new Set(hits.map((i) => form.gloss.find((g) => sameWord(words[i]!.word, g))));
-      if (distinct.size >= 2 && hits.at(-1)! - hits[0]! <= 6) out.push({ value: form.value, span: { start: words[hits[0]!]!.span.start, end: words[hits.at(-1)!]!.span.end }, words: 1, described: true });
+      const oneClause = hits.length > 0 && !/[.;!?\n]/.test(turn.text.slice(words[hits[0]!]!.span.end, words[hits.at(-1)!]!.span.start));
+      if (distinct.size >= 2 && hits.at(-1)! - hits[0]! <= 10 && oneClause) out.push({ value: form.value, span: { start: words[hits[0]!]!.span.start, end: words[hits.at(-1)!]!.span.end }, words: 1, described: true });
     }
     // A phrase of the value's clause of the description, articles aside ("in a group").
     const bare = words.filter((w) => !ARTICLES.has(w.word));
@@ -308,7 +310,9 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       if (m.described && (mentions.some((o) => !o.described) || literal.some((o) => o.span.start < m.span.end && m.span.start < o.span.end))) continue;
       const { left, right, near } = contextOf(turn.text, turn.words, m.span);
       const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0);
-      out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum" });
+      // A described value spans words that may be other values ("customs had MSKU 881204-7 on a scan
+      // hold"): it describes them, it does not take them.
+      out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum", ...(m.described ? { shared: true } : {}) });
     }
   }
   return out;
