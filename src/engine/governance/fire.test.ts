@@ -562,6 +562,18 @@ describe("a particular kind of person as the subject is who acts", () => {
   });
 });
 
+describe("an effect word with a typing slip is the word", () => {
+  for (const [sentence, fired] of [
+    ["Refunds over $500 need a manager's aproval.", "conditional"],
+    ["Refunds over $500 must be aproved by a manager.", "conditional"],
+    ["Refunds over $500 are prohibitted.", "blocked"],
+    ["Refunds over $500 are forbiden.", "blocked"],
+    ["Refunds over $500 need authorisaton.", "conditional"],
+  ] as const) {
+    it(sentence, () => decide(sentence, [["issue_refund", { amount: 600 }, fired], ["issue_refund", { amount: 400 }, "approved"]]));
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -14,7 +14,7 @@
 // nothing to act on, and the answer names the words and suggests a phrasing.
 import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Setting, Subject, Value } from "./compiled.ts";
 import { FAIL_CLOSED_NOTE } from "./explain.ts";
-import { tag } from "../language/nlp.ts";
+import { isKnownWord, tag } from "../language/nlp.ts";
 import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
 import { convert } from "../language/units.ts";
 import { tokenize, isValue, type Token } from "../language/tokens.ts";
@@ -74,19 +74,25 @@ const sortedLetters = (w: string) => [...w].sort().join("");
 const EFFECT_ANAGRAMS = new Map<string, string[]>();
 for (const e of EFFECT_WORDS) EFFECT_ANAGRAMS.set(sortedLetters(e), [...(EFFECT_ANAGRAMS.get(sortedLetters(e)) ?? []), e]);
 
-/** An effect word with two neighbouring letters swapped, read as the word (only a swap: no other word is near). */
-function fixSwappedEffectWords(text: string): string {
+/**
+ * An effect word with a typing slip, read as the word: two neighbouring letters swapped ("apporval"), or,
+ * in a word no dictionary knows, one letter left out, doubled or mistyped ("aproval", "prohibitted"), when
+ * exactly one effect word is that near.
+ */
+function fixMistypedEffectWords(text: string): string {
   return text.replace(/[A-Za-z-]{6,}/g, (word) => {
     const lower = word.toLowerCase();
-    const candidates = EFFECT_ANAGRAMS.get(sortedLetters(lower));
-    if (!candidates || candidates.includes(lower)) return word;
-    const fix = candidates.find((e) => distance(lower, e) === 1);
-    return fix ?? word;
+    if (EFFECT_WORDS.includes(lower)) return word;
+    const swapped = EFFECT_ANAGRAMS.get(sortedLetters(lower))?.find((e) => distance(lower, e) === 1);
+    if (swapped) return swapped;
+    if (isKnownWord(lower)) return word;
+    const near = EFFECT_WORDS.filter((e) => e.length >= 7 && Math.abs(e.length - lower.length) <= 1 && distance(lower, e) === 1);
+    return near.length === 1 ? near[0]! : word;
   });
 }
 
 function analyze(text: string): W[] {
-  text = fixSwappedEffectWords(fixLeadingEffect(text));
+  text = fixMistypedEffectWords(fixLeadingEffect(text));
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
   // "deletions of any kind", "exports of every sort", "… whatsoever": a quantifier over the action, which
   // says no more than the action does.
