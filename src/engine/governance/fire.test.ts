@@ -574,6 +574,25 @@ describe("an effect word with a typing slip is the word", () => {
   }
 });
 
+describe("a noun phrase after 'is' is one value", () => {
+  for (const [phrase, flag, kind] of [["a medical emergency", "is_medical_emergency", "medical_emergency"], ["a planned outage", "is_planned_outage", "planned_outage"], ["an insurance claim", "insurance_claim", "insurance_claim"]] as const) {
+    it(`unless it's ${phrase}`, () => {
+      for (const unless of [`unless it's ${phrase}`, `unless it is ${phrase}`, `except when it is ${phrase}`]) {
+        decide(`Block vault openings ${unless}`, [
+          ["open_vault", { vault_id: "V-1", [flag]: true }, "approved"],
+          ["open_vault", { vault_id: "V-1", [flag]: false }, "blocked"],
+          // A call that does not say fails closed.
+          ["open_vault", { vault_id: "V-1" }, "blocked"],
+        ]);
+      }
+      decide(`Block vault openings when the request type is ${phrase.replace(/^an? /, "")}`, [
+        ["open_vault", { vault_id: "V-1", request_type: kind }, "blocked"],
+        ["open_vault", { vault_id: "V-1", request_type: "routine" }, "approved"],
+      ]);
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

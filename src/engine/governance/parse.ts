@@ -99,6 +99,8 @@ function analyze(text: string): W[] {
   text = text.replace(/\s+(?:of|in)\s+(?:any|every|all)\s+(?:kinds?|sorts?|types?|forms?)\b/gi, "").replace(/\s+whatsoever\b/gi, "");
   // "…, no exceptions", "without exception": emphasis, which says no more than the rule does.
   text = text.replace(/,?\s*\b(?:with\s+)?no\s+exceptions?\b|,?\s*\bwithout\s+(?:any\s+)?exceptions?\b/gi, "");
+  // "unless it's an emergency": "it is" (never a possessive: that is "its").
+  text = text.replace(/\b(it|that|there)['’]s\b/gi, "$1 is");
   // "No one may …": nobody may.
   text = text.replace(/\bno[\s-]+one\b/gi, "nobody");
   // "Under no circumstances …", "At no time …", "In no case …": never.
@@ -1827,6 +1829,11 @@ class ConditionReader {
         }
         values.push(text);
         m++;
+        // "is a medical emergency": a value's noun phrase is one value.
+        while (v.t.kind === "word" && ws[m]?.t.kind === "word" && !ws[m]!.used && ["NOUN", "ADJ"].includes(ws[m]!.pos) && ["NOUN", "ADJ"].includes(v.pos) && !CONDITION_MARKERS.has(ws[m]!.norm) && !LIST_SEPARATORS.has(ws[m]!.norm) && !wordIs(ws[m + 1], "is", "are", "was")) {
+          values[values.length - 1] = `${values.at(-1)} ${ws[m]!.norm}`;
+          m++;
+        }
         if (wordIs(ws[m], "or", "and") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) {
           // "A, B or C": a comma then "or" is one separator.
           const skip = ws[m]!.t.kind === "punct" && wordIs(ws[m + 1], "or", "and") ? 2 : 1;
