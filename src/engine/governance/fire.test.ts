@@ -593,6 +593,32 @@ describe("a noun phrase after 'is' is one value", () => {
   }
 });
 
+describe("'permit' as the thing an action issues is no effect", () => {
+  for (const kind of ["visitor", "residential", "event", "roadworks"]) {
+    it(`${kind} permits`, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`${kind} permits longer than 30 days`), [
+          [`issue_${kind}_permit`, { duration_days: 40 }, fired],
+          [`issue_${kind}_permit`, { duration_days: 20 }, "approved"],
+        ]);
+        // The permit is what the rule is about, and says so.
+        const parsed = parseRule(frame(`${kind} permits longer than 30 days`));
+        expect(parsed.ok && restate(parsed.rule)).toContain(`${kind} permits`);
+      });
+    });
+  }
+});
+
+describe("a real word opening a rule is not a misspelt effect verb", () => {
+  it("'Event', 'Fever', 'Present' keep their meaning", () => {
+    decide("Event tickets over $30 are forbidden.", [["sell_event_ticket", { price_usd: 40 }, "blocked"], ["sell_event_ticket", { price_usd: 20 }, "approved"], ["refund_order", { amount_usd: 40 }, "approved"]]);
+    decide("Fever clinic bookings over 20 patients need approval.", [["book_fever_clinic", { patient_count: 25 }, "conditional"], ["book_fever_clinic", { patient_count: 15 }, "approved"]]);
+    decide("Present deliveries to minors are forbidden.", [["send_present_delivery", { recipient_type: "minors" }, "blocked"]]);
+    // A slip of the pen is still read as the verb.
+    decide("Rqeuire approval for refunds over $50.", [["issue_refund", { amount_usd: 60 }, "conditional"]]);
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -60,7 +60,8 @@ function fixLeadingEffect(text: string): string {
   const m = /^\s*([A-Za-z]{4,})\b/.exec(text);
   if (!m) return text;
   const word = m[1]!.toLowerCase();
-  if (LEADING_EFFECT_VERBS.includes(word)) return text;
+  // A real word is what it says ("Event tickets …" is not "Prevent tickets …").
+  if (LEADING_EFFECT_VERBS.includes(word) || isKnownWord(word)) return text;
   for (const verb of LEADING_EFFECT_VERBS) if (Math.abs(verb.length - word.length) <= 2 && distance(word, verb) <= (verb.length > 5 ? 2 : 1)) return text.replace(m[1]!, verb);
   return text;
 }
@@ -531,7 +532,11 @@ function effectCues(ws: W[]): EffectCue[] {
       continue;
     }
     // Allow: "allow X", "X is allowed", "X may proceed", "auto-approve X".
-    if ((ALLOW_WORDS.has(w.norm) || w.lemma === "allow" || w.lemma === "permit") && !ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm))) {
+    // ("building permits", "a parking permit": the noun, after a word naming which kind, is no cue.)
+    // ("the policy permits refunds": a verb, with its object after it.)
+    const objectAfter = ws[i + 1]?.t.kind === "word" && ["DET", "NOUN", "PRON", "ADJ", "PROPN"].includes(ws[i + 1]!.pos);
+    const permitNoun = /^permits?$/.test(w.norm) && !objectAfter && (w.pos === "NOUN" || (i > 0 && ["NOUN", "ADJ", "PROPN"].includes(ws[i - 1]!.pos) && !MODALS.has(ws[i - 1]!.norm)));
+    if ((ALLOW_WORDS.has(w.norm) || w.lemma === "allow" || w.lemma === "permit") && !permitNoun && !ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm))) {
       let start = i;
       while (start > 0 && (wordIs(ws[start - 1], "is", "are", "be", "always", "automatically") || MODALS.has(ws[start - 1]!.norm))) start--;
       cues.push({ effect: "allow", span: range(start, i + 1), at: start });
