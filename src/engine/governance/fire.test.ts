@@ -619,6 +619,17 @@ describe("a real word opening a rule is not a misspelt effect verb", () => {
   });
 });
 
+describe("whoever an action goes to for approval is the approver, no value", () => {
+  for (const route of ["go to a licensed broker for review", "are sent to the duty chemist for sign-off", "get passed to our finance controller for approval", "must be referred to the head of claims for review"]) {
+    it(route, () => {
+      decide(`Claims over €1.2k ${route}.`, [
+        ["settle_claim", { claim_id: "C-1", amount_eur: 1500 }, "conditional"],
+        ["settle_claim", { claim_id: "C-1", amount_eur: 900 }, "approved"],
+      ]);
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -2373,6 +2373,17 @@ export function readClause(sentence: string): Reading | ParseFailure {
         continue;
       }
     }
+    // "go to a licensed broker for review", "sent to the duty chemist for sign-off": whoever the action goes
+    // to, right before the approval it goes there for, is the approver.
+    for (let i = 0; i < ws.length; i++) {
+      if (ws[i]!.used || !wordIs(ws[i], "to") || !["go", "send", "pass", "route", "forward", "refer", "submit", "take", "escalate", "hand", "bring"].includes(ws[i - 1]?.lemma ?? "")) continue;
+      let j = i + 1;
+      while (wordIs(ws[j], "a", "an", "the", "our", "their", "its")) j++;
+      let end = j;
+      while (end < ws.length && end <= j + 3 && !ws[end]!.used && ws[end]!.t.kind === "word" && ["NOUN", "PROPN", "ADJ"].includes(ws[end]!.pos) && !CONDITION_MARKERS.has(ws[end]!.norm)) end++;
+      const forApproval = wordIs(ws[end], "for") && ws[end + 1]?.used === true && (APPROVAL_ACTS.has(ws[end + 1]!.norm) || APPROVAL_NOUNS.has(ws[end + 1]!.norm) || wordIs(ws[end + 1], "signoff", "review", "approval"));
+      if (end > j && forApproval) for (let k = i; k <= end; k++) ws[k]!.used = true;
+    }
     // Right after the approval words ("sign-off from the regional pricing lead", "approved by the store owner",
     // "approval from the audit committee"), the noun phrase is who approves, whatever it names.
     for (let i = 1; i < ws.length; i++) {
