@@ -630,6 +630,28 @@ describe("whoever an action goes to for approval is the approver, no value", () 
   }
 });
 
+describe("having any of a thing is a count of it above none", () => {
+  for (const phrase of ["while it has any overdue defects", "when it has overdue defects", "with any overdue defects", "that have any overdue defects", "if the vessel has any overdue defects"]) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`vessel departures ${phrase}`), [
+          ["approve_vessel_departure", { vessel_id: "V-1", overdue_defects: 2 }, fired],
+          ["approve_vessel_departure", { vessel_id: "V-1", overdue_defects: 0 }, "approved"],
+          ["approve_vessel_departure", { vessel_id: "V-1", overdue_defects: ["hull crack"] }, fired],
+          ["approve_vessel_departure", { vessel_id: "V-1", overdue_defects: [] }, "approved"],
+        ]);
+      });
+    });
+  }
+  it("a mechanic, a medic: who acts", () => {
+    decide("Mechanics must never release an aircraft while it has any open defects.", [
+      ["release_aircraft", { tail: "N1", open_defects: 1, user_role: "mechanic" }, "blocked"],
+      ["release_aircraft", { tail: "N1", open_defects: 1, user_role: "chief_inspector" }, "approved"],
+      ["release_aircraft", { tail: "N1", open_defects: 0, user_role: "mechanic" }, "approved"],
+    ]);
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

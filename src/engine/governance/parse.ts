@@ -1033,7 +1033,38 @@ class ConditionReader {
   private readOne(ws: W[], at: number, lastSubject: W[], probe = false): { condition: Condition; next: number; subject?: W[]; spare?: W[] } | undefined {
     let i = at;
     while (wordIs(ws[i], "when", "whenever", "if", "where", "while", "once") && i + 1 < ws.length) i++;
-    return this.readRate(ws, i) ?? this.readDates(ws, i) ?? this.readWeekWindow(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readVerbValue(ws, i, probe) ?? this.readEquality(ws, i, probe);
+    return this.readRate(ws, i) ?? this.readDates(ws, i) ?? this.readWeekWindow(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readHasAny(ws, i, probe) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readVerbValue(ws, i, probe) ?? this.readEquality(ws, i, probe);
+  }
+
+  /**
+   * "while it has any overdue MEL items", "that have open invoices", "with any unresolved defects", "has no
+   * signed waivers": how many of the things there are, more than none (or none).
+   */
+  private readHasAny(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
+    let j = i;
+    // Who has them: "it", "that", "the batch" (a short noun phrase), or nothing after "with".
+    if (wordIs(ws[j], "it", "they", "he", "she", "that", "which", "who")) j++;
+    else if (wordIs(ws[j], "the", "its", "their")) {
+      let k = j + 1;
+      while (k < j + 4 && ws[k]?.t.kind === "word" && ["NOUN", "ADJ", "PROPN"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm)) k++;
+      if (k > j + 1) j = k;
+    }
+    const has = wordIs(ws[j], "has", "have", "had", "carries", "carry", "holds", "hold");
+    const withAny = j === i && wordIs(ws[j], "with") && wordIs(ws[j + 1], "any");
+    if (!has && !withAny) return undefined;
+    j++;
+    let none = false;
+    if (wordIs(ws[j], "no")) none = true;
+    if (wordIs(ws[j], "any", "some", "no")) j++;
+    else if (!has) return undefined;
+    // The things counted: a plural noun phrase (its modifiers before it), up to four words.
+    let end = j;
+    while (end < ws.length && end < j + 4 && ws[end]!.t.kind === "word" && !ws[end]!.used && ["NOUN", "ADJ", "PROPN", "VERB"].includes(ws[end]!.pos) && !CONDITION_MARKERS.has(ws[end]!.norm) && !LIST_SEPARATORS.has(ws[end]!.norm)) end++;
+    const head = ws[end - 1];
+    if (end === j || !head || head.pos !== "NOUN" || head.lemma === head.norm) return undefined;
+    if (probe) return { condition: { kind: "and", of: [] }, next: end };
+    const subject: Subject = { ...subjectOf(ws.slice(j, end)), count: true };
+    return { condition: { kind: "compare", subject, op: none ? "lte" : "gt", value: { value: 0, text: "0" } }, next: end };
   }
 
   /** "over 10 exports per day", "at most 5 a day", "3 times per hour". */
@@ -2003,7 +2034,7 @@ const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handl
 const PHRASAL_NOUN = /^[a-z]{3,}-(?:up|out|down|off|over|in)s?$/;
 
 // Endings of nouns for someone who does something ("operator", "trainee", "pharmacist", "technician").
-const AGENT_ENDING = /(?:or|ee|ist|ian|er)s?$/;
+const AGENT_ENDING = /(?:or|ee|ist|ian|er|ic)s?$/;
 
 /**
  * A particular kind of person as the subject of a prohibition with its own verb and object ("Trainees must
