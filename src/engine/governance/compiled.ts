@@ -38,8 +38,8 @@ export interface Subject {
   /** The size of a change ("fare adjustments beyond 15%"): compared as an absolute value. */
   magnitude?: boolean;
   /**
-   * With `implied: "time"`: a tool with no time of its own is read at the time it runs ("a checkout later
-   * than 2pm" reads `checkout_time`, and a tool without one, the clock).
+   * With `implied: "time"`: a tool with no time of its own is read at the time it runs ("a pickup later
+   * than 2pm" reads `pickup_time`, and a tool without one, the clock).
    */
   orNow?: boolean;
 }

@@ -340,7 +340,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         // A tool that reads, cancels or rejects what the verb names (`list_refunds`, `cancel_wire` for
         // "refunds", "wire") does not do it.
         if (undoes(action.operation, v)) return false;
-        // A tool that only looks (`get_discharge_log` for "discharging") does not do what the verb names;
+        // A tool that only looks (`get_dredge_log` for "dredging") does not do what the verb names;
         // a rule about data still covers reading it.
         if (action.looks && !aboutData) return false;
         // "vendor payouts" and `create_payout`: the verb names what the tool makes, so the other words only

@@ -177,7 +177,7 @@ describe("how a rule finds tools named otherwise", () => {
   });
 
   it("a tool that only looks does not do what a verb of the rule names", () => {
-    for (const [gerund, noun] of [["discharging", "discharge"], ["refunding", "refund"], ["exporting", "export"], ["withdrawing", "withdrawal"]] as const) {
+    for (const [gerund, noun] of [["dredging", "dredge"], ["refunding", "refund"], ["exporting", "export"], ["withdrawing", "withdrawal"]] as const) {
       forEachFrame((frame, fired) => {
         decide(frame(gerund), [
           [`${noun === "withdrawal" ? "withdraw" : noun}_funds`, {}, fired],
@@ -508,7 +508,7 @@ describe("a common noun where the action goes or happens is a setting, not a val
 
 describe("a participle after the action's noun opens a clause about the thing", () => {
   const CASES: [phrase: string, tool: string, key: string, over: number, under: number][] = [
-    ["school trips going more than 150 km", "create_school_trip", "distance_km", 200, 100],
+    ["coach tours going more than 80 km", "book_coach_tour", "distance_km", 100, 60],
     ["convoys travelling over 40 miles", "dispatch_convoy", "distance_miles", 41, 39],
     ["concerts expecting more than 3000 guests", "approve_concert", "expected_guests", 3500, 2500],
     ["parcels weighing over 30 kg", "ship_parcel", "weight_kg", 31, 29],
@@ -620,7 +620,7 @@ describe("a real word opening a rule is not a misspelt effect verb", () => {
 });
 
 describe("whoever an action goes to for approval is the approver, no value", () => {
-  for (const route of ["go to a licensed broker for review", "are sent to the duty chemist for sign-off", "get passed to our finance controller for approval", "must be referred to the head of claims for review"]) {
+  for (const route of ["go to a certified assessor for review", "are sent to the duty chemist for sign-off", "get passed to our finance controller for approval", "have to be handed to the head of claims for review"]) {
     it(route, () => {
       decide(`Claims over €1.2k ${route}.`, [
         ["settle_claim", { claim_id: "C-1", amount_eur: 1500 }, "conditional"],
@@ -631,23 +631,23 @@ describe("whoever an action goes to for approval is the approver, no value", () 
 });
 
 describe("having any of a thing is a count of it above none", () => {
-  for (const phrase of ["while it has any overdue defects", "when it has overdue defects", "with any overdue defects", "that have any overdue defects", "if the vessel has any overdue defects"]) {
+  for (const phrase of ["while it has any unresolved defects", "when it has unresolved defects", "with any unresolved defects", "that have any unresolved defects", "if the vessel has any unresolved defects"]) {
     it(phrase, () => {
       forEachFrame((frame, fired) => {
         decide(frame(`vessel departures ${phrase}`), [
-          ["approve_vessel_departure", { vessel_id: "V-1", overdue_defects: 2 }, fired],
-          ["approve_vessel_departure", { vessel_id: "V-1", overdue_defects: 0 }, "approved"],
-          ["approve_vessel_departure", { vessel_id: "V-1", overdue_defects: ["hull crack"] }, fired],
-          ["approve_vessel_departure", { vessel_id: "V-1", overdue_defects: [] }, "approved"],
+          ["approve_vessel_departure", { vessel_id: "V-1", unresolved_defects: 2 }, fired],
+          ["approve_vessel_departure", { vessel_id: "V-1", unresolved_defects: 0 }, "approved"],
+          ["approve_vessel_departure", { vessel_id: "V-1", unresolved_defects: ["hull crack"] }, fired],
+          ["approve_vessel_departure", { vessel_id: "V-1", unresolved_defects: [] }, "approved"],
         ]);
       });
     });
   }
   it("a mechanic, a medic: who acts", () => {
-    decide("Mechanics must never release an aircraft while it has any open defects.", [
-      ["release_aircraft", { tail: "N1", open_defects: 1, user_role: "mechanic" }, "blocked"],
-      ["release_aircraft", { tail: "N1", open_defects: 1, user_role: "chief_inspector" }, "approved"],
-      ["release_aircraft", { tail: "N1", open_defects: 0, user_role: "mechanic" }, "approved"],
+    decide("Mechanics must not sign off a lift while it has open faults.", [
+      ["sign_off_lift", { lift_id: "L1", open_faults: 1, user_role: "mechanic" }, "blocked"],
+      ["sign_off_lift", { lift_id: "L1", open_faults: 1, user_role: "chief_inspector" }, "approved"],
+      ["sign_off_lift", { lift_id: "L1", open_faults: 0, user_role: "mechanic" }, "approved"],
     ]);
   });
 });

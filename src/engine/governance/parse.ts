@@ -805,7 +805,7 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
 
 /**
  * A time of day compared as a value: "later than 14:00", "earlier than 6am", "past 2pm". Said of a thing
- * ("a checkout later than 2pm"), it is the thing's own time (see readClock).
+ * ("a pickup later than 2pm"), it is the thing's own time (see readClock).
  */
 function clockComparisonAt(ws: W[], i: number): { after: boolean; minutes: number; next: number } | undefined {
   if (wordIs(ws[i], "later", "earlier") && wordIs(ws[i + 1], "than") && ws[i + 2]?.t.kind === "time") return { after: wordIs(ws[i], "later"), minutes: (ws[i + 2]!.t as { minutes: number }).minutes, next: i + 3 };
@@ -1037,7 +1037,7 @@ class ConditionReader {
   }
 
   /**
-   * "while it has any overdue MEL items", "that have open invoices", "with any unresolved defects", "has no
+   * "while it has any unresolved defects", "that have open invoices", "with any unresolved defects", "has no
    * signed waivers": how many of the things there are, more than none (or none).
    */
   private readHasAny(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
@@ -1283,7 +1283,7 @@ class ConditionReader {
     const withSubject = (c: Condition): Condition => (subject.length === 0 ? c : c.kind === "time" ? { ...c, subject: subjectOf(subject) } : c.kind === "not" && c.of.kind === "time" ? { kind: "not", of: { ...c.of, subject: subjectOf(subject) } } : c);
     const read = this.readClockAt(ws, i);
     if (!read) return undefined;
-    // A time compared as a value with no verb of its own ("a late checkout later than 2pm"): the action's
+    // A time compared as a value with no verb of its own ("a furniture pickup later than 2pm"): the action's
     // own time, or when the tool has none, the time it runs.
     if (read.compared && subject.length === 0 && read.condition.kind === "time") return { condition: { ...read.condition, subject: OWN_TIME }, next: read.next };
     return { condition: withSubject(read.condition), next: read.next };
@@ -2038,7 +2038,7 @@ const AGENT_ENDING = /(?:or|ee|ist|ian|er|ic)s?$/;
 
 /**
  * A particular kind of person as the subject of a prohibition with its own verb and object ("Trainees must
- * not approve invoices", "Operators below Grade 3 aren't allowed to take a filter offline"): who acts is a
+ * not approve invoices", "Operators below grade 3 aren't allowed to restart pumps"): who acts is a
  * condition, true where an argument naming the actor's kind says so, false where it names another kind, and
  * unknown (fail closed) where the call does not say. Generic actors ("users", "agents") are set aside
  * before (ACTORS); a subject that is the thing done ("Refunds must not exceed …", "Orders must not ship to
@@ -2404,7 +2404,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
         continue;
       }
     }
-    // "go to a licensed broker for review", "sent to the duty chemist for sign-off": whoever the action goes
+    // "go to a certified assessor for review", "sent to the duty chemist for sign-off": whoever the action goes
     // to, right before the approval it goes there for, is the approver.
     for (let i = 0; i < ws.length; i++) {
       if (ws[i]!.used || !wordIs(ws[i], "to") || !["go", "send", "pass", "route", "forward", "refer", "submit", "take", "escalate", "hand", "bring"].includes(ws[i - 1]?.lemma ?? "")) continue;
@@ -2547,9 +2547,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering) inConditions = true;
     (inConditions ? conditionWords : actionWords).push(w);
   }
-  // "field trips going more than 150 km", "events expecting over 5,000 people": a participle after the
+  // "coach tours going over 80 km", "concerts expecting over 3,000 people": a participle after the
   // action's noun, right before its conditions, is the verb of a clause about the thing, not its operation
-  // (an operation's verb stays: "users deleting more than 5 files", unless a measure follows: "going 150 km").
+  // (an operation's verb stays: "users deleting more than 5 files", unless a measure follows: "going 80 km").
   const participle = actionWords.at(-1);
   const measured = conditionWords.find((w) => w.t.kind !== "word")?.t.kind === "quantity";
   if (conditionWords.length > 0 && participle?.t.kind === "word" && participle.pos === "VERB" && participle.norm.endsWith("ing") && !PLANNED.has(participle.norm) && (!verbClassOf(participle.norm) || measured) && actionWords.slice(0, -1).some((w) => w.t.kind === "word" && (w.pos === "NOUN" || w.pos === "PROPN"))) {

@@ -53,7 +53,7 @@ describe("classifyTurn", () => {
 
   it("a causative's participle is what is to be done", () => {
     for (const [text, verb] of [
-      ["can you get it booked in", "book"],
+      ["could you get the van serviced", "service"],
       ["please get the loan renewed for LN-12345", "renew"],
       ["could you have this invoice paid by friday", "pay"],
       ["get the shelf restocked before noon", "restock"],

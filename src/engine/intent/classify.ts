@@ -280,7 +280,7 @@ function readClause(words: Word[], asked: boolean): Clause {
     }
     // "get rid of X" deletes X; "get" alone reads.
     if (w.lemma === "get" && after?.lower === "rid") return { ...clause("command", "rid", j + 1), verb: "rid" };
-    // "get it booked in", "have the room sorted": a causative's participle after its object is what is done.
+    // "get the van serviced", "have the room sorted": a causative's participle after its object is what is done.
     if ((w.lemma === "get" || w.lemma === "have") && after && ["PRON", "DET", "NOUN", "PROPN"].includes(after.pos)) {
       const k = words.findIndex((x, n) => n > j + 1 && n <= j + 4 && x.pos === "VERB" && /ed$|[^e]en$|^(?:done|sent|made|set|put|paid)$/.test(x.lower));
       if (k > 0) return { ...clause("command", words[k]!.lemma, k), verb: words[k]!.lemma };

@@ -182,8 +182,8 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
       }
     }
     // The value as its description explains it: two of its distinctive words in one clause ("back to
-    // their card" for the value the description says "sends it back to the card that paid"; "customs had
-    // the box on a scan hold" for one held for a customs scan).
+    // their card" for the value the description says "sends it back to the card that paid"; "the courier
+    // left PKG-1234 at the wrong address" for one left at the wrong address).
     if (form.gloss.length >= 2) {
       const hits = words.map((w, i) => (form.gloss.some((g) => sameWord(w.word, g)) ? i : -1)).filter((i) => i >= 0);
       const distinct = new Set(hits.map((i) => form.gloss.find((g) => sameWord(words[i]!.word, g))));
@@ -310,8 +310,8 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       if (m.described && (mentions.some((o) => !o.described) || literal.some((o) => o.span.start < m.span.end && m.span.start < o.span.end))) continue;
       const { left, right, near } = contextOf(turn.text, turn.words, m.span);
       const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0);
-      // A described value spans words that may be other values ("customs had MSKU 881204-7 on a scan
-      // hold"): it describes them, it does not take them.
+      // A described value spans words that may be other values ("the courier left PKG-1234 at the
+      // wrong address"): it describes them, it does not take them.
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum", ...(m.described ? { shared: true } : {}) });
     }
   }

@@ -172,7 +172,7 @@ function phraseEndingIn(sig: Signature, turn: Turn, taken: Span[]): { value: str
 }
 
 /**
- * A term of art that opens the request or a line, or follows its verb ("gabapentin for PET-1…", "prescribe
+ * A term of art that opens the request or a line, or follows its verb ("kelvaprim for HOR-1234…", "prescribe
  * carprofen 50 mg"): a word no dictionary of everyday English knows, and the only such word in the turn,
  * for the one required thing-name parameter nothing else names. Two such words (a typo beside it) leave
  * the parameter to be asked.
