@@ -343,7 +343,8 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     const cls = nameClass(sig);
     if (pairs.some((p) => p.sig === sig && p.score >= 1.1)) continue;
     const labels = new Set(sigs.filter((o) => o !== sig).flatMap((o) => o.keyWords));
-    const lone = nameSigs.filter((o) => nameClass(o) === "thing" && o.required).length === 1 && sig.required;
+    // (Not for a parameter just asked for: a bare reply is its value as written, below.)
+    const lone = nameSigs.filter((o) => nameClass(o) === "thing" && o.required).length === 1 && sig.required && !asked.has(sig.key);
     const hit = cls === "person" ? phraseAfter(turn, ["named", "called"], taken, 2, 3, false, labels) : cls === "title" ? phraseAfter(turn, ["as"], taken, 1, 3, true, labels) : (phraseEndingIn(sig, turn, taken) ?? (lone && cls === "thing" ? termOfArt(turn, taken, labels) : undefined));
     if (hit) pairs.push({ sig, f: { value: { kind: "name", text: hit.value, words: hit.value.split(/\s+/).length }, span: hit.span, raw: hit.value, left: [], right: [] }, score: 1.2 });
   }
