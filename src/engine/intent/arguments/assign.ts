@@ -115,7 +115,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
   for (const f of turn.found) {
     const numbered = numbersAThing(sigs, f);
     // "3, not 4", "the 12th instead of the 9th", "4 was wrong": the value set aside is not an argument.
-    if (rejected(f.left) || calledWrong(f.right)) continue;
+    if (rejected(f.left) || calledWrong(f.right, f.near)) continue;
     const readings: { f: Found; implied?: Role; value?: Found["value"] }[] = [{ f }];
     // A range ("Feb 8 to Feb 12") is two dates: a start and an end.
     if (f.value.kind === "date" && f.value.date.until) {
@@ -158,7 +158,11 @@ const isChange = (sig: Signature) => (sig.min === undefined || sig.min < 0) && s
 
 // "4 was wrong", "4 is a typo", "4 — wrong": the value named is the one being replaced.
 const WRONG = new Set(["wrong", "incorrect", "mistaken", "typo", "mistake"]);
-const calledWrong = (right: string[]) => WRONG.has(right[0] ?? "") || (["was", "is", "s"].includes(right[0] ?? "") && (WRONG.has(right[1] ?? "") || (right[1] === "a" && WRONG.has(right[2] ?? ""))));
+// ("€18,950, typo on the invoice": past a comma the words are about something else.)
+const calledWrong = (right: string[], near?: { right: number }) => {
+  const said = right.slice(0, near?.right ?? right.length);
+  return WRONG.has(said[0] ?? "") || (["was", "is", "s"].includes(said[0] ?? "") && (WRONG.has(said[1] ?? "") || (said[1] === "a" && WRONG.has(said[2] ?? ""))));
+};
 
 const rejected = (left: string[]) => left[0] === "not" || (left[0] === "of" && left[1] === "instead") || (left[0] === "than" && left[1] === "rather");
 
@@ -191,7 +195,7 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
   const setAside = (c: Candidate) => {
     if (c.kind !== "code" && c.kind !== "enum") return false;
     const around = contextOf(turn.text, turn.words, c.span);
-    return rejected(around.left) || calledWrong(around.right);
+    return rejected(around.left) || calledWrong(around.right, around.near);
   };
   candidates = candidates.filter((c) => !setAside(c) || !candidates.some((o) => o.key === c.key && !sameValue(o.value, c.value) && !setAside(o)));
   // A value written inside a longer value of another enum ("mowing" inside "mowing B") is that longer one.

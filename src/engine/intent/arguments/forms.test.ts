@@ -660,3 +660,11 @@ describe("an enum value its description explains, said around another value", ()
     expect(read("The courier was late. PKG-1234 is at the depot, wrong shelf.").reason).toBeUndefined();
   });
 });
+
+describe("a correction with a remark after it", () => {
+  const read = (turns: string[]) => extractArguments(LANDSCAPING, turns, { now: NOW, correction: true });
+  it("the remark past a comma is about something else; a value called wrong is set aside", () => {
+    expect(read(["topsoil 12 m3 for the north lawn", "sorry, topsoil's actually 14 m3, typo in the quote. rest is fine"]).topsoil_m3).toBe(14);
+    expect(read(["topsoil 12 m3 for the north lawn", "oops 14 m3 was a typo, it's 16 m3"]).topsoil_m3).toBe(16);
+  });
+});
