@@ -191,6 +191,12 @@ describe("ranking: the catalog", () => {
     expect(chosen(decide(BAKERY, ["Post the oven plan on Microsoft Teams"]))).toBe("connect:microsoft_teams");
   });
 
+  it("a catalog name written in lower case where a channel goes is the integration", () => {
+    expect(chosen(decide(BAKERY, ["hey ping the bakers channel on teams that oven 2 is down"]))).toBe("connect:microsoft_teams");
+    expect(chosen(decide(BAKERY, ["post the rye schedule via notion pls"]))).toBe("connect:notion");
+    expect(chosen(decide(BAKERY, ["the bakers work in teams of two, schedule a bake of rye for 2027-03-04T05:00:00Z"]))).not.toBe("connect:microsoft_teams");
+  });
+
   it("the capability the request asks for picks the integration", () => {
     expect(chosen(decide(LIBRARY, ["page the on-call, the scanner at north is down again"]))).toBe("connect:pagerduty");
   });

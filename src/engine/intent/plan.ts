@@ -169,9 +169,19 @@ export function namedIntegrations(text: string, catalog: CatalogIntegration[]): 
   for (const entry of catalog) {
     if (entry.id === "http") continue;
     const { anyCase, exact } = namePatternsOf(entry);
-    if (anyCase.test(plain) || exact?.test(plain)) found.push(entry);
+    if (anyCase.test(plain) || exact?.test(plain) || placedAsChannel(entry, plain)) found.push(entry);
   }
   return found;
+}
+
+/**
+ * A catalog name that is also an ordinary word, written in lower case where a channel goes ("ping the ops
+ * channel on teams", "via linear"): the integration. ("in teams of two" is no channel: "in" and "to" lead too
+ * many ordinary uses.)
+ */
+function placedAsChannel(entry: CatalogIntegration, text: string): boolean {
+  const forms = [entry.name, ...(ALIASES[entry.id] ?? [])].filter((f) => !/\s/.test(f) && CASED_NAMES.has(f.toLowerCase()));
+  return forms.some((f) => new RegExp(`(?:^|\\s)(?:on|via|over|through|using)\\s+(?:(?:my|our|the|their|your)\\s+)?${f.toLowerCase()}(?![A-Za-z0-9])`).test(text));
 }
 
 function toolDocument(tool: Tool): { item: Tool; name: string; text: string } {
@@ -615,6 +625,7 @@ function namedStrongly(entry: CatalogIntegration, text: string): boolean {
   for (const form of forms) {
     const ordinary = !/\s/.test(form) && CASED_NAMES.has(form.toLowerCase());
     const re = new RegExp(`(?<![A-Za-z0-9])(${escape(form)})(?![A-Za-z0-9])`, ordinary ? "g" : "gi");
+    if (ordinary && placedAsChannel(entry, text)) return true;
     for (const m of text.matchAll(re)) {
       if (!ordinary) return true;
       const before = text.slice(0, m.index).trimEnd();
