@@ -158,7 +158,7 @@ const isChange = (sig: Signature) => (sig.min === undefined || sig.min < 0) && s
 
 // "4 was wrong", "4 is a typo", "4 — wrong": the value named is the one being replaced.
 const WRONG = new Set(["wrong", "incorrect", "mistaken", "typo", "mistake"]);
-// ("€18,950, typo on the invoice": past a comma the words are about something else.)
+// ("14 m3, typo in the quote": past a comma the words are about something else.)
 const calledWrong = (right: string[], near?: { right: number }) => {
   const said = right.slice(0, near?.right ?? right.length);
   return WRONG.has(said[0] ?? "") || (["was", "is", "s"].includes(said[0] ?? "") && (WRONG.has(said[1] ?? "") || (said[1] === "a" && WRONG.has(said[2] ?? ""))));
