@@ -178,7 +178,7 @@ function phraseEndingIn(sig: Signature, turn: Turn, taken: Span[]): { value: str
  * the parameter to be asked.
  */
 function termOfArt(turn: Turn, taken: Span[], labels: Set<string>): { value: string; span: Span } | undefined {
-  const unknown = turn.words.filter((w, i) => /^[a-z]{4,}$/.test(w.word) && !isKnownWord(w.word) && !labels.has(w.word) && !taken.some((t) => overlaps(t, w.span)));
+  const unknown = turn.words.filter((w) => /^[a-z]{4,}$/.test(w.word) && !isKnownWord(w.word) && !labels.has(w.word) && !taken.some((t) => overlaps(t, w.span)));
   if (unknown.length !== 1) return undefined;
   const w = unknown[0]!;
   const i = turn.words.indexOf(w);
