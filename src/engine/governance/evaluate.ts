@@ -1170,7 +1170,7 @@ function onClock(subject: Subject | undefined, zone: string, test: (at: WallCloc
  * argument ("inspections that begin on a Sunday" → `start_time`).
  */
 function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
-  if (subject?.implied === "time") return ofDay ? actionClock(subject) : actionTime(subject);
+  if (subject?.implied === "time") return actionTime(subject, ofDay);
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
     // A tool that has no such time ("cancel" has no start) is not what the rule is about.
@@ -1189,46 +1189,29 @@ function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedA
 const CLOCK = /^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/;
 // Names of an argument that holds a time of day (not a date alone: `check_in_date` has no hour).
 export const CLOCK_KEY = /(?:^|[._])(?:time|at|when|scheduled|start|starts|until|from|due)(?:$|[._])/;
-
-/**
- * The action's own time of day for a time-of-day condition: an argument with a clock time (an ISO time
- * with its hour, or a time alone, which is the rule's zone's own wall clock). A tool that has no such
- * argument is not what the rule is about, or with `orNow` is read at the time it runs; one that has it
- * and leaves it out is unknown (fail closed).
- */
-function actionClock(subject: Subject): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
-  return (a) => {
-    for (const f of a.fields) {
-      if (typeof f.value !== "string") continue;
-      const clock = CLOCK.exec(f.value);
-      if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
-      if (!ISO_DAY.test(f.value) || !/T\d/.test(f.value)) continue;
-      const at = new Date(f.value);
-      if (!Number.isNaN(at.getTime())) return (tz) => wallClock(at, tz);
-    }
-    const carries = a.params ? [...a.params].some((p) => CLOCK_KEY.test(p)) : !subject.orNow;
-    if (!carries) return subject.orNow ? (tz) => zonedNow(a, tz) : null;
-    a.unknowns.add(subject.text);
-    return undefined;
-  };
-}
-
 export const TIME_KEY = /(?:^|[._])(?:date|time|at|on|day|start|starts|when|scheduled|from|until|due)(?:$|[._])/;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}/;
 
 /**
- * The action's own time, whichever argument holds it ("scheduled for a Saturday" and `disconnect_date`):
- * the first time-named argument with a date. A tool with no such parameter is not what the rule is about;
- * one that has it without a value is unknown (fail closed).
+ * The action's own time, whichever argument holds it: for a day ("scheduled for a Saturday" and
+ * `disconnect_date`) the first argument with a date; for a time of day ("a pickup later than 2pm") the
+ * first with a clock time (an ISO time with its hour, or a time alone, the rule's zone's own wall clock).
+ * A tool with no such argument is not what the rule is about, or with `orNow` is read at the time it
+ * runs; one that has it and leaves it out is unknown (fail closed).
  */
-function actionTime(subject: Subject): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
+function actionTime(subject: Subject, ofDay: boolean): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
+  const keys = ofDay ? CLOCK_KEY : TIME_KEY;
   return (a) => {
     for (const f of a.fields) {
-      if (typeof f.value !== "string" || !ISO_DAY.test(f.value)) continue;
+      if (typeof f.value !== "string") continue;
+      const clock = ofDay ? CLOCK.exec(f.value) : null;
+      if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
+      if (!ISO_DAY.test(f.value) || (ofDay && !/T\d/.test(f.value))) continue;
       const at = new Date(f.value.length === 10 ? `${f.value}T00:00:00Z` : f.value);
       if (!Number.isNaN(at.getTime())) return (tz) => wallClock(at, tz);
     }
-    if (a.params && ![...a.params].some((p) => TIME_KEY.test(p))) return null;
+    const carries = a.params ? [...a.params].some((p) => keys.test(p)) : !subject.orNow;
+    if (!carries) return subject.orNow ? (tz) => zonedNow(a, tz) : null;
     a.unknowns.add(subject.text);
     return undefined;
   };

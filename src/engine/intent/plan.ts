@@ -144,9 +144,9 @@ function expand(stems: string[], written?: string[]): string[] {
 const merged = (word: string) => !word.startsWith(rankKey(word).slice(0, 3));
 
 // The patterns that find an integration's names, made once per catalog entry (the catalog is a constant).
-const namePatterns = new WeakMap<CatalogIntegration, { anyCase: RegExp; exact: RegExp | undefined }>();
+const namePatterns = new WeakMap<CatalogIntegration, { anyCase: RegExp; exact: RegExp | undefined; channel: RegExp | undefined }>();
 
-function namePatternsOf(entry: CatalogIntegration): { anyCase: RegExp; exact: RegExp | undefined } {
+function namePatternsOf(entry: CatalogIntegration): { anyCase: RegExp; exact: RegExp | undefined; channel: RegExp | undefined } {
   let patterns = namePatterns.get(entry);
   if (!patterns) {
     const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -155,7 +155,10 @@ function namePatternsOf(entry: CatalogIntegration): { anyCase: RegExp; exact: Re
     const anyCase = new RegExp(`(?<![A-Za-z0-9])(?:${loose.map(escape).join("|")})(?![A-Za-z0-9])`, cased ? "" : "i");
     const aliases = ALIASES[entry.id] ?? [];
     const exact = aliases.length > 0 ? new RegExp(`(?<![A-Za-z0-9])(?:${aliases.map(escape).join("|")})(?![A-Za-z0-9])`) : undefined;
-    patterns = { anyCase, exact };
+    // Its ordinary-word forms in lower case where a channel goes (placedAsChannel).
+    const ordinary = [entry.name, ...aliases].filter((f) => !/\s/.test(f) && CASED_NAMES.has(f.toLowerCase())).map((f) => escape(f.toLowerCase()));
+    const channel = ordinary.length > 0 ? new RegExp(`(?:^|\\s)(?:on|via|over|through|using)\\s+(?:(?:my|our|the|their|your)\\s+)?(?:${ordinary.join("|")})(?![A-Za-z0-9])`) : undefined;
+    patterns = { anyCase, exact, channel };
     namePatterns.set(entry, patterns);
   }
   return patterns;
@@ -180,8 +183,7 @@ export function namedIntegrations(text: string, catalog: CatalogIntegration[]): 
  * many ordinary uses.)
  */
 function placedAsChannel(entry: CatalogIntegration, text: string): boolean {
-  const forms = [entry.name, ...(ALIASES[entry.id] ?? [])].filter((f) => !/\s/.test(f) && CASED_NAMES.has(f.toLowerCase()));
-  return forms.some((f) => new RegExp(`(?:^|\\s)(?:on|via|over|through|using)\\s+(?:(?:my|our|the|their|your)\\s+)?${f.toLowerCase()}(?![A-Za-z0-9])`).test(text));
+  return namePatternsOf(entry).channel?.test(text) ?? false;
 }
 
 function toolDocument(tool: Tool): { item: Tool; name: string; text: string } {
@@ -622,10 +624,10 @@ function channelOffer(catalog: CatalogIntegration[], verb: string, verbKeys: str
 function namedStrongly(entry: CatalogIntegration, text: string): boolean {
   const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const forms = [entry.name, entry.id.replace(/_/g, " "), ...(ALIASES[entry.id] ?? [])];
+  if (placedAsChannel(entry, text)) return true;
   for (const form of forms) {
     const ordinary = !/\s/.test(form) && CASED_NAMES.has(form.toLowerCase());
     const re = new RegExp(`(?<![A-Za-z0-9])(${escape(form)})(?![A-Za-z0-9])`, ordinary ? "g" : "gi");
-    if (ordinary && placedAsChannel(entry, text)) return true;
     for (const m of text.matchAll(re)) {
       if (!ordinary) return true;
       const before = text.slice(0, m.index).trimEnd();
