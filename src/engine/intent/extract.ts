@@ -8,6 +8,7 @@ import { conceptsOf, wordsOf } from "../language/lemmas.ts";
 import { assignTurn } from "./arguments/assign.ts";
 import { compilePattern, signaturesOf, type JsonSchema, type Signature } from "./arguments/signature.ts";
 import { readTurn } from "./arguments/values.ts";
+import { dateOrderOfCurrencies, dateOrderShown, type DateOrder } from "../language/dates.ts";
 
 export type { JsonSchema };
 
@@ -18,6 +19,8 @@ export interface ExtractOptions {
   now?: Date;
   /** The last turn corrects the request ("actually, make it Thursday"): its values replace earlier ones. */
   correction?: boolean;
+  /** How the workspace writes numeric dates, when its tools show it (dates.ts). */
+  dateOrder?: DateOrder;
 }
 
 // Kinds whose values a later turn may replace only when it answers a question about them (and codes of a
@@ -26,6 +29,22 @@ const LOOSE = new Set(["name", "text"]);
 // A value that fits this well (a typed value of the parameter's kind) may correct any earlier one.
 const FIRM = 2;
 
+const orders = new WeakMap<readonly JsonSchema[], DateOrder | "unknown">();
+
+/**
+ * How a workspace writes numeric dates, from the money its tools deal in (a `fare_gbp`, a price "in
+ * euros"): cached per list of schemas.
+ */
+export function dateOrderOf(schemas: readonly JsonSchema[]): DateOrder | undefined {
+  let order = orders.get(schemas);
+  if (order === undefined) {
+    const currencies = schemas.flatMap((schema) => signaturesOf(schema).map((s) => s.currency).filter((c): c is string => c !== undefined));
+    order = dateOrderOfCurrencies(currencies) ?? "unknown";
+    orders.set(schemas, order);
+  }
+  return order === "unknown" ? undefined : order;
+}
+
 /** Arguments for a tool from the user's turns (oldest first). */
 export function extractArguments(schema: JsonSchema, turns: string[], options: ExtractOptions = {}): Record<string, unknown> {
   const sigs = signaturesOf(schema);
@@ -33,10 +52,12 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
   const args: Record<string, unknown> = {};
   const scores = new Map<string, number>();
   let lastFound = 0;
+  // The conversation's own unambiguous numeric dates show its order best; the workspace's comes next.
+  const order = dateOrderShown(turns.join("\n")) ?? options.dateOrder;
   turns.forEach((text, index) => {
     const last = index === turns.length - 1;
     const asked = new Set(last ? (options.asked ?? []) : []);
-    const found = assignTurn(sigs, readTurn(text, now), asked);
+    const found = assignTurn(sigs, readTurn(text, now, order), asked);
     if (last) lastFound = found.size;
     for (const [key, { value, score }] of found) {
       const sig = sigs.find((s) => s.key === key)!;

@@ -92,6 +92,41 @@ describe("ranking: ambiguity margin", () => {
   });
 });
 
+// A greenhouse's tools: a read of a house's record and a tool that adds a measurement to it.
+const GREENHOUSE = (money: string): Tool[] => [
+  tool("get_house", "Get a greenhouse's record — Crop, current temperature, humidity and last inspection.", { house_id: code("GH", 2, "The greenhouse.") }, ["house_id"]),
+  tool("record_temperature", "Record a temperature reading for a greenhouse's record.", { house_id: code("GH", 2, "The greenhouse."), temperature_c: { type: "number", description: "Reading in °C." } }, ["house_id", "temperature_c"]),
+  tool("order_seedlings", "Order seedlings for a greenhouse.", { house_id: code("GH", 2, "The greenhouse."), delivery_date: { type: "string", format: "date" }, [`budget_${money}`]: { type: "number" } }, ["house_id", "delivery_date"]),
+];
+
+describe("ranking: a measure only one tool takes", () => {
+  it("two tools the words fit alike: the one with a parameter for the request's measure", () => {
+    for (const text of ["GH-12's thermometer said 75°F this morning, pop that on its record", "pop 24 °C on the record of GH-12", "record of GH-12: 23.5 degrees celsius, stick it on there"]) {
+      expect(chosen(decide(GREENHOUSE("eur"), [text])), text).toBe("record_temperature");
+    }
+    // With no measure, the words alone still cannot tell a read from a write.
+    expect(chosen(decide(GREENHOUSE("eur"), ["GH-12's record, stick it on there"]))).toMatch(/^ambiguous:/);
+  });
+});
+
+describe("numeric dates in the order the workspace writes them", () => {
+  const delivery = (money: string, text: string) => {
+    const p = decide(GREENHOUSE(money), [text]);
+    return p.kind === "tool" ? p.arguments.delivery_date : p.kind;
+  };
+  it("day first where its money is pounds or euros, month first where it is dollars, asked where nothing says", () => {
+    for (const text of ["Order seedlings for GH-12, delivered 07/09/2027", "order seedlings for GH-12 — delivery 07/09/2027 please"]) {
+      expect(delivery("gbp", text), text).toBe("2027-09-07");
+      expect(delivery("eur", text), text).toBe("2027-09-07");
+      expect(delivery("usd", text), text).toBe("2027-07-09");
+      expect(delivery("total", text), text).toBeUndefined();
+    }
+    // A date of the conversation that can only be read one way shows its order.
+    const later = decide(GREENHOUSE("total"), ["Order seedlings for GH-12 to arrive 23/08/2027", "Actually make it 07/09/2027"]);
+    expect(later.kind === "tool" ? later.arguments.delivery_date : later.kind).toBe("2027-09-07");
+  });
+});
+
 // A garden centre's tools: reads and actions on the same records, and reads of a record and of one aspect of it.
 const NURSERY: Tool[] = [
   tool("get_customer", "Look up a customer — Gives a customer's name, address and loyalty tier.", { customer_id: code("CU", 5, "The customer.") }, ["customer_id"]),

@@ -5,7 +5,8 @@
 import type { CatalogIntegration } from "../ports.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
-import { askedParameters, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
+import { askedParameters, dateOrderOf, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
+import { signaturesOf } from "./arguments/signature.ts";
 import { conceptsOf, initialsOfRuns, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { isKnownWord } from "../language/nlp.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
@@ -166,8 +167,9 @@ function namePatternsOf(entry: CatalogIntegration): { anyCase: RegExp; exact: Re
 
 /** Catalog integrations the text names ("on Slack", "in PagerDuty", "my Google Calendar"). */
 export function namedIntegrations(text: string, catalog: CatalogIntegration[]): CatalogIntegration[] {
-  // Names inside addresses and links ("mia@gmail.test") are not requests for the integration.
-  const plain = text.replace(/\S+@\S+|https?:\/\/\S+/g, " ");
+  // Names inside addresses, links and codes ("mia@gmail.test", "GH-12" for greenhouse 12) are not requests
+  // for the integration.
+  const plain = text.replace(/\S+@\S+|https?:\/\/\S+|(?<![\w-])[A-Za-z]{1,10}-\d[\w-]*/g, " ");
   const found: CatalogIntegration[] = [];
   for (const entry of catalog) {
     if (entry.id === "http") continue;
@@ -218,6 +220,13 @@ function acronymWords(tools: Tool[], text: string): string[] {
 }
 
 const indexes = new WeakMap<Tool[], Bm25<Tool>>();
+const schemaLists = new WeakMap<Tool[], Tool["parameters"][]>();
+/** The tools' parameter schemas, one list per tool set (so what is read from them is cached with it). */
+function schemasOf(tools: Tool[]): Tool["parameters"][] {
+  let list = schemaLists.get(tools);
+  if (!list) schemaLists.set(tools, (list = tools.map((t) => t.parameters)));
+  return list;
+}
 const verbSets = new WeakMap<Tool[], Set<string>>();
 
 /** Stems that can be the verb of a request to these tools: their names' words and what expands to them. */
@@ -434,6 +443,27 @@ function fits(r: Ranked<Tool>, support: Support | undefined, verbKeys: string[])
 }
 
 function isAmbiguous(ranked: Ranked<Tool>[], found: Candidates): boolean {
+  if (!closeCall(ranked, found)) return false;
+  // Two tools fit the words alike, but the request gives a measure ("8 lb 13 oz", "$40", "15%") that only
+  // one of them has a parameter for: that one is what the request is about.
+  const [a, b] = ranked;
+  const [ma, mb] = [a!, b!].map((r) => measuresTaken(r.item, found.text));
+  if (ma === mb) return true;
+  if (mb) ranked.splice(0, 2, b!, a!);
+  return false;
+}
+
+const MEASURES = new Set(["quantity", "money", "percent"]);
+
+/** Whether the request gives a value for a measured parameter of the tool (a quantity with a unit, money, a percentage). */
+function measuresTaken(tool: Tool, text: string): boolean {
+  const sigs = signaturesOf(tool.parameters);
+  const args = extractArguments(tool.parameters, [text]);
+  return sigs.some((s) => MEASURES.has(s.kind) && args[s.key] !== undefined);
+}
+
+/** The two leading candidates fit the request's words alike (and may be put in the order to ask about). */
+function closeCall(ranked: Ranked<Tool>[], found: Candidates): boolean {
   const [a, b] = ranked;
   if (!a || !b) return false;
   // "Compensate the customer": only synonyms matched, and they point at different tools.
@@ -649,7 +679,8 @@ function offersOperation(entry: CatalogIntegration, focus: { verb?: string; obje
 export function planFor(tool: Tool, input: PlanInput, candidates: Ranked<Tool>[] = [], continued = false): Extract<Plan, { kind: "tool" }> {
   const resuming = input.pending?.tool === tool.name ? input.pending : undefined;
   const asked = resuming ? resuming.fields : askedParameters(tool.parameters, input.lastAssistant);
-  const args = { ...resuming?.arguments, ...extractArguments(tool.parameters, input.userTurns, { asked, correction: input.turn === "correction" }) };
+  const dateOrder = dateOrderOf(schemasOf(input.tools));
+  const args = { ...resuming?.arguments, ...extractArguments(tool.parameters, input.userTurns, { asked, correction: input.turn === "correction", dateOrder }) };
   return { kind: "tool", tool, arguments: args, candidates: candidates.length > 0 ? candidates : [{ item: tool, score: 1, matched: [], nameMatched: [] }], continued };
 }
 

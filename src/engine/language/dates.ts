@@ -19,6 +19,43 @@ export interface DateMention {
   until?: { date: string; time?: string };
   /** Whether the text wrote the day itself (a weekday or "tomorrow" is certain too); false for a bare time. */
   dated: boolean;
+  /**
+   * A numeric date either part of which could be the month ("07/09/2027"), with no order known from the
+   * text or the caller: `date` is the month-first reading, and it must not be taken as certain.
+   */
+  orderUnsure?: boolean;
+}
+
+/** Which part of a numeric date written with slashes is the day, as the writer's place writes them. */
+export type DateOrder = "day-first" | "month-first";
+
+const SLASH_DATE = /(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?![\d/])/g;
+
+/**
+ * The order a text's own numeric dates show: a slash date whose first part is above 12 is written day
+ * first ("14/05/2027"), one whose second part is above 12 month first ("3/14/2027"). Undefined when none
+ * shows it, or they disagree.
+ */
+export function dateOrderShown(text: string): DateOrder | undefined {
+  const orders = new Set<DateOrder>();
+  for (const m of text.matchAll(SLASH_DATE)) {
+    if (Number(m[1]) > 12 && Number(m[2]) <= 12) orders.add("day-first");
+    if (Number(m[2]) > 12 && Number(m[1]) <= 12) orders.add("month-first");
+  }
+  return orders.size === 1 ? [...orders][0] : undefined;
+}
+
+/**
+ * The date order of the place whose money a workspace deals in: the United States writes the month
+ * first; the other places whose currencies we read write the day first (or the year first, which is not
+ * ambiguous). Mixed or no currencies say nothing.
+ */
+export function dateOrderOfCurrencies(currencies: Iterable<string>): DateOrder | undefined {
+  const set = new Set(currencies);
+  if (set.size === 0) return undefined;
+  if (set.has("USD")) return set.size === 1 ? "month-first" : undefined;
+  // (Canada writes both orders.)
+  return set.has("CAD") ? undefined : "day-first";
 }
 
 const ISO = /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
@@ -38,8 +75,13 @@ function fromComponents(c: chrono.ParsedComponents): { date: string; time?: stri
   return { date, time: `${pad(c.get("hour") ?? 0)}:${pad(c.get("minute") ?? 0)}:${pad(c.get("second") ?? 0)}` };
 }
 
-/** Every date the text mentions, in order. Never throws: a text chrono cannot read has no dates. */
-export function readDates(text: string, now: Date): DateMention[] {
+/**
+ * Every date the text mentions, in order. Never throws: a text chrono cannot read has no dates. A numeric
+ * date either part of which could be the month is read in `order` (else in the order the text's other
+ * dates show); with neither, it is marked `orderUnsure`.
+ */
+export function readDates(text: string, now: Date, order?: DateOrder): DateMention[] {
+  order = dateOrderShown(text) ?? order;
   const found: DateMention[] = [];
   // ISO first, and masked for chrono, which reads "2027-03-01 until 2027-03-05" as clock times.
   const years: { start: number; end: number }[] = [];
@@ -76,7 +118,7 @@ export function readDates(text: string, now: Date): DateMention[] {
   let offset = 0;
   const weekdays = new Set<DateMention>();
   for (const line of masked.split("\n")) {
-    for (const hit of parseLine(line, now)) results.push({ r: hit.r, index: hit.index + offset });
+    for (const hit of parseLine(line, now, order)) results.push({ r: hit.r, index: hit.index + offset });
     offset += line.length + 1;
   }
   for (const { r, index } of results) {
@@ -116,7 +158,8 @@ export function readDates(text: string, now: Date): DateMention[] {
     const at = fromComponents(r.start);
     if (tail) delete at.time;
     const until = r.end ? fromComponents(r.end) : undefined;
-    found.push({ start, end, ...at, ...(until ? { until } : {}), dated });
+    const unsure = order === undefined && [...body.matchAll(SLASH_DATE)].some((m) => Number(m[1]) <= 12 && Number(m[2]) <= 12 && Number(m[1]) !== Number(m[2]));
+    found.push({ start, end, ...at, ...(until ? { until } : {}), dated, ...(unsure ? { orderUnsure: true } : {}) });
     if (r.start.isCertain("weekday") && !r.start.isCertain("day")) weekdays.add(found.at(-1)!);
   }
   found.sort((a, b) => a.start - b.start);
@@ -211,8 +254,11 @@ function spokenTimes(text: string): { start: number; end: number; hours: number;
   return out;
 }
 
-/** chrono's reading of one line; a day-first numeric date ("19/3/2027") the US reading misses is read British. */
-function parseLine(line: string, now: Date): { r: chrono.ParsedResult; index: number }[] {
+/**
+ * chrono's reading of one line; a numeric date written day first ("19/3/2027", or any when `order` says
+ * so) is read British, as the US reading would miss or misread it.
+ */
+function parseLine(line: string, now: Date, order: DateOrder | undefined): { r: chrono.ParsedResult; index: number }[] {
   if (line.trim() === "") return [];
   // "6. April 2027": a day with the full stop of an ordinal (as much of Europe writes it) is a day, not a
   // clock hour; the stop becomes a space, so offsets do not move.
@@ -221,8 +267,8 @@ function parseLine(line: string, now: Date): { r: chrono.ParsedResult; index: nu
     let results = chrono.parse(line, { instant: now, timezone: "UTC" }, { forwardDate: true }).map((r) => ({ r, index: r.index }));
     // Day first: a date written with full stops ("04.05.2027" is 4 May, as the countries that write it so
     // read it), and every slash date of a line whose other slash date can only be day first ("14/05/2027").
-    const slashes = [...line.matchAll(/(?<![\d/])(\d{1,2})\/(\d{1,2})\/(\d{2,4})(?![\d/])/g)];
-    const dayFirst = slashes.some((m) => Number(m[1]) > 12);
+    const slashes = [...line.matchAll(SLASH_DATE)];
+    const dayFirst = slashes.some((m) => Number(m[1]) > 12) || (order === "day-first" && !slashes.some((m) => Number(m[2]) > 12));
     for (const m of [...line.matchAll(/(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\d.])/g), ...slashes]) {
       if (m[0].includes("/") && !dayFirst) continue;
       // The reading that holds the date ("4.5.2027 at 10:00") is read again day first, as a whole.

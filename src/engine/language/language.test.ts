@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NOUN_SYNONYMS, VERB_CLASSES, channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, sameConcept, verbClassOf } from "./lemmas.ts";
-import { readDates } from "./dates.ts";
+import { dateOrderOfCurrencies, dateOrderShown, readDates, type DateOrder } from "./dates.ts";
 import { tokenize } from "./tokens.ts";
 import { zoneOf } from "./zones.ts";
 import { convert, unitOfName } from "./units.ts";
@@ -173,9 +173,36 @@ describe("dates as people write them", () => {
     const dates = (text: string) => readDates(text, new Date("2026-11-24T12:00:00Z")).map((d) => d.date);
     expect(dates("ready 04.05.2027")).toEqual(["2027-05-04"]);
     expect(dates("on 14/05/2027 and 07/09/2027")).toEqual(["2027-05-14", "2027-09-07"]);
-    // Alone, a slash date is read as before (month first), and a version number is no date.
-    expect(dates("on 07/09/2027")).toEqual(["2027-07-09"]);
     expect(dates("version 4.2.1")).toEqual([]);
+  });
+
+  it("a slash date either part of which could be the month is read in the order given, else marked unsure", () => {
+    const read = (text: string, order?: DateOrder) => readDates(text, now, order).map((d) => `${d.date}${d.orderUnsure ? "?" : ""}`);
+    const two = (n: number) => String(n).padStart(2, "0");
+    for (const [d, m] of [[7, 9], [2, 6], [11, 3], [1, 12]] as const) {
+      const written = `${two(d)}/${two(m)}/2027`;
+      const [dayFirst, monthFirst] = [`2027-${two(m)}-${two(d)}`, `2027-${two(d)}-${two(m)}`];
+      expect(read(`booked for ${written}`, "day-first"), written).toEqual([dayFirst]);
+      expect(read(`booked for ${written}`, "month-first"), written).toEqual([monthFirst]);
+      expect(read(`booked for ${written}`), written).toEqual([`${monthFirst}?`]);
+      // The text's own dates show its order, whatever the caller supposed.
+      expect(read(`${written}, and the follow-up 23/${two(m)}/2027`, "month-first"), written).toEqual([dayFirst, `2027-${two(m)}-23`]);
+    }
+    // The same number twice, or a part above 12, leaves no doubt.
+    expect(read("on 05/05/2027")).toEqual(["2027-05-05"]);
+    expect(read("on 3/14/2027")).toEqual(["2027-03-14"]);
+    expect(read("on 14/3/2027")).toEqual(["2027-03-14"]);
+    expect(dateOrderShown("from 3/14/2027 to 4/02/2027")).toBe("month-first");
+    expect(dateOrderShown("from 14/3/2027 to 3/14/2027")).toBeUndefined();
+  });
+
+  it("the date order of the place a workspace's money is from", () => {
+    expect(dateOrderOfCurrencies(["GBP"])).toBe("day-first");
+    expect(dateOrderOfCurrencies(["EUR", "GBP", "EUR"])).toBe("day-first");
+    expect(dateOrderOfCurrencies(["USD", "USD"])).toBe("month-first");
+    expect(dateOrderOfCurrencies(["USD", "EUR"])).toBeUndefined();
+    expect(dateOrderOfCurrencies(["CAD"])).toBeUndefined();
+    expect(dateOrderOfCurrencies([])).toBeUndefined();
   });
 
   it("a range is two ends; a year left out is the next to come", () => {

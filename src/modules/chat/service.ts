@@ -11,7 +11,7 @@ import type { Governance } from "../../engine/governance/chokepoint.ts";
 import { questionWords } from "../../engine/intent/answer.ts";
 import { runEngine, type EnginePorts, type EngineResult, type Message } from "../../engine/intent/engine.ts";
 import { decideParts, type SplitDecision } from "../../engine/intent/split.ts";
-import { extractArguments } from "../../engine/intent/extract.ts";
+import { dateOrderOf, extractArguments } from "../../engine/intent/extract.ts";
 import { missingArguments, questionFor } from "../../engine/intent/plan.ts";
 import type { Planner } from "../../engine/planner/planner.ts";
 import { AppError, type ErrorDetail } from "../../errors/app-error.ts";
@@ -562,7 +562,7 @@ export function createChatService(deps: {
     const userTurns = t.turns.filter((m) => m.role === "user").map((m) => m.content);
     // A clarification about this tool is being answered: the fields it asked for take a bare value.
     const asking = t.asking?.tool === forced.name ? t.asking : undefined;
-    const args = { ...asking?.arguments, ...extractArguments(forced.parameters, userTurns, asking ? { asked: asking.fields } : undefined) };
+    const args = { ...asking?.arguments, ...extractArguments(forced.parameters, userTurns, { ...(asking ? { asked: asking.fields } : {}), dateOrder: dateOrderOf([forced.parameters]) }) };
     await decideCall(t, forced, args);
     if (t.gate === "blocked") throw forcedBlocked(forced, t.verdictReason);
   }

@@ -2,7 +2,7 @@
 // percentages, quantities with units, numbers in digits or words, clock times, e-mail addresses, quoted
 // text), dates (ISO or written out), and runs of capitalised words that may be names. Each value keeps
 // where it stands and the words around it, which say what it is for ("payload 45 kg", "from LIS").
-import { readDates, spokenTimeSpans, type DateMention } from "../../language/dates.ts";
+import { readDates, spokenTimeSpans, type DateMention, type DateOrder } from "../../language/dates.ts";
 import { conceptsOf } from "../../language/lemmas.ts";
 import { tokenizeWithSpans, type Span, type Token } from "../../language/tokens.ts";
 import { convert, type Quantity } from "../../language/units.ts";
@@ -111,8 +111,11 @@ function nameRuns(text: string, taken: Span[]): { span: Span; text: string; word
   return out;
 }
 
-/** Reads a turn's values. `now` anchors dates written without a year or relative to today. */
-export function readTurn(original: string, now: Date): Turn {
+/**
+ * Reads a turn's values. `now` anchors dates written without a year or relative to today; `order` is how
+ * the conversation or the workspace writes numeric dates.
+ */
+export function readTurn(original: string, now: Date, order?: DateOrder): Turn {
   const text = withoutForwardedHeaders(original);
   const { tokens, spans } = tokenizeWithSpans(text);
   let words: Turn["words"] = [];
@@ -130,9 +133,11 @@ export function readTurn(original: string, now: Date): Turn {
   });
   words = words.sort((a, b) => a.span.start - b.span.start);
   const found: Found[] = [];
-  const dates = readDates(text, now);
+  const dates = readDates(text, now, order);
   const dateSpans = [...dates.map((d) => ({ start: d.start, end: d.end })), ...spokenTimeSpans(text)];
-  for (const d of dates) found.push({ value: { kind: "date", date: d }, span: { start: d.start, end: d.end }, raw: text.slice(d.start, d.end), ...contextOf(text, words, d) });
+  // A date whose day and month could be either way round is no value (its numbers are no other value
+  // either): the parameter is asked for rather than filled with a guess.
+  for (const d of dates) if (!d.orderUnsure) found.push({ value: { kind: "date", date: d }, span: { start: d.start, end: d.end }, raw: text.slice(d.start, d.end), ...contextOf(text, words, d) });
   tokens.forEach((t, i) => {
     let span = spans[i]!;
     // "#4471." at the end of a sentence: the full stop is not part of it.
