@@ -304,6 +304,15 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const noNameLike = objects.every((o) => !o.nameLike);
   // "multi-factor authentication" and `disable_mfa`: the objects' initials are a word of the tool's name.
   const phraseInitials = term.objects.length >= 1 ? term.objects.flatMap((o) => o.split("-")).filter(Boolean).map((w) => w[0]).join("") : "";
+  // "pesticide spraying" and `schedule_spraying`: the verb is the head of a name that holds nothing else
+  // but its operation (a doing, scheduled or logged), so the modifiers have no word of the name to disagree with; only the action's
+  // values can say it is another kind (checked by otherKind).
+  const namesBareHead = (action: PreparedAction): boolean => {
+    const name = wordsOfName(action.input.tool);
+    // (A head that is a noun of doing: `send_email` does one e-mail, which "mass mailings" is not about.)
+    const head = name[1] ?? "";
+    return name.length === 2 && !action.looks && (/[a-z]{3}ing$/.test(head) || isNounOfAction(head)) && verbs.some((v) => meets(conceptsOf(head) as Set<string>, v));
+  };
   return (action) => {
     // A verb names the tool's operation (its first word, by lemma or verb class) or, by its own forms, any
     // word of the tool ("payouts" and `create_payout`).
@@ -452,7 +461,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // Words only the description has name the tool when they are all there is and all of them are found.
     const owned = own > 0 || (describedOnly > 0 && matched === objects.length);
     if (byDelivery || byKind) return owned && matched * 2 >= objects.length;
-    if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched);
+    if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched) || namesBareHead(action);
     return owned && matched * 2 >= objects.length;
   };
 }

@@ -652,6 +652,22 @@ describe("having any of a thing is a count of it above none", () => {
   });
 });
 
+describe("a modifier of a doing the tool's name holds alone is no other kind", () => {
+  for (const [action, tool, value] of [["ditch digging", "book_digging", { trench_kind: "ditch" }], ["slurry spreading", "log_spreading", { material: "slurry" }], ["tree felling", "schedule_felling", {}], ["roof inspection", "schedule_inspection", { area: "roof" }]] as const) {
+    it(`${action} and ${tool}`, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`${action} when the wind speed is over 30 km/h`), [
+          [tool, { site_id: "S-1", ...value, wind_speed_kmh: 45 }, fired],
+          [tool, { site_id: "S-1", ...value, wind_speed_kmh: 12 }, "approved"],
+        ]);
+      });
+    });
+  }
+  it("a name whose head is a thing, not a doing, still needs its modifiers", () => {
+    decide("Block mass mailings", [["send_email", {}, "approved"]]);
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

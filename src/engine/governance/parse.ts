@@ -2552,7 +2552,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // (an operation's verb stays: "users deleting more than 5 files", unless a measure follows: "going 80 km").
   const participle = actionWords.at(-1);
   const measured = conditionWords.find((w) => w.t.kind !== "word")?.t.kind === "quantity";
-  if (conditionWords.length > 0 && participle?.t.kind === "word" && participle.pos === "VERB" && participle.norm.endsWith("ing") && !PLANNED.has(participle.norm) && (!verbClassOf(participle.norm) || measured) && actionWords.slice(0, -1).some((w) => w.t.kind === "word" && (w.pos === "NOUN" || w.pos === "PROPN"))) {
+  // ("slurry spreading when the wind…": a clause of its own follows; the participle is the doing.)
+  const ownClause = conditionWords[0]?.pos === "SCONJ" || wordIs(conditionWords[0], "when", "whenever", "if", "while", "where", "unless", "except", "once", "during", "outside", "on", "at", "in", "within", "between", "before", "after");
+  if (conditionWords.length > 0 && !ownClause && participle?.t.kind === "word" && participle.pos === "VERB" && participle.norm.endsWith("ing") && !PLANNED.has(participle.norm) && (!verbClassOf(participle.norm) || measured) && actionWords.slice(0, -1).some((w) => w.t.kind === "word" && (w.pos === "NOUN" || w.pos === "PROPN"))) {
     actionWords.pop();
     participle.used = true;
   }
