@@ -668,6 +668,45 @@ describe("a modifier of a doing the tool's name holds alone is no other kind", (
   });
 });
 
+describe("an action that has to go to someone first asks for approval", () => {
+  for (const route of ["have to go to a human first", "must go to a manager", "has to go to the finance lead first", "must be sent to a supervisor first", "should be passed to an approver beforehand"]) {
+    it(route, () => {
+      decide(`Vendor payments over €2,000 ${route}.`, [
+        ["create_vendor_payment", { vendor_id: "V-1", amount_eur: 2500 }, "conditional"],
+        ["create_vendor_payment", { vendor_id: "V-1", amount_eur: 1500 }, "approved"],
+      ]);
+    });
+  }
+  it("somewhere that is no one is no approval", () => {
+    expect(parseRule("Vendor payments over €2,000 must go to the warehouse.").ok).toBe(false);
+  });
+});
+
+describe("a contracted copula before a value negates it", () => {
+  for (const [copula, value] of [["isn't", "'green'"], ["isn't", '"green"'], ["is not", "'green'"], ["aren't", "'green'"], ["wasn't", "green"]] as const) {
+    it(`${copula} ${value}`, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`crane lifts when the wind status ${copula} ${value}`), [
+          ["schedule_crane_lift", { crane_id: "C-1", wind_status: "amber" }, fired],
+          ["schedule_crane_lift", { crane_id: "C-1", wind_status: "green" }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
+describe("a gerund opening a rule with no comma is its action, even when it is an exception word", () => {
+  for (const effect of ["requires the bursar's approval", "needs sign-off from the head", "is not allowed"]) {
+    it(effect, () => {
+      const fired: Expect = effect.startsWith("is") ? "blocked" : "conditional";
+      decide(`Excluding a member for more than 30 days ${effect}`, [
+        ["exclude_member", { member_id: "M-1", duration_days: 45 }, fired],
+        ["exclude_member", { member_id: "M-1", duration_days: 10 }, "approved"],
+      ]);
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

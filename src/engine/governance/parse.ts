@@ -278,9 +278,11 @@ function effectCues(ws: W[]): EffectCue[] {
     }
     // Sent on for approval: "should go over to the credit committee for approval", "are held for review",
     // "should be routed to a supervisor".
-    if (ROUTING_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || MODALS.has(ws[i - 1]?.norm ?? ""))) {
+    // (And gone to: "must go to a manager", "have to go to a human first".)
+    const obliged = (k: number) => MODALS.has(ws[k]?.norm ?? "") || (wordIs(ws[k], "to") && wordIs(ws[k - 1], "have", "has", "need", "needs", "got"));
+    if ((ROUTING_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || MODALS.has(ws[i - 1]?.norm ?? ""))) || (wordIs(w, "go") && obliged(i - 1) && wordIs(ws[i + 1], "to", "over", "up", "back"))) {
       let start = i - 1;
-      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "been", "is", "are", "always", "first", "automatically"))) start--;
+      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "been", "is", "are", "always", "first", "automatically") || (wordIs(ws[start], "to") && wordIs(ws[start - 1], "have", "has", "need", "needs", "got")))) start--;
       const negated = ws.slice(start, i).some((x) => NEGATORS.has(x.norm));
       let j = i + 1;
       if (wordIs(ws[j], "on", "over", "up", "back")) j++;
@@ -288,9 +290,11 @@ function effectCues(ws: W[]): EffectCue[] {
       if (wordIs(ws[j], "to")) {
         // "to <approver>" (any noun phrase), then perhaps "for approval".
         let k = j + 1;
-        while (k < n && k <= j + 6 && ws[k]!.t.kind === "word" && (isModifier(ws[k]) || APPROVAL_NOUNS.has(ws[k]!.norm)) && !wordIs(ws[k], "for")) k++;
+        while (k < n && k <= j + 6 && ws[k]!.t.kind === "word" && (isModifier(ws[k]) || APPROVAL_NOUNS.has(ws[k]!.norm)) && !wordIs(ws[k], "for", "first", "beforehand")) k++;
         if (wordIs(ws[k], "for") && APPROVAL_ACTS.has(ws[actAt(ws, k + 1)]?.norm ?? "")) end = actAt(ws, k + 1) + 1;
         else if (APPROVAL_NOUNS.has(ws[k - 1]?.norm ?? "") || w.norm === "escalated") end = k;
+        // "… to a supervisor first": before it is done.
+        if (end > 0 && wordIs(ws[end], "first", "beforehand")) end++;
       } else if (wordIs(ws[j], "for") && APPROVAL_ACTS.has(ws[actAt(ws, j + 1)]?.norm ?? "")) end = actAt(ws, j + 1) + 1;
       if (!negated && end > i) {
         cues.push({ effect: "require_approval", span: range(start, end), at: start });
@@ -1837,13 +1841,15 @@ class ConditionReader {
     // "where the reason is X", "status = paid", "region is not eu"
     let k = j;
     const head: W[] = [];
-    while (k < ws.length && k <= j + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "is", "are", "equals", "equal", "=", "was", "of") && !CONDITION_MARKERS.has(ws[k]!.norm)) {
+    while (k < ws.length && k <= j + 5 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "is", "are", "equals", "equal", "=", "was", "of", "isn't", "aren't", "wasn't") && !CONDITION_MARKERS.has(ws[k]!.norm)) {
       if (!DETERMINERS.has(ws[k]!.norm)) head.push(ws[k]!);
       k++;
     }
-    if ((wordIs(ws[k], "is", "are", "equals", "was") || ws[k]?.t.kind === "op") && ws[k + 1] && head.length > 0 && !["when", "while"].includes(preposition)) {
+    if ((wordIs(ws[k], "is", "are", "equals", "was", "isn't", "aren't", "wasn't") || ws[k]?.t.kind === "op") && ws[k + 1] && head.length > 0 && !["when", "while"].includes(preposition)) {
       let m = k + 1;
       if (ws[k]!.t.kind === "op" && (ws[k]!.t as { op: string }).op === "neq") negated = !negated;
+      // "isn't 'clear'": the copula carries the negation.
+      if (/n't$/.test(ws[k]!.norm)) negated = !negated;
       if (wordIs(ws[m], "not")) {
         negated = !negated;
         m++;
@@ -2463,8 +2469,11 @@ export function readClause(sentence: string): Reading | ParseFailure {
 
   // Exceptions.
   let split = ws.length;
+  // "Excluding a pupil for … requires …": a gerund opening a sentence with no comma is the action (an
+  // exception up front is set off by one: "Excluding weekends, block …").
+  const gerundFirst = /ing$/.test(ws[0]?.norm ?? "") && !ws.some((w) => w.t.kind === "punct" && w.t.text === ",");
   for (let i = 0; i < ws.length; i++) {
-    if (ws[i]!.used) continue;
+    if (ws[i]!.used || (i === 0 && gerundFirst)) continue;
     if (EXCEPTION_WORDS.has(ws[i]!.norm) || (wordIs(ws[i], "other") && wordIs(ws[i + 1], "than")) || (wordIs(ws[i], "apart") && wordIs(ws[i + 1], "from")) || (wordIs(ws[i], "but") && wordIs(ws[i + 1], "not"))) {
       split = i;
       break;
