@@ -38,6 +38,8 @@ export interface MemoryContext {
   frequencies?: { items: number; df: Record<string, number> };
   /** The user's earlier turns, oldest first: what a follow-up question is about. */
   earlier?: string[];
+  /** The assistant's last turn: whom a pronoun of the question refers to ("and his code?"). */
+  said?: string;
 }
 
 // An item holding this share of the question's weight answers it.
@@ -349,10 +351,30 @@ function best(items: { hit: MemoryHit; held: Held }[], terms: Term[]): Judged | 
   return top;
 }
 
+/**
+ * The names and ids of the assistant's last turn that a pronoun of the question refers to ("Windscreen
+ * claims go to Tom Okafor." → "and his adjuster code?" is about Tom Okafor): words written with a capital
+ * inside a sentence, and codes. None when the question has no such pronoun.
+ */
+export function referredNames(question: string, said: string | undefined): string[] {
+  if (!said || !words(question).some((w) => REFERRING.has(w))) return [];
+  const names: string[] = [];
+  for (const sentence of segments(said)) {
+    const written = [...sentence.matchAll(/[\p{L}][\p{L}'-]*|[A-Za-z]{1,8}[-_]?\d+/gu)].map((m) => m[0]);
+    written.forEach((w, i) => {
+      if ((i > 0 && /^\p{Lu}\p{Ll}+$/u.test(w)) || /\d/.test(w)) names.push(w);
+    });
+  }
+  return names;
+}
+
 /** Picks the item that answers a question, or says nothing is known. */
 export function answerFromMemory(question: string, hits: MemoryHit[], context: MemoryContext = {}): Answer {
   let items = hits.map((hit) => ({ hit, held: heldBy(hit) }));
-  const terms = readMessage(question, context);
+  // Whom the question's pronoun refers to: an item that names them answers it better ("soft": it counts
+  // for an item holding the name, never against one).
+  const referred = referredNames(question, context.said);
+  const terms = [...readMessage(question, context), ...referred.flatMap((name) => readMessage(name, context).map((t) => ({ ...t, role: "soft" as const, specific: false })))];
   let earlier = (context.earlier ?? []).slice(-2).flatMap((turn, i, all) => readMessage(turn, context, i === all.length - 1));
   const answers = (j: Judged | undefined): boolean => j !== undefined && j.fits && j.coverage >= MIN_COVERAGE;
   // "And the other one?": the item that answered the question before is the one this one is not about,

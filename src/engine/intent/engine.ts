@@ -7,7 +7,7 @@ import type { CatalogIntegration, MemorySearch } from "../ports.ts";
 import type { GovernanceVerdict } from "../governance/action.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
-import { answerFromMemory, smallTalk, type Answer } from "./answer.ts";
+import { answerFromMemory, referredNames, smallTalk, type Answer } from "./answer.ts";
 import { unquoted } from "./arguments/values.ts";
 import { asksHistory, classifyTurn, routeOf, type TurnKind } from "./classify.ts";
 import { missingArguments, plan, planFor, questionFor, readToolFor, type PendingTool, type Plan } from "./plan.ts";
@@ -168,14 +168,16 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
     }
     let result: MemorySearch;
     const earlier = userTurns.slice(0, -1);
+    // Whom a pronoun of the question refers to, named in the assistant's last turn, is looked up too.
+    const referred = referredNames(lastUser, lastAssistant);
     try {
-      result = await ports.searchMemory(lastUser, earlier);
+      result = await ports.searchMemory(lastUser, referred.length > 0 ? [...earlier, referred.join(" ")] : earlier);
     } catch {
       memory.healthy = false;
       result = { hits: [], match: "none" };
     }
     memory.queried = result.hits.length;
-    const answer = answerFromMemory(lastUser, result.hits, { corrected: result.corrected, frequencies: result.frequencies, earlier });
+    const answer = answerFromMemory(lastUser, result.hits, { corrected: result.corrected, frequencies: result.frequencies, earlier, said: lastAssistant });
     memory.used = answer.used;
     clock.mark("memory_lookup", memory.healthy ? "passed" : "degraded", answer.known ? `answered from ${answer.used.join(", ")} (coverage ${answer.coverage.toFixed(2)})` : `no item covers the question (best coverage ${answer.coverage.toFixed(2)})`);
     if (!answer.known) gaps.push({ kind: "no_knowledge", reason: "No memory item answers the question.", blocking: false, severity: "medium" });

@@ -4,7 +4,7 @@
 // value asked for required, dictionary words never "corrected", and "I don't know" when nothing answers.
 // Every case is asked in several surface forms.
 import { describe, expect, it } from "vitest";
-import { answerFromMemory, questionWords, type Answer } from "../../engine/intent/answer.ts";
+import { answerFromMemory, questionWords, referredNames, type Answer } from "../../engine/intent/answer.ts";
 import { isEnglishWord } from "../../engine/language/nlp.ts";
 import { RecallIndex } from "./recall.ts";
 import { relatedFromIndex } from "./service.ts";
@@ -33,11 +33,16 @@ const LIBRARY = [
 const index = new RecallIndex();
 for (const item of LIBRARY) index.upsert(item);
 
-/** Asks as the intent service does: the question's words, then the earlier turns', searched; then judged. */
-function ask(question: string, earlier: string[] = []): Answer {
-  const words = [...questionWords(question), ...earlier.slice(-2).reverse().flatMap(questionWords)];
+/**
+ * Asks as the intent service does: the question's words, then the earlier turns' (and the names of the
+ * assistant's last turn a pronoun refers to), searched; then judged.
+ */
+function ask(question: string, earlier: string[] = [], said?: string): Answer {
+  const referred = referredNames(question, said);
+  const turns = referred.length > 0 ? [...earlier, referred.join(" ")] : earlier;
+  const words = [...questionWords(question), ...turns.slice(-2).reverse().flatMap(questionWords)];
   const found = relatedFromIndex(index, words, 10);
-  return answerFromMemory(question, found.hits, { corrected: found.corrected, frequencies: found.frequencies, earlier });
+  return answerFromMemory(question, found.hits, { corrected: found.corrected, frequencies: found.frequencies, earlier, ...(said ? { said } : {}) });
 }
 
 const bodyOf = (answer: Answer) => LIBRARY.find((r) => r.id === answer.used[0])?.body;
@@ -113,6 +118,17 @@ describe("memory answers: the item that answers", () => {
     for (const form of ["is there a waiting list for them?", "and can I get them in audio too?"]) {
       expectUnknown(ask(form, ["How long do e-book loans last?"]), form);
     }
+  });
+
+  it("reads a pronoun as whom the assistant's last answer named", () => {
+    const asked = "Who looks after the old charts?";
+    for (const said of ["That's Joaquim Reinders, our archivist for maps and atlases.", "Maps go to Joaquim Reinders these days."]) {
+      for (const form of ["and his email?", "ok, what's his e-mail address?", "how do I reach him by email?"]) {
+        expectAnswer(ask(form, [asked], said), LIBRARY[6]!.body, `${said} ${form}`);
+      }
+    }
+    // Without a pronoun the names said before are not what is asked.
+    expect(referredNames("and the opening hours?", "Maps go to Joaquim Reinders these days.")).toEqual([]);
   });
 
   it("does not count what is said before or after the question against an item", () => {
