@@ -15,7 +15,7 @@
 // must hold the follow-up's own words too.
 import type { MemoryHit } from "../ports.ts";
 import { conceptsOf, initialsOfRuns } from "../language/lemmas.ts";
-import { isEnglishWord, tag } from "../language/nlp.ts";
+import { isEnglishWord, tag, typoOf } from "../language/nlp.ts";
 import { tokenize } from "../language/tokens.ts";
 import { quantity } from "../language/units.ts";
 import { stem, words } from "../text/stem.ts";
@@ -129,7 +129,8 @@ function workspaceWeight(stem: string, word: string, context: MemoryContext, nam
   const f = context.frequencies;
   if (!f) return 1;
   const df = f.df[stem] ?? 0;
-  if (df > 0 || name || !isEnglishWord(word)) return idf(f.items, df);
+  // (A word one slip from a dictionary word, "numbr", is that word mistyped: it weighs as one, not as a name.)
+  if (df > 0 || name || (!isEnglishWord(word) && typoOf(word) === undefined)) return idf(f.items, df);
   return Math.max(idf(f.items, 1), idf(f.items, 0) / 3);
 }
 

@@ -86,6 +86,33 @@ export function isEnglishWord(word: string): boolean {
   return bases.some((b) => b.length >= 3 && inLexicon(b));
 }
 
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+const TYPO_CACHE = new Map<string, string | null>();
+
+/**
+ * The English word a word no lexicon knows is one slip away from ("numbr" → number, "adress" → address,
+ * "recieve" → receive): one letter dropped, added, changed or two swapped. Undefined for a word of the
+ * lexicon, a short word, or one no such slip explains (a name, a code, a term of art).
+ */
+export function typoOf(word: string): string | undefined {
+  const w = word.toLowerCase();
+  if (w.length < 4 || !/^[a-z]+$/.test(w) || isEnglishWord(w)) return undefined;
+  const hit = TYPO_CACHE.get(w);
+  if (hit !== undefined) return hit ?? undefined;
+  let found: string | undefined;
+  const tryWord = (candidate: string) => {
+    if (found === undefined && candidate.length >= 3 && inLexicon(candidate)) found = candidate;
+  };
+  // Swapped, then dropped ("numbr" is number, not numb), then mistyped, then doubled or added.
+  for (let i = 0; i + 1 < w.length && found === undefined; i++) tryWord(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+  for (let i = 0; i <= w.length && found === undefined; i++) for (const c of LETTERS) tryWord(w.slice(0, i) + c + w.slice(i));
+  for (let i = 0; i < w.length && found === undefined; i++) for (const c of LETTERS) if (c !== w[i]) tryWord(w.slice(0, i) + c + w.slice(i + 1));
+  for (let i = 0; i < w.length && found === undefined; i++) tryWord(w.slice(0, i) + w.slice(i + 1));
+  if (TYPO_CACHE.size >= 5_000) TYPO_CACHE.clear();
+  TYPO_CACHE.set(w, found ?? null);
+  return found;
+}
+
 function inLexicon(w: string): boolean {
   const hit = LEXICON_CACHE.get(w);
   if (hit !== undefined) return hit;

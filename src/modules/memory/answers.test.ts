@@ -5,7 +5,7 @@
 // Every case is asked in several surface forms.
 import { describe, expect, it } from "vitest";
 import { answerFromMemory, questionWords, referredNames, type Answer } from "../../engine/intent/answer.ts";
-import { isEnglishWord } from "../../engine/language/nlp.ts";
+import { isEnglishWord, typoOf } from "../../engine/language/nlp.ts";
 import { RecallIndex } from "./recall.ts";
 import { relatedFromIndex } from "./service.ts";
 import type { MemoryRow } from "./store.ts";
@@ -199,5 +199,18 @@ describe("memory answers: typo correction", () => {
     for (const form of surfaces("How long do intrlibrary loans take?")) expectAnswer(ask(form), LIBRARY[4]!.body, form);
     // Not read as "the night desk": nothing answers it.
     for (const form of surfaces("Is the right entrance step-free?")) expectUnknown(ask(form), form);
+  });
+
+  it("a mistyped word memory does not hold weighs as the word meant, not as a name nothing holds", () => {
+    expect(typoOf("nieghbour")).toBe("neighbour");
+    expect(typoOf("numbr")).toBe("number");
+    expect(typoOf("Osterhout")).toBeUndefined();
+    expect(typoOf("printing")).toBeUndefined();
+    for (const question of ["How much is colour printing per page for my nieghbour?", "how much is colour printing per page for the schol newsletter?"]) {
+      for (const form of surfaces(question)) expectAnswer(ask(form), LIBRARY[10]!.body, form);
+    }
+    for (const form of surfaces("How much are overdue fiens per day?")) expectAnswer(ask(form), LIBRARY[1]!.body, form);
+    // A name no slip explains still weighs as one: memory does not hold it, so nothing answers.
+    for (const form of surfaces("How much is colour printing for the Kwiatkowski newsletter?")) expectUnknown(ask(form), form);
   });
 });
