@@ -109,6 +109,19 @@ describe("ranking: a measure only one tool takes", () => {
   });
 });
 
+describe("ranking: a command's verb no tool knows, by its class", () => {
+  const tools = [
+    tool("schedule_battery_exchange", "Book a technician to exchange a unit's battery pack.", { unit_id: code("UN", 4, "The unit.") }, ["unit_id"]),
+    tool("submit_battery_reading", "Submit a battery voltage reading for a unit.", { unit_id: code("UN", 4, "The unit."), volts: { type: "number" } }, ["unit_id", "volts"]),
+  ];
+  it("'swap', 'substitute' reach the tool that exchanges", () => {
+    for (const text of ["swap the battery on UN-2231", "I need a battery swap on UN-2231", "please substitute the battery pack in UN-2231"]) expect(chosen(decide(tools, [text])), text).toBe("schedule_battery_exchange");
+  });
+  it("a verb of what is only told is not widened", () => {
+    expect(chosen(decide(tools, ["I've seen UN-2231's battery, it reads 11.9 volts. Submit that."]))).toBe("submit_battery_reading");
+  });
+});
+
 describe("numeric dates in the order the workspace writes them", () => {
   const delivery = (money: string, text: string) => {
     const p = decide(GREENHOUSE(money), [text]);

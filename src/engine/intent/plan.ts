@@ -7,7 +7,7 @@ import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, dateOrderOf, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
 import { signaturesOf } from "./arguments/signature.ts";
-import { conceptsOf, initialsOfRuns, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
+import { classMembers, conceptsOf, initialsOfRuns, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { isKnownWord } from "../language/nlp.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { asMeant, clausesOf, requestFocus, type TurnKind } from "./classify.ts";
@@ -366,7 +366,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   // A mistyped verb ranks as the verb meant, as the turn's act was read (classify.ts).
   const cleaned = intentText(asMeant(text));
   const index = indexOf(tools);
-  const literal = [...rankTerms(cleaned).map((s) => index.correct(s)), ...acronymWords(tools, text).map(rankKey)];
+  const literal = [...rankTerms(cleaned).map((s) => index.correct(s)), ...acronymWords(tools, text).map(rankKey), ...classMatesOfUnknown(index, commandWords(cleaned))];
   // A tool matches by a distinctive word of its name, by two of any, or by a word only it knows (an enum
   // value such as "bonus", a term of its description such as "vacation").
   const keep = (r: Ranked<Tool>) => r.nameMatched.some((s) => !GENERIC.has(s)) || r.nameMatched.length >= 2 || r.matched.some((s) => s.length >= 4 && !GENERIC.has(s) && index.documentFrequency(s) === 1);
@@ -422,6 +422,28 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
 function nounsOfName(tool: Tool): string[] {
   const name = words(tool.name);
   return GENERIC.has(rankKey(name[0] ?? "")) || name.length === 1 ? name : name.slice(1);
+}
+
+/** The words of the text's commands ("I need a meter swap", "swap it"), not of what it only tells ("I've seen both"). */
+function commandWords(text: string): string[] {
+  return clausesOf(text).filter((c) => c.act === "command").flatMap((c) => c.words.map((w) => w.lower));
+}
+
+/**
+ * A verb (or noun of action) of a command that no tool's words hold, read as the other words of its class
+ * that some do ("a meter swap" and schedule_meter_exchange): the language layer's classes, not a table of
+ * the ranking's own.
+ */
+function classMatesOfUnknown(index: Bm25<Tool>, written: string[]): string[] {
+  const out: string[] = [];
+  for (const w of written) {
+    const key = rankKey(w);
+    if (w.length < 3 || index.documentFrequency(key) > 0) continue;
+    const cls = verbClassOf(w);
+    if (cls === undefined) continue;
+    for (const mate of classMembers(cls)) if (mate !== w && index.documentFrequency(rankKey(mate)) > 0) out.push(rankKey(mate));
+  }
+  return out;
 }
 
 /** How many kinds of evidence a candidate has: the request's operation or object, its codes, an enum phrase. */

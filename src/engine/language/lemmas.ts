@@ -40,6 +40,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["assign", "allocate", "delegate", "reassign"],
   ["request", "ask"],
   ["offboard", "fire", "dismiss", "layoff", "terminate_employee"],
+  ["replace", "swap", "exchange", "substitute", "swapout", "changeout"],
 ];
 
 // Nouns that name one thing, one line each, the first word naming it: "parcels" and `ship_package`,
@@ -246,6 +247,11 @@ const MAKES_NEW: Record<string, string> = { write: "create" };
 export function withBroaderClasses(concepts: ReadonlySet<string>): ReadonlySet<string> {
   const broader = [...concepts].filter((c) => c.startsWith(":") && MAKES_NEW[c.slice(1)] !== undefined).map((c) => `:${MAKES_NEW[c.slice(1)]}`);
   return broader.length === 0 ? concepts : new Set([...concepts, ...broader]);
+}
+
+/** The words of a verb class (by its head word), joined phrasal verbs and `_` entries left out. */
+export function classMembers(head: string): readonly string[] {
+  return (VERB_CLASSES.find((line) => line[0] === head) ?? []).filter((w) => !w.includes("_"));
 }
 
 /** The verb class a word belongs to (its head word), if any. */
