@@ -85,7 +85,7 @@ function wordsOfName(text: string): readonly string[] {
 }
 
 // Operations that only make or start what their object names: `issue_refund`, `submit_payment`.
-const MAKING_VERBS = new Set(["issue", "submit", "request", "initiate", "process", "perform", "execute", "start", "trigger", "make", "do", "place"]);
+const MAKING_VERBS = new Set(["issue", "submit", "request", "initiate", "process", "perform", "execute", "start", "trigger", "make", "do", "place", "schedule", "book", "arrange"]);
 
 /** What an action's tool says of it (name, description, declared parameters), the same on every call. */
 interface ToolProfile {

@@ -707,6 +707,21 @@ describe("a gerund opening a rule with no comma is its action, even when it is a
   }
 });
 
+describe("a doing a scheduling tool arranges is that doing, by its class", () => {
+  for (const action of ["battery swaps", "swapping batteries", "battery exchanges", "replacing batteries"]) {
+    it(action, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`${action} for fleet customers`), [
+          ["schedule_battery_exchange", { unit_id: "U-1", customer_type: "fleet" }, fired],
+          ["book_battery_replacement", { unit_id: "U-1", customer_type: "fleet" }, fired],
+          ["schedule_battery_exchange", { unit_id: "U-1", customer_type: "retail" }, "approved"],
+          ["submit_battery_reading", { unit_id: "U-1", customer_type: "fleet" }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
