@@ -283,6 +283,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // "wire money", "deploy code", "SMS messages": an object the term's verb acts on anyway.
       implied: [...verbClasses].some((c) => impliedObject(c, o) || concepts.has(`:${c}`)),
       initials: initialsIn(o),
+      // "personal-training": a compound of dictionary words may be written by its initials (pt).
+      compoundInitials: /^[a-z]{3,}(?:-[a-z]{3,})+$/.test(o) && o.split("-").every((p) => isKnownWord(p)) ? o.split("-").map((p) => p[0]).join("") : undefined,
       // "planned" in "planned outages": a state of the thing; it narrows, but a tool that only shares it
       // (`create_payment_plan`) is not named by it.
       participle: /^[a-z]{3,}ed$/.test(o) && (concepts.has(o.slice(0, -1)) || concepts.has(o.slice(0, -2)) || concepts.has(o.slice(0, -3))),
@@ -422,7 +424,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       }
       // A name-like word ("analytics-prod", "db_2") is one particular thing: it matches as a whole or not at all.
       if (o.nameLike) {
-        const inTool = norm(action.input.tool).includes(o.whole);
+        // ("personal-training" and `refund_pt_package`: a compound of words, by its initials.)
+        const inTool = norm(action.input.tool).includes(o.whole) || (o.compoundInitials !== undefined && wordsOfName(action.input.tool).includes(o.compoundInitials));
         if (inTool || action.fields.some((f) => typeof f.value === "string" && norm(f.value) === o.whole)) {
           matched++;
           if (inTool) own++;

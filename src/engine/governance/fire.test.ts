@@ -722,6 +722,35 @@ describe("a doing a scheduling tool arranges is that doing, by its class", () =>
   }
 });
 
+describe("where people live or are based, after a participle, is a value of theirs", () => {
+  for (const participle of ["residing in", "based in", "living in", "located in", "registered in"]) {
+    it(participle, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`wire transfers to beneficiaries ${participle} Narnia, Oz or Lilliput`), [
+          ["create_wire_transfer", { amount_usd: 900, beneficiary_country: "Oz" }, fired],
+          ["create_wire_transfer", { amount_usd: 900, beneficiary_country: "Freedonia" }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
+describe("a hyphenated compound of words names a tool by its initials", () => {
+  for (const [compound, tool] of [["personal-training", "refund_pt_package"], ["gift-card", "refund_gc_order"], ["fixed-term", "cancel_ft_contract"]] as const) {
+    it(`${compound} and ${tool}`, () => {
+      const [verb, initials, noun] = tool.split("_") as [string, string, string];
+      const gerund = verb === "cancel" ? "cancelling" : "refunding";
+      forEachFrame((frame, fired) => {
+        decide(frame(`${gerund} a ${compound} ${noun} worth over £300`), [
+          [tool, { member_id: "M-1", amount_gbp: 450 }, fired],
+          [tool, { member_id: "M-1", amount_gbp: 200 }, "approved"],
+          [`${verb}_${initials}x_${noun}`, { member_id: "M-1", amount_gbp: 450 }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

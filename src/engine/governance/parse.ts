@@ -184,6 +184,8 @@ const routesToApprover = (ws: W[], from: number) => ws.some((x, k) => k > from &
 const routes = (ws: W[], k: number) => ROUTING_VERBS.has(ws[k]!.norm) || (ROUTING_SENDS.has(ws[k]!.norm) && routesToApprover(ws, k));
 const NEED_LEMMAS = new Set(["require", "need", "get", "ask", "seek", "request", "obtain", "have", "want"]);
 const NEGATORS = new Set(["not", "n't", "never", "no", "cannot", "can't", "won't", "don't", "doesn't", "mustn't", "shouldn't", "shan't", "isn't", "aren't"]);
+// Participles that say where someone lives or is: what follows "in" is a place of theirs.
+const PLACE_PARTICIPLES = new Set(["residing", "resident", "living", "based", "located", "domiciled", "headquartered", "registered", "situated", "established"]);
 const MODALS = new Set(["must", "may", "can", "shall", "should", "will", "could", "might", "would", "cannot", "can't", "mustn't", "shouldn't", "won't"]);
 const ALLOW_WORDS = new Set(["allow", "permit", "allowed", "permitted", "fine", "ok", "okay", "acceptable", "auto-approve", "auto-approved"]);
 
@@ -1829,7 +1831,26 @@ class ConditionReader {
    * Equality and membership: "in production", "tier bronze", "the bronze tier", "to channel #general",
    * "marked urgent", "where the reason is fraud_suspected", "for contractors", "to admin".
    */
+  /**
+   * "(to) players residing in KP, IR or SY", "customers based in the EU": where the people named live or are
+   * is the values after the participle; the people and the participle name no value of their own.
+   */
+  private readPlaced(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
+    let j = i;
+    if (wordIs(ws[j], "to", "for", "with", "from", "of")) j++;
+    while (DETERMINERS.has(ws[j]?.norm ?? "")) j++;
+    const np: W[] = [];
+    while (j < ws.length && np.length < 3 && ws[j]!.t.kind === "word" && !ws[j]!.used && (ws[j]!.pos === "NOUN" || ws[j]!.pos === "ADJ" || ws[j]!.pos === "PROPN") && !PLACE_PARTICIPLES.has(ws[j]!.norm)) np.push(ws[j++]!);
+    if (np.length === 0 || !PLACE_PARTICIPLES.has(ws[j]?.norm ?? "") || !wordIs(ws[j + 1], "in", "at", "from", "outside")) return undefined;
+    const place = this.readEquality(ws, j + 1, probe);
+    if (!place || place.condition.kind !== "equals" || place.condition.subject.words.length > 0) return undefined;
+    // (Which of their fields holds the place the rule does not say: any value of the action that is one.)
+    return place;
+  }
+
   private readEquality(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
+    const placed = this.readPlaced(ws, i, probe);
+    if (placed) return placed;
     let j = i;
     let negated = false;
     const preposition = ws[j]?.t.kind === "word" ? ws[j]!.norm : "";
