@@ -751,6 +751,26 @@ describe("a hyphenated compound of words names a tool by its initials", () => {
   }
 });
 
+describe("a bound right after the people an action is done to is their age", () => {
+  for (const [bound, inside, outside] of [["under 13", 11, 15], ["below 16", 15, 17], ["over 65", 70, 40], ["under 18 between 9pm and 7am UTC", 12, 30]] as const) {
+    it(bound, () => {
+      const night = "2026-11-24T23:30:00Z";
+      forEachFrame((frame, fired) => {
+        decide(frame(`texting patients ${bound}`), [
+          ["send_patient_text", { patient_age: inside, body: "x", now: night }, fired],
+          ["send_patient_text", { patient_age: outside, body: "x", now: night }, "approved"],
+        ]);
+      });
+    });
+  }
+  it("a count after the number is no age", () => {
+    const parsed = parseRule("Never text patients more than 3 times per day");
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    expect(restate(parsed.rule)).not.toMatch(/\bage\b/);
+    expect(JSON.stringify(parsed.rule.when)).toContain('"rate"');
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

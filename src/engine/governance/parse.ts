@@ -2588,6 +2588,14 @@ export function readClause(sentence: string): Reading | ParseFailure {
     actionWords.pop();
     participle.used = true;
   }
+  // "message students under 13": a bound with a bare number right after the people the action is done to
+  // is their age; the conditions read it with them (and the action keeps them).
+  const people = actionWords.at(-1);
+  // (A count after the number is not an age: "more than 5 times per hour", "over 3 messages".)
+  const boundAt = conditionWords.slice(1, 4).findIndex((w) => w.t.kind === "number") + 1;
+  const afterBound = conditionWords[boundAt + 1];
+  const ageLike = boundAt > 0 && (afterBound === undefined || afterBound.t.kind === "punct" || wordIs(afterBound, "years", "yrs", "when", "while", "between", "during", "on", "at", "in", "and", "or", "unless", "if", "before", "after", "outside", "from"));
+  if (people?.t.kind === "word" && namesPeople(people.norm) && comparatorAt(conditionWords, 0) !== undefined && ageLike) conditionWords.unshift({ ...people, used: false });
   // A leading condition: "If the amount is over $500, require approval for refunds" / "When X, block Y",
   // or one a reader understands up to its comma, before the effect ("On Fridays, …", "Outside business
   // hours, …", "In production, …").
