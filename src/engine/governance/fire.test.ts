@@ -771,6 +771,23 @@ describe("a bound right after the people an action is done to is their age", () 
   });
 });
 
+describe("a generic actor of a kind is that kind of actor", () => {
+  for (const actor of ["Tutoring bots", "Support agents", "Scheduling bots"]) {
+    it(actor, () => {
+      decide(`${actor} must not message students under 13.`, [
+        ["send_student_message", { student_age: 11, text: "x" }, "blocked"],
+        ["send_student_message", { student_age: 11, text: "x", agent_type: actor.toLowerCase().replace(/s$/, "").replace(" ", "_") }, "blocked"],
+        ["send_student_message", { student_age: 11, text: "x", agent_type: "billing_bot" }, "approved"],
+        ["send_student_message", { student_age: 15, text: "x" }, "approved"],
+      ]);
+    });
+  }
+  it("alone, or as the thing done, it is no kind", () => {
+    decide("Bots must not message students under 13.", [["send_student_message", { student_age: 11, text: "x", agent_type: "billing_bot" }, "blocked"]]);
+    decide("Deploying services is banned", [["deploy_service", {}, "blocked"], ["build_service", {}, "approved"]]);
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

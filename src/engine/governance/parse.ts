@@ -2399,6 +2399,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   const excluded = readListExclusions(ws);
   // The actor of a sentence with a subject ("AI agents must not …", "Users may never …") is who acts, not
   // what is done: its words are set aside.
+  const actorKinds: Condition[] = [];
   for (let i = 0; i < ws.length; i++) {
     // A noun right after a number is what the number counts ("100 users require approval"), not who acts.
     if (!ACTORS.has(ws[i]!.norm) || ws[i]!.used || ws[i - 1]?.t.kind === "number") continue;
@@ -2410,7 +2411,18 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if (!letActor && (!next || !(MODALS.has(next.norm) || NEGATORS.has(next.norm) || next.used))) continue;
     if (letActor && wordIs(ws[i - 1], "the", "a", "an", "any", "our", "your")) ws[i - 1]!.used = true;
     ws[i]!.used = true;
-    for (let k = i - 1; k >= 0 && ws[k]!.t.kind === "word" && !ws[k]!.used && (ACTORS.has(ws[k]!.norm) || ws[k]!.pos === "ADJ" || ws[k]!.pos === "DET"); k--) ws[k]!.used = true;
+    const kind: W[] = [];
+    // (Only a subject before its modal has a kind: in "Deploying services is banned" the words before the
+    // actor-like noun are the action.)
+    const subject = !letActor && (MODALS.has(next!.norm) || NEGATORS.has(next!.norm));
+    const kindWord = (w: W) => subject && (w.pos === "NOUN" || (w.pos === "VERB" && /[a-z]{3}ing$/.test(w.norm)));
+    for (let k = i - 1; k >= 0 && ws[k]!.t.kind === "word" && !ws[k]!.used && (ACTORS.has(ws[k]!.norm) || ws[k]!.pos === "ADJ" || ws[k]!.pos === "DET" || kindWord(ws[k]!)); k--) {
+      ws[k]!.used = true;
+      if ((ws[k]!.pos === "NOUN" || ws[k]!.pos === "VERB") && !ACTORS.has(ws[k]!.norm)) kind.unshift(ws[k]!);
+    }
+    // "Tutoring bots must not …", "support agents may not …": that kind of actor, which an argument naming
+    // the caller's kind can tell (unknown otherwise, so the rule applies).
+    if (kind.length > 0) actorKinds.push({ kind: "equals", subject: { text: "", words: [] }, values: [kind.map((w) => w.norm).join(" ")], negate: false, category: true });
   }
   const actor = particularActor(ws, cue.at);
   // The approver named anywhere: "escalate … to a human approver", "… for a manager to review".
@@ -2675,7 +2687,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
   const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
-  const conditions = [...read.conditions, ...excluded, ...scope, ...(actor?.conditions ?? [])];
+  const conditions = [...read.conditions, ...excluded, ...scope, ...(actor?.conditions ?? []), ...actorKinds];
   spreadZone(conditions);
   const loose = read.loose;
   rest = [...rest, ...postfix];
