@@ -788,6 +788,27 @@ describe("a generic actor of a kind is that kind of actor", () => {
   });
 });
 
+describe("a participle after 'be' is the operation, never part of the value before it", () => {
+  for (const [rule, tool] of [["Evictions for rent arrears must not be scheduled in December", "schedule_eviction"], ["Callouts for boiler servicing must not be booked in December", "book_callout"]] as const) {
+    it(rule, () => {
+      const value = rule.includes("arrears") ? "rent_arrears" : "boiler_servicing";
+      const day = "2026-12-14";
+      decide(rule, [
+        [tool, { account_id: "A-1", reason: value, date: day, now: `${day}T10:00:00Z` }, "blocked"],
+        [tool, { account_id: "A-1", reason: "other", date: day, now: `${day}T10:00:00Z` }, "approved"],
+      ]);
+    });
+  }
+  it("a shut-off is a disconnection", () => {
+    forEachFrame((frame, fired) => {
+      decide(frame("gas shut-offs at occupied flats"), [
+        ["schedule_disconnection", { meter_id: "M-1", occupancy: "occupied_flat" }, fired],
+        ["schedule_meter_reading", { meter_id: "M-1", occupancy: "occupied_flat" }, "approved"],
+      ]);
+    });
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -1933,6 +1933,8 @@ class ConditionReader {
       const verbAsName = v.pos === "VERB" && (isValue(next?.t) || v.norm.includes("-") || ((v.norm.endsWith("ed") || phrase.length > 0) && closes));
       if (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || (["VERB", "AUX", "ADP", "PART", "CCONJ", "SCONJ", "PRON"].includes(v.pos) && !verbAsName) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm))) break;
       if (v.t.kind !== "word" && v.t.kind !== "tag" && v.t.kind !== "quoted" && v.t.kind !== "number") break;
+      // "for non-payment must not be scheduled": a participle after "be" is the operation, not part of the value.
+      if (v.passive && phrase.length > 0) break;
       phrase.push(v);
       m++;
     }

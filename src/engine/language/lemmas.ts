@@ -53,6 +53,7 @@ export const NOUN_SYNONYMS: readonly (readonly string[])[] = [
   ["vehicle", "ev"],
   ["customer", "client"],
   ["sms", "text"],
+  ["disconnection", "shutoff", "shut-off"],
 ];
 
 // Channels a message goes by: a verb naming one ("text", "email") is not a tool of another channel
