@@ -793,6 +793,10 @@ describe("a participle after 'be' is the operation, never part of the value befo
     it(rule, () => {
       const value = rule.includes("arrears") ? "rent_arrears" : "boiler_servicing";
       const day = "2026-12-14";
+      const parsed = parseRule(rule);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      // The participle is no word of a value ("rent arrears scheduled").
+      expect(restate(parsed.rule)).not.toMatch(/"[^"]*(?:scheduled|booked)"/);
       decide(rule, [
         [tool, { account_id: "A-1", reason: value, date: day, now: `${day}T10:00:00Z` }, "blocked"],
         [tool, { account_id: "A-1", reason: "other", date: day, now: `${day}T10:00:00Z` }, "approved"],
