@@ -1183,6 +1183,9 @@ function onClock(subject: Subject | undefined, zone: string, test: (at: WallCloc
  */
 function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
   if (subject?.implied === "time") return actionTime(subject, ofDay);
+  // An hour window with no subject ("maintenance outside 01:00-05:00") is when the action takes place: its
+  // planned start when it has one (`start_time`, `scheduled_at` with an hour), else now.
+  if (!subject && ofDay) return (a) => plannedStart(a) ?? ((tz) => zonedNow(a, tz));
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
     // A tool that has no such time ("cancel" has no start) is not what the rule is about.
@@ -1195,6 +1198,19 @@ function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedA
     a.unknowns.add(subject.text);
     return undefined;
   };
+}
+
+// Names of an argument that holds when an action is planned to start.
+const PLANNED_KEY = /(?:^|[._])(?:start|starts|scheduled|planned|begin|begins)(?:$|[._])/;
+
+/** The action's planned start with its hour (an ISO date-time under a start-like name), if it gives one. */
+function plannedStart(a: PreparedAction): ((tz: string) => WallClock) | undefined {
+  for (const f of a.fields) {
+    if (typeof f.value !== "string" || !PLANNED_KEY.test(f.path) || !ISO_DAY.test(f.value) || !/T\d/.test(f.value)) continue;
+    const at = new Date(f.value);
+    if (!Number.isNaN(at.getTime())) return (tz) => wallClock(at, tz);
+  }
+  return undefined;
 }
 
 // A time of day alone ("14:00", "09:30:00"), as a clock-shaped argument holds it.

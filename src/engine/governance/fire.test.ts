@@ -813,6 +813,35 @@ describe("a participle after 'be' is the operation, never part of the value befo
   });
 });
 
+describe("a named period glossed by its times in brackets is those times", () => {
+  for (const name of ["the change window", "our patch window", "the quiet period"]) {
+    it(`outside ${name} (02:00-04:00 UTC)`, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`firmware pushes outside ${name} (02:00-04:00 UTC)`), [
+          ["push_firmware", { device_id: "D-1", now: "2026-11-24T12:00:00Z" }, fired],
+          ["push_firmware", { device_id: "D-1", now: "2026-11-24T03:00:00Z" }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
+describe("an hour window is read at the action's planned start when it has one", () => {
+  for (const key of ["start_time", "scheduled_at", "planned_start"]) {
+    it(key, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame("firmware pushes outside 02:00-04:00 UTC"), [
+          // Asked at noon for a push planned in the window: the push happens in it.
+          ["push_firmware", { device_id: "D-1", [key]: "2026-11-25T03:00:00Z", now: "2026-11-24T12:00:00Z" }, "approved"],
+          ["push_firmware", { device_id: "D-1", [key]: "2026-11-25T12:00:00Z", now: "2026-11-24T03:00:00Z" }, fired],
+          // No planned start: when it runs.
+          ["push_firmware", { device_id: "D-1", now: "2026-11-24T12:00:00Z" }, fired],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

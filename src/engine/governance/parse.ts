@@ -2396,6 +2396,18 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const inside = ws.slice(i + 1, close);
     const gloss = close > i + 1 && close <= i + 6 && inside.every((w) => w.t.kind === "word" && !w.used && ["NOUN", "ADJ"].includes(w.pos) && !/^(?:time|hours?|zone)$|[/\d]/.test(w.norm) && !LIST_SEPARATORS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !EXCEPTION_WORDS.has(w.norm) && !NEGATORS.has(w.norm) && !ENVIRONMENTS.has(w.norm));
     if (gloss) for (let k = i; k <= close; k++) ws[k]!.used = true;
+    // "outside the change window (01:00-05:00 CET)": the brackets hold what the named period is; the name
+    // glosses it, and the period reads as if written in its place.
+    const period = inside.some((w) => w.t.kind === "time_range" || w.t.kind === "time");
+    // ("business hours (8am-5pm)" keeps its name: business hours are weekdays too.)
+    if (!gloss && period && close > i && ws[i - 1]?.t.kind === "word" && !ws[i - 1]!.used && ws[i - 1]!.pos === "NOUN" && !wordIs(ws[i - 1], "hours", "hour", "days", "day")) {
+      let k = i - 1;
+      while (k > i - 4 && ws[k - 1]?.t.kind === "word" && !ws[k - 1]!.used && ["NOUN", "ADJ"].includes(ws[k - 1]!.pos) && !CONDITION_MARKERS.has(ws[k - 1]!.norm)) k--;
+      if (wordIs(ws[k - 1], "the", "our", "a", "an", "its", "their")) k--;
+      for (let n = k; n < i; n++) ws[n]!.used = true;
+      ws[i]!.used = true;
+      ws[close]!.used = true;
+    }
   }
   // Before the actor, whose words a list's last value could look like ("… FR, DE or IT are forbidden").
   const excluded = readListExclusions(ws);
