@@ -842,6 +842,19 @@ describe("an hour window is read at the action's planned start when it has one",
   }
 });
 
+describe("a participle before its noun in a value is part of the value", () => {
+  for (const [phrase, key, value, other] of [["from rented lists", "source", "rented_list", "webinar"], ["for damaged parcels", "reason", "damaged_parcels", "late"], ["from scraped sites", "source", "scraped_sites", "partner"]] as const) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`contact imports ${phrase}`), [
+          ["import_contacts", { [key]: value, count: 10 }, fired],
+          ["import_contacts", { [key]: other, count: 10 }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

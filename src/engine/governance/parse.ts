@@ -1930,7 +1930,8 @@ class ConditionReader {
       // or when it is a participle closing the phrase ("zone restricted").
       // So does a hyphenated name ("legal-hold"), and a word closing a phrase after another ("legal hold").
       const closes = !next || next.t.kind !== "word" || CONDITION_MARKERS.has(next.norm);
-      const verbAsName = v.pos === "VERB" && (isValue(next?.t) || v.norm.includes("-") || ((v.norm.endsWith("ed") || phrase.length > 0) && closes));
+      // ("from purchased lists", "for damaged goods": a participle before its noun modifies it.)
+      const verbAsName = v.pos === "VERB" && (isValue(next?.t) || v.norm.includes("-") || ((v.norm.endsWith("ed") || phrase.length > 0) && closes) || (/[a-z]{3}ed$/.test(v.norm) && next?.pos === "NOUN" && !next.passive));
       if (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || (["VERB", "AUX", "ADP", "PART", "CCONJ", "SCONJ", "PRON"].includes(v.pos) && !verbAsName) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm))) break;
       if (v.t.kind !== "word" && v.t.kind !== "tag" && v.t.kind !== "quoted" && v.t.kind !== "number") break;
       // "for non-payment must not be scheduled": a participle after "be" is the operation, not part of the value.
@@ -1979,15 +1980,18 @@ class ConditionReader {
     if (indefinite && phrase.length <= 3 && valueLike.length === 0 && wordIs(phrase[0], "single", "one", "given", "particular", "individual", "same")) return undefined;
     // "through the system", "via the app": the channel everything goes through, no value of the action.
     if (phrase.length === 1 && valueLike.length === 0 && ["system", "platform", "app", "application", "portal", "tool", "service", "software"].includes(last.norm)) return undefined;
-    const category = valueLike.length === 0 && last.pos === "NOUN" && (last.lemma !== last.norm || (indefinite && phrase.length === 1));
+    // (A participle before the noun says which ones, as a value: "from purchased lists".)
+    const participled = phrase.length === 2 && /[a-z]{3}ed$/.test(phrase[0]!.norm) && phrase[0]!.pos === "VERB";
+    const category = !participled && valueLike.length === 0 && last.pos === "NOUN" && (last.lemma !== last.norm || (indefinite && phrase.length === 1));
     // "for customers on tier gold", "to clients in the silver plan": the party whose attribute follows.
     if (category && phrase.length === 1 && namesPeople(last.norm) && wordIs(ws[m], "on", "in", "at", "with")) {
       const owned = this.readEquality(ws, m, probe);
       if (owned) return { condition: negated ? negate(owned.condition) : owned.condition, next: owned.next };
     }
-    const setting = phrase.length === 1 && values.length === 1 && valueLike.length === 0 && !category && !indefinite && last.pos === "NOUN" && /^[a-z-]+$/.test(last.t.text) ? SETTINGS[preposition] : undefined;
+    // (Two words too when a participle modifies the noun: "from purchased lists".)
+    const setting = (phrase.length === 1 || participled) && values.length === 1 && valueLike.length === 0 && !category && !indefinite && last.pos === "NOUN" && phrase.every((w) => /^[a-z-]+$/.test(w.t.text)) ? SETTINGS[preposition] : undefined;
     return {
-      condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}), ...(setting ? { setting } : {}) },
+      condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 && !participled ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}), ...(setting ? { setting } : {}) },
       next: m,
     };
   }
