@@ -631,7 +631,7 @@ describe("whoever an action goes to for approval is the approver, no value", () 
 });
 
 describe("having any of a thing is a count of it above none", () => {
-  for (const phrase of ["while it has any unresolved defects", "when it has unresolved defects", "with any unresolved defects", "that have any unresolved defects", "if the vessel has any unresolved defects"]) {
+  for (const phrase of ["while it has any unresolved defects", "when it has unresolved defects", "with any unresolved defects", "that have any unresolved defects", "if the vessel has any unresolved defects", "that still has unresolved defects", "while it currently has any unresolved defects"]) {
     it(phrase, () => {
       forEachFrame((frame, fired) => {
         decide(frame(`vessel departures ${phrase}`), [

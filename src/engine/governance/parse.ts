@@ -1055,6 +1055,8 @@ class ConditionReader {
       while (k < j + 4 && ws[k]?.t.kind === "word" && ["NOUN", "ADJ", "PROPN"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm)) k++;
       if (k > j + 1) j = k;
     }
+    // ("that still has enrolled students": an adverb of time before the verb says nothing of the count.)
+    while (wordIs(ws[j], "still", "already", "currently", "now", "yet")) j++;
     const has = wordIs(ws[j], "has", "have", "had", "carries", "carry", "holds", "hold");
     const withAny = j === i && wordIs(ws[j], "with") && wordIs(ws[j + 1], "any");
     if (!has && !withAny) return undefined;
