@@ -1357,7 +1357,14 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     case "text": {
       const { subject, mode, value, negate } = c;
       const wanted = value.toLowerCase();
+      const wantedConcepts = conceptsOf(wanted);
       return (a) => {
+        // "posts that contain a link" and `contains_link: false`: a yes/no argument named for holding the
+        // thing says whether the action does.
+        if (mode === "contains") {
+          const flag = a.fields.find((f) => typeof f.value === "boolean" && f.words.some((w) => ["contains", "contain", "has", "have", "includes", "include", "with"].includes(w)) && f.words.some((w) => meets(wantedConcepts as Set<string>, conceptsOf(w))));
+          if (flag) return (flag.value === true) !== negate ? TRUE : FALSE;
+        }
         const fields = subject.words.length > 0 ? bySubject(a, subject, (f) => typeof f.value === "string") : a.fields.filter((f) => typeof f.value === "string");
         if (fields.length === 0) {
           if (a.params && !toolCanCarry(a, subject)) return FALSE;

@@ -855,6 +855,19 @@ describe("a participle before its noun in a value is part of the value", () => {
   }
 });
 
+describe("containing a thing, where a yes/no argument says whether it does", () => {
+  for (const [phrase, key] of [["that contain an attachment", "contains_attachment"], ["containing a link", "has_link"], ["that include a voucher", "includes_voucher"]] as const) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`newsletters ${phrase}`), [
+          ["send_newsletter", { list_id: "L-1", [key]: true }, fired],
+          ["send_newsletter", { list_id: "L-1", [key]: false }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

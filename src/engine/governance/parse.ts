@@ -1605,7 +1605,7 @@ class ConditionReader {
     let k = i;
     if (wordIs(ws[k], "with", "having", "that", "which", "where")) k++;
     if (wordIs(ws[k], "has", "have", "carry", "carries", "contain", "contains")) k++;
-    if (wordIs(ws[k], "the", "a")) k++;
+    if (wordIs(ws[k], "the", "a", "an")) k++;
     // Only a value named as text ("the word …") or quoted: "with money in the account" is no such thing.
     const named = wordIs(ws[k], "word", "phrase", "term", "text", "string", "keyword");
     if (named) k++;
@@ -1638,7 +1638,7 @@ class ConditionReader {
     if (verb.norm.startsWith("end") && wordIs(ws[j + 1], "in") && !ws[j + 2]?.t.kind.startsWith("quoted")) return undefined; // "ending in another region"
     let k = j + 1;
     if (wordIs(ws[k], "with", "in")) k++;
-    if (wordIs(ws[k], "the", "a")) k++;
+    if (wordIs(ws[k], "the", "a", "an", "any")) k++;
     if (wordIs(ws[k], "word", "phrase", "text", "string", "term", "words")) k++;
     const v = ws[k];
     if (!v) return undefined;
