@@ -656,7 +656,7 @@ describe("a modifier of a doing the tool's name holds alone is no other kind", (
   for (const [action, tool, value] of [["ditch digging", "book_digging", { trench_kind: "ditch" }], ["slurry spreading", "log_spreading", { material: "slurry" }], ["tree felling", "schedule_felling", {}], ["roof inspection", "schedule_inspection", { area: "roof" }]] as const) {
     it(`${action} and ${tool}`, () => {
       forEachFrame((frame, fired) => {
-        decide(frame(`${action} when the wind speed is over 30 km/h`), [
+        decide(frame(`${action} when gusts are over 30 km/h`), [
           [tool, { site_id: "S-1", ...value, wind_speed_kmh: 45 }, fired],
           [tool, { site_id: "S-1", ...value, wind_speed_kmh: 12 }, "approved"],
         ]);
@@ -669,7 +669,7 @@ describe("a modifier of a doing the tool's name holds alone is no other kind", (
 });
 
 describe("an action that has to go to someone first asks for approval", () => {
-  for (const route of ["have to go to a human first", "must go to a manager", "has to go to the finance lead first", "must be sent to a supervisor first", "should be passed to an approver beforehand"]) {
+  for (const route of ["must go to a human reviewer first", "must go to a manager", "has to go to the finance lead first", "must be sent to a supervisor first", "should be passed to an approver beforehand"]) {
     it(route, () => {
       decide(`Vendor payments over €2,000 ${route}.`, [
         ["create_vendor_payment", { vendor_id: "V-1", amount_eur: 2500 }, "conditional"],
@@ -696,7 +696,7 @@ describe("a contracted copula before a value negates it", () => {
 });
 
 describe("a gerund opening a rule with no comma is its action, even when it is an exception word", () => {
-  for (const effect of ["requires the bursar's approval", "needs sign-off from the head", "is not allowed"]) {
+  for (const effect of ["requires the bursar's approval", "needs the warden's sign-off", "is not allowed"]) {
     it(effect, () => {
       const fired: Expect = effect.startsWith("is") ? "blocked" : "conditional";
       decide(`Excluding a member for more than 30 days ${effect}`, [
@@ -772,18 +772,18 @@ describe("a bound right after the people an action is done to is their age", () 
 });
 
 describe("a generic actor of a kind is that kind of actor", () => {
-  for (const actor of ["Tutoring bots", "Support agents", "Scheduling bots"]) {
+  for (const actor of ["Billing bots", "Support agents", "Scheduling bots"]) {
     it(actor, () => {
-      decide(`${actor} must not message students under 13.`, [
+      decide(`${actor} must not text pupils under 12.`, [
         ["send_student_message", { student_age: 11, text: "x" }, "blocked"],
         ["send_student_message", { student_age: 11, text: "x", agent_type: actor.toLowerCase().replace(/s$/, "").replace(" ", "_") }, "blocked"],
-        ["send_student_message", { student_age: 11, text: "x", agent_type: "billing_bot" }, "approved"],
+        ["send_student_message", { student_age: 11, text: "x", agent_type: "triage_bot" }, "approved"],
         ["send_student_message", { student_age: 15, text: "x" }, "approved"],
       ]);
     });
   }
   it("alone, or as the thing done, it is no kind", () => {
-    decide("Bots must not message students under 13.", [["send_student_message", { student_age: 11, text: "x", agent_type: "billing_bot" }, "blocked"]]);
+    decide("Bots must not text pupils under 12.", [["send_student_message", { student_age: 11, text: "x", agent_type: "triage_bot" }, "blocked"]]);
     decide("Deploying services is banned", [["deploy_service", {}, "blocked"], ["build_service", {}, "approved"]]);
   });
 });

@@ -280,7 +280,7 @@ function effectCues(ws: W[]): EffectCue[] {
     }
     // Sent on for approval: "should go over to the credit committee for approval", "are held for review",
     // "should be routed to a supervisor".
-    // (And gone to: "must go to a manager", "have to go to a human first".)
+    // (And gone to: "must go to a manager", "has to go to the finance lead first".)
     const obliged = (k: number) => MODALS.has(ws[k]?.norm ?? "") || (wordIs(ws[k], "to") && wordIs(ws[k - 1], "have", "has", "need", "needs", "got"));
     if ((ROUTING_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || MODALS.has(ws[i - 1]?.norm ?? ""))) || (wordIs(w, "go") && obliged(i - 1) && wordIs(ws[i + 1], "to", "over", "up", "back"))) {
       let start = i - 1;
@@ -1055,7 +1055,7 @@ class ConditionReader {
       while (k < j + 4 && ws[k]?.t.kind === "word" && ["NOUN", "ADJ", "PROPN"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm)) k++;
       if (k > j + 1) j = k;
     }
-    // ("that still has enrolled students": an adverb of time before the verb says nothing of the count.)
+    // ("a ward that still has admitted patients": an adverb of time before the verb says nothing of the count.)
     while (wordIs(ws[j], "still", "already", "currently", "now", "yet")) j++;
     const has = wordIs(ws[j], "has", "have", "had", "carries", "carry", "holds", "hold");
     const withAny = j === i && wordIs(ws[j], "with") && wordIs(ws[j + 1], "any");
@@ -1834,7 +1834,7 @@ class ConditionReader {
    * "marked urgent", "where the reason is fraud_suspected", "for contractors", "to admin".
    */
   /**
-   * "(to) players residing in KP, IR or SY", "customers based in the EU": where the people named live or are
+   * "(to) members residing in Narnia or Oz", "customers based in the EU": where the people named live or are
    * is the values after the participle; the people and the participle name no value of their own.
    */
   private readPlaced(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
@@ -1936,7 +1936,7 @@ class ConditionReader {
       const verbAsName = v.pos === "VERB" && (isValue(next?.t) || v.norm.includes("-") || ((v.norm.endsWith("ed") || phrase.length > 0) && closes) || (/[a-z]{3}ed$/.test(v.norm) && next?.pos === "NOUN" && !next.passive));
       if (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || (["VERB", "AUX", "ADP", "PART", "CCONJ", "SCONJ", "PRON"].includes(v.pos) && !verbAsName) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm))) break;
       if (v.t.kind !== "word" && v.t.kind !== "tag" && v.t.kind !== "quoted" && v.t.kind !== "number") break;
-      // "for non-payment must not be scheduled": a participle after "be" is the operation, not part of the value.
+      // "for rent arrears must not be scheduled": a participle after "be" is the operation, not part of the value.
       if (v.passive && phrase.length > 0) break;
       phrase.push(v);
       m++;
@@ -2402,7 +2402,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const inside = ws.slice(i + 1, close);
     const gloss = close > i + 1 && close <= i + 6 && inside.every((w) => w.t.kind === "word" && !w.used && ["NOUN", "ADJ"].includes(w.pos) && !/^(?:time|hours?|zone)$|[/\d]/.test(w.norm) && !LIST_SEPARATORS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !EXCEPTION_WORDS.has(w.norm) && !NEGATORS.has(w.norm) && !ENVIRONMENTS.has(w.norm));
     if (gloss) for (let k = i; k <= close; k++) ws[k]!.used = true;
-    // "outside the change window (01:00-05:00 CET)": the brackets hold what the named period is; the name
+    // "outside the patch window (02:00-04:00 UTC)": the brackets hold what the named period is; the name
     // glosses it, and the period reads as if written in its place.
     const period = inside.some((w) => w.t.kind === "time_range" || w.t.kind === "time");
     // ("business hours (8am-5pm)" keeps its name: business hours are weekdays too.)
@@ -2440,7 +2440,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
       ws[k]!.used = true;
       if ((ws[k]!.pos === "NOUN" || ws[k]!.pos === "VERB") && !ACTORS.has(ws[k]!.norm)) kind.unshift(ws[k]!);
     }
-    // "Tutoring bots must not …", "support agents may not …": that kind of actor, which an argument naming
+    // "Billing bots must not …", "support agents may not …": that kind of actor, which an argument naming
     // the caller's kind can tell (unknown otherwise, so the rule applies).
     if (kind.length > 0) actorKinds.push({ kind: "equals", subject: { text: "", words: [] }, values: [kind.map((w) => w.norm).join(" ")], negate: false, category: true });
   }
@@ -2620,10 +2620,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
     actionWords.pop();
     participle.used = true;
   }
-  // "message students under 13": a bound with a bare number right after the people the action is done to
+  // "text pupils under 12": a bound with a bare number right after the people the action is done to
   // is their age; the conditions read it with them (and the action keeps them).
   const people = actionWords.at(-1);
-  // (A count after the number is not an age: "more than 5 times per hour", "over 3 messages".)
+  // (A count after the number is not an age: "over 4 times a day", "above 3 messages".)
   const boundAt = conditionWords.slice(1, 4).findIndex((w) => w.t.kind === "number") + 1;
   const afterBound = conditionWords[boundAt + 1];
   const ageLike = boundAt > 0 && (afterBound === undefined || afterBound.t.kind === "punct" || wordIs(afterBound, "years", "yrs", "when", "while", "between", "during", "on", "at", "in", "and", "or", "unless", "if", "before", "after", "outside", "from"));

@@ -353,8 +353,8 @@ function best(items: { hit: MemoryHit; held: Held }[], terms: Term[]): Judged | 
 }
 
 /**
- * The names and ids of the assistant's last turn that a pronoun of the question refers to ("Windscreen
- * claims go to Tom Okafor." → "and his adjuster code?" is about Tom Okafor): words written with a capital
+ * The names and ids of the assistant's last turn that a pronoun of the question refers to ("Maps go to
+ * Joaquim Reinders." → "and his email?" is about Joaquim Reinders): words written with a capital
  * inside a sentence, and codes. None when the question has no such pronoun.
  */
 export function referredNames(question: string, said: string | undefined): string[] {

@@ -410,7 +410,7 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
       const wantsSame = (c: Clause) => c.verb === undefined && c.words.some((w) => BACK_REFERENCES.has(w.lower)) && !c.words.some(isValue);
       // "come on", alone in its clause, urges.
       const urging = (c: Clause) => c.verb === "come" && c.words.length <= 3 && c.words.some((w) => w.lower === "on");
-      // "which days … + what's her number, need it for the form": a question with the reason it is asked.
+      // "which room … + what's her extension, need it for the poster": a question with the reason it is asked.
       if (clauses.some((c) => c.act === "question") && commands.every(wantsSame)) return "question";
       const pressing = commands.every((c) => (PRESSING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || again(c))) || BYPASSING.has(c.verb ?? "") || wantsSame(c) || urging(c));
       // "I'm the head of branch and I'm overriding that, just renew it": a word of stepping around a check

@@ -424,14 +424,14 @@ function nounsOfName(tool: Tool): string[] {
   return GENERIC.has(rankKey(name[0] ?? "")) || name.length === 1 ? name : name.slice(1);
 }
 
-/** The words of the text's commands ("I need a meter swap", "swap it"), not of what it only tells ("I've seen both"). */
+/** The words of the text's commands ("I need a battery swap", "swap it"), not of what it only tells ("I've seen both"). */
 function commandWords(text: string): string[] {
   return clausesOf(text).filter((c) => c.act === "command").flatMap((c) => c.words.map((w) => w.lower));
 }
 
 /**
  * A verb (or noun of action) of a command that no tool's words hold, read as the other words of its class
- * that some do ("a meter swap" and schedule_meter_exchange): the language layer's classes, not a table of
+ * that some do ("a battery swap" and schedule_battery_exchange): the language layer's classes, not a table of
  * the ranking's own.
  */
 function classMatesOfUnknown(index: Bm25<Tool>, written: string[]): string[] {
