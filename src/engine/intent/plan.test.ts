@@ -122,6 +122,16 @@ describe("ranking: a command's verb no tool knows, by its class", () => {
   });
 });
 
+describe("ranking: a record handed over with no operation", () => {
+  it("'sort it', 'deal with', 'take care of' a record two tools act on is a question naming both", () => {
+    for (const text of ["RS-10001: the member is ill and can't come Saturday. can you sort it", "Please deal with reservation RS-10001, the member moved away", "take care of RS-10001 for me, she's away that week"]) {
+      expect(chosen(decide(LIBRARY, [text])), text).toMatch(/^ambiguous:/);
+    }
+    // The operation named: the tool.
+    expect(chosen(decide(LIBRARY, ["RS-10001: the member is ill, can you cancel it"]))).toBe("cancel_reservation");
+  });
+});
+
 describe("numeric dates in the order the workspace writes them", () => {
   const delivery = (money: string, text: string) => {
     const p = decide(GREENHOUSE(money), [text]);

@@ -608,8 +608,29 @@ export function plan(input: PlanInput): Plan {
     }
   }
   if (ranked.length === 0 || !fits(ranked[0]!, found.support.get(ranked[0]!.item), found.verbKeys)) return { kind: "none", candidates: [] };
-  if (isAmbiguous(ranked, found)) return { kind: "ambiguous", candidates: ranked.slice(0, 2) };
+  if (isAmbiguous(ranked, found) || delegatesBetween(focus, ranked, found, input.tools)) return { kind: "ambiguous", candidates: ranked.slice(0, 2) };
   return planFor(ranked[0]!.item, input, ranked.slice(0, 5), continued);
+}
+
+// Verbs that hand a matter over without naming an operation ("can you sort it", "please deal with BKG-1",
+// "take care of ORD-7"): a closed class of English, like the dialogue words of classify.ts.
+const DELEGATING = new Set(["sort", "sort out", "handle", "deal", "deal with", "action", "see to", "look into", "fix up"]);
+
+/**
+ * The request hands over a record without saying what to do with it, and two tools act on the record it
+ * names: which one is the question, whatever other words lean one way ("the cargo won't be ready, can
+ * you sort it" with a cancel and an amend of the booking).
+ */
+function delegatesBetween(focus: { verb?: string; object?: string }, ranked: Ranked<Tool>[], found: Candidates, tools: Tool[]): boolean {
+  const verb = focus.verb ?? "";
+  const delegating = DELEGATING.has(verb) || (verb === "take" && focus.object === "care");
+  if (!delegating || tools.some((t) => words(t.name).includes(verb.split(" ")[0]!))) return false;
+  const [a, b] = ranked;
+  const [sa, sb] = [a, b].map((r) => (r ? found.support.get(r.item) : undefined));
+  // ("Need a return sorted": the thing wanted done is named before the participle; a word of one tool's
+  // name, or its object, tells them apart.)
+  if (!new RegExp(`\\b${verb.split(" ")[0]}\\b`, "i").test(found.text)) return false;
+  return !!sa && !!sb && sa.codes > 0 && sb.codes > 0 && !sa.verb && !sb.verb && sa.object === sb.object && sameWords(a!.nameMatched, b!.nameMatched);
 }
 
 /**
