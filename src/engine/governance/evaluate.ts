@@ -307,8 +307,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   // "multi-factor authentication" and `disable_mfa`: the objects' initials are a word of the tool's name.
   const phraseInitials = term.objects.length >= 1 ? term.objects.flatMap((o) => o.split("-")).filter(Boolean).map((w) => w[0]).join("") : "";
   // "pesticide spraying" and `schedule_spraying`: the verb is the head of a name that holds nothing else
-  // but its operation (a doing, scheduled or logged), so the modifiers have no word of the name to disagree with; only the action's
-  // values can say it is another kind (checked by otherKind).
+  // but its operation (a doing, scheduled or logged), so the modifiers have no word of the name to disagree
+  // with; only the action's values can say it is another kind (checked by otherKind).
   const namesBareHead = (action: PreparedAction): boolean => {
     const name = wordsOfName(action.input.tool);
     // (A head that is a noun of doing: `send_email` does one e-mail, which "mass mailings" is not about.)
@@ -1200,17 +1200,26 @@ function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedA
   };
 }
 
+// Words of a yes/no argument's name that say the action holds a thing (`contains_link`, `has_attachment`).
+const HOLDING_WORDS = new Set(["contains", "contain", "has", "have", "includes", "include", "with"]);
+
 // Names of an argument that holds when an action is planned to start.
 const PLANNED_KEY = /(?:^|[._])(?:start|starts|scheduled|planned|begin|begins)(?:$|[._])/;
 
 /** The action's planned start with its hour (an ISO date-time under a start-like name), if it gives one. */
 function plannedStart(a: PreparedAction): ((tz: string) => WallClock) | undefined {
   for (const f of a.fields) {
-    if (typeof f.value !== "string" || !PLANNED_KEY.test(f.path) || !ISO_DAY.test(f.value) || !/T\d/.test(f.value)) continue;
-    const at = new Date(f.value);
-    if (!Number.isNaN(at.getTime())) return (tz) => wallClock(at, tz);
+    const at = typeof f.value === "string" && PLANNED_KEY.test(f.path) ? isoClock(f.value, true) : undefined;
+    if (at) return at;
   }
   return undefined;
+}
+
+/** An ISO date or date-time as a wall clock in any zone (`withHour`: only one that gives its hour). */
+function isoClock(value: string, withHour: boolean): ((tz: string) => WallClock) | undefined {
+  if (!ISO_DAY.test(value) || (withHour && !/T\d/.test(value))) return undefined;
+  const at = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+  return Number.isNaN(at.getTime()) ? undefined : (tz) => wallClock(at, tz);
 }
 
 // A time of day alone ("14:00", "09:30:00"), as a clock-shaped argument holds it.
@@ -1234,9 +1243,8 @@ function actionTime(subject: Subject, ofDay: boolean): (a: PreparedAction) => ((
       if (typeof f.value !== "string") continue;
       const clock = ofDay ? CLOCK.exec(f.value) : null;
       if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
-      if (!ISO_DAY.test(f.value) || (ofDay && !/T\d/.test(f.value))) continue;
-      const at = new Date(f.value.length === 10 ? `${f.value}T00:00:00Z` : f.value);
-      if (!Number.isNaN(at.getTime())) return (tz) => wallClock(at, tz);
+      const at = isoClock(f.value, ofDay);
+      if (at) return at;
     }
     const carries = a.params ? [...a.params].some((p) => keys.test(p)) : !subject.orNow;
     if (!carries) return subject.orNow ? (tz) => zonedNow(a, tz) : null;
@@ -1362,7 +1370,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
         // "posts that contain a link" and `contains_link: false`: a yes/no argument named for holding the
         // thing says whether the action does.
         if (mode === "contains") {
-          const flag = a.fields.find((f) => typeof f.value === "boolean" && f.words.some((w) => ["contains", "contain", "has", "have", "includes", "include", "with"].includes(w)) && f.words.some((w) => meets(wantedConcepts as Set<string>, conceptsOf(w))));
+          const flag = a.fields.find((f) => typeof f.value === "boolean" && f.words.some((w) => HOLDING_WORDS.has(w)) && f.words.some((w) => meets(wantedConcepts as Set<string>, conceptsOf(w))));
           if (flag) return (flag.value === true) !== negate ? TRUE : FALSE;
         }
         const fields = subject.words.length > 0 ? bySubject(a, subject, (f) => typeof f.value === "string") : a.fields.filter((f) => typeof f.value === "string");

@@ -185,6 +185,8 @@ const routes = (ws: W[], k: number) => ROUTING_VERBS.has(ws[k]!.norm) || (ROUTIN
 const NEED_LEMMAS = new Set(["require", "need", "get", "ask", "seek", "request", "obtain", "have", "want"]);
 const NEGATORS = new Set(["not", "n't", "never", "no", "cannot", "can't", "won't", "don't", "doesn't", "mustn't", "shouldn't", "shan't", "isn't", "aren't"]);
 // Participles that say where someone lives or is: what follows "in" is a place of theirs.
+// A past participle as written ("purchased", "damaged"), before its noun a modifier of it.
+const PAST_PARTICIPLE = /[a-z]{3}ed$/;
 const PLACE_PARTICIPLES = new Set(["residing", "resident", "living", "based", "located", "domiciled", "headquartered", "registered", "situated", "established"]);
 const MODALS = new Set(["must", "may", "can", "shall", "should", "will", "could", "might", "would", "cannot", "can't", "mustn't", "shouldn't", "won't"]);
 const ALLOW_WORDS = new Set(["allow", "permit", "allowed", "permitted", "fine", "ok", "okay", "acceptable", "auto-approve", "auto-approved"]);
@@ -1830,10 +1832,6 @@ class ConditionReader {
   }
 
   /**
-   * Equality and membership: "in production", "tier bronze", "the bronze tier", "to channel #general",
-   * "marked urgent", "where the reason is fraud_suspected", "for contractors", "to admin".
-   */
-  /**
    * "(to) members residing in Narnia or Oz", "customers based in the EU": where the people named live or are
    * is the values after the participle; the people and the participle name no value of their own.
    */
@@ -1850,6 +1848,10 @@ class ConditionReader {
     return place;
   }
 
+  /**
+   * Equality and membership: "in production", "tier bronze", "the bronze tier", "to channel #general",
+   * "marked urgent", "where the reason is fraud_suspected", "for contractors", "to admin".
+   */
   private readEquality(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
     const placed = this.readPlaced(ws, i, probe);
     if (placed) return placed;
@@ -1933,7 +1935,7 @@ class ConditionReader {
       // So does a hyphenated name ("legal-hold"), and a word closing a phrase after another ("legal hold").
       const closes = !next || next.t.kind !== "word" || CONDITION_MARKERS.has(next.norm);
       // ("from purchased lists", "for damaged goods": a participle before its noun modifies it.)
-      const verbAsName = v.pos === "VERB" && (isValue(next?.t) || v.norm.includes("-") || ((v.norm.endsWith("ed") || phrase.length > 0) && closes) || (/[a-z]{3}ed$/.test(v.norm) && next?.pos === "NOUN" && !next.passive));
+      const verbAsName = v.pos === "VERB" && (isValue(next?.t) || v.norm.includes("-") || ((v.norm.endsWith("ed") || phrase.length > 0) && closes) || (PAST_PARTICIPLE.test(v.norm) && next?.pos === "NOUN" && !next.passive));
       if (v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || (["VERB", "AUX", "ADP", "PART", "CCONJ", "SCONJ", "PRON"].includes(v.pos) && !verbAsName) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm))) break;
       if (v.t.kind !== "word" && v.t.kind !== "tag" && v.t.kind !== "quoted" && v.t.kind !== "number") break;
       // "for rent arrears must not be scheduled": a participle after "be" is the operation, not part of the value.
@@ -1983,7 +1985,7 @@ class ConditionReader {
     // "through the system", "via the app": the channel everything goes through, no value of the action.
     if (phrase.length === 1 && valueLike.length === 0 && ["system", "platform", "app", "application", "portal", "tool", "service", "software"].includes(last.norm)) return undefined;
     // (A participle before the noun says which ones, as a value: "from purchased lists".)
-    const participled = phrase.length === 2 && /[a-z]{3}ed$/.test(phrase[0]!.norm) && phrase[0]!.pos === "VERB";
+    const participled = phrase.length === 2 && PAST_PARTICIPLE.test(phrase[0]!.norm) && phrase[0]!.pos === "VERB";
     const category = !participled && valueLike.length === 0 && last.pos === "NOUN" && (last.lemma !== last.norm || (indefinite && phrase.length === 1));
     // "for customers on tier gold", "to clients in the silver plan": the party whose attribute follows.
     if (category && phrase.length === 1 && namesPeople(last.norm) && wordIs(ws[m], "on", "in", "at", "with")) {

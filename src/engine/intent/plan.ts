@@ -623,13 +623,13 @@ const DELEGATING = new Set(["sort", "sort out", "handle", "deal", "deal with", "
  */
 function delegatesBetween(focus: { verb?: string; object?: string }, ranked: Ranked<Tool>[], found: Candidates, tools: Tool[]): boolean {
   const verb = focus.verb ?? "";
-  const delegating = DELEGATING.has(verb) || (verb === "take" && focus.object === "care");
-  if (!delegating || tools.some((t) => words(t.name).includes(verb.split(" ")[0]!))) return false;
+  if (!DELEGATING.has(verb) && !(verb === "take" && focus.object === "care")) return false;
+  const first = verb.split(" ")[0]!;
+  // ("Need a return sorted": the thing wanted done is named before the participle.)
+  if (!new RegExp(`\\b${first}\\b`, "i").test(found.text) || tools.some((t) => words(t.name).includes(first))) return false;
   const [a, b] = ranked;
   const [sa, sb] = [a, b].map((r) => (r ? found.support.get(r.item) : undefined));
-  // ("Need a return sorted": the thing wanted done is named before the participle; a word of one tool's
-  // name, or its object, tells them apart.)
-  if (!new RegExp(`\\b${verb.split(" ")[0]}\\b`, "i").test(found.text)) return false;
+  // (A word of one tool's name, or its object, tells them apart.)
   return !!sa && !!sb && sa.codes > 0 && sb.codes > 0 && !sa.verb && !sb.verb && sa.object === sb.object && sameWords(a!.nameMatched, b!.nameMatched);
 }
 
