@@ -236,6 +236,62 @@ describe("intent: preferences and constraints", () => {
   });
 });
 
+describe("intent: codes from memory for the names a request uses", () => {
+  const VISITS_SPEC = {
+    openapi: "3.0.3",
+    info: { title: "Field service", version: "1.0.0" },
+    servers: [{ url: "https://field.example.test" }],
+    paths: {
+      "/visits": {
+        post: {
+          operationId: "schedule_site_visit",
+          summary: "Schedule a site visit",
+          description: "Books a technician for a visit to a depot on a date.",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["technician_id", "depot_code", "visit_date"],
+                  properties: {
+                    technician_id: { type: "string", pattern: "^TEC-[0-9]{3}$", description: "The technician who goes." },
+                    depot_code: { type: "string", pattern: "^[A-Z]{5}$", description: "The depot visited." },
+                    visit_date: { type: "string", format: "date" },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+
+  it("fills a code parameter from a reference item that lists the named person or place, and asks when the name is not one listing's", async () => {
+    const ws = await newWorkspace(server());
+    expect((await call(server(), "POST", "/api/v1/svc/connections/openapi", { key: ws.key, body: { name: "field", spec_content: VISITS_SPEC } })).status).toBe(201);
+    const items: string[] = [];
+    for (const text of ["Technicians: Dr Ilse Varga TEC-204 (pumps, nights), Noor Haddou (TEC-117), Piet Varga TEC-205.", "Depot codes: Kesteren KSTRN; Brugwijk BRGWK."]) {
+      const created = await call(server(), "POST", "/api/v1/svc/memory", { key: ws.key, body: { type: "reference", content: { text } } });
+      expect(created.status).toBe(201);
+      items.push(created.body.id);
+    }
+    const sent = await ask(ws, "Please schedule a site visit at Kesteren on 2027-03-04 with Ms Haddou.");
+    expect(sent.body).toMatchObject({ type: "execution", action: { tool: "schedule_site_visit", arguments: { technician_id: "TEC-117", depot_code: "KSTRN", visit_date: "2027-03-04" } } });
+    const evidence = sent.body.intelligence.reasoning.evidence.join(" ");
+    expect(evidence).toContain(`technician_id TEC-117 for "ms haddou" from memory item ${items[0]}`);
+    expect(evidence).toContain(`depot_code KSTRN for "kesteren" from memory item ${items[1]}`);
+    // Two technicians share the surname: the technician is asked for, the depot still filled.
+    const shared = await ask(ws, "Please schedule a site visit at Brugwijk on 2027-03-04 with Varga.");
+    expect(shared.body).toMatchObject({ type: "clarify", action: { arguments: { depot_code: "BRGWK" } }, clarification: { questions: [{ field: "technician_id" }] } });
+    // A name no listing has is never matched on its title.
+    const unknown = await ask(ws, "Please schedule a site visit at Kesteren on 2027-03-04 with Dr Jones.");
+    expect(unknown.body).toMatchObject({ type: "clarify", clarification: { questions: [{ field: "technician_id" }] } });
+    expect(unknown.body.action.arguments.technician_id).toBeUndefined();
+  });
+});
+
 describe("intent: the request", () => {
   it("400 invalid_request for a first message not from the user, empty messages or a bad role", async () => {
     const ws = await workspace();

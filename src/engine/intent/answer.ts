@@ -73,7 +73,8 @@ export function questionWords(question: string): string[] {
   return words(question).filter((w) => w.length > 2 && !QUESTION_WORDS.has(stem(w)) && contentStems(w).length > 0);
 }
 
-function itemText(hit: MemoryHit): string {
+/** A memory item's text as a reader sees it: its `text`, else its content as JSON. */
+export function itemText(hit: MemoryHit): string {
   const content = hit.content as Record<string, unknown>;
   return typeof content.text === "string" ? content.text : JSON.stringify(content);
 }

@@ -7,10 +7,12 @@ import type { CatalogIntegration, MemorySearch } from "../ports.ts";
 import type { GovernanceVerdict } from "../governance/action.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
-import { answerFromMemory, referredNames, smallTalk, type Answer } from "./answer.ts";
+import { answerFromMemory, itemText, referredNames, smallTalk, type Answer } from "./answer.ts";
+import { signaturesOf } from "./arguments/signature.ts";
+import { glossNames, nameWords } from "./references.ts";
 import { unquoted } from "./arguments/values.ts";
 import { asksHistory, classifyTurn, routeOf, type TurnKind } from "./classify.ts";
-import { missingArguments, plan, planFor, questionFor, readToolFor, type PendingTool, type Plan } from "./plan.ts";
+import { missingArguments, plan, planFor, questionFor, readToolFor, type PendingTool, type Plan, type PlanInput } from "./plan.ts";
 import { StageClock, type Gap, type Stage } from "./trace.ts";
 import { PlannerUnavailable, type Planner, type PlannerProposal } from "../planner/planner.ts";
 import { AppError } from "../../errors/app-error.ts";
@@ -233,6 +235,7 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
   const p = planned as Extract<Plan, { kind: "tool" }>;
   const tool = p.tool;
   const args = { ...p.arguments };
+  await codesFromMemory(p, planInput, args, ports, evidence);
   const invalid = Object.keys(args).length > 0 ? (ports.validate(tool, args) ?? []) : [];
   // A value that breaks the schema is asked for again rather than sent.
   for (const detail of invalid) {
@@ -324,6 +327,32 @@ function describePlan(p: Plan): string {
  * fills it ("The data team prefers blue-green releases for the billing service" → strategy: blue-green when
  * deploying the billing service). The conversation's own values are never replaced.
  */
+/**
+ * Codes for the names the request uses, from the workspace's reference items (references.ts): only for
+ * parameters still empty that take a code, and only the codes the glossed turns then give them.
+ */
+async function codesFromMemory(p: Extract<Plan, { kind: "tool" }>, input: PlanInput, args: Record<string, unknown>, ports: EnginePorts, evidence: string[]): Promise<void> {
+  const shapes = signaturesOf(p.tool.parameters).filter((s) => s.pattern?.strict && args[s.key] === undefined);
+  const names = shapes.length > 0 ? nameWords(input.userTurns) : [];
+  if (names.length === 0) return;
+  let hits: MemorySearch["hits"];
+  try {
+    hits = (await ports.searchMemory(names.join(" "))).hits;
+  } catch {
+    return; // memory is a help here, never a requirement: the parameter is asked for instead
+  }
+  const gloss = glossNames(input.userTurns, hits.map((h) => ({ id: h.id, text: itemText(h) })), shapes);
+  if (gloss.glossed.length === 0) return;
+  const again = planFor(p.tool, { ...input, userTurns: gloss.turns });
+  for (const shape of shapes) {
+    const value = again.arguments[shape.key];
+    const from = gloss.glossed.find((g) => g.code === value);
+    if (!from) continue;
+    args[shape.key] = value;
+    evidence.push(`${shape.key} ${from.code} for "${from.name}" from memory item ${from.source}`);
+  }
+}
+
 async function fillFromPreferences(tool: Tool, args: Record<string, unknown>, constraints: Record<string, unknown> | undefined, ports: EnginePorts, evidence: string[]): Promise<void> {
   const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
   if (constraints && typeof constraints === "object" && !Array.isArray(constraints)) {
