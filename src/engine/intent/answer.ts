@@ -52,6 +52,9 @@ const FILLERS = new Set(["hi", "hiya", "hey", "hello", "yo", "um", "uh", "erm", 
 const SAME_AS: Record<string, string> = { [stem("twice")]: stem("double"), [stem("owns")]: stem("owner"), [stem("own")]: stem("owner") };
 // The words that open a question, direct or embedded ("I need to know who…").
 // ("whats", "wheres": the contraction typed without its apostrophe.)
+// Verbs that report a question someone else asks ("the guest is asking if…", "she wonders whether…",
+// "can you check if…"): the question is the clause after their "if"/"whether", and who asks is its frame.
+const REPORTING = new Set(["ask", "wonder", "know", "check", "enquire", "inquire", "query", "see"]);
 const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whats", "wheres", "whos", "hows", "whens"]);
 // Determiners whose noun names the kind of thing asked for ("which hotel", "what time").
 const ASKS_FOR_KIND = new Set(["which", "what", "whose"]);
@@ -142,10 +145,13 @@ function partWeight(pos: string, word: string): number {
   return 0.25;
 }
 
-/** Sentences and colon-separated parts; an abbreviation ("Dr.", "St.") does not end a sentence. */
+/**
+ * Sentences, colon-separated parts and asides after a spaced dash ("can she bring her dog - it's a big
+ * one"); an abbreviation ("Dr.", "St.") does not end a sentence.
+ */
 function segments(text: string): string[] {
   return text
-    .split(/(?<=[.!?;:])\s+|\n+/)
+    .split(/(?<=[.!?;:])\s+|\n+|\s+[-–—]\s+/)
     .reduce<string[]>((out, part) => {
       const last = out.at(-1);
       if (last !== undefined && /(?:^|\s)[A-Z][a-z]?\.$/.test(last)) out[out.length - 1] = `${last} ${part}`;
@@ -187,8 +193,13 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       const acronyms = new Set([...segment.matchAll(/\b[A-Z]{2,5}s?\b/g)].map((m) => m[0].replace(/s$/, "").toLowerCase()));
       const tags = tag(ws);
       const wh = ws.findIndex((w) => WH.has(w));
-      const start = wh >= 0 ? wh : segment.trim().endsWith("?") ? 0 : ws.length;
-      if (ws.slice(start).some((w) => REFERRING.has(w))) refers = true;
+      // A reported question starts after its "if"/"whether"; the words before it never count, even when
+      // the question refers back to them.
+      const reported = ws.findIndex((w, i) => (w === "if" || w === "whether") && i > 0 && REPORTING.has(tags[i - 1]!.lemma));
+      const frame = reported >= 0 && (wh < 0 || reported < wh) ? reported + 1 : 0;
+      const start = frame > 0 ? frame : wh >= 0 ? wh : segment.trim().endsWith("?") ? 0 : ws.length;
+      // (A reported question's pronouns are its asker's: "asking if she can bring her dog".)
+      if (frame === 0 && ws.slice(start).some((w) => REFERRING.has(w))) refers = true;
       // The noun phrase right after "which"/"what" names the kind of answer.
       const kind = new Set<number>();
       if (wh >= 0 && ASKS_FOR_KIND.has(ws[wh]!)) for (let i = wh + 1; i < ws.length && NOUN_PHRASE.has(tags[i]!.pos); i++) kind.add(i);
@@ -202,7 +213,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
         if (head >= 0 && tags[head]!.pos === "NOUN" && head > wh + 2) kind.add(head);
       }
       ws.forEach((w, i) => {
-        const role: Role = !asked || (!everything && i < start) ? "context" : kind.has(i) ? "soft" : "core";
+        const role: Role = !asked || i < frame || (!everything && i < start) ? "context" : kind.has(i) ? "soft" : "core";
         const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : undefined;
         if (wants) terms.push({ stem: `#how ${w}`, concepts: new Set(), weight: 0, role, word: w, wants });
         if (/^\d+$/.test(w)) {
@@ -217,9 +228,14 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
         for (const s of contentStems(w)) {
           if (QUESTION_WORDS.has(s)) continue;
           const key = SAME_AS[s] ?? s;
-          const specific = /\d/.test(w);
+          // A measure ("25kg", "3m") is a value compared with the item's, not an id the item must name.
+          const measure = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(w);
+          const isMeasure = measure !== null && quantity(Number(measure[1]), measure[2]!) !== undefined;
+          const specific = /\d/.test(w) && !isMeasure;
           const isAcronym = acronyms.has(w.replace(/s$/, ""));
-          terms.push({ stem: key, concepts: baseForms(w), weight: isAcronym ? workspaceWeight(s, w, context, true) : workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role, word: w, specific, ...(isAcronym ? { acronym: true } : {}) });
+          // (A measure, like a plain number, counts only for an item that holds it.)
+          const termRole: Role = isMeasure && role === "core" ? "soft" : role;
+          terms.push({ stem: key, concepts: baseForms(w), weight: isAcronym ? workspaceWeight(s, w, context, true) : workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role: termRole, word: w, specific, ...(isAcronym ? { acronym: true } : {}) });
         }
       });
     }

@@ -165,6 +165,35 @@ describe("memory answers: the item that answers", () => {
   });
 });
 
+describe("memory answers: reported questions, asides and measures", () => {
+  // Who asks, and where, is the question's frame: the night desk asking is not a question about the night
+  // desk. The pronouns of a reported question are its asker's, not a reference back.
+  const FRAMES = ["A parent at the night desk is asking if", "The caller on the phone wonders whether", "Can you check if", "Someone at the front counter wants to know if", "the night desk lady asking whether"];
+  const QUESTIONS: [string, number][] = [
+    ["her e-book loans renew automatically", 7],
+    ["their interlibrary loans arrive within ten business days", 4],
+    ["she can print in colour", 10],
+  ];
+  for (const [question, item] of QUESTIONS) {
+    it(`answers "${question}" whoever reports it`, () => {
+      for (const frame of FRAMES) {
+        const form = `${frame} ${question}.`;
+        expectAnswer(ask(form), LIBRARY[item]!.body, form);
+        const aside = `${frame} ${question} - she has a long list. Is that fine?`;
+        expectAnswer(ask(aside), LIBRARY[item]!.body, aside);
+      }
+    });
+  }
+
+  it("reads a measure in a question as a value to compare, not an id the item must name", () => {
+    for (const form of ["Do e-book loans of 500mb renew automatically?", "do e-book loans renew automatically, even at 40mb", "Do e-book loans renew automatically - it's 40 MB?"]) {
+      expectAnswer(ask(form), LIBRARY[7]!.body, form);
+    }
+    // An id is still required: no item is about room C-4.
+    expectUnknown(ask("Does study room C-4 have a projector?"), "room C-4");
+  });
+});
+
 describe("memory answers: I don't know", () => {
   const unknown = [
     "Does the library lend telescopes?",
