@@ -254,6 +254,8 @@ function isNounOfAction(word: string): boolean {
 }
 // A name-like word ("analytics-prod", "db_2") is one particular thing, matched as text.
 const isNameLike = (word: string) => /[-_\d]/.test(word);
+// "personal-training", "business-class": a hyphenated compound of dictionary words, not a code.
+const isWordCompound = (word: string) => /^[a-z]{3,}(?:-[a-z]{3,})+$/.test(word) && word.split("-").every((p) => isKnownWord(p));
 // "POs", "VMs": a short word without a vowel pair may be the initials of words of a tool's name.
 const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}/.test(word) ? word.replace(/s$/, "") : undefined);
 
@@ -284,7 +286,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       implied: [...verbClasses].some((c) => impliedObject(c, o) || concepts.has(`:${c}`)),
       initials: initialsIn(o),
       // "personal-training": a compound of dictionary words may be written by its initials (pt).
-      compoundInitials: /^[a-z]{3,}(?:-[a-z]{3,})+$/.test(o) && o.split("-").every((p) => isKnownWord(p)) ? o.split("-").map((p) => p[0]).join("") : undefined,
+      compoundInitials: isWordCompound(o) ? o.split("-").map((p) => p[0]).join("") : undefined,
+      // "business-class": a compound of dictionary words is a modifier like any other, named by its parts.
+      parts: isWordCompound(o) ? o.split("-").map((p) => conceptsOf(p)) : undefined,
       // "planned" in "planned outages": a state of the thing; it narrows, but a tool that only shares it
       // (`create_payment_plan`) is not named by it.
       participle: /^[a-z]{3,}ed$/.test(o) && (concepts.has(o.slice(0, -1)) || concepts.has(o.slice(0, -2)) || concepts.has(o.slice(0, -3))),
@@ -429,6 +433,12 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         if (inTool || action.fields.some((f) => typeof f.value === "string" && norm(f.value) === o.whole)) {
           matched++;
           if (inTool) own++;
+          continue;
+        }
+        // "business-class tickets" and `cabin: business`: a compound of words one of whose parts is a value
+        // of the action names that value's kind.
+        if (o.parts?.some((part) => meets(valueConceptsOf(action), part as Set<string>))) {
+          matched++;
           continue;
         }
         // Another name where it would be: not this action. No name at all: it may be (fail closed).
@@ -975,15 +985,24 @@ const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class"
 const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format"]);
 
 /** A word of the rule's action that neither the tool nor any value of the action names. */
-function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string }, action: PreparedAction): boolean {
-  if (o.implied || o.recipient || o.nameLike) return false;
+function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string; parts?: ReadonlySet<string>[] }, action: PreparedAction): boolean {
+  if (o.implied || o.recipient) return false;
+  // A compound of words ("business-class" and `cabin: economy`) is unnamed when none of its parts is named.
+  if (o.nameLike) return o.parts !== undefined && o.parts.every((part) => unnamed({ concepts: part, implied: false, recipient: false, nameLike: false }, action));
   const set = o.concepts as Set<string>;
   return !meets(action.concepts, set) && !meets(action.paramConcepts, set) && !meets(valueConceptsOf(action), set) && !action.fields.some((f) => meets(f.concepts as Set<string>, set)) && !(o.initials !== undefined && initialsOf(action).has(o.initials));
 }
 
-/** The action says what kind it is: an argument named for a kind holds a short word. */
+/**
+ * The action says what kind it is: an argument named for a kind holds a short word. A thing's role is its
+ * kind (`device_role: edge` for "core router" pushes); the role of a person or of someone who acts
+ * (`user_role`, `agent_role`, `approver_role`: an agent noun may name either, so it is read as a party) or a
+ * bare `role` is a party's.
+ */
 function otherKind(action: PreparedAction): boolean {
-  return action.fields.some((f) => typeof f.value === "string" && f.value.length <= 30 && !/\s/.test(f.value.trim()) && KIND_KEYS.has(f.words.at(-1) ?? ""));
+  const thing = (word: string) => !namesPeople(word) && !/(?:er|or|ist|ant|ent|ee)$/.test(word);
+  const kindKey = (words: readonly string[]) => KIND_KEYS.has(words.at(-1) ?? "") || (words.at(-1) === "role" && words.length > 1 && thing(words.at(-2)!));
+  return action.fields.some((f) => typeof f.value === "string" && f.value.length <= 30 && !/\s/.test(f.value.trim()) && kindKey(f.words));
 }
 const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
 

@@ -868,6 +868,33 @@ describe("containing a thing, where a yes/no argument says whether it does", () 
   }
 });
 
+describe("a modifier of the action names its kind, also as a compound and through a role", () => {
+  // [modifier + noun, tool, kind argument, the kind the modifier names, another kind]
+  const kinds: [string, string, string, string, string][] = [
+    ["business-class tickets", "book_ticket", "cabin", "business", "economy"],
+    ["cross-border transfers", "create_transfer", "transfer_type", "cross_border", "domestic"],
+    ["same-day deliveries", "schedule_delivery", "service_type", "same_day", "standard"],
+    ["core switch reboots", "reboot_switch", "switch_role", "core", "access"],
+    ["admin account deletions", "delete_account", "account_role", "admin", "member"],
+  ];
+  for (const [phrase, tool, key, same, other] of kinds) {
+    it(`${phrase}: ${key} ${same} fires, ${key} ${other} does not, and no ${key} fails closed`, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(phrase), [
+          [tool, { ref: "R-1", [key]: same }, fired],
+          [tool, { ref: "R-1", [key]: other }, "approved"],
+          [tool, { count: 1 }, fired],
+        ]);
+      });
+    });
+  }
+  it("a person's role is a party's, not the action's kind", () => {
+    forEachFrame((frame, fired) => {
+      for (const key of ["user_role", "agent_role", "role"]) decide(frame("weekend payroll exports"), [["export_payroll", { [key]: "analyst" }, fired]]);
+    });
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
