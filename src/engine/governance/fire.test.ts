@@ -895,6 +895,32 @@ describe("a modifier of the action names its kind, also as a compound and throug
   });
 });
 
+describe("a leading condition on what an instance has, and an approver opening the main clause", () => {
+  // [lead, tool, argument that fires, argument that does not]
+  const leads: [string, string, Record<string, unknown>, Record<string, unknown>][] = [
+    ["Whenever a voucher has a batch code starting with 88", "issue_voucher", { batch_code: "8812" }, { batch_code: "1288" }],
+    ["If an invoice has a net total over $9,000", "approve_invoice", { net_total: 12000 }, { net_total: 900 }],
+    ["When a bulletin has a headline containing recall", "publish_bulletin", { headline: "Product recall notice" }, { headline: "Spring fair" }],
+  ];
+  const mains: [string, Expect][] = [
+    ["finance has to sign off", "conditional"],
+    ["a duty manager must approve", "conditional"],
+    ["the legal team needs to review", "conditional"],
+    ["block it", "blocked"],
+  ];
+  for (const [lead, tool, fires, not] of leads) {
+    for (const [main, fired] of mains) {
+      it(`${lead}, ${main}`, () => {
+        decide(`${lead}, ${main}.`, [
+          [tool, fires, fired],
+          [tool, not, "approved"],
+          ["rename_folder", { folder_id: "F-1" }, "approved"],
+        ]);
+      });
+    }
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -236,16 +236,24 @@ function effectCues(ws: W[]): EffectCue[] {
     // Who approves, then the approval verb, then the action: "A manager must approve every refund over
     // $100", "Legal has to sign off on contracts", "Someone from finance needs to review purchase orders".
     // (Not a negative modal: "Trainees cannot approve invoices" forbids approving them.)
-    if (((MODALS.has(w.norm) && !NEGATORS.has(w.norm) && !/n't$|^cannot$/.test(w.norm)) || (wordIs(w, "has", "have", "need", "needs") && wordIs(ws[i + 1], "to"))) && i >= 1 && i <= 5) {
+    // (The approver may also open the main clause after a leading condition: "Whenever …, finance has to
+    // sign off".)
+    let from = 0;
+    for (let k = i - 1; k >= 0 && k >= i - 6; k--) {
+      if (ws[k]!.t.kind !== "punct" || ws[k]!.t.text !== ",") continue;
+      if (wordIs(ws[0], "whenever", "when", "if", "where", "once", "for", "on")) from = k + 1;
+      break;
+    }
+    if (((MODALS.has(w.norm) && !NEGATORS.has(w.norm) && !/n't$|^cannot$/.test(w.norm)) || (wordIs(w, "has", "have", "need", "needs") && wordIs(ws[i + 1], "to"))) && i - from >= 1 && i - from <= 5) {
       let j = i + 1;
       if (wordIs(ws[j], "to")) j++;
       if (wordIs(ws[j], "first", "always", "explicitly", "personally")) j++;
-      const approver = ws.slice(0, i);
+      const approver = ws.slice(from, i);
       if (wordIs(ws[j], "approve", "signoff", "review", "authorize", "authorise", "okay", "ok", "vet", "confirm", "sanction", "clear") && approver.every((x) => x.t.kind === "word" && x.pos !== "VERB" && !NEGATORS.has(x.norm))) {
         let end = j + 1;
         if (wordIs(ws[end], "off")) end++;
         if (wordIs(ws[end], "on", "for", "of")) end++;
-        cues.push({ effect: "require_approval", span: range(0, end), at: 0 });
+        cues.push({ effect: "require_approval", span: range(from, end), at: from });
         i = end - 1;
         continue;
       }
@@ -2682,6 +2690,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if (subject) {
       actionWords.length = 0;
       actionWords.push(...conditionWords.splice(subject.start, subject.end - subject.start).filter((w) => !wordIs(w, "a", "an", "any", "every", "each")));
+      if (subject.having) conditionWords.splice(subject.start, wordIs(conditionWords[subject.start + 1], "a", "an", "any", "the") ? 2 : 1);
     }
   }
   // Adverbs of manner name a value of the action ("shares files publicly" → public).
@@ -2883,7 +2892,7 @@ function relativeVerbAt(ws: W[], i: number): number | undefined {
  * The subject of a leading condition when it names an instance of a kind of action: an indefinite article
  * or "any", up to three nouns, then its verb (or a modal and its verb): "a bulk import would replace".
  */
-function leadSubject(ws: W[]): { start: number; end: number } | undefined {
+function leadSubject(ws: W[]): { start: number; end: number; having?: boolean } | undefined {
   let i = 0;
   while (wordIs(ws[i], "if", "when", "whenever", "once", "where")) i++;
   if (!wordIs(ws[i], "a", "an", "any", "every", "each")) return undefined;
@@ -2894,7 +2903,9 @@ function leadSubject(ws: W[]): { start: number; end: number } | undefined {
     if (w.t.kind !== "word" || CONDITION_MARKERS.has(w.norm) || LIST_SEPARATORS.has(w.norm)) return undefined;
     const modal = wordIs(w, "would", "will", "could", "might", "may", "should") && ws[k + 1]?.t.kind === "word";
     const finite = /[^s]s$/.test(w.norm) && !wordIs(w, "is", "has", "was", "does") && tag(["it", w.norm])[1]?.pos === "VERB";
-    if (modal || finite) return ws[k - 1]!.pos === "ADJ" ? undefined : { start: i, end: k };
+    // "Whenever a declaration has an HS code starting with 93": what the instance has is the condition's subject.
+    const having = wordIs(w, "has") && (wordIs(ws[k + 1], "a", "an", "any", "the") || ws[k + 1]?.pos === "NOUN");
+    if (modal || finite || having) return ws[k - 1]!.pos === "ADJ" ? undefined : { start: i, end: k, having };
   }
   return undefined;
 }
