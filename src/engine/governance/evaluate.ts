@@ -295,6 +295,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     };
   });
   const verbsOnly = term.verbs.length > 0;
+  const leadsWithIng = wordsOf(term.text)[0]?.endsWith("ing") === true;
   // The term's words as written, generic nouns included ("customer records" keeps "records").
   const aboutData = wordsOf(term.text).some((w) => DATA_NOUNS.has(w));
   // "overnight shipments": the noun of action read as the verb comes last, so every object before it modifies it.
@@ -369,6 +370,12 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // A kind of change the lexicon has no class for, and a tool whose operation is change itself
       // (`change_plan`, `update_file`): the objects must then name the tool.
       if (classless[k] && objects.length > 0 && action.operation.has(":update")) {
+        byKind = true;
+        continue;
+      }
+      // "Building permits" and `permit_type: building`: a leading word in -ing that is a value of the action
+      // names its kind, not an operation; the objects must then name the tool.
+      if (k === 0 && objects.length > 0 && leadsWithIng && meets(valueConceptsOf(action), v)) {
         byKind = true;
         continue;
       }

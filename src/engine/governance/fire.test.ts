@@ -921,6 +921,42 @@ describe("a leading condition on what an instance has, and an approver opening t
   }
 });
 
+describe("a noun of action with a changed stem, and a leading -ing word that is the action's kind", () => {
+  it("ketamine prescriptions, magazine subscriptions and price reductions name the tools that do them", () => {
+    forEachFrame((frame, fired) => {
+      decide(frame("ketamine prescriptions above 10 mg/kg"), [
+        ["prescribe_medication", { drug: "ketamine", dose_mg_per_kg: 12 }, fired],
+        ["prescribe_medication", { drug: "ketamine", dose_mg_per_kg: 8 }, "approved"],
+        ["list_prescriptions", { patient_id: "P-1" }, "approved"],
+      ]);
+      decide(frame("magazine subscriptions over $200"), [
+        ["subscribe_magazine", { title: "Yachting", price_usd: 250 }, fired],
+        ["subscribe_magazine", { title: "Yachting", price_usd: 20 }, "approved"],
+      ]);
+      decide(frame("price reductions of more than 30%"), [
+        ["reduce_price", { sku: "S-1", percent: 40 }, fired],
+        ["reduce_price", { sku: "S-1", percent: 10 }, "approved"],
+      ]);
+    });
+  });
+  it("building applications, cleaning contracts and mining licences with the kind as an argument value", () => {
+    const kinds: [string, string, string, string, string][] = [
+      ["building applications", "approve_application", "application_type", "building", "planning"],
+      ["cleaning contracts", "award_contract", "contract_type", "cleaning", "catering"],
+      ["mining licences", "grant_licence", "licence_category", "mining", "fishing"],
+    ];
+    forEachFrame((frame, fired) => {
+      for (const [phrase, tool, key, same, other] of kinds) {
+        decide(frame(`${phrase} worth over $250,000`), [
+          [tool, { [key]: same, value_usd: 400000 }, fired],
+          [tool, { [key]: same, value_usd: 4000 }, "approved"],
+          [tool, { [key]: other, value_usd: 400000 }, "approved"],
+        ]);
+      }
+    });
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -48,6 +48,11 @@ describe("verb classes", () => {
       expect(conceptsOf(noun).has(`:${verbClassOf(verb)}`), `${noun} → ${verb}`).toBe(true);
     }
   });
+
+  it("nouns of action whose Latin stem changes before -tion reach their verb", () => {
+    const pairs = [["prescriptions", "prescribe"], ["subscription", "subscribe"], ["transcriptions", "transcribe"], ["consumption", "consume"], ["assumptions", "assume"], ["exceptions", "except"], ["interceptions", "intercept"], ["reductions", "reduce"], ["introduction", "introduce"], ["deductions", "deduct"], ["interventions", "intervene"], ["preventions", "prevent"]] as const;
+    for (const [noun, verb] of pairs) expect(conceptsOf(noun).has(verb), `${noun} → ${verb}`).toBe(true);
+  });
 });
 
 describe("typed values", () => {

@@ -147,6 +147,13 @@ function morphology(w: string): string[] {
   // "approval" → approve, "adjustment" → adjust, "modification" → modify, "publication" → publish.
   const derived: [string, string[]][] = [
     ["ication", ["y"]],
+    // Latin stems that change before -tion: "prescription" → prescribe, "consumption" → consume,
+    // "reception" → receive, "exception" → except, "reduction" → reduce, "intervention" → intervene.
+    ["scription", ["scribe"]],
+    ["sumption", ["sume"]],
+    ["ception", ["ceive", "cept"]],
+    ["uction", ["uce", "uct"]],
+    ["vention", ["vene", "vent"]],
     ["ation", ["e", "", "ate"]],
     ["ition", ["e", ""]],
     ["tion", ["te", "t", ""]],
@@ -164,7 +171,8 @@ function morphology(w: string): string[] {
     ["ly", [""]],
   ];
   for (const [suffix, endings] of derived) {
-    if (!w.endsWith(suffix) || w.length <= suffix.length + 2) continue;
+    // (A stem of two letters is enough before the long Latin endings: "assumption", "reception".)
+    if (!w.endsWith(suffix) || w.length <= suffix.length + (suffix.length >= 6 ? 1 : 2)) continue;
     const stem = w.slice(0, -suffix.length);
     for (const e of endings) add(`${stem}${e}`);
     if (stem.endsWith("ll")) add(stem.slice(0, -1)); // "cancellation" → cancel
