@@ -722,6 +722,23 @@ describe("a doing a scheduling tool arranges is that doing, by its class", () =>
   }
 });
 
+describe("a sign-up is a registration", () => {
+  // (Enrolling is not in the class: "enroll the lead in a sequence" adds a lead to something, it does not
+  // create one.)
+  for (const action of ["course sign-ups", "course signups", "course registrations"]) {
+    it(action, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`${action} for pupils under 12`), [
+          ["register_course", { course_id: "C-1", pupil_age: 10 }, fired],
+          ["create_course_booking", { course_id: "C-1", pupil_age: 10 }, fired],
+          ["register_course", { course_id: "C-1", pupil_age: 14 }, "approved"],
+          ["cancel_registration", { course_id: "C-1", pupil_age: 10 }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
 describe("where people live or are based, after a participle, is a value of theirs", () => {
   for (const participle of ["residing in", "based in", "living in", "located in", "registered in"]) {
     it(participle, () => {

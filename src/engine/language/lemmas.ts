@@ -16,7 +16,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["pay", "charge", "bill", "payout", "disburse", "remit"],
   ["refund", "reimburse", "repay", "chargeback"],
   ["transfer", "wire", "move_money"],
-  ["create", "add", "make", "new", "register", "generate", "provision", "spawn", "onboard", "hire"],
+  ["create", "add", "make", "new", "register", "generate", "provision", "spawn", "onboard", "hire", "signup"],
   ["update", "change", "modify", "edit", "alter", "set", "adjust", "amend", "patch", "reconfigure", "tweak", "mark"],
   ["move", "motion", "movement", "drive", "navigate", "travel", "go", "enter", "fly", "dispatch", "route", "steer"],
   ["run", "execute", "invoke", "launch", "trigger", "perform"],
