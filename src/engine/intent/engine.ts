@@ -9,7 +9,7 @@ import type { Tool } from "../../tools/tool.ts";
 import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, itemText, referredNames, smallTalk, type Answer } from "./answer.ts";
 import { signaturesOf } from "./arguments/signature.ts";
-import { glossNames, nameWords } from "./references.ts";
+import { findersOf, glossNames, nameWords } from "./references.ts";
 import { unquoted } from "./arguments/values.ts";
 import { asksHistory, classifyTurn, routeOf, type TurnKind } from "./classify.ts";
 import { missingArguments, plan, planFor, questionFor, readToolFor, type PendingTool, type Plan, type PlanInput } from "./plan.ts";
@@ -328,12 +328,14 @@ function describePlan(p: Plan): string {
  * deploying the billing service). The conversation's own values are never replaced.
  */
 /**
- * Codes for the names the request uses, from the workspace's reference items (references.ts): only for
- * parameters still empty that take a code, and only the codes the glossed turns then give them.
+ * Codes (and enum values written as identifiers) for the names the request uses, from the workspace's
+ * reference items (references.ts): only for parameters still empty, and only the values the glossed turns
+ * then give them.
  */
 async function codesFromMemory(p: Extract<Plan, { kind: "tool" }>, input: PlanInput, args: Record<string, unknown>, ports: EnginePorts, evidence: string[]): Promise<void> {
-  const shapes = signaturesOf(p.tool.parameters).filter((s) => s.pattern?.strict && args[s.key] === undefined);
-  const names = shapes.length > 0 ? nameWords(input.userTurns) : [];
+  const shapes = signaturesOf(p.tool.parameters).filter((s) => args[s.key] === undefined);
+  const finders = findersOf(shapes);
+  const names = finders.length > 0 ? nameWords(input.userTurns) : [];
   if (names.length === 0) return;
   let hits: MemorySearch["hits"];
   try {
@@ -341,7 +343,7 @@ async function codesFromMemory(p: Extract<Plan, { kind: "tool" }>, input: PlanIn
   } catch {
     return; // memory is a help here, never a requirement: the parameter is asked for instead
   }
-  const gloss = glossNames(input.userTurns, hits.map((h) => ({ id: h.id, text: itemText(h) })), shapes);
+  const gloss = glossNames(input.userTurns, hits.map((h) => ({ id: h.id, text: itemText(h) })), finders);
   if (gloss.glossed.length === 0) return;
   const again = planFor(p.tool, { ...input, userTurns: gloss.turns });
   for (const shape of shapes) {

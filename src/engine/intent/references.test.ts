@@ -4,8 +4,8 @@
 // the mentions in the ways requests name people (first name, title and surname, full name, a possessive,
 // a lower-case name the lexicon does not know). Every listing form is crossed with every mention form.
 import { describe, expect, it } from "vitest";
-import { compilePattern, type Signature } from "./arguments/signature.ts";
-import { glossNames, listingsOf, nameWords } from "./references.ts";
+import { compilePattern, signaturesOf, type Signature } from "./arguments/signature.ts";
+import { findersOf, glossNames, listingsOf, nameWords, type Finder } from "./references.ts";
 
 const STAFF = [
   { title: "Dr", first: "Ilse", last: "Varga", code: "TEC-204" },
@@ -31,7 +31,7 @@ const MENTIONS: { form: (p: Person) => string; label: string }[] = [
   { form: (p) => `book the visit for ${p.last.toLowerCase()}`, label: "lower-case surname the lexicon does not know" },
 ];
 
-const shape = (pattern: string, key = "technician_id"): Signature => ({ key, pattern: compilePattern(pattern)! }) as Signature;
+const shape = (pattern: string, key = "technician_id"): Finder => findersOf([{ key, pattern: compilePattern(pattern)! } as Signature])[0] ?? { find: compilePattern(pattern)!.find, accept: () => false };
 const TECH = shape("^TEC-[0-9]{3}$");
 
 describe("references: codes for names from memory", () => {
@@ -39,7 +39,7 @@ describe("references: codes for names from memory", () => {
     for (const [ji, join] of JOINS.entries()) {
       const text = join(STAFF.map(listing));
       it(`listing form ${li + 1}, layout ${ji + 1}: every code gets its own person's names`, () => {
-        const listings = listingsOf(text, TECH.pattern!.find, "m1");
+        const listings = listingsOf(text, TECH, "m1");
         for (const p of STAFF) expect(listings.find((l) => l.code === p.code)?.names).toEqual(expect.objectContaining(new Set([p.first.toLowerCase(), p.last.toLowerCase()])));
         expect(listings.map((l) => l.code).sort()).toEqual(STAFF.map((p) => p.code).sort());
       });
@@ -70,16 +70,16 @@ describe("references: codes for names from memory", () => {
     expect(glossNames(["Steel beams for block C please"], [{ id: "m1", text: suppliers }], [sup]).glossed).toEqual([]);
     expect(glossNames(["order the beams from Harlow"], [{ id: "m1", text: suppliers }], [sup]).glossed.map((g) => g.code)).toEqual(["SUP-104"]);
     const clock = shape("^([01][0-9]|2[0-3]):[0-5][0-9]$", "start_time");
-    expect(listingsOf("Monday to Friday 08:00-19:00, Saturday 09:00-13:00.", clock.pattern!.find, "m2")).toEqual([]);
+    expect(listingsOf("Monday to Friday 08:00-19:00, Saturday 09:00-13:00.", clock, "m2")).toEqual([]);
     const loose = shape("^[a-z]+$", "word");
-    expect(listingsOf("Ilse Varga runs nights.", loose.pattern!.find, "m3")).toEqual([]);
+    expect(listingsOf("Ilse Varga runs nights.", loose, "m3")).toEqual([]);
   });
 
   it("a sentence's first word names a code only when it is not an ordinary word; a code with no name takes the name before it", () => {
     const text = "Feeder FDR-118 serves the harbour. Rotterdam NLRTM is the main port. Repairs go to Warmline Heating, contractor CON-118.";
-    expect(listingsOf(text, compilePattern("^FDR-[0-9]{3}$")!.find, "m")).toEqual([]);
-    expect(listingsOf(text, compilePattern("^[A-Z]{5}$")!.find, "m").map((l) => [l.code, [...l.names]])).toEqual([["NLRTM", ["rotterdam"]]]);
-    expect(listingsOf(text, compilePattern("^CON-[0-9]{3}$")!.find, "m").map((l) => [l.code, [...l.names].sort()])).toEqual([["CON-118", ["heating", "warmline"]]]);
+    expect(listingsOf(text, shape("^FDR-[0-9]{3}$"), "m")).toEqual([]);
+    expect(listingsOf(text, shape("^[A-Z]{5}$"), "m").map((l) => [l.code, [...l.names]])).toEqual([["NLRTM", ["rotterdam"]]]);
+    expect(listingsOf(text, shape("^CON-[0-9]{3}$"), "m").map((l) => [l.code, [...l.names].sort()])).toEqual([["CON-118", ["heating", "warmline"]]]);
   });
 
   it("does not gloss a code the turn already gives, and searches memory only with the turn's names", () => {
@@ -87,5 +87,17 @@ describe("references: codes for names from memory", () => {
     expect(glossNames(["send Ilse (TEC-204) over"], [{ id: "m1", text }], [TECH]).glossed).toEqual([]);
     expect(nameWords(["Put the pump on the list for Ilse tomorrow, PET-09127"])).toEqual(["ilse"]);
     expect(nameWords(["restart the pump please"])).toEqual([]);
+  });
+
+  it("glosses a place with the enum value a note files it under, when the value is written as an identifier", () => {
+    const sigs = signaturesOf({ type: "object", properties: { zone: { type: "string", enum: ["east_ring", "west_ring", "city_core"] }, urgency: { type: "string", enum: ["high", "low"] } } });
+    const finders = findersOf(sigs);
+    expect(finders).toHaveLength(1); // "high" and "low" are ordinary words in a note, never looked for
+    const notes = [{ id: "m1", text: "Depot zones: east_ring covers Kestermoor and Dunvale; west_ring covers Holbeck. Urgency is high in Dunvale." }];
+    for (const [turn, zone] of [["pothole on the main road in Dunvale", "east_ring"], ["Holbeck has a burst main", "west_ring"], ["send a crew to kestermoor", "east_ring"]] as const) {
+      const gloss = glossNames([turn], notes, finders);
+      expect(gloss.glossed.map((g) => g.code), turn).toEqual([zone]);
+    }
+    expect(glossNames(["pothole in Brindle Cross"], notes, finders).glossed).toEqual([]);
   });
 });

@@ -12,6 +12,12 @@
 import { isEnglishWord } from "../language/nlp.ts";
 import type { Signature } from "./arguments/signature.ts";
 
+/** How a parameter's values are found in memory's text: a code by its pattern, an enum by its values. */
+export interface Finder {
+  find: RegExp;
+  accept: (text: string) => boolean;
+}
+
 /** A code of one listing, and the name words that listing gives it. */
 export interface Listing {
   code: string;
@@ -51,8 +57,9 @@ function isCode(text: string): boolean {
  * piece whose code has no name of its own ("…go to Warmline Heating, contractor CON-118") takes the names
  * of the piece before it, in apposition. A piece with two codes binds neither.
  */
-export function listingsOf(text: string, find: RegExp, source: string): Listing[] {
-  const codeIn = (s: string) => [...s.matchAll(new RegExp(find.source, "g"))].map((m) => m[0]).filter(isCode);
+export function listingsOf(text: string, finder: Finder, source: string): Listing[] {
+  const find = finder.find;
+  const codeIn = (s: string) => [...s.matchAll(new RegExp(find.source, find.flags.includes("g") ? find.flags : `${find.flags}g`))].map((m) => m[0]).filter(finder.accept);
   const unbracketed = text.replace(/\(([^()]*)\)/g, (_, inner: string) => (codeIn(inner).length > 0 ? ` ${inner} ` : " "));
   const out: Listing[] = [];
   for (const sentence of unbracketed.split(/(?<=[.!?])\s+(?=[A-Z0-9])|\n+/)) {
@@ -61,7 +68,7 @@ export function listingsOf(text: string, find: RegExp, source: string): Listing[
     for (const piece of sentence.split(/[,;:]\s+/)) {
       const codes = [...new Set(codeIn(piece))];
       const names = new Set<string>();
-      for (const m of piece.replace(new RegExp(find.source, "g"), " ").matchAll(WORD)) {
+      for (const m of codes.reduce((rest, code) => rest.split(code).join(" "), piece).matchAll(WORD)) {
         const word = m[0];
         const initial = first && m.index === piece.search(/\S/);
         if (/^[A-Z]/.test(word) && (!initial || !isEnglishWord(nameKey(word)))) names.add(nameKey(word));
@@ -119,11 +126,27 @@ export function nameWords(turns: string[]): string[] {
 }
 
 /**
- * The turns with each name that one listing gives one code of a missing parameter's shape glossed with it.
- * `shapes`: the signatures of the parameters still to fill that take codes (a strict pattern).
+ * How memory writes the values of parameters still to fill: codes of a strict pattern ("VET-104"), and
+ * the values of an enum of words as the schema spells them ("north_county covers Ashford and Milltown").
  */
-export function glossNames(turns: string[], items: { id: string; text: string }[], shapes: Signature[]): Gloss {
-  const listings = shapes.flatMap((s) => items.flatMap((item) => listingsOf(item.text, s.pattern!.find, item.id)));
+export function findersOf(signatures: Signature[]): Finder[] {
+  const out: Finder[] = [];
+  for (const s of signatures) {
+    if (s.pattern?.strict) out.push({ find: s.pattern.find, accept: isCode });
+    const values = (s.enumForms ?? []).map((f) => f.value).filter((v): v is string => typeof v === "string" && v.length >= 4 && /[_-]/.test(v));
+    // (Only values written as identifiers, "north_county", "p1_emergency": a plain word such as "high"
+    // or "open" is an ordinary word in a note, not a reference to the value.)
+    if (values.length > 0) out.push({ find: new RegExp(`(?<![A-Za-z0-9_-])(?:${values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![A-Za-z0-9_-])`, "g"), accept: () => true });
+  }
+  return out;
+}
+
+/**
+ * The turns with each name that one listing gives one value of a missing parameter glossed with it.
+ * `finders`: how the values of the parameters still to fill are written (findersOf).
+ */
+export function glossNames(turns: string[], items: { id: string; text: string }[], finders: Finder[]): Gloss {
+  const listings = finders.flatMap((f) => items.flatMap((item) => listingsOf(item.text, f, item.id)));
   const glossed: Gloss["glossed"] = [];
   if (listings.length === 0) return { turns, glossed };
   const out = turns.map((turn) => {
