@@ -107,6 +107,11 @@ interface Term {
   wants?: ReadonlySet<string>;
   /** Written in capitals ("ND", "SLA"): it may stand for words an item writes out ("night desk"). */
   acronym?: boolean;
+  /** Names the kind of answer asked for ("what council tax band"): soft, but an item about the question's
+   * record that holds none of these says nothing of what is asked. */
+  asked?: boolean;
+  /** A noun naming the record an id is ("study room" of "study room B-12"): part of the id. */
+  record?: boolean;
 }
 
 // The kinds of value (language/tokens.ts) that answer "how much", "how many" and "how long": an item with
@@ -167,9 +172,10 @@ function segments(text: string): string[] {
  */
 function idsOf(text: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const m of text.matchAll(/\b([A-Za-z]{1,8})[-_]?(\d+)\b/g)) {
+  // (A unit letter after the digits is part of the id: "QUAY-12A", "B-7c".)
+  for (const m of text.matchAll(/\b([A-Za-z]{1,8})[-_]?(\d+)([A-Za-z]?)\b/g)) {
     const digits = m[2]!;
-    out.set(digits, [...(out.get(digits) ?? []), `${m[1]!.toLowerCase()}${digits}`]);
+    out.set(digits, [...(out.get(digits) ?? []), `${m[1]!.toLowerCase()}${digits}${m[3]!.toLowerCase()}`]);
   }
   return out;
 }
@@ -192,6 +198,14 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       const ws = words(segment);
       const acronyms = new Set([...segment.matchAll(/\b[A-Z]{2,5}s?\b/g)].map((m) => m[0].replace(/s$/, "").toLowerCase()));
       const tags = tag(ws);
+      // The nouns right before an id name the record it is ("study room B-12").
+      const recordWords = new Set<number>();
+      ws.forEach((w, i) => {
+        if (!/^\d+$/.test(w) || !ids.has(w)) return;
+        let k = i - 1;
+        if (k >= 0 && ids.get(w)!.some((id) => id.startsWith(ws[k]!))) k--; // the id's own letters
+        for (; k >= 0 && NOUN_PHRASE.has(tags[k]!.pos); k--) recordWords.add(k);
+      });
       const wh = ws.findIndex((w) => WH.has(w));
       // A reported question starts after its "if"/"whether"; the words before it never count, even when
       // the question refers back to them.
@@ -235,7 +249,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
           const isAcronym = acronyms.has(w.replace(/s$/, ""));
           // (A measure, like a plain number, counts only for an item that holds it.)
           const termRole: Role = isMeasure && role === "core" ? "soft" : role;
-          terms.push({ stem: key, concepts: baseForms(w), weight: isAcronym ? workspaceWeight(s, w, context, true) : workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role: termRole, word: w, specific, ...(isAcronym ? { acronym: true } : {}) });
+          terms.push({ stem: key, concepts: baseForms(w), weight: isAcronym ? workspaceWeight(s, w, context, true) : workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role: termRole, word: w, specific, ...(isAcronym ? { acronym: true } : {}), ...(kind.has(i) && termRole === "soft" ? { asked: true } : {}), ...(recordWords.has(i) ? { record: true } : {}) });
         }
       });
     }
@@ -339,8 +353,20 @@ function judge(hit: MemoryHit, item: Held, terms: Term[]): Judged {
   let wanted = 0;
   let context = 0;
   let fits = true;
+  // "What council tax band is QUAY-12A in?": an item that holds the record and none of the kind of
+  // answer asked for is about the record, not an answer to the question.
+  let askedHeld = false;
+  let askedAny = false;
+  let heldOnlyIds = true;
+  // (The letters of an id, "quay" of QUAY-12A, are the id.)
+  const idStems = [...strongest.values()].filter((t) => t.specific).map((t) => t.stem);
+  const ofId = (t: Term) => idStems.some((id) => id.startsWith(t.stem) && /^\d/.test(id.slice(t.stem.length)));
   for (const t of strongest.values()) {
     const has = holds(item, t);
+    if (t.asked) {
+      askedAny = true;
+      askedHeld ||= has;
+    } else if (has && t.role === "core" && !t.specific && !t.wants && !t.record && !ofId(t)) heldOnlyIds = false;
     if (t.role === "core" && (t.specific || t.wants) && !has) fits = false;
     if (t.role === "context") context += has ? t.weight : 0;
     else if (has) {
@@ -348,6 +374,7 @@ function judge(hit: MemoryHit, item: Held, terms: Term[]): Judged {
       wanted += t.weight;
     } else if (t.role === "core") wanted += t.weight;
   }
+  if (askedAny && !askedHeld && heldOnlyIds && [...strongest.values()].some((t) => t.specific && t.role === "core")) fits = false;
   return { hit, fits, coverage: wanted === 0 ? 0 : held / wanted, held, context };
 }
 

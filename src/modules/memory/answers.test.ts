@@ -194,6 +194,28 @@ describe("memory answers: reported questions, asides and measures", () => {
   });
 });
 
+describe("memory answers: an item about the record is not an answer about something else", () => {
+  it("says it does not know when the item holds the question's id and none of the kind of answer asked for", () => {
+    for (const form of ["What wifi password is used in study room B-12?", "which heating system is in room B-12", "What floor covering does B-14 have?"]) expectUnknown(ask(form), form);
+    // The same record, asked about what its item says, is still answered.
+    for (const form of ["How many people does study room B-12 hold?", "Does room B-12 have a projector?"]) expectAnswer(ask(form), LIBRARY[2]!.body, form);
+  });
+
+  it("reads a unit letter after an id's digits as part of the id", () => {
+    const lockers = new RecallIndex();
+    // Alike but for the letter: only the letter tells which locker a question is about.
+    const a = row("Locker L-7A is kept for the night desk.");
+    const b = row("Locker L-7B is kept for the front counter.");
+    lockers.upsert(a);
+    lockers.upsert(b);
+    for (const [form, item] of [["Who is locker L-7A kept for?", a], ["who is locker L-7B kept for", b], ["L-7B: who is it kept for?", b]] as const) {
+      const found = relatedFromIndex(lockers, questionWords(form), 10);
+      const answer = answerFromMemory(form, found.hits, { corrected: found.corrected, frequencies: found.frequencies });
+      expect(answer.used, form).toEqual([item.id]);
+    }
+  });
+});
+
 describe("memory answers: I don't know", () => {
   const unknown = [
     "Does the library lend telescopes?",
