@@ -974,6 +974,37 @@ describe("a noun of action with a changed stem, and a leading -ing word that is 
   });
 });
 
+describe("a thing given, as the subject of a passive with a condition after it", () => {
+  // "<things> must not be issued|granted|given with/when …": the subject is what is given, not a party.
+  const things: [string, string, string, number, number][] = [
+    ["Vouchers", "issue_voucher", "value_usd", 600, 60],
+    ["Licences", "grant_licence", "term_days", 400, 30],
+    ["Store credits", "give_store_credit", "amount_usd", 900, 9],
+  ];
+  const tails: [string, (n: string) => string][] = [
+    ["with", (k) => `with a ${k.replace(/_usd|_days/, "").replace(/_/g, " ")} over ${k.endsWith("usd") ? "$500" : "365 days"}`],
+    ["when", (k) => `when the ${k.replace(/_usd|_days/, "").replace(/_/g, " ")} is over ${k.endsWith("usd") ? "$500" : "365 days"}`],
+  ];
+  for (const [subject, tool, key, over, under] of things) {
+    for (const verb of ["issued", "granted", "given"]) {
+      for (const [label, tail] of tails) {
+        it(`${subject} must not be ${verb} ${label} …`, () => {
+          decide(`${subject} must not be ${verb} ${tail(key)}.`, [
+            [tool, { [key]: over }, "blocked"],
+            [tool, { [key]: under }, "approved"],
+          ]);
+        });
+      }
+    }
+  }
+  it("a party that is given a thing is still the party", () => {
+    decide("Interns must not be given admin access.", [
+      ["grant_admin_access", { user_role: "intern" }, "blocked"],
+      ["grant_admin_access", { user_role: "engineer" }, "approved"],
+    ]);
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -2365,7 +2365,10 @@ function partyFirst(ws: W[]): W[] {
   if (wordIs(ws[v], "be")) v++;
   if (!wordIs(ws[v], "get", "receive", "obtain", "have", "given", "granted", "offered", "issued")) return ws;
   // "Badges must not be issued to visitors …": the subject is the thing given; the party follows "to".
-  if (v + 1 >= ws.length || wordIs(ws[v + 1], "to")) return ws;
+  // "Vouchers must not be issued with a value over …", "… when …": nothing given follows, so the subject is
+  // the thing given, not a party.
+  const given = ws[v + 1];
+  if (!given || wordIs(given, "to") || CONDITION_MARKERS.has(given.norm) || !["DET", "NOUN", "ADJ", "PROPN", "NUM"].includes(given.pos)) return ws;
   return [madeWord("block", "VERB"), ...ws.slice(v + 1), madeWord("for", "ADP"), ...ws.slice(0, modal)];
 }
 
