@@ -1005,6 +1005,24 @@ describe("a thing given, as the subject of a passive with a condition after it",
   });
 });
 
+describe("raising or lowering a setting is setting it", () => {
+  for (const [phrase, tool, key, fires, not] of [
+    ["raising freezer setpoints above -70 °C", "set_freezer_setpoint", "setpoint_c", -60, -80],
+    ["increasing credit limits above $5,000", "set_credit_limit", "limit_usd", 6000, 4000],
+    ["lowering thermostat targets below 16 °C", "update_thermostat_target", "target_c", 12, 20],
+  ] as const) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(phrase), [
+          [tool, { [key]: fires }, fired],
+          [tool, { [key]: not }, "approved"],
+          [tool.replace(/^(set|update)_/, "get_"), { [key]: fires }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
