@@ -6,6 +6,7 @@ import type { CompiledRule, Condition, Value } from "./compiled.ts";
 import { parameterPaths, parameterSchemas, type GovernableTool } from "./action.ts";
 import {
   bySubject,
+  datedFields,
   ENVIRONMENT_KEYS,
   ENVIRONMENT_VALUES,
   hasConcept,
@@ -161,6 +162,10 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
       const left = c.subject.words.length > 0 ? bySubject(call, c.subject, (f) => typeof f.value === "number") : [];
       const fields = [...left, ...right];
       return { parameters: paths(fields), applies: right.length > 0 };
+    }
+    case "dated": {
+      const dates = datedFields(call, c.subject);
+      return dates.length > 0 ? { parameters: paths(dates), applies: true, note: "against the time of the decision" } : { parameters: [], applies: toolCanCarry(call, c.subject), note: "a date argument" };
     }
     case "differ": {
       const both = call.fields.filter((f) => hasConcept(f.concepts, c.head));

@@ -91,6 +91,12 @@ export type Condition =
   | { kind: "compare_fields"; subject: Subject; op: Exclude<Comparator, "between">; other: Subject }
   /** Two arguments of one kind that differ ("a shipping address in another region than billing"). */
   | { kind: "differ"; head: string; negate: boolean }
+  /**
+   * A date of the action before or after the moment it is decided ("events that have already taken place",
+   * "licences that have expired", "visits in the future"): the date argument the subject names (the only
+   * date argument when it names none), read against the action's clock.
+   */
+  | { kind: "dated"; subject: Subject; past: boolean }
   /** Any recipient address outside the domains (subdomains are inside); with `inside`, any address in them. */
   | { kind: "outside_domain"; subject: Subject; domains: string[]; inside?: boolean }
   /**

@@ -668,6 +668,18 @@ function weightsOf(subject: Subject): { concepts: ReadonlySet<string>; weight: n
   return hit;
 }
 
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_VALUE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const isDate = (f: Field) => typeof f.value === "string" && DATE_VALUE.test(f.value) && !Number.isNaN(Date.parse(f.value));
+
+/** The action's date arguments a subject names ("events" → `event_date`); the only one when it names none. */
+export function datedFields(action: PreparedAction, subject: Subject): Field[] {
+  const named = bySubject(action, subject, isDate);
+  if (named.length > 0) return named;
+  const all = action.fields.filter(isDate);
+  return all.length === 1 ? all : [];
+}
+
 export function bySubject(action: PreparedAction, subject: Subject, fits: (f: Field) => boolean): Field[] {
   if (subject.words.length === 0) return [];
   let best: Field[] = [];
@@ -1412,6 +1424,29 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
         const hit = exempting !== negate ? fields.every(holds) : fields.some(holds);
         const t: Truth = hit ? TRUE : FALSE;
         return negate ? ((2 - t) as Truth) : t;
+      };
+    }
+    case "dated": {
+      const { subject, past } = c;
+      return (a) => {
+        const dates = datedFields(a, subject);
+        if (dates.length === 0) {
+          if (a.params && !toolCanCarry(a, subject)) return FALSE;
+          a.unknowns.add(subject.text || "the date");
+          return UNKNOWN;
+        }
+        // A date alone is a whole day: the day of the decision is neither past nor future.
+        const now = a.input.now;
+        const today = now.toISOString().slice(0, 10);
+        let result: Truth = exempting ? TRUE : FALSE;
+        for (const f of dates) {
+          a.claimed.add(f.path);
+          const text = String(f.value);
+          const at = DAY_ONLY.test(text) ? (past ? (text < today ? -1 : 0) : text > today ? 1 : 0) : Math.sign(Date.parse(text) - now.getTime());
+          const v: Truth = (past ? at < 0 : at > 0) ? TRUE : FALSE;
+          if (exempting ? v < result : v > result) result = v;
+        }
+        return result;
       };
     }
     case "differ": {

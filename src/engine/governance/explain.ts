@@ -99,6 +99,8 @@ export function describeCondition(c: Condition): string {
       return `${c.subject.words.length > 0 ? subjectText(c.subject) : "the text"} ${c.negate ? "does not " : ""}${c.mode === "starts" ? "start" : c.mode === "ends" ? "end" : "contain"}${c.negate ? "" : "s"}${c.mode === "contains" ? "" : " with"} "${c.value}"`;
     case "differ":
       return `two "${c.head}" values of the action ${c.negate ? "are the same" : "differ"}`;
+    case "dated":
+      return `${c.subject.words.length > 0 ? subjectText(c.subject) : "its date"} is in the ${c.past ? "past" : "future"}`;
     case "outside_domain":
       return `${c.subject.words.length === 0 ? "a recipient" : subjectText(c.subject)} is ${c.inside ? "at" : "outside"} ${c.domains.join(c.inside ? " or " : " and ")}`;
     case "weekday":

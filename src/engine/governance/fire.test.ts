@@ -1023,6 +1023,41 @@ describe("raising or lowering a setting is setting it", () => {
   }
 });
 
+describe("a date of the action before or after now", () => {
+  const NOW = "2026-11-24T10:00:00Z";
+  const past = { now: NOW, match_date: "2026-11-02" };
+  const future = { now: NOW, match_date: "2026-12-20" };
+  const today = { now: NOW, match_date: "2026-11-24" };
+  const phrases: [string, "past" | "future"][] = [
+    ["ticket refunds for matches that have already taken place", "past"],
+    ["ticket refunds for matches that already happened", "past"],
+    ["ticket refunds for matches in the past", "past"],
+    ["ticket refunds when the match date is in the past", "past"],
+    ["ticket refunds for matches that have ended", "past"],
+    ["ticket refunds for matches in the future", "future"],
+  ];
+  for (const [phrase, when] of phrases) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(phrase), [
+          ["refund_ticket", { ticket_id: "T-1", ...past }, when === "past" ? fired : "approved"],
+          ["refund_ticket", { ticket_id: "T-1", ...future }, when === "future" ? fired : "approved"],
+          // The day of the decision is neither past nor future; a date-time is compared to the instant.
+          ["refund_ticket", { ticket_id: "T-1", ...today }, "approved"],
+          ["refund_ticket", { ticket_id: "T-1", now: NOW, match_date: when === "past" ? "2026-11-24T08:00:00Z" : "2026-11-24T12:00:00Z" }, fired],
+        ]);
+      });
+    });
+  }
+  it("a date no argument gives fails closed; a licence that has expired reads the only date", () => {
+    decide("Block ticket refunds for matches that have already taken place.", [["refund_ticket", { ticket_id: "T-1" }, "blocked"]]);
+    decide("Require approval for renewing licences that have expired.", [
+      ["renew_licence", { licence_id: "L-1", expires_on: "2026-10-01", now: NOW }, "conditional"],
+      ["renew_licence", { licence_id: "L-1", expires_on: "2027-10-01", now: NOW }, "approved"],
+    ]);
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
@@ -1034,6 +1069,7 @@ describe("a restatement read back decides like the rule", () => {
   }
   for (const t of ["later than 14:00", "earlier than 7am", "after 22:00"]) cases.push([`Block furniture pickups ${t}`, [0, 3, 6, 7, 9, 12, 14, 15, 21, 22, 23].flatMap((h) => [["book_furniture_pickup", { pickup_time: `${String(h).padStart(2, "0")}:00` }], ["book_furniture_pickup", { now: HOUR(h) }]] as [string, Record<string, unknown>][])]);
   for (const degrees of ["25℃", "77℉", "25 °C"]) cases.push([`Block thermostat settings warmer than ${degrees}`, [20, 24, 25, 26, 30].map((t) => ["set_thermostat", { temperature_c: t }])]);
+  for (const when of ["that have already taken place", "in the future"]) cases.push([`Block ticket refunds for matches ${when}`, ["2026-11-02", "2026-11-23", "2026-11-24", "2026-12-20"].map((d) => ["refund_ticket", { match_date: d }])]);
 
   for (const [rule, probes] of cases) {
     it(rule, () => {

@@ -1049,7 +1049,7 @@ class ConditionReader {
   private readOne(ws: W[], at: number, lastSubject: W[], probe = false): { condition: Condition; next: number; subject?: W[]; spare?: W[] } | undefined {
     let i = at;
     while (wordIs(ws[i], "when", "whenever", "if", "where", "while", "once") && i + 1 < ws.length) i++;
-    return this.readRate(ws, i) ?? this.readDates(ws, i) ?? this.readWeekWindow(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readHasAny(ws, i, probe) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readVerbValue(ws, i, probe) ?? this.readEquality(ws, i, probe);
+    return this.readRate(ws, i) ?? this.readDated(ws, i) ?? this.readDates(ws, i) ?? this.readWeekWindow(ws, i) ?? this.readDays(ws, i) ?? this.readClock(ws, i) ?? this.readDomain(ws, i) ?? this.readHasAny(ws, i, probe) ?? this.readComparison(ws, i, lastSubject, probe) ?? this.readText(ws, i) ?? this.readDiffer(ws, i) ?? this.readFlag(ws, i, probe) ?? this.readVerbValue(ws, i, probe) ?? this.readEquality(ws, i, probe);
   }
 
   /**
@@ -1658,6 +1658,37 @@ class ConditionReader {
   }
 
   /** "a shipping address in another region than billing": two arguments of one kind that differ. */
+  /**
+   * A date of the action before or after now: "events that have already taken place", "whose licence has
+   * expired", "the visit is in the past", "bookings in the future". The subject is the noun phrase the
+   * clause opens with, else the nouns right before it.
+   */
+  private readDated(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    let j = i;
+    if (wordIs(ws[j], "that", "which", "who", "whose")) j++;
+    const np: W[] = [];
+    if (wordIs(ws[j], "the", "its", "their", "his", "her")) j++;
+    while (np.length < 4 && ws[j]?.t.kind === "word" && ["NOUN", "PROPN", "ADJ"].includes(ws[j]!.pos) && !CONDITION_MARKERS.has(ws[j]!.norm) && !wordIs(ws[j], "past", "future")) np.push(ws[j++]!);
+    let verb = false;
+    while (wordIs(ws[j], "has", "have", "had", "is", "are", "was", "were", "already", "now")) {
+      verb = true;
+      j++;
+    }
+    let past: boolean | undefined;
+    let end = j;
+    if (wordIs(ws[j], "taken") && wordIs(ws[j + 1], "place")) [past, end] = [true, j + 2];
+    else if (verb && wordIs(ws[j], "happened", "passed", "occurred", "ended", "finished", "expired", "lapsed", "elapsed")) [past, end] = [true, j + 1];
+    else if (wordIs(ws[j], "in") && wordIs(ws[j + 1], "the") && wordIs(ws[j + 2], "past", "future")) [past, end] = [ws[j + 2]!.norm === "past", j + 3];
+    if (past === undefined || (np.length === 0 && j === i && !wordIs(ws[i], "in"))) return undefined;
+    // Without a noun phrase of its own, the nouns before it ("events that have …", "bookings in the future").
+    let subjectWords = np;
+    if (subjectWords.length === 0) {
+      let k = i - 1;
+      while (k >= 0 && ws[k]!.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[k]!.pos) && subjectWords.length < 3) subjectWords = [ws[k--]!, ...subjectWords];
+    }
+    return { condition: { kind: "dated", subject: subjectOf(subjectWords), past }, next: end };
+  }
+
   private readDiffer(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     // A restatement's form: 'two "country" values of the action differ' / '… are the same'.
     const head = ws[i + 1]?.t;
