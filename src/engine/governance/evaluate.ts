@@ -1116,12 +1116,26 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   return UNKNOWN;
 }
 
+const STATE_PREPOSITIONS = new Set(["under", "on", "in", "at", "pending", "awaiting"]);
+
 function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Truth {
   const booleans = bySubject(a, subject, (f) => typeof f.value === "boolean" || f.value === "true" || f.value === "false");
   if (booleans.length > 0) {
     const v = booleans[0]!.value === true || booleans[0]!.value === "true";
     a.claimed.add(booleans[0]!.path);
     return v === expect ? TRUE : FALSE;
+  }
+  // A state written with its preposition: "under a fraud investigation" → status "under_investigation",
+  // "on hold" → "on_hold": a value whose words, less the preposition, are all the state's words.
+  const stated = a.fields.find((f) => {
+    if (typeof f.value !== "string" || f.value.length > 40) return false;
+    const words = norm(f.value).split(" ");
+    const content = words.filter((w) => !STATE_PREPOSITIONS.has(w));
+    return words.length > 1 && content.length > 0 && content.length < words.length && content.every((w) => subject.words.some((s) => sameConceptWord(s, w)));
+  });
+  if (stated) {
+    a.claimed.add(stated.path);
+    return expect ? TRUE : FALSE;
   }
   // A state that is a value: "after they are paid" → status "paid"; "marked urgent" → priority "urgent".
   const state = subject.words.at(-1);

@@ -1058,6 +1058,26 @@ describe("a date of the action before or after now", () => {
   });
 });
 
+describe("a state written with its preposition is a value of the action", () => {
+  const states: [string, string, string][] = [
+    ["while the account is under a fraud investigation", "under_investigation", "active"],
+    ["while the tenancy is under dispute", "under_dispute", "settled"],
+    ["while the shipment is pending an inspection", "pending_inspection", "cleared"],
+    ["while the claim is awaiting a review", "awaiting_review", "approved"],
+  ];
+  for (const [when, same, other] of states) {
+    it(when, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(`closing records ${when}`), [
+          ["close_record", { record_id: "R-1", record_status: same }, fired],
+          ["close_record", { record_id: "R-1", record_status: other }, "approved"],
+          ["close_record", { record_id: "R-1" }, fired],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
