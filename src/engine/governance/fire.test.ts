@@ -1078,6 +1078,25 @@ describe("a state written with its preposition is a value of the action", () => 
   }
 });
 
+describe("a relative clause naming one thing by its number", () => {
+  const shapes: [string, string, string, number[], number][] = [
+    ["firewall rules that open port 22", "create_firewall_rule", "port", [22], 443],
+    ["load balancers that expose port 8080 or 8443", "create_load_balancer", "port", [8080, 8443], 80],
+    ["trunk links that carry vlan 300", "create_trunk_link", "vlan", [300], 301],
+  ];
+  for (const [phrase, tool, key, hits, miss] of shapes) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(phrase), [
+          ...hits.map((n): Probe => [tool, { [key]: n }, fired]),
+          [tool, { [key]: miss }, "approved"],
+          [tool, {}, fired],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

@@ -1735,6 +1735,19 @@ class ConditionReader {
     let k = at + 1;
     while (wordIs(ws[k], "the", "a", "an")) k++;
     const valueLike = (w: W | undefined) => !!w && (w.t.kind === "tag" || w.t.kind === "quoted" || (w.t.kind === "word" && (/[_\d]/.test(w.norm) || ENVIRONMENTS.has(w.norm))));
+    // "that open port 22", "which use VLAN 300": a noun and the number or code that names one of it is that
+    // argument's value.
+    const named = ws[k];
+    if (named?.t.kind === "word" && named.pos === "NOUN" && !valueLike(named) && (ws[k + 1]?.t.kind === "number" || valueLike(ws[k + 1]))) {
+      const numbers = [valueText(ws[k + 1]!)!];
+      let m = k + 2;
+      while ((wordIs(ws[m], "or") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) && (ws[m + 1]?.t.kind === "number" || valueLike(ws[m + 1]))) {
+        numbers.push(valueText(ws[m + 1]!)!);
+        m += 2;
+      }
+      if (probe) return { condition: { kind: "and", of: [] }, next: m };
+      return { condition: { kind: "equals", subject: subjectOf([named]), values: numbers, negate: false }, next: m };
+    }
     const values: string[] = [];
     while (valueLike(ws[k])) {
       values.push(valueText(ws[k]!)!);
