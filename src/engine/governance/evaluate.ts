@@ -8,7 +8,7 @@ import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Setti
 import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
-import { isKnownWord } from "../language/nlp.ts";
+import { isEnglishWord, isKnownWord } from "../language/nlp.ts";
 
 const FALSE = 0;
 const UNKNOWN = 1;
@@ -649,8 +649,10 @@ function countedByValue(a: PreparedAction, subject: Subject): Field[] | "other" 
   const amounts = () => a.fields.filter((f) => isNumber(f) && f.words.some((w) => w === "amount" || w === "quantity" || w === "qty" || w === "count" || w === "number" || w === "units"));
   if (holds) return amounts();
   // Another value where the counted thing is named ("BTC" in `asset` for a rule on ETH): only a short code
-  // of the same shape is one; anything else may be a unit or a label of something else (fail closed).
-  const code = /^[a-z]{2,6}$/i.test(noun) ? a.fields.find((f) => typeof f.value === "string" && /^[A-Z]{2,6}$/.test(f.value) && f.words.some((w) => ["asset", "coin", "token", "ticker", "symbol"].includes(w))) : undefined;
+  // of the same shape is one; anything else may be a unit or a label of something else (fail closed). A
+  // counted word of the dictionary ("shares", "gems") is not a code: a ticker beside it names what is
+  // traded, not another thing counted.
+  const code = /^[a-z]{2,6}$/i.test(noun) && !isEnglishWord(noun) ? a.fields.find((f) => typeof f.value === "string" && /^[A-Z]{2,6}$/.test(f.value) && f.words.some((w) => ["asset", "coin", "token", "ticker", "symbol"].includes(w))) : undefined;
   return code && amounts().length > 0 ? "other" : undefined;
 }
 

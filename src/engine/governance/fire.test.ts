@@ -1097,6 +1097,32 @@ describe("a relative clause naming one thing by its number", () => {
   }
 });
 
+describe("a counted dictionary word beside a ticker is counted by the quantity", () => {
+  for (const [phrase, tool, code] of [
+    ["orders for more than 10,000 shares", "place_order", "PNY"],
+    ["grants of more than 5,000 gems", "grant_currency", "GEM"],
+    ["transfers of more than 300 units", "transfer_stock", "SKU"],
+  ] as const) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        const n = Number(phrase.match(/[\d,]+/)![0].replace(/,/g, ""));
+        decide(frame(phrase), [
+          [tool, { symbol: code, quantity: n * 2 }, fired],
+          [tool, { symbol: code, quantity: Math.floor(n / 2) }, "approved"],
+        ]);
+      });
+    });
+  }
+  it("a ticker the rule counts is still told from another ticker", () => {
+    forEachFrame((frame, fired) => {
+      decide(frame("withdrawals of more than 2 ETH"), [
+        ["create_withdrawal", { asset: "ETH", amount: 3 }, fired],
+        ["create_withdrawal", { asset: "BTC", amount: 3 }, "approved"],
+      ]);
+    });
+  });
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
