@@ -1123,6 +1123,23 @@ describe("a counted dictionary word beside a ticker is counted by the quantity",
   });
 });
 
+describe("a mark before the text a value starts or ends with is part of it", () => {
+  for (const [phrase, key, hit, miss] of [
+    ["adding members to groups whose name ends with -admins", "group", "db-admins", "sysadmins"],
+    ["uploading files whose name ends with .exe", "file_name", "setup.exe", "readme-exe"],
+  ] as const) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        const tool = phrase.startsWith("adding") ? "add_group_member" : "upload_file";
+        decide(frame(phrase), [
+          [tool, { [key]: hit }, fired],
+          [tool, { [key]: miss }, "approved"],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];
@@ -1134,6 +1151,7 @@ describe("a restatement read back decides like the rule", () => {
   }
   for (const t of ["later than 14:00", "earlier than 7am", "after 22:00"]) cases.push([`Block furniture pickups ${t}`, [0, 3, 6, 7, 9, 12, 14, 15, 21, 22, 23].flatMap((h) => [["book_furniture_pickup", { pickup_time: `${String(h).padStart(2, "0")}:00` }], ["book_furniture_pickup", { now: HOUR(h) }]] as [string, Record<string, unknown>][])]);
   for (const degrees of ["25℃", "77℉", "25 °C"]) cases.push([`Block thermostat settings warmer than ${degrees}`, [20, 24, 25, 26, 30].map((t) => ["set_thermostat", { temperature_c: t }])]);
+  cases.push(["Require approval for adding members to groups whose name ends with -admins", [["add_group_member", { group: "db-admins" }], ["add_group_member", { group: "sysadmins" }]]]);
   for (const when of ["that have already taken place", "in the future"]) cases.push([`Block ticket refunds for matches ${when}`, ["2026-11-02", "2026-11-23", "2026-11-24", "2026-12-20"].map((d) => ["refund_ticket", { match_date: d }])]);
 
   for (const [rule, probes] of cases) {

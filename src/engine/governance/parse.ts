@@ -1650,11 +1650,14 @@ class ConditionReader {
     if (wordIs(ws[k], "with", "in")) k++;
     if (wordIs(ws[k], "the", "a", "an", "any")) k++;
     if (wordIs(ws[k], "word", "phrase", "text", "string", "term", "words")) k++;
+    // "ends with -admins", "starts with _tmp": a mark before the word is part of the text.
+    const mark = ws[k]?.t.kind === "punct" && ["-", "_", "."].includes(ws[k]!.t.text) && ws[k + 1]?.t.kind === "word" ? ws[k]!.t.text : "";
+    if (mark) k++;
     const v = ws[k];
     if (!v) return undefined;
     const value = v.t.kind === "quoted" ? v.t.value : v.t.kind === "word" ? v.norm : v.t.kind === "tag" || v.t.kind === "domain" ? v.t.text : v.t.kind === "number" ? v.t.text : undefined;
     if (value === undefined) return undefined;
-    return { condition: { kind: "text", subject: subjectOf(subject), mode, value, negate: false }, next: k + 1 };
+    return { condition: { kind: "text", subject: subjectOf(subject), mode, value: mark + value, negate: false }, next: k + 1 };
   }
 
   /** "a shipping address in another region than billing": two arguments of one kind that differ. */
