@@ -1140,6 +1140,20 @@ describe("a mark before the text a value starts or ends with is part of it", () 
   }
 });
 
+describe("a relative clause listing values before the noun they are values of", () => {
+  for (const [phrase, tool, key, hits, miss] of [
+    ["queries that select the ssn or date_of_birth columns", "run_query", "columns", [["name", "ssn"], ["date_of_birth"]], ["name", "email"]],
+    ["exports that read the salary, bonus or equity columns", "export_table", "columns", [["bonus"], ["id", "equity"]], ["id"]],
+    ["jobs that touch the eu-west-1 and eu-central-1 regions", "start_job", "regions", [["eu-west-1"], ["eu-central-1", "us-east-1"]], ["us-east-1"]],
+  ] as const) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(phrase), [...hits.map((h): Probe => [tool, { [key]: [...h] }, fired]), [tool, { [key]: [...miss] }, "approved"]]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

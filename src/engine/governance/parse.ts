@@ -1751,6 +1751,21 @@ class ConditionReader {
       if (probe) return { condition: { kind: "and", of: [] }, next: m };
       return { condition: { kind: "equals", subject: subjectOf([named]), values: numbers, negate: false }, next: m };
     }
+    // "that select the ssn or date_of_birth columns": a list of two or more before the noun they are values
+    // of (a list argument holding one of them counts).
+    const listed: W[] = [];
+    let m = k;
+    while (ws[m]?.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm)) {
+      listed.push(ws[m]!);
+      const sep = wordIs(ws[m + 1], "or", "and") || (ws[m + 1]?.t.kind === "punct" && ws[m + 1]!.t.text === ",");
+      if (!sep) break;
+      m += wordIs(ws[m + 2], "or", "and") ? 3 : 2;
+    }
+    const head = ws[m + 1];
+    if (listed.length >= 2 && head?.t.kind === "word" && head.pos === "NOUN" && /s$/.test(head.norm) && !CONDITION_MARKERS.has(head.norm)) {
+      if (probe) return { condition: { kind: "and", of: [] }, next: m + 2 };
+      return { condition: { kind: "equals", subject: subjectOf([head]), values: listed.map((w) => w.norm), negate: false }, next: m + 2 };
+    }
     const values: string[] = [];
     while (valueLike(ws[k])) {
       values.push(valueText(ws[k]!)!);
