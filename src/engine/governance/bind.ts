@@ -6,6 +6,7 @@ import type { CompiledRule, Condition, Value } from "./compiled.ts";
 import { parameterPaths, parameterSchemas, type GovernableTool } from "./action.ts";
 import {
   bySubject,
+  comparedFields,
   datedFields,
   ENVIRONMENT_KEYS,
   ENVIRONMENT_VALUES,
@@ -158,10 +159,8 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
     case "rate":
       return { parameters: [], applies: true, note: "the workspace's recent governed actions this rule covers" };
     case "compare_fields": {
-      const right = bySubject(call, c.other, (f) => typeof f.value === "number");
-      const left = c.subject.words.length > 0 ? bySubject(call, c.subject, (f) => typeof f.value === "number") : [];
-      const fields = [...left, ...right];
-      return { parameters: paths(fields), applies: right.length > 0 };
+      const { left, right } = comparedFields(call, c.subject, c.other);
+      return { parameters: paths([...left, ...right]), applies: right.length > 0 };
     }
     case "dated": {
       const dates = datedFields(call, c.subject);

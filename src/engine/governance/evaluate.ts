@@ -670,6 +670,20 @@ function weightsOf(subject: Subject): { concepts: ReadonlySet<string>; weight: n
   return hit;
 }
 
+/** The two arguments a comparison of fields reads: the thing compared (left) and what it is compared with. */
+export function comparedFields(a: PreparedAction, subject: Subject, other: Subject): { left: Field[]; right: Field[] } {
+  let right = bySubject(a, other, isNumber);
+  const named = subject.words.length > 0 ? bySubject(a, subject, isNumber) : a.fields.filter((f) => isNumber(f) && f.words.some((w) => AMOUNT_WORDS.includes(w)));
+  // "the discount exceeds the rep's discount authority" with `discount_percent` and
+  // `rep_max_discount_percent`: both names hold "discount"; the shorter is the thing compared, the other
+  // what it is compared with.
+  if (right.length > 1 && named.length > 1 && right.every((f) => named.includes(f))) {
+    const shortest = Math.min(...named.map((f) => f.words.length));
+    right = right.filter((f) => f.words.length > shortest);
+  }
+  return { left: named.filter((f) => !right.includes(f)), right };
+}
+
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_VALUE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const isDate = (f: Field) => typeof f.value === "string" && DATE_VALUE.test(f.value) && !Number.isNaN(Date.parse(f.value));
@@ -1386,8 +1400,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     case "compare_fields": {
       const { subject, op, other } = c;
       return (a) => {
-        const right = bySubject(a, other, isNumber);
-        const left = (subject.words.length > 0 ? bySubject(a, subject, isNumber) : a.fields.filter((f) => isNumber(f) && f.words.some((w) => AMOUNT_WORDS.includes(w)))).filter((f) => !right.includes(f));
+        const { left, right } = comparedFields(a, subject, other);
         if (right.length === 0 || left.length === 0) {
           const missing = right.length === 0 ? other : subject;
           if (a.params && !toolCanCarry(a, missing)) return FALSE;

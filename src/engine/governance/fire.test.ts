@@ -1154,6 +1154,27 @@ describe("a relative clause listing values before the noun they are values of", 
   }
 });
 
+describe("a value against someone's own limit, named as theirs", () => {
+  const shapes: [string, string, string, string][] = [
+    ["quotes with a discount that exceeds the rep's discount authority", "create_quote", "discount_percent", "rep_max_discount_percent"],
+    ["quotes when the discount exceeds the rep's maximum discount", "create_quote", "discount_percent", "rep_max_discount_percent"],
+    ["expense claims when the amount is above the employee's spending authority", "submit_expense", "amount", "employee_spending_authority"],
+    ["withdrawals that exceed the account's daily withdrawal allowance", "create_withdrawal", "withdrawal_amount", "account_daily_withdrawal_allowance"],
+  ];
+  for (const [phrase, tool, left, right] of shapes) {
+    it(phrase, () => {
+      forEachFrame((frame, fired) => {
+        decide(frame(phrase), [
+          [tool, { [left]: 20, [right]: 15 }, fired],
+          [tool, { [left]: 10, [right]: 15 }, "approved"],
+          [tool, { [left]: 15, [right]: 15 }, "approved"],
+          [tool, { [left]: 20 }, fired],
+        ]);
+      });
+    });
+  }
+});
+
 describe("a restatement read back decides like the rule", () => {
   const HOUR = (h: number) => `2026-11-23T${String(h).padStart(2, "0")}:30:00Z`;
   const cases: [rule: string, probes: [string, Record<string, unknown>][]][] = [];

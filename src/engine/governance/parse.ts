@@ -858,9 +858,13 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
   const words: W[] = [];
   let m = wordIs(ws[k], "the", "its", "their", "his", "her", "this") ? k + 1 : k;
   // "the account's credit limit": the owner is whose argument it is, not a word of its name.
-  if (/'s$/.test(ws[m]?.norm ?? "") && ws[m]!.t.kind === "word") m++;
+  const owned = /'s$/.test(ws[m]?.norm ?? "") && ws[m]!.t.kind === "word";
+  if (owned) m++;
   while (m < ws.length && words.length < 3 && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !LIST_SEPARATORS.has(ws[m]!.norm) && ["NOUN", "ADJ", "VERB", "PROPN"].includes(ws[m]!.pos)) words.push(ws[m++]!);
-  if (words.length === 0 || !AMOUNT_NOUNS.has(words.at(-1)!.norm.replace(/s$/, ""))) return undefined;
+  // An amount named as one ("credit limit", "the maximum discount"), or anything someone owns that is
+  // compared with ("the rep's discount authority").
+  const amount = (w: W) => AMOUNT_NOUNS.has(w.norm.replace(/s$/, ""));
+  if (words.length === 0 || !(amount(words.at(-1)!) || words.some(amount) || (owned && words.at(-1)!.pos === "NOUN"))) return undefined;
   if (ws[m] && NUMERIC_KINDS.has(ws[m]!.t.kind)) return undefined;
   return { words, next: m };
 }
