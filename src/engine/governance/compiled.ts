@@ -92,7 +92,7 @@ export type Condition =
   /** Two arguments of one kind that differ ("a shipping address in another region than billing"). */
   | { kind: "differ"; head: string; negate: boolean }
   /**
-   * A date of the action before or after the moment it is decided ("events that have already taken place",
+   * A date of the action before or after the moment it is decided ("matches that have taken place",
    * "licences that have expired", "visits in the future"): the date argument the subject names (the only
    * date argument when it names none), read against the action's clock.
    */

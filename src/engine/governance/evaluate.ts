@@ -373,7 +373,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         byKind = true;
         continue;
       }
-      // "Building permits" and `permit_type: building`: a leading word in -ing that is a value of the action
+      // "Cleaning contracts" and `contract_type: cleaning`: a leading word in -ing that is a value of the action
       // names its kind, not an operation; the objects must then name the tool.
       if (k === 0 && objects.length > 0 && leadsWithIng && meets(valueConceptsOf(action), v)) {
         byKind = true;
@@ -674,8 +674,8 @@ function weightsOf(subject: Subject): { concepts: ReadonlySet<string>; weight: n
 export function comparedFields(a: PreparedAction, subject: Subject, other: Subject): { left: Field[]; right: Field[] } {
   let right = bySubject(a, other, isNumber);
   const named = subject.words.length > 0 ? bySubject(a, subject, isNumber) : a.fields.filter((f) => isNumber(f) && f.words.some((w) => AMOUNT_WORDS.includes(w)));
-  // "the discount exceeds the rep's discount authority" with `discount_percent` and
-  // `rep_max_discount_percent`: both names hold "discount"; the shorter is the thing compared, the other
+  // "the markdown is above the clerk's markdown authority" with `markdown_percent` and
+  // `clerk_max_markdown_percent`: both names hold "markdown"; the shorter is the thing compared, the other
   // what it is compared with.
   if (right.length > 1 && named.length > 1 && right.every((f) => named.includes(f))) {
     const shortest = Math.min(...named.map((f) => f.words.length));
@@ -1141,7 +1141,7 @@ function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Tru
     a.claimed.add(booleans[0]!.path);
     return v === expect ? TRUE : FALSE;
   }
-  // A state written with its preposition: "under a fraud investigation" → status "under_investigation",
+  // A state written with its preposition: "under a compliance audit" → status "under_audit",
   // "on hold" → "on_hold": a value whose words, less the preposition, are all the state's words.
   const stated = a.fields.find((f) => {
     if (typeof f.value !== "string" || f.value.length > 40) return false;

@@ -939,11 +939,11 @@ describe("a leading condition on what an instance has, and an approver opening t
 });
 
 describe("a noun of action with a changed stem, and a leading -ing word that is the action's kind", () => {
-  it("ketamine prescriptions, magazine subscriptions and price reductions name the tools that do them", () => {
+  it("lidocaine prescriptions, magazine subscriptions and price reductions name the tools that do them", () => {
     forEachFrame((frame, fired) => {
-      decide(frame("ketamine prescriptions above 10 mg/kg"), [
-        ["prescribe_medication", { drug: "ketamine", dose_mg_per_kg: 12 }, fired],
-        ["prescribe_medication", { drug: "ketamine", dose_mg_per_kg: 8 }, "approved"],
+      decide(frame("lidocaine prescriptions above 4 mg/kg"), [
+        ["prescribe_medication", { drug: "lidocaine", dose_mg_per_kg: 5 }, fired],
+        ["prescribe_medication", { drug: "lidocaine", dose_mg_per_kg: 3 }, "approved"],
         ["list_prescriptions", { patient_id: "P-1" }, "approved"],
       ]);
       decide(frame("magazine subscriptions over $200"), [
@@ -1007,7 +1007,7 @@ describe("a thing given, as the subject of a passive with a condition after it",
 
 describe("raising or lowering a setting is setting it", () => {
   for (const [phrase, tool, key, fires, not] of [
-    ["raising freezer setpoints above -70 °C", "set_freezer_setpoint", "setpoint_c", -60, -80],
+    ["raising oven setpoints above 250 °C", "set_oven_setpoint", "setpoint_c", 260, 240],
     ["increasing credit limits above $5,000", "set_credit_limit", "limit_usd", 6000, 4000],
     ["lowering thermostat targets below 16 °C", "update_thermostat_target", "target_c", 12, 20],
   ] as const) {
@@ -1029,7 +1029,7 @@ describe("a date of the action before or after now", () => {
   const future = { now: NOW, match_date: "2026-12-20" };
   const today = { now: NOW, match_date: "2026-11-24" };
   const phrases: [string, "past" | "future"][] = [
-    ["ticket refunds for matches that have already taken place", "past"],
+    ["ticket refunds for matches that have taken place", "past"],
     ["ticket refunds for matches that already happened", "past"],
     ["ticket refunds for matches in the past", "past"],
     ["ticket refunds when the match date is in the past", "past"],
@@ -1050,7 +1050,7 @@ describe("a date of the action before or after now", () => {
     });
   }
   it("a date no argument gives fails closed; a licence that has expired reads the only date", () => {
-    decide("Block ticket refunds for matches that have already taken place.", [["refund_ticket", { ticket_id: "T-1" }, "blocked"]]);
+    decide("Block ticket refunds for matches that have taken place.", [["refund_ticket", { ticket_id: "T-1" }, "blocked"]]);
     decide("Require approval for renewing licences that have expired.", [
       ["renew_licence", { licence_id: "L-1", expires_on: "2026-10-01", now: NOW }, "conditional"],
       ["renew_licence", { licence_id: "L-1", expires_on: "2027-10-01", now: NOW }, "approved"],
@@ -1060,7 +1060,7 @@ describe("a date of the action before or after now", () => {
 
 describe("a state written with its preposition is a value of the action", () => {
   const states: [string, string, string][] = [
-    ["while the account is under a fraud investigation", "under_investigation", "active"],
+    ["while the vendor is under a compliance audit", "under_audit", "active"],
     ["while the tenancy is under dispute", "under_dispute", "settled"],
     ["while the shipment is pending an inspection", "pending_inspection", "cleared"],
     ["while the claim is awaiting a review", "awaiting_review", "approved"],
@@ -1080,7 +1080,7 @@ describe("a state written with its preposition is a value of the action", () => 
 
 describe("a relative clause naming one thing by its number", () => {
   const shapes: [string, string, string, number[], number][] = [
-    ["firewall rules that open port 22", "create_firewall_rule", "port", [22], 443],
+    ["proxy rules that open port 3389", "create_proxy_rule", "port", [3389], 443],
     ["load balancers that expose port 8080 or 8443", "create_load_balancer", "port", [8080, 8443], 80],
     ["trunk links that carry vlan 300", "create_trunk_link", "vlan", [300], 301],
   ];
@@ -1099,8 +1099,8 @@ describe("a relative clause naming one thing by its number", () => {
 
 describe("a counted dictionary word beside a ticker is counted by the quantity", () => {
   for (const [phrase, tool, code] of [
-    ["orders for more than 10,000 shares", "place_order", "PNY"],
-    ["grants of more than 5,000 gems", "grant_currency", "GEM"],
+    ["trades above 40,000 shares", "place_trade", "QRX"],
+    ["grants above 7,500 gems", "grant_currency", "GEM"],
     ["transfers of more than 300 units", "transfer_stock", "SKU"],
   ] as const) {
     it(phrase, () => {
@@ -1125,12 +1125,12 @@ describe("a counted dictionary word beside a ticker is counted by the quantity",
 
 describe("a mark before the text a value starts or ends with is part of it", () => {
   for (const [phrase, key, hit, miss] of [
-    ["adding members to groups whose name ends with -admins", "group", "db-admins", "sysadmins"],
+    ["adding members to teams whose name ends with -owners", "team", "db-owners", "coowners"],
     ["uploading files whose name ends with .exe", "file_name", "setup.exe", "readme-exe"],
   ] as const) {
     it(phrase, () => {
       forEachFrame((frame, fired) => {
-        const tool = phrase.startsWith("adding") ? "add_group_member" : "upload_file";
+        const tool = phrase.startsWith("adding") ? "add_team_member" : "upload_file";
         decide(frame(phrase), [
           [tool, { [key]: hit }, fired],
           [tool, { [key]: miss }, "approved"],
@@ -1142,7 +1142,7 @@ describe("a mark before the text a value starts or ends with is part of it", () 
 
 describe("a relative clause listing values before the noun they are values of", () => {
   for (const [phrase, tool, key, hits, miss] of [
-    ["queries that select the ssn or date_of_birth columns", "run_query", "columns", [["name", "ssn"], ["date_of_birth"]], ["name", "email"]],
+    ["reports that pull the iban or tax_number fields", "run_report", "fields", [["name", "iban"], ["tax_number"]], ["name", "email"]],
     ["exports that read the salary, bonus or equity columns", "export_table", "columns", [["bonus"], ["id", "equity"]], ["id"]],
     ["jobs that touch the eu-west-1 and eu-central-1 regions", "start_job", "regions", [["eu-west-1"], ["eu-central-1", "us-east-1"]], ["us-east-1"]],
   ] as const) {
@@ -1156,8 +1156,8 @@ describe("a relative clause listing values before the noun they are values of", 
 
 describe("a value against someone's own limit, named as theirs", () => {
   const shapes: [string, string, string, string][] = [
-    ["quotes with a discount that exceeds the rep's discount authority", "create_quote", "discount_percent", "rep_max_discount_percent"],
-    ["quotes when the discount exceeds the rep's maximum discount", "create_quote", "discount_percent", "rep_max_discount_percent"],
+    ["orders with a markdown above the clerk's markdown authority", "create_order", "markdown_percent", "clerk_max_markdown_percent"],
+    ["orders when the markdown is over the clerk's maximum markdown", "create_order", "markdown_percent", "clerk_max_markdown_percent"],
     ["expense claims when the amount is above the employee's spending authority", "submit_expense", "amount", "employee_spending_authority"],
     ["withdrawals that exceed the account's daily withdrawal allowance", "create_withdrawal", "withdrawal_amount", "account_daily_withdrawal_allowance"],
   ];
@@ -1186,8 +1186,8 @@ describe("a restatement read back decides like the rule", () => {
   }
   for (const t of ["later than 14:00", "earlier than 7am", "after 22:00"]) cases.push([`Block furniture pickups ${t}`, [0, 3, 6, 7, 9, 12, 14, 15, 21, 22, 23].flatMap((h) => [["book_furniture_pickup", { pickup_time: `${String(h).padStart(2, "0")}:00` }], ["book_furniture_pickup", { now: HOUR(h) }]] as [string, Record<string, unknown>][])]);
   for (const degrees of ["25℃", "77℉", "25 °C"]) cases.push([`Block thermostat settings warmer than ${degrees}`, [20, 24, 25, 26, 30].map((t) => ["set_thermostat", { temperature_c: t }])]);
-  cases.push(["Require approval for adding members to groups whose name ends with -admins", [["add_group_member", { group: "db-admins" }], ["add_group_member", { group: "sysadmins" }]]]);
-  for (const when of ["that have already taken place", "in the future"]) cases.push([`Block ticket refunds for matches ${when}`, ["2026-11-02", "2026-11-23", "2026-11-24", "2026-12-20"].map((d) => ["refund_ticket", { match_date: d }])]);
+  cases.push(["Require approval for adding members to teams whose name ends with -owners", [["add_team_member", { team: "db-owners" }], ["add_team_member", { team: "coowners" }]]]);
+  for (const when of ["that have taken place", "in the future"]) cases.push([`Block ticket refunds for matches ${when}`, ["2026-11-02", "2026-11-23", "2026-11-24", "2026-12-20"].map((d) => ["refund_ticket", { match_date: d }])]);
 
   for (const [rule, probes] of cases) {
     it(rule, () => {

@@ -862,7 +862,7 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
   if (owned) m++;
   while (m < ws.length && words.length < 3 && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !LIST_SEPARATORS.has(ws[m]!.norm) && ["NOUN", "ADJ", "VERB", "PROPN"].includes(ws[m]!.pos)) words.push(ws[m++]!);
   // An amount named as one ("credit limit", "the maximum discount"), or anything someone owns that is
-  // compared with ("the rep's discount authority").
+  // compared with ("the clerk's markdown authority").
   const amount = (w: W) => AMOUNT_NOUNS.has(w.norm.replace(/s$/, ""));
   if (words.length === 0 || !(amount(words.at(-1)!) || words.some(amount) || (owned && words.at(-1)!.pos === "NOUN"))) return undefined;
   if (ws[m] && NUMERIC_KINDS.has(ws[m]!.t.kind)) return undefined;
@@ -1654,7 +1654,7 @@ class ConditionReader {
     if (wordIs(ws[k], "with", "in")) k++;
     if (wordIs(ws[k], "the", "a", "an", "any")) k++;
     if (wordIs(ws[k], "word", "phrase", "text", "string", "term", "words")) k++;
-    // "ends with -admins", "starts with _tmp": a mark before the word is part of the text.
+    // "ends with -owners", "starts with .tmp": a mark before the word is part of the text.
     const mark = ws[k]?.t.kind === "punct" && ["-", "_", "."].includes(ws[k]!.t.text) && ws[k + 1]?.t.kind === "word" ? ws[k]!.t.text : "";
     if (mark) k++;
     const v = ws[k];
@@ -1666,7 +1666,7 @@ class ConditionReader {
 
   /** "a shipping address in another region than billing": two arguments of one kind that differ. */
   /**
-   * A date of the action before or after now: "events that have already taken place", "whose licence has
+   * A date of the action before or after now: "matches that have taken place", "whose licence has
    * expired", "the visit is in the past", "bookings in the future". The subject is the noun phrase the
    * clause opens with, else the nouns right before it.
    */
@@ -1742,7 +1742,7 @@ class ConditionReader {
     let k = at + 1;
     while (wordIs(ws[k], "the", "a", "an")) k++;
     const valueLike = (w: W | undefined) => !!w && (w.t.kind === "tag" || w.t.kind === "quoted" || (w.t.kind === "word" && (/[_\d]/.test(w.norm) || ENVIRONMENTS.has(w.norm))));
-    // "that open port 22", "which use VLAN 300": a noun and the number or code that names one of it is that
+    // "that open port 3389", "which use VLAN 300": a noun and the number or code that names one of it is that
     // argument's value.
     const named = ws[k];
     if (named?.t.kind === "word" && named.pos === "NOUN" && !valueLike(named) && (ws[k + 1]?.t.kind === "number" || valueLike(ws[k + 1]))) {
@@ -1755,7 +1755,7 @@ class ConditionReader {
       if (probe) return { condition: { kind: "and", of: [] }, next: m };
       return { condition: { kind: "equals", subject: subjectOf([named]), values: numbers, negate: false }, next: m };
     }
-    // "that select the ssn or date_of_birth columns": a list of two or more before the noun they are values
+    // "that pull the iban or tax_number fields": a list of two or more before the noun they are values
     // of (a list argument holding one of them counts).
     const listed: W[] = [];
     let m = k;
@@ -2431,7 +2431,7 @@ function partyFirst(ws: W[]): W[] {
   if (wordIs(ws[v], "be")) v++;
   if (!wordIs(ws[v], "get", "receive", "obtain", "have", "given", "granted", "offered", "issued")) return ws;
   // "Badges must not be issued to visitors …": the subject is the thing given; the party follows "to".
-  // "Vouchers must not be issued with a value over …", "… when …": nothing given follows, so the subject is
+  // "Vouchers can never be issued with a face value over …", "… when …": nothing given follows, so the subject is
   // the thing given, not a party.
   const given = ws[v + 1];
   if (!given || wordIs(given, "to") || CONDITION_MARKERS.has(given.norm) || !["DET", "NOUN", "ADJ", "PROPN", "NUM"].includes(given.pos)) return ws;
@@ -2972,7 +2972,7 @@ function leadSubject(ws: W[]): { start: number; end: number; having?: boolean } 
     if (w.t.kind !== "word" || CONDITION_MARKERS.has(w.norm) || LIST_SEPARATORS.has(w.norm)) return undefined;
     const modal = wordIs(w, "would", "will", "could", "might", "may", "should") && ws[k + 1]?.t.kind === "word";
     const finite = /[^s]s$/.test(w.norm) && !wordIs(w, "is", "has", "was", "does") && tag(["it", w.norm])[1]?.pos === "VERB";
-    // "Whenever a declaration has an HS code starting with 93": what the instance has is the condition's subject.
+    // "Whenever a voucher has a batch code starting with 88": what the instance has is the condition's subject.
     const having = wordIs(w, "has") && (wordIs(ws[k + 1], "a", "an", "any", "the") || ws[k + 1]?.pos === "NOUN");
     if (modal || finite || having) return ws[k - 1]!.pos === "ADJ" ? undefined : { start: i, end: k, having };
   }

@@ -52,7 +52,7 @@ const FILLERS = new Set(["hi", "hiya", "hey", "hello", "yo", "um", "uh", "erm", 
 const SAME_AS: Record<string, string> = { [stem("twice")]: stem("double"), [stem("owns")]: stem("owner"), [stem("own")]: stem("owner") };
 // The words that open a question, direct or embedded ("I need to know who…").
 // ("whats", "wheres": the contraction typed without its apostrophe.)
-// Verbs that report a question someone else asks ("the guest is asking if…", "she wonders whether…",
+// Verbs that report a question someone else asks ("the driver is asking if…", "he wonders whether…",
 // "can you check if…"): the question is the clause after their "if"/"whether", and who asks is its frame.
 const REPORTING = new Set(["ask", "wonder", "know", "check", "enquire", "inquire", "query", "see"]);
 const WH = new Set(["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whats", "wheres", "whos", "hows", "whens"]);
@@ -107,7 +107,7 @@ interface Term {
   wants?: ReadonlySet<string>;
   /** Written in capitals ("ND", "SLA"): it may stand for words an item writes out ("night desk"). */
   acronym?: boolean;
-  /** Names the kind of answer asked for ("what council tax band"): soft, but an item about the question's
+  /** Names the kind of answer asked for ("what floor plan"): soft, but an item about the question's
    * record that holds none of these says nothing of what is asked. */
   asked?: boolean;
   /** A noun naming the record an id is ("study room" of "study room B-12"): part of the id. */
@@ -151,7 +151,7 @@ function partWeight(pos: string, word: string): number {
 }
 
 /**
- * Sentences, colon-separated parts and asides after a spaced dash ("can she bring her dog - it's a big
+ * Sentences, colon-separated parts and asides after a spaced dash ("can he park his van - it's a long
  * one"); an abbreviation ("Dr.", "St.") does not end a sentence.
  */
 function segments(text: string): string[] {
@@ -172,7 +172,7 @@ function segments(text: string): string[] {
  */
 function idsOf(text: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  // (A unit letter after the digits is part of the id: "QUAY-12A", "B-7c".)
+  // (A unit letter after the digits is part of the id: "KR-4B", "B-7c".)
   for (const m of text.matchAll(/\b([A-Za-z]{1,8})[-_]?(\d+)([A-Za-z]?)\b/g)) {
     const digits = m[2]!;
     out.set(digits, [...(out.get(digits) ?? []), `${m[1]!.toLowerCase()}${digits}${m[3]!.toLowerCase()}`]);
@@ -212,7 +212,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       const reported = ws.findIndex((w, i) => (w === "if" || w === "whether") && i > 0 && REPORTING.has(tags[i - 1]!.lemma));
       const frame = reported >= 0 && (wh < 0 || reported < wh) ? reported + 1 : 0;
       const start = frame > 0 ? frame : wh >= 0 ? wh : segment.trim().endsWith("?") ? 0 : ws.length;
-      // (A reported question's pronouns are its asker's: "asking if she can bring her dog".)
+      // (A reported question's pronouns are its asker's: "asking if he can park his van".)
       if (frame === 0 && ws.slice(start).some((w) => REFERRING.has(w))) refers = true;
       // The noun phrase right after "which"/"what" names the kind of answer.
       const kind = new Set<number>();
@@ -242,7 +242,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
         for (const s of contentStems(w)) {
           if (QUESTION_WORDS.has(s)) continue;
           const key = SAME_AS[s] ?? s;
-          // A measure ("25kg", "3m") is a value compared with the item's, not an id the item must name.
+          // A measure ("40kg", "3m") is a value compared with the item's, not an id the item must name.
           const measure = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(w);
           const isMeasure = measure !== null && quantity(Number(measure[1]), measure[2]!) !== undefined;
           const specific = /\d/.test(w) && !isMeasure;
@@ -353,12 +353,12 @@ function judge(hit: MemoryHit, item: Held, terms: Term[]): Judged {
   let wanted = 0;
   let context = 0;
   let fits = true;
-  // "What council tax band is QUAY-12A in?": an item that holds the record and none of the kind of
+  // "What floor plan does unit KR-4B have?": an item that holds the record and none of the kind of
   // answer asked for is about the record, not an answer to the question.
   let askedHeld = false;
   let askedAny = false;
   let heldOnlyIds = true;
-  // (The letters of an id, "quay" of QUAY-12A, are the id.)
+  // (The letters of an id, "kr" of KR-4B, are the id.)
   const idStems = [...strongest.values()].filter((t) => t.specific).map((t) => t.stem);
   const ofId = (t: Term) => idStems.some((id) => id.startsWith(t.stem) && /^\d/.test(id.slice(t.stem.length)));
   for (const t of strongest.values()) {

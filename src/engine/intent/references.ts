@@ -1,13 +1,13 @@
 // Codes the workspace's memory gives for the names a request uses. A request names people, places and
-// products the way people do ("put it in with Dr Silva", "ship it out of Antwerp"), while the tool wants
-// their codes (`surgeon_id: ^VET-[0-9]{3}$`, `origin_port: ^[A-Z]{5}$`); a reference item that lists them
-// ("Dr Marta Silva VET-104", "Antwerp BEANR", "SUP-211 Brindley Steel", "Priya Nair (ADJ-204)") is how a
-// colleague would know. The name in the request is glossed with its code ("Dr Silva (VET-104)") and the
+// products the way people do ("send Dr Varga out to it", "collect it from Kesteren"), while the tool wants
+// their codes (`technician_id: ^TEC-[0-9]{3}$`, `depot_code: ^[A-Z]{5}$`); a reference item that lists them
+// ("Dr Ilse Varga TEC-204", "Kesteren KSTRN", "SUP-311 Oakmere Timber", "Noor Haddou (TEC-117)") is how a
+// colleague would know. The name in the request is glossed with its code ("Dr Varga (TEC-204)") and the
 // arguments are read again, so the one matcher (extract.ts) decides which parameter the code fills, by its
 // pattern and the words around it, exactly as if the user had written the code.
 //
 // Nothing is guessed: a name is glossed only when every word of it is a name word of one listing and the
-// listing has one code of the shape; a name two listings share ("Okafor" for two people), a title alone
+// listing has one code of the shape; a name two listings share ("Varga" for two people), a title alone
 // ("Mrs") or a name with a word no listing has ("Mrs Jones") is left as written, and the parameter is asked for.
 import { isEnglishWord } from "../language/nlp.ts";
 import type { Signature } from "./arguments/signature.ts";
@@ -37,7 +37,7 @@ export interface Gloss {
 const SENTENCE_END = /[.!?\n]\s*$/;
 const WORD = /[A-Za-z][A-Za-z'’-]*/g;
 
-/** A word as a name is compared: lower case, without a possessive ("Tom's" → tom). */
+/** A word as a name is compared: lower case, without a possessive ("Oren's" → oren). */
 const nameKey = (word: string) => word.toLowerCase().replace(/['’]s$/, "").replace(/['’-]+$/, "");
 
 /**
@@ -51,10 +51,10 @@ function isCode(text: string): boolean {
 /**
  * The listings of one memory text for one code shape. The text is cut into sentences and each sentence at
  * its commas, semicolons and colons (not inside numbers: "1,850", "08:00"); an aside in brackets is kept
- * only when it holds the code ("Priya Nair (ADJ-204)"), else dropped ("(orthopaedics, cruciates)"). A piece
+ * only when it holds the code ("Noor Haddou (TEC-117)"), else dropped ("(pumps, nights)"). A piece
  * with one code gives it the piece's name words: capitalised words, but not a sentence's first word unless
- * the lexicon does not know it ("Feeder FDR-118" gives no name; "Rotterdam NLRTM" after a colon does). A
- * piece whose code has no name of its own ("…go to Warmline Heating, contractor CON-118") takes the names
+ * the lexicon does not know it ("Valve VLV-310" gives no name; "Brugwijk BRGWK" after a colon does). A
+ * piece whose code has no name of its own ("…are sent to Brookfell Glazing, contractor CON-742") takes the names
  * of the piece before it, in apposition. A piece with two codes binds neither.
  */
 export function listingsOf(text: string, finder: Finder, source: string): Listing[] {
@@ -84,7 +84,7 @@ export function listingsOf(text: string, finder: Finder, source: string): Listin
 /**
  * The names a turn uses: runs of words that read as a name. A capitalised word counts unless it starts a
  * sentence and is an ordinary word ("Put", "Steel beams…"); a lower-case word counts only when the lexicon
- * does not know it ("priya", "brindley"), as lower-case "tom" or "plant" is as likely a word as a name.
+ * does not know it ("haddou", "oakmere"), as lower-case "bill" or "plant" is as likely a word as a name.
  */
 interface NameRun {
   words: string[];
@@ -105,7 +105,7 @@ function namesIn(turn: string): NameRun[] {
     const known = isEnglishWord(key);
     const capital = /^[A-Z]/.test(word);
     // A sentence's first word is a name when it is not an ordinary word, or is one with a possessive
-    // ("Tom's on call"); the letters of a code ("PET-" of PET-09127) are not a word.
+    // ("Oren's on call"); the letters of a code ("TKT-" of TKT-40112) are not a word.
     const partOfCode = /^[-_]?\d/.test(turn.slice(m.index + word.length)) || /\d[-_]?$/.test(before);
     const isName = key.length >= 2 && !partOfCode && (capital ? !initial || !known || /['’]s$/.test(word) : !known);
     const adjacent = run !== undefined && /^\s+$/.test(turn.slice(lastEnd, m.index));
@@ -126,8 +126,8 @@ export function nameWords(turns: string[]): string[] {
 }
 
 /**
- * How memory writes the values of parameters still to fill: codes of a strict pattern ("VET-104"), and
- * the values of an enum of words as the schema spells them ("north_county covers Ashford and Milltown").
+ * How memory writes the values of parameters still to fill: codes of a strict pattern ("TEC-204"), and
+ * the values of an enum of words as the schema spells them ("east_ring covers Kestermoor and Dunvale").
  */
 export function findersOf(signatures: Signature[]): Finder[] {
   const out: Finder[] = [];

@@ -249,8 +249,8 @@ export function operationWords(nameWords: readonly string[]): string[] {
 
 // Operations one of whose kinds is another class's operation: importing, inserting, loading or saving
 // records makes new ones, so a tool that creates them does what those verbs name (`bulk_create_users` for
-// "importing users"); raising or lowering a setting is setting it (`set_freezer_setpoint` for "raising a
-// freezer's setpoint"). Only this direction: creating is not always writing into something, and setting
+// "importing users"); raising or lowering a setting is setting it (`set_oven_setpoint` for "raising an
+// oven's setpoint"). Only this direction: creating is not always writing into something, and setting
 // a value is not always raising it.
 const MAKES_NEW: Record<string, string> = { write: "create", increase: "update", decrease: "update" };
 
