@@ -321,13 +321,6 @@ function describePlan(p: Plan): string {
 }
 
 /**
- * Values the conversation leaves open, from the caller's `context.constraints` (a parameter of the same
- * name) and from the workspace's preferences: a preference item that names one of a missing enum
- * parameter's values and something this action is about (a value it already has, or the tool's subject)
- * fills it ("The data team prefers blue-green releases for the billing service" → strategy: blue-green when
- * deploying the billing service). The conversation's own values are never replaced.
- */
-/**
  * Codes (and enum values written as identifiers) for the names the request uses, from the workspace's
  * reference items (references.ts): only for parameters still empty, and only the values the glossed turns
  * then give them.
@@ -355,6 +348,13 @@ async function codesFromMemory(p: Extract<Plan, { kind: "tool" }>, input: PlanIn
   }
 }
 
+/**
+ * Values the conversation leaves open, from the caller's `context.constraints` (a parameter of the same
+ * name) and from the workspace's preferences: a preference item that names one of a missing enum
+ * parameter's values and something this action is about (a value it already has, or the tool's subject)
+ * fills it ("The data team prefers blue-green releases for the billing service" → strategy: blue-green when
+ * deploying the billing service). The conversation's own values are never replaced.
+ */
 async function fillFromPreferences(tool: Tool, args: Record<string, unknown>, constraints: Record<string, unknown> | undefined, ports: EnginePorts, evidence: string[]): Promise<void> {
   const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
   if (constraints && typeof constraints === "object" && !Array.isArray(constraints)) {
