@@ -33,8 +33,6 @@ export interface Gloss {
   glossed: { name: string; code: string; source: string }[];
 }
 
-// Words that end a sentence, so that a capital after them is the sentence's first letter, not a name.
-const SENTENCE_END = /[.!?\n]\s*$/;
 const WORD = /[A-Za-z][A-Za-z'’-]*/g;
 
 /** A word as a name is compared: lower case, without a possessive ("Oren's" → oren). */
@@ -96,17 +94,20 @@ interface NameRun {
 function namesIn(turn: string): NameRun[] {
   const runs: NameRun[] = [];
   let run: NameRun | undefined;
-  let lastEnd = -1;
+  let lastEnd = 0;
+  // Whether the text so far ends a sentence: read from the gap since the last word only, so that a long
+  // message is walked once (this runs on the request path).
+  let sentenceEnded = true;
   for (const m of turn.matchAll(WORD)) {
     const word = m[0];
     const key = nameKey(word);
-    const before = turn.slice(0, m.index);
-    const initial = SENTENCE_END.test(before) || before.trim() === "";
+    const gap = turn.slice(lastEnd, m.index);
+    const initial = /[.!?\n]\s*$/.test(gap) || (sentenceEnded && gap.trim() === "");
     const known = isEnglishWord(key);
     const capital = /^[A-Z]/.test(word);
     // A sentence's first word is a name when it is not an ordinary word, or is one with a possessive
     // ("Oren's on call"); the letters of a code ("TKT-" of TKT-40112) are not a word.
-    const partOfCode = /^[-_]?\d/.test(turn.slice(m.index + word.length)) || /\d[-_]?$/.test(before);
+    const partOfCode = /^[-_]?\d/.test(turn.slice(m.index + word.length, m.index + word.length + 2)) || /\d[-_]?$/.test(turn.slice(Math.max(0, m.index - 2), m.index));
     const isName = key.length >= 2 && !partOfCode && (capital ? !initial || !known || /['’]s$/.test(word) : !known);
     const adjacent = run !== undefined && /^\s+$/.test(turn.slice(lastEnd, m.index));
     if (isName && !adjacent) runs.push((run = { words: [], capitalised: [], end: 0 }));
@@ -116,6 +117,7 @@ function namesIn(turn: string): NameRun[] {
       run!.end = m.index + word.length;
     } else run = undefined;
     lastEnd = m.index + word.length;
+    sentenceEnded = false;
   }
   return runs;
 }
@@ -133,12 +135,24 @@ export function findersOf(signatures: Signature[]): Finder[] {
   const out: Finder[] = [];
   for (const s of signatures) {
     if (s.pattern?.strict) out.push({ find: s.pattern.find, accept: isCode });
-    const values = (s.enumForms ?? []).map((f) => f.value).filter((v): v is string => typeof v === "string" && v.length >= 4 && /[_-]/.test(v));
-    // (Only values written as identifiers, "north_county", "p1_emergency": a plain word such as "high"
-    // or "open" is an ordinary word in a note, not a reference to the value.)
-    if (values.length > 0) out.push({ find: new RegExp(`(?<![A-Za-z0-9_-])(?:${values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![A-Za-z0-9_-])`, "g"), accept: () => true });
+    const values = enumFinder(s);
+    if (values) out.push(values);
   }
   return out;
+}
+
+// Signatures are cached per schema (signature.ts), so their enum finders are made once, not per request.
+const enumFinders = new WeakMap<Signature, Finder | null>();
+function enumFinder(s: Signature): Finder | undefined {
+  let hit = enumFinders.get(s);
+  if (hit === undefined) {
+    // (Only values written as identifiers, "north_county", "p1_emergency": a plain word such as "high"
+    // or "open" is an ordinary word in a note, not a reference to the value.)
+    const values = (s.enumForms ?? []).map((f) => f.value).filter((v): v is string => typeof v === "string" && v.length >= 4 && /[_-]/.test(v));
+    hit = values.length === 0 ? null : { find: new RegExp(`(?<![A-Za-z0-9_-])(?:${values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![A-Za-z0-9_-])`, "g"), accept: () => true };
+    enumFinders.set(s, hit);
+  }
+  return hit ?? undefined;
 }
 
 /**
