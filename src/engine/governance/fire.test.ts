@@ -1208,3 +1208,83 @@ describe("a restatement read back decides like the rule", () => {
     });
   }
 });
+
+describe("a thing named by its owner, its manner or its means (tenth session)", () => {
+  // "Lowering a kiln's setpoint …": the owner names the tool (`set_kiln_temperature`), the part a parameter.
+  for (const [verb, owner, part, tool, field] of [
+    ["Raising", "kiln", "setpoint", "set_kiln_temperature", "setpoint_c"],
+    ["Changing", "greenhouse", "target", "adjust_greenhouse_climate", "target_c"],
+  ] as const) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(`${verb.toLowerCase()} a ${owner}'s ${part} above 40 °C`).replace(/^(\w)/, (c) => c.toUpperCase());
+      it(sentence, () => decide(sentence, [[tool, { [field]: 55 }, fired], [tool, { [field]: 35 }, "approved"], ["get_weather", { [field]: 55 }, "approved"]]));
+    });
+  }
+  it("a pronoun's possession names no thing", () => {
+    decide("Don't let the bot change anyone's shift length by more than 25%.", [["update_shift", { current_hours: 8, new_hours: 12 }, "blocked"], ["update_shift", { current_hours: 8, new_hours: 9 }, "approved"]]);
+  });
+
+  // "Glider launches planned with …", "kiln firings scheduled for …": a participle after the noun says which
+  // ones; a tool that schedules them is covered whatever its verb. "… flown by winch" names the means.
+  for (const [things, participle, tool] of [["glider launches", "planned", "schedule_glider_launch"], ["kiln firings", "booked", "schedule_kiln_firing"], ["tastings", "arranged", "create_tasting"]] as const) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(`${things} ${participle} with a crew of more than 6`);
+      it(sentence, () => decide(sentence, [[tool, { crew_size: 9 }, fired], [tool, { crew_size: 4 }, "approved"], ["cancel_" + tool.split("_").slice(1).join("_"), { crew_size: 9 }, "approved"]]));
+    });
+  }
+  for (const [things, participle, means, other] of [["glider launches", "flown", "winch", "aerotow"], ["parcels", "sent", "drone", "van"], ["deposits", "paid", "card", "transfer"]] as const) {
+    const tool = { "glider launches": "schedule_glider_launch", parcels: "ship_parcel", deposits: "pay_deposit" }[things];
+    for (const sentence of [`${things[0]!.toUpperCase()}${things.slice(1)} ${participle} by ${means} need a duty officer's approval`, `Require approval for ${things} ${participle} by ${means}`]) {
+      it(sentence, () => decide(sentence, [[tool, { method: means }, "conditional"], [tool, { method: other }, "approved"]]));
+    }
+  }
+  it("someone who acts after 'by' is not a means", () => {
+    const parsed = parseRule("Block refunds issued by an agent");
+    expect(parsed.ok && JSON.stringify(parsed.rule.when)).not.toContain("via");
+  });
+
+  // "Whatever the action, if it is taken in the billing domain, …": the doing is no condition; the domain is the scope.
+  for (const doing of ["taken", "performed", "done", "carried out"]) {
+    for (const sentence of [`Whatever the action, if it is ${doing} in the billing domain it must first be escalated to the controller.`, `Any action ${doing} in the billing domain must be escalated.`]) {
+      it(sentence, () => {
+        const parsed = parseRule(sentence);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        expect(parsed.rule.actions).toMatchObject({ any: true, domain: "billing" });
+        expect(parsed.rule.when).toBeNull();
+      });
+    }
+  }
+
+  // "… may only be paid once the guest relations manager has approved it": approval, by whatever title.
+  for (const approver of ["the guest relations manager", "the site safety director", "a regional controller", "the finance team"]) {
+    for (const [thing, participle, tool] of [["A deposit refund", "paid", "refund_deposit"], ["A grant payout", "made", "create_payout"], ["A voucher", "issued", "issue_voucher"]] as const) {
+      const sentence = `${thing} of more than $300 may only be ${participle} once ${approver} has approved it.`;
+      it(sentence, () => decide(sentence, [[tool, { amount: 450 }, "conditional"], [tool, { amount: 200 }, "approved"]]));
+    }
+  }
+  it("a customer who approves is no approver", () => {
+    const parsed = parseRule("Block refunds once the customer has approved them");
+    expect(parsed.ok && parsed.rule.effect).toBe("block");
+  });
+
+  // "Who lacks an address at a domain is outside it."
+  for (const [lead, tool] of [["Visitor passes for anyone without", "issue_visitor_pass"], ["Invites to people without", "send_invite"]] as const) {
+    for (const address of ["a tallow.dev email address", "a tallow.dev address", "an @tallow.dev address"]) {
+      forEachFrame((frame, fired) => {
+        const sentence = frame(`${lead.toLowerCase()} ${address}`);
+        it(sentence, () => decide(sentence, [[tool, { email: "kim@elsewhere.org" }, fired], [tool, { email: "kim@tallow.dev" }, "approved"]]));
+      });
+    }
+  }
+
+  // "amount_cents above 40000": an argument named by its identifier, compared as written.
+  for (const [phrase, field] of [["amount_cents above 40000", "amount_cents"], ["weight_grams over 40000", "weight_grams"]] as const) {
+    it(phrase, () => {
+      const parsed = parseRule(`Block parcel refunds with ${phrase}`);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+      const at = (value: number) => set.decide(prepareAction({ tool: "refund_parcel", args: { [field]: value }, params: [field, "note"], now: new Date() })).decision;
+      expect([at(50_000), at(40_000), at(30_000)]).toEqual(["blocked", "approved", "approved"]);
+    });
+  }
+});
