@@ -71,6 +71,23 @@ describe("typed values", () => {
     }
   });
 
+  it("a minus sign or a lone dash before a number makes it negative; an apostrophe may group thousands", () => {
+    const first = (text: string) => {
+      const t = tokenize(text).find((x) => x.kind === "quantity" || x.kind === "money" || x.kind === "number");
+      return t?.kind === "quantity" ? t.quantity.value : t && "value" in t ? t.value : undefined;
+    };
+    for (const minus of ["\u2212", "\u2013", "-"]) {
+      for (const [written, value] of [["4.5 °C", -4.5], ["12 °F", -12], ["0.5 degrees", -0.5]] as const) {
+        for (const lead of ["", "reads ", "(", "at: "]) expect(first(`${lead}${minus}${written}`), `${lead}${minus}${written}`).toBe(value);
+      }
+    }
+    // Between two numbers a dash is a range, never a sign.
+    for (const range of ["4\u20139 °C", "4 \u2013 9 °C", "4\u22129"]) expect(first(range), range).toBe(4);
+    for (const [written, value] of [["CHF 2'450", 2450], ["1'250'000 francs", 1_250_000], ["CHF 7\u2019300.25", 7300.25], ["3'100", 3100]] as const) expect(first(written), written).toBe(value);
+    // Not before fewer or more than three digits: an elision or a quotation.
+    expect(first("it's 5'10 tall")).toBe(5);
+  });
+
   it("quantities with units convert within their dimension only", () => {
     const q = (text: string) => tokenize(text).find((t) => t.kind === "quantity");
     for (const [text, kind] of [["50 kg", "mass"], ["2.0 m/s", "speed"], ["10 metres per second", "speed"], ["30 °C", "temperature"], ["5 kW", "power"], ["3 kWh", "energy"], ["100MB", "information"], ["2 hours", "time"], ["120 m", "length"]] as const) {

@@ -457,6 +457,12 @@ const normalise = (input: string) =>
     .slice(0, 4000)
     .replace(/[\u0000-\u001f]/g, " ")
     .replace(/[’‘]/g, "'")
+    // "−1.5 °C" (the minus sign), "–3 °C" (an en dash standing alone before a number, not between two):
+    // a negative number. One character for one, so spans stay where they were.
+    .replace(/\u2212(?=\d)/g, "-")
+    .replace(/(?<!\d\s*)(?<=^|[\s(:=])\u2013(?=\d)/g, "-")
+    // "CHF 1'190", "12'500.50": an apostrophe grouping thousands, as Switzerland writes them.
+    .replace(/(?<=\d)'(?=\d{3}(?!\d))/g, ",")
     // "m³", "ft²": a power of a unit, as js-quantities writes it ("m3", "ft2"), one character for one.
     .replace(/(?<=[a-z])³/gi, "3")
     .replace(/(?<=[a-z])²/gi, "2")
