@@ -15,6 +15,11 @@ export interface ActionTerm {
   objects: string[];
   /** A quoted phrase: every word must name the tool. */
   exact?: boolean;
+  /**
+   * The verb is a participle after its noun ("drone flights planned with …", "control flown by helicopter"):
+   * it says which of the things, so a tool that makes or schedules them is covered whatever its own verb.
+   */
+  described?: boolean;
 }
 
 /** Which actions a rule is about. */

@@ -259,6 +259,9 @@ const isWordCompound = (word: string) => /^[a-z]{3,}(?:-[a-z]{3,})+$/.test(word)
 // "POs", "VMs": a short word without a vowel pair may be the initials of words of a tool's name.
 const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}/.test(word) ? word.replace(/s$/, "") : undefined);
 
+// Verb classes of a participle that says how a made thing is made or carried out ("flown", "booked", "run").
+const DESCRIBING_CLASSES = [":move", ":book", ":create", ":run"];
+
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
 function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
@@ -376,6 +379,13 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // "Cleaning contracts" and `contract_type: cleaning`: a leading word in -ing that is a value of the action
       // names its kind, not an operation; the objects must then name the tool.
       if (k === 0 && objects.length > 0 && leadsWithIng && meets(valueConceptsOf(action), v)) {
+        byKind = true;
+        continue;
+      }
+      // "Drone flights planned with …" and `schedule_drone_flight`: the participle says which flights; a
+      // tool that makes or schedules them makes such flights (the objects must then name the tool).
+      // (Only a participle of how a thing is made or carried out: "invoices voided …" are not made by `create_invoice`.)
+      if (term.described && objects.length > 0 && action.makes && DESCRIBING_CLASSES.some((c) => v.has(c))) {
         byKind = true;
         continue;
       }
@@ -698,6 +708,11 @@ export function datedFields(action: PreparedAction, subject: Subject): Field[] {
 
 export function bySubject(action: PreparedAction, subject: Subject, fits: (f: Field) => boolean): Field[] {
   if (subject.words.length === 0) return [];
+  // "amount_cents above 40000": an argument named by its own identifier is that argument.
+  if (subject.words.length === 1 && subject.words[0]!.includes("_")) {
+    const named = action.fields.filter((f) => f.path === subject.words[0] && fits(f));
+    if (named.length > 0) return named;
+  }
   let best: Field[] = [];
   let bestScore = 0;
   const weights = weightsOf(subject);
@@ -731,6 +746,7 @@ export function toolCanCarry(action: PreparedAction, subject: Subject, value?: V
     if (subject.count) return names.some((w) => w.some((x) => COUNT_WORDS.includes(x)));
     return action.params.size > 0;
   }
+  if (subject.words.length === 1 && action.params.has(subject.words[0]!)) return true;
   for (const p of action.params) {
     const concepts = conceptSet(p.replace(/\./g, " "));
     if (subject.words.some((w) => hasConcept(concepts, w))) return true;

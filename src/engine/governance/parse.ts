@@ -34,6 +34,8 @@ interface W {
   used: boolean;
   /** A participle right after a form of "be" or "get" (adverbs and negations aside): "may not be waived". */
   passive?: boolean;
+  /** "by" right after a past participle ("flown by"). */
+  afterParticiple?: boolean;
 }
 
 const wordIs = (w: W | undefined, ...norms: string[]) => !!w && w.t.kind === "word" && norms.includes(w.norm);
@@ -133,6 +135,9 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(?:turn(?:s|ing)?|switch(?:es|ing)?|shut(?:s|ting)?)\s+off\b/gi, "disable").replace(/\b(?:turn(?:s|ing)?|switch(?:es|ing)?)\s+on\b/gi, "enable");
   // "on grounds of fraud", "by reason of illness", "because of a dispute": what it is for.
   text = text.replace(/\b(?:on\s+(?:the\s+)?grounds?\s+of|by\s+reason\s+of|for\s+reasons?\s+of|because\s+of|due\s+to|owing\s+to)\s+/gi, "for ");
+  // "if they are carried out in the payroll domain", "any call performed in the HR domain": the doing itself, said
+  // of the action before its scope, is no condition of it.
+  text = text.replace(/\b(?:(?:if|when|whenever|where)\s+(?:it|they)\s+(?:is|are|gets?)\s+)?(taken|done|performed|made|carried\s+out|executed|run|requested|initiated|triggered|undertaken)\s+(?=(?:in|within|inside|for)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+domains?\b)/gi, (m, _p, offset: number, whole: string) => (/\b(?:actions?|anything|operations?|calls?|requests?|steps?)\s+$/i.test(whole.slice(0, offset)) || /^(?:if|when|whenever|where)\b/i.test(m) ? "" : m));
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
@@ -153,11 +158,22 @@ function analyze(text: string): W[] {
     while (j >= 0 && (ws[j]!.pos === "ADV" || NEGATORS.has(ws[j]!.norm)) && !wordIs(ws[j], "be", "been")) j--;
     if (j >= 0 && wordIs(ws[j], "be", "been", "being", "is", "are", "was", "were", "get", "gets", "got")) w.passive = true;
   }
+  // "flown by helicopter": a "by" after a participle may name the means (see readMeans), which readers of a
+  // part of the sentence that starts at "by" cannot see.
+  // (The tagger may call a participle of a verb class an adjective: "paid".)
+  const participle = (w: W) => (w.pos === "VERB" && isPastParticiple(w)) || (w.pos === "ADJ" && /(?:ed|id|en|wn)$/.test(w.norm) && verbClassOf(w.norm) !== undefined);
+  for (let k = 1; k < ws.length; k++) if (wordIs(ws[k], "by") && participle(ws[k - 1]!)) ws[k]!.afterParticiple = true;
   return ws;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // 1. Effect
+
+// A title of someone in the organisation: an agent noun ("director", "producer", "controller") or a head.
+const APPROVER_TITLE = /(?:er|or|ist|ant|ent|head|chief|team|desk|board|committee)$/;
+
+/** An approving verb at k: "approved", "approves", "signs" (off), "has given approval". */
+const approvingAt = (ws: W[], k: number) => k < ws.length && (APPROVAL_PARTICIPLES.has(ws[k]!.norm) || ["approve", "approves", "signs", "sign", "reviews", "review", "confirms", "confirm", "okays", "oks", "authorizes", "authorises", "signoff", "approval"].includes(ws[k]!.norm));
 
 const BLOCK_VERBS = new Set(["block", "deny", "forbid", "prohibit", "disallow", "reject", "prevent", "stop", "refuse", "ban", "bar", "veto", "halt", "refrain", "avoid"]);
 const BLOCK_PARTICIPLES = new Set(["forbidden", "prohibited", "blocked", "banned", "denied", "disallowed", "barred", "rejected", "prevented", "refused", "vetoed", "off-limits", "frozen", "embargoed", "suspended"]);
@@ -174,6 +190,8 @@ const APPROVING_VERBS = new Set(["approve", "signoff", "review", "authorize", "a
 // Participles that send an action on to someone: with "for approval" or "to <approver>" they ask for approval.
 const ROUTING_PARTICIPLES = new Set(["referred", "routed", "sent", "forwarded", "passed", "handed", "submitted", "held", "flagged", "queued", "parked", "escalated", "put", "brought", "taken"]);
 // Participles of light verbs: "may be made", "may be processed" name no operation of their own.
+// Nouns of action of money going out ("refund", "payout", "transfer"): such a thing "is paid" when it is made.
+const MONEY_OUT_CLASSES = ["refund", "pay", "transfer"];
 const LIGHT_PARTICIPLES = new Set(["made", "processed", "issued", "performed", "done", "handled", "carried", "conducted", "submitted", "initiated", "placed", "executed", "completed", "undertaken"]);
 // Verbs that send an action to its approver: with an approval cue elsewhere they are effect words.
 const ROUTING_VERBS = new Set(["hold", "route", "flag", "refer", "queue", "park", "pause", "divert", "redirect", "hand", "pass"]);
@@ -401,10 +419,16 @@ function effectCues(ws: W[]): EffectCue[] {
       let j = i + 1;
       while (wordIs(ws[j], "a", "an", "the", "someone", "human", "second")) j++;
       if (j > i + 1 && APPROVAL_NOUNS.has(ws[j - 1]!.norm) && !APPROVAL_NOUNS.has(ws[j]?.norm ?? "")) j--;
-      if (j < n && APPROVAL_NOUNS.has(ws[j]!.norm)) {
+      // "once the harbour operations director has approved it", "until the safety director signs off": whoever
+      // the title names, a noun phrase that approves is an approver.
+      let title = j;
+      while (title < n && title < j + 4 && ["NOUN", "PROPN", "ADJ"].includes(ws[title]!.pos) && !approvingAt(ws, title) && !CONDITION_MARKERS.has(ws[title]!.norm)) title++;
+      const titled = title > j && ws[title - 1]!.pos === "NOUN" && APPROVER_TITLE.test(ws[title - 1]!.norm) && !namesPeople(ws[title - 1]!.norm) && approvingAt(ws, wordIs(ws[title], "has", "have") ? title + 1 : title);
+      if (titled) j = title - 1;
+      if (j < n && (APPROVAL_NOUNS.has(ws[j]!.norm) || titled)) {
         let k = j + 1;
         while (k < n && (APPROVAL_NOUNS.has(ws[k]!.norm) || wordIs(ws[k], "has", "have", "'s"))) k++;
-        if (k < n && (APPROVAL_PARTICIPLES.has(ws[k]!.norm) || ["approve", "approves", "signs", "sign", "reviews", "review", "confirms", "confirm", "okays", "oks", "authorizes", "authorises", "signoff", "approval"].includes(ws[k]!.norm))) {
+        if (approvingAt(ws, k)) {
           let end = k + 1;
           if (wordIs(ws[end], "off", "it", "them", "this")) end++;
           cues.push({ effect: "require_approval", span: range(i, end), at: i });
@@ -775,6 +799,24 @@ function subjectOf(words: W[]): Subject {
   const content = words.filter((w) => w.t.kind === "word" && !DETERMINERS.has(w.norm) && !["of", "the", "is", "are", "be", "its", "their", "it", "they"].includes(w.norm) && !MODALS.has(w.norm));
   return { text: content.map((w) => w.norm).join(" "), words: content.map((w) => baseOf(w)) };
 }
+
+/**
+ * "drone flights planned with …", "glider launches flown by winch": a past participle right after its
+ * noun, not after "be", describes the things (a reduced relative clause) rather than naming what is done.
+ */
+function isReducedRelative(w: W, words: W[]): boolean {
+  const before = words[words.indexOf(w) - 1];
+  return !!before && ["NOUN", "PROPN"].includes(before.pos) && !w.passive && isPastParticiple(w);
+}
+
+/** A past participle, regular or not: an inflected form that is not the -ing or the third person ("planned", "flown", "sent"). */
+const isPastParticiple = (w: W) => w.norm !== w.lemma && !/(?:ing|s)$/.test(w.norm) && /(?:d|en|wn|t)$/.test(w.norm);
+
+// "a freezer's setpoint": the tagger reads the possessive as a particle, but its noun names the thing whose
+// part the action changes, often the word a tool is named by (`set_freezer_temperature`).
+// (Not a pronoun's: "anyone's salary" names no thing.)
+const PRONOUN_OWNERS = new Set(["anyone", "anybody", "someone", "somebody", "everyone", "everybody", "nobody", "one", "another", "other", "each", "whoever"]);
+const isPossessor = (w: W) => w.t.kind === "word" && /^[a-z]{3,}['’]s$/.test(w.norm) && !PRONOUN_OWNERS.has(w.norm.slice(0, -2));
 
 /** A word's lemma for matching: wink's, else the word. Nouns of action keep their noun form; matching adds the verb. */
 function baseOf(w: W): string {
@@ -1424,6 +1466,12 @@ class ConditionReader {
       outside = true;
       while (subjectWords.length > 0 && wordIs(subjectWords.at(-1), "not", "isn't", "aren't", "n't", "is")) subjectWords.pop();
     }
+    // "for anyone without a tallow.dev address": who lacks one is outside it.
+    if (wordIs(subjectWords.at(-1), "without", "lacking")) {
+      outside = !outside;
+      subjectWords.pop();
+      while (wordIs(subjectWords[0], "for", "to", "from", "by", "anyone", "anybody", "someone", "people", "persons", "those")) subjectWords.shift();
+    }
     j = k;
     if (wordIs(ws[j], "outside", "beyond")) {
       outside = true;
@@ -1929,6 +1977,8 @@ class ConditionReader {
   private readEquality(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
     const placed = this.readPlaced(ws, i, probe);
     if (placed) return placed;
+    const means = readMeans(ws, i);
+    if (means) return probe ? { condition: { kind: "and", of: [] }, next: i + 2 } : { condition: means, next: i + 2 };
     let j = i;
     let negated = false;
     const preposition = ws[j]?.t.kind === "word" ? ws[j]!.norm : "";
@@ -2075,6 +2125,20 @@ class ConditionReader {
   }
 }
 
+/**
+ * "flown by helicopter", "sent by courier", "paid by card": a participle, "by" and a bare noun that names no
+ * one is the means the action goes by (its method or channel), not who does it ("approved by a manager").
+ */
+function readMeans(ws: W[], i: number): Condition | undefined {
+  const means = ws[i + 1];
+  if (!wordIs(ws[i], "by") || !ws[i]!.afterParticiple) return undefined;
+  if (!means || means.t.kind !== "word" || means.pos !== "NOUN" || !/^[a-z]{3,}$/.test(means.norm) || means.lemma !== means.norm) return undefined;
+  // (A bare noun: "by helicopter", "by post". Who acts comes with an article or is a person: "by a manager".)
+  if (namesPeople(means.norm) || ACTORS.has(means.norm) || APPROVAL_NOUNS.has(means.norm) || APPROVAL_PARTICIPLES.has(ws[i - 1]?.norm ?? "")) return undefined;
+  if (ws[i + 2]?.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[i + 2]!.pos)) return undefined;
+  return { kind: "equals", subject: { text: "", words: [] }, values: [means.norm], negate: false, setting: "via" };
+}
+
 // Prepositions of where an action goes, comes from, happens or passes, for a common noun after them.
 const SETTINGS: Record<string, Setting> = { to: "to", into: "to", onto: "to", towards: "to", toward: "to", from: "from", in: "in", at: "in", on: "in", inside: "in", within: "in", via: "via", through: "via" };
 
@@ -2215,7 +2279,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   for (const g of groups) {
     // "… approved by the agent", "… run by a bot": who does it is not what is done.
     const byActor = (w: W) => ACTORS.has(w.norm) && g.slice(Math.max(0, g.indexOf(w) - 3), g.indexOf(w)).some((x) => wordIs(x, "by")) && g.slice(g.indexOf(w) + 1).every((x) => x.t.kind !== "word" || DETERMINERS.has(x.norm));
-    const content = g.filter((w) => !byActor(w) && (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && !["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos));
+    const content = g.filter((w) => !byActor(w) && (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && (!["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos) || isPossessor(w)));
     if (content.some((w) => WILDCARD_WORDS.has(w.norm))) {
       // "delete anything": the verb with any object.
       const verbs = content.filter((w) => !WILDCARD_WORDS.has(w.norm)).map(baseOf);
@@ -2232,6 +2296,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     const verbs: string[] = [];
     const objects: string[] = [];
     let exact = false;
+    let described = false;
     // "form 1099 filings", "schedule 2 claims": a noun and the number after it name one thing, matched whole.
     const numbered = new Map<W, string>();
     g.forEach((x, k) => {
@@ -2284,8 +2349,10 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
         objects.push(w.norm);
         continue;
       }
-      if (operation && verbs.length === 0) verbs.push(base);
-      else objects.push(base);
+      if (operation && verbs.length === 0) {
+        verbs.push(base);
+        if (isReducedRelative(w, words)) described = true;
+      } else objects.push(base);
     }
     // A participle last ("backups … deleted", "invoices … voided", from "X must never be Y-ed") is the
     // operation done to the words before it, even when the first of them is also a noun of action.
@@ -2306,7 +2373,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       if (operation >= 0) verbs.splice(0, 1, objects.splice(operation, 1)[0]!);
     }
     if (verbs.length + objects.length === 0) continue;
-    terms.push({ text: g.filter((w) => !DETERMINERS.has(w.norm) && !["ADP", "SCONJ", "PART"].includes(w.pos)).map((w) => w.t.text).join(" "), verbs, objects, ...(exact ? { exact: true } : {}) });
+    terms.push({ text: g.filter((w) => !DETERMINERS.has(w.norm) && (!["ADP", "SCONJ", "PART"].includes(w.pos) || isPossessor(w))).map((w) => w.t.text).join(" "), verbs, objects, ...(exact ? { exact: true } : {}), ...(described && !passive ? { described: true } : {}) });
   }
   return { any: any && terms.length === 0, terms };
 }
@@ -2572,7 +2639,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
     let j = i + 1;
     while (NEGATORS.has(ws[j]?.norm ?? "") || wordIs(ws[j], "ever", "be", "get", "then", "only")) j++;
     let end = -1;
-    if (LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
+    // ("A refund … may only be paid": money the subject already names as paid out is paid by being made.)
+    const paidOut = wordIs(ws[j], "paid") && ws.slice(0, i).some((w) => w.pos === "NOUN" && MONEY_OUT_CLASSES.includes(verbClassOf(w.norm) ?? ""));
+    if ((LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") || paidOut) && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
     else if (wordIs(ws[j], "go") && wordIs(ws[j + 1], "through", "ahead")) end = j + 2;
     else if (wordIs(ws[j], "goahead", "proceed", "happen", "occur")) end = j + 1;
     if (end > 0) for (let k = i; k < end; k++) ws[k]!.used = true;
@@ -2827,6 +2896,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
       suggestion: 'Say it as a condition or an exception, e.g. "Block payouts unless the invoice is approved" or "Block payouts when the status is not approved"',
     };
   }
+  // "If they are done in the payroll domain, calls need …": a domain read among the conditions (where a leading
+  // condition is read before the scope) is the rule's scope all the same.
+  const domainAt = domain === null ? conditions.findIndex((c) => c.kind === "equals" && !c.negate && c.subject.words.length === 0 && c.values.length === 1 && /^[a-z][\w-]* domain$/.test(c.values[0]!)) : -1;
+  if (domainAt >= 0) domain = (conditions.splice(domainAt, 1)[0] as { values: string[] }).values[0]!.replace(/ domain$/, "");
   const action = readAction([...actionWords, ...loose.filter((w) => spareNouns.has(w))]);
   if (unlessAction.length > 0) unlessConditions = [...unlessConditions, { kind: "action", terms: unlessAction }];
   const reading: Reading = {
@@ -2998,8 +3071,24 @@ export function splitClauses(text: string): string[] {
   return text
     // Not after an abbreviation: "5 p.m. Europe/London", "e.g. Refunds".
     .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
+    .flatMap(elaborated)
     .map((s) => s.trim())
     .filter((s) => s.length > 0 && !isRestatementNote(s));
+}
+
+/**
+ * "Don't start the pumps when the tank is below 10%: block any pumping under those conditions": after a
+ * colon, an imperative that refers back to the conditions ("under those conditions", "in that case") is a
+ * second rule with the first one's conditions. (A reason after it, ", the seals run dry", says nothing more.)
+ */
+function elaborated(sentence: string): string[] {
+  const m = /^(.+?)\s*:\s*((?:block|deny|refuse|forbid|reject|stop|prevent|escalate|hold|flag)\s+.+?)\s+(?:under|in)\s+(?:those|these|such|that|this)\s+(?:conditions?|circumstances?|cases?|situations?)\b\s*(.*)$/i.exec(sentence);
+  if (!m) return [sentence];
+  const [, first, second, after] = m as unknown as [string, string, string, string];
+  const condition = /\b(?:when|whenever|if|while|where|once|unless)\b.*$/i.exec(first)?.[0];
+  // Only a reason may follow ("…, the water is wasted"): anything else would be a part of the rule left out.
+  if (!condition || (after.trim() !== "" && !/^[,.—–-]/.test(after.trim()))) return [sentence];
+  return [first, `${second} ${condition}`];
 }
 
 // A restatement read back as a rule: its closing note explains, it is not a clause.

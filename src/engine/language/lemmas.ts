@@ -22,7 +22,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["run", "execute", "invoke", "launch", "trigger", "perform"],
   ["deploy", "release", "ship", "rollout", "promote"],
   ["cancel", "terminate", "revoke", "void", "annul", "rescind", "abort", "calloff", "cutoff"],
-  ["book", "reserve", "schedule"],
+  ["book", "reserve", "schedule", "plan"],
   ["reschedule", "postpone", "defer", "shift", "rebook", "rearrange"],
   ["export", "download", "extract", "dump", "backup"],
   ["restart", "reboot", "reset", "recycle", "bounce"],
