@@ -3,6 +3,7 @@
 // secret here has no well-known format, so only masking by value can catch it.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { isSecretKey, redactAction } from "../src/modules/escalations/service.ts";
 import { call, newWorkspace, query, useServer, type TestWorkspace } from "./helpers/server.ts";
 
 const server = useServer();
@@ -70,5 +71,20 @@ describe("secrets masked by value in stored records", () => {
     const reply = await call(server(), "POST", "/api/v1/svc/intent", { key: other.key, body: { messages: [{ role: "user", content: `what is ${SECRET}?` }] } });
     expect(reply.status, reply.text).toBe(200);
     expect((await stored(other, reply.body.id)).request.messages[0].content).toBe(`what is ${SECRET}?`);
+  });
+});
+
+describe("argument keys that name a secret", () => {
+  // Keys are read as words in any casing, so a fragment inside an ordinary word ("pass" in a lift pass id,
+  // "token" in a model's token limit) withholds nothing, and a secret's name in any layout is withheld.
+  const secret = ["password", "db_password", "dbPassword", "DB-PASSWORD", "passwd", "pass", "api_key", "apiKey", "API-Key", "apikey", "client_secret", "clientSecret", "auth_token", "authToken", "access_token", "refresh-token", "private_key", "privateKey", "Authorization", "session_cookie", "aws_secret_access_key", "signingKey", "credentials"];
+  const ordinary = ["pass_id", "passId", "pass_type", "boarding_pass", "passenger_count", "bypass_valve", "compass_heading", "max_tokens", "tokens_used", "key_account", "keyword", "monkey_id", "secretary_name", "consent_banner_text"];
+  it.each(secret)("%s is withheld", (key) => {
+    expect(isSecretKey(key)).toBe(true);
+    expect(redactAction({ [key]: "value-1234" })).toEqual({ [key]: "[redacted]" });
+  });
+  it.each(ordinary)("%s is shown", (key) => {
+    expect(isSecretKey(key)).toBe(false);
+    expect(redactAction({ nested: [{ [key]: "PAS-1234" }] })).toEqual({ nested: [{ [key]: "PAS-1234" }] });
   });
 });

@@ -42,15 +42,25 @@ export interface EscalationService {
 }
 
 const CHANNEL = "svc_escalations";
-// Argument values under these keys are shown to the approver as "[redacted]".
-const SECRET_KEY = /pass(word)?|secret|token|api[_-]?key|authori[sz]ation|credential|private[_-]?key|cookie/i;
+// Argument values under keys that name a secret are shown as "[redacted]". The key is read as words
+// (snake_case, kebab-case, camelCase), not searched for a fragment: "pass_id" (a lift or boarding pass),
+// "bypass_valve" and "max_tokens" are ordinary arguments, "db_password", "authToken" and "api-key" are not.
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "pwd", "secret", "secrets", "token", "apikey", "authorization", "authorisation", "credential", "credentials", "cookie", "cookies"]);
+const SECRET_PAIRS = new Set(["api key", "private key", "access key", "secret key", "signing key"]);
+
+/** Whether an argument key names a secret (its value is withheld wherever the action is shown or stored). */
+export function isSecretKey(key: string): boolean {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  if (words.length === 1 && words[0] === "pass") return true;
+  return words.some((word, i) => SECRET_WORDS.has(word) || (i > 0 && SECRET_PAIRS.has(`${words[i - 1]} ${word}`)));
+}
 
 /** A copy of the action safe to store and show: secret-looking argument values are withheld. */
 export function redactAction(value: unknown, depth = 0): unknown {
   if (depth > 8) return "[truncated]";
   if (Array.isArray(value)) return value.slice(0, 100).map((v) => redactAction(v, depth + 1));
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).slice(0, 200).map(([k, v]) => [k, SECRET_KEY.test(k) ? "[redacted]" : redactAction(v, depth + 1)]));
+    return Object.fromEntries(Object.entries(value).slice(0, 200).map(([k, v]) => [k, isSecretKey(k) ? "[redacted]" : redactAction(v, depth + 1)]));
   }
   if (typeof value === "string" && value.length > 2000) return `${value.slice(0, 2000)}…`;
   return value;
