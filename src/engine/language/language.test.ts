@@ -81,6 +81,14 @@ describe("typed values", () => {
         for (const lead of ["", "reads ", "(", "at: "]) expect(first(`${lead}${minus}${written}`), `${lead}${minus}${written}`).toBe(value);
       }
     }
+    // The sign in words, before figures or number words; after a value "minus" is not a sign.
+    for (const sign of ["minus", "negative", "Minus"]) {
+      for (const [written, value] of [["2.0 °C", -2], ["seven degrees", -7], ["12 °F", -12], ["forty celsius", -40], ["0.5", -0.5]] as const) {
+        for (const lead of ["", "air temp: ", "it's ", "("]) expect(first(`${lead}${sign} ${written}`), `${lead}${sign} ${written}`).toBe(value);
+      }
+    }
+    expect(first("10 minus 2")).toBe(10);
+    expect(tokenize("10 minus 2").filter((x) => x.kind === "number").map((x) => (x.kind === "number" ? x.value : 0))).toEqual([10, 2]);
     // Between two numbers a dash is a range, never a sign.
     for (const range of ["4\u20139 °C", "4 \u2013 9 °C", "4\u22129"]) expect(first(range), range).toBe(4);
     for (const [written, value] of [["CHF 2'450", 2450], ["1'250'000 francs", 1_250_000], ["CHF 7\u2019300.25", 7300.25], ["3'100", 3100]] as const) expect(first(written), written).toBe(value);
@@ -94,6 +102,23 @@ describe("typed values", () => {
       const t = q(text);
       expect(t?.kind === "quantity" ? t.quantity.kind : undefined, text).toBe(kind);
     }
+    // A length or volume "an hour", "a minute", "per second" is one rate, however the length is said; a time
+    // per time is not, and "an hour" alone is still an hour.
+    for (const [count, value] of [["60", 60], ["sixty", 60], ["45.5", 45.5]] as const) {
+      for (const length of ["km", "kilometres", "k's", "ks", "klicks"]) {
+        for (const per of ["an hour", "per hour", "a hour", "per hr"]) {
+          const t = q(`reading ${count} ${length} ${per}, steady`);
+          expect(t?.kind === "quantity" ? [t.quantity.kind, convert(t.quantity.value, t.quantity.unit, "km/h")] : undefined, `${count} ${length} ${per}`).toEqual(["speed", value]);
+        }
+      }
+      for (const [flow, unit] of [["litres a minute", "l/min"], ["gallons per hour", "gal/h"]] as const) {
+        const t = q(`${count} ${flow}`);
+        expect(t?.kind === "quantity" ? [t.quantity.kind, t.quantity.value, t.quantity.unit] : undefined, `${count} ${flow}`).toEqual(["volumetric_flow", value, unit]);
+      }
+    }
+    expect(tokenize("60 clicks an hour").some((t) => t.kind === "quantity" && t.quantity.kind === "speed")).toBe(false);
+    expect(q("allow 2 hours an hour")).toMatchObject({ quantity: { kind: "time", value: 2 } });
+    expect(q("close it for an hour")).toMatchObject({ quantity: { kind: "time", value: 1 } });
     // "and a half" adds half the unit; an English word after a number is not a unit ("as" is no attosecond).
     const hours = q("a shift of two hours and a half");
     expect(hours?.kind === "quantity" ? hours.quantity.value : undefined).toBe(2.5);

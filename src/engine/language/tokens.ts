@@ -257,6 +257,19 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
+    // "minus 2 °C", "negative seven degrees": the sign in words, before a number in figures or words. Not after
+    // a value ("10 minus 2" is arithmetic nobody asks a tool to do, and "minus" there is not a sign).
+    if (isWord(t, "minus", "negative") && !isValue(previous)) {
+      const next = tokens[i + 1];
+      const spelled = next?.kind === "word" ? readNumberWords(words, i + 1) : undefined;
+      const value = next?.kind === "number" ? next.value : spelled?.value;
+      if (value !== undefined && value > 0) {
+        const last = i + (spelled?.length ?? 1);
+        tokens[last] = { kind: "number", text: tokens.slice(i, last + 1).map((x) => x.text).join(" "), value: -value };
+        i = last - 1;
+        break step;
+      }
+    }
     // "half an hour", "one quarter of an hour", "three quarters of an hour": a fraction of one unit of time.
     if (t.kind === "word") {
       const count = { a: 1, one: 1, three: 3 }[words[i] ?? ""];
@@ -298,8 +311,9 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         const text = tokens.slice(i, i + spelled.length).map((x) => x.text).join(" ");
         t = { kind: "number", text, value: spelled.value };
         i += spelled.length - 1;
-      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour") || (t.norm === "a" && words[i + 1] === "fortnight")) && ONE_UNITS.has(words[i + 1] ?? "")) {
-        // "for one hour", "an hour": one of a unit of time (alone, "one" is an article).
+      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour") || (t.norm === "a" && words[i + 1] === "fortnight")) && ONE_UNITS.has(words[i + 1] ?? "") && (t.norm === "one" || previous?.kind !== "quantity")) {
+        // "for one hour", "an hour": one of a unit of time (alone, "one" is an article). After a quantity
+        // "an hour" is what it is per ("60 km an hour"), read below.
         t = { kind: "number", text: t.text, value: 1 };
       } else if (t.norm === "noon" || t.norm === "midday") t = { kind: "time", text: t.text, minutes: 720 };
       else if (t.norm === "midnight") t = { kind: "time", text: t.text, minutes: 0 };
@@ -367,7 +381,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       // "25℃", "77℉": one character for the degree and its scale.
       const degreeSign = n1?.kind === "punct" && /[℃℉]/.test(n1.text);
       if (n1 && (n1.kind === "word" || (n1.kind === "punct" && /[°º℃℉]/.test(n1.text)))) {
-        const unitText = degreeSign ? n1.text : n1.kind === "punct" && isWord(n2) ? `${n1.text}${wordOf(n2).norm}` : n1.kind === "word" ? n1.norm : "";
+        const unitText = degreeSign ? n1.text : n1.kind === "punct" && isWord(n2) ? `${n1.text}${wordOf(n2).norm}` : n1.kind === "word" ? (spokenKilometres(n1.norm, words, i + 2) ? "km" : n1.norm) : "";
         const q = unitText ? quantity(t.value, unitText) : undefined;
         if (q && !isAmbiguousUnitWord(unitText)) {
           out.push({ kind: "quantity", text: `${t.text} ${unitText}`, quantity: q });
@@ -391,12 +405,18 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       break step;
     }
     // "ninety-five dollars and fifty cents": the minor part said as its own amount.
-    if (t.kind === "word" && ["per", "an", "a"].includes(t.norm) && last?.kind === "quantity" && n1?.kind === "word" && ["second", "sec", "minute", "min", "hour", "hr", "h", "day"].includes(n1.norm.replace(/s$/, ""))) {
-      const perUnit = ({ second: "s", sec: "s", minute: "min", min: "min", hour: "h", hr: "h", h: "h", day: "day" } as Record<string, string>)[n1.norm.replace(/s$/, "")]!;
-      const q = quantity(last.quantity.value, `${last.quantity.unit}/${perUnit}`);
+    // "4 kg per hectare", "2 litres per tonne": a unit over any other unit, said with "per".
+    const overTime = t.kind === "word" && ["per", "an", "a"].includes(t.norm) && n1?.kind === "word" && ["second", "sec", "minute", "min", "hour", "hr", "h", "day"].includes(n1.norm.replace(/s$/, ""));
+    // ("per square metre": a unit of two words.)
+    const perTwo = isWord(t, "per") && isWord(n1) && isWord(n2) ? quantity(1, `${wordOf(n1).norm} ${wordOf(n2).norm}`) : undefined;
+    const perOne = !perTwo && isWord(t, "per") && isWord(n1) && !isAmbiguousUnitWord(wordOf(n1).norm) ? quantity(1, wordOf(n1).norm) : undefined;
+    if (t.kind === "word" && (overTime || perTwo || perOne) && last?.kind === "quantity" && last.quantity.kind !== "time" && n1?.kind === "word" && previous === last) {
+      const bottom = overTime ? ({ second: "s", sec: "s", minute: "min", min: "min", hour: "h", hr: "h", h: "h", day: "day" } as Record<string, string>)[n1.norm.replace(/s$/, "")]! : (perTwo ?? perOne)!.unit;
+      const q = quantity(last.quantity.value, `${last.quantity.unit}/${bottom}`);
       if (q) {
-        out[out.length - 1] = { kind: "quantity", text: `${last.text} ${t.text} ${n1.text}`, quantity: q };
-        i++;
+        const words = perTwo ? 2 : 1;
+        out[out.length - 1] = { kind: "quantity", text: `${last.text} ${t.text} ${tokens.slice(i + 1, i + 1 + words).map((x) => x.text).join(" ")}`, quantity: q };
+        i += words;
         break step;
       }
     }
@@ -437,6 +457,11 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
 }
 
 // A plural after "12 dollars 3" says what the 3 counts ("3 copies"); grammar words that end in s do not.
+// "sixty k's an hour", "80 ks per hour", "40 klicks an hour": kilometres as people say them, only when a
+// time follows ("60k" alone is sixty thousand, "k" alone a kelvin).
+const spokenKilometres = (word: string, words: readonly string[], at: number) =>
+  /^(?:k|ks|k's|kays|klicks?)$/.test(word) && ["an", "a", "per"].includes(words[at] ?? "") && /^(?:hour|hr|h)s?$/.test(words[at + 1] ?? "");
+
 const countsThings = (w: string) => /[^s]s$/.test(w) && w.length >= 4 && !["this", "thus", "plus", "does", "yes", "always", "perhaps", "unless"].includes(w);
 
 const ONE_UNITS = new Set(["hour", "fortnight", "minute", "second", "day", "week", "month", "year", "night", "kilogram", "kg", "metre", "meter", "litre", "liter"]);

@@ -19,11 +19,12 @@ const ALIASES: Record<string, string> = {
   "°c": "tempC", "ºc": "tempC", "℃": "tempC", "℉": "tempF", celsius: "tempC", "degrees celsius": "tempC", "°f": "tempF", "ºf": "tempF", fahrenheit: "tempF",
   "degrees fahrenheit": "tempF", mps: "m/s", kmh: "km/h", kph: "km/h", "km/hr": "km/h", mph: "mi/h", secs: "s", sec: "s",
   mins: "min", hrs: "h", hr: "h", yrs: "year", yr: "year", wks: "week", wk: "week", mo: "month", mos: "month", months: "month",
-  tonnes: "tonne", tons: "ton", kgs: "kg", lbs: "lb", pounds: "lb", kilos: "kg", bytes: "byte", kb: "kB",
+  tonnes: "tonne", tons: "ton", ha: "hectare", hectares: "hectare", kgs: "kg", lbs: "lb", pounds: "lb", kilos: "kg", bytes: "byte", kb: "kB",
   // The tokenizer lower-cases text; units whose case matters are read in their usual case.
   w: "W", kw: "kW", mw: "MW", gw: "GW", wh: "Wh", kwh: "kWh", mwh: "MWh", gwh: "GWh", kva: "kVA", v: "V", kv: "kV", hz: "Hz", khz: "kHz", mhz: "MHz", ghz: "GHz",
   mb: "MB", gb: "GB", tb: "TB", pb: "PB", kib: "KiB", mib: "MiB", gib: "GiB", tib: "TiB", mbps: "Mbps", gbps: "Gbps", kbps: "kbps",
-  "degrees f": "tempF", "degrees c": "tempC", "deg f": "tempF", "deg c": "tempC", "fahrenheit degrees": "tempF", "celsius degrees": "tempC",
+  // "45F", "45 F": a bare F after a number is a Fahrenheit reading (no one writes farads in a request).
+  f: "tempF", "degrees f": "tempF", "degrees c": "tempC", "deg f": "tempF", "deg c": "tempC", "fahrenheit degrees": "tempF", "celsius degrees": "tempC",
 };
 
 const cache = new Map<string, Quantity | null>();
@@ -53,6 +54,13 @@ function namesUnit(word: string, unit: string): boolean {
   return false;
 }
 
+/** "kg/ha", "l/ha", "mg/kg": a unit over another, each part spelled as people write it. */
+function overUnit(key: string): string | undefined {
+  const parts = key.split("/");
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  return parts.map((part) => ALIASES[part] ?? part).join("/");
+}
+
 /** "cubic metres", "square feet", "metres squared": a unit to a power, as js-quantities writes it. */
 function powered(key: string): string | undefined {
   const before = /^(cubic|cu|square|sq)\.?\s+([a-z]+)$/.exec(key);
@@ -74,7 +82,7 @@ export function quantity(value: number, unitText: string): Quantity | undefined 
   const hit = cache.get(key);
   if (hit !== undefined) return hit ? { ...hit, value } : undefined;
   let result: Quantity | null = null;
-  const unit = ALIASES[key] ?? powered(key) ?? unitText.trim().replace(/-/g, " ");
+  const unit = ALIASES[key] ?? powered(key) ?? overUnit(key) ?? unitText.trim().replace(/-/g, " ");
   // Words that name no unit are remembered too: argument names ("amount") are asked on every decision.
   if (!namesUnit(key, unit)) {
     if (cache.size > 5000) cache.clear();

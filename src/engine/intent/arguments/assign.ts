@@ -173,6 +173,19 @@ function pairedRoles(sigs: Signature[]): Set<Role> {
   return new Set([...roles].filter((r) => roles.has(OPPOSITE[r])));
 }
 
+/** Whether a span is inside parentheses opened on its own line and not yet closed before it. */
+function inAside(text: string, span: Span): boolean {
+  let depth = 0;
+  for (let i = span.start - 1; i >= 0 && text[i] !== "\n"; i--) {
+    if (text[i] === ")") depth++;
+    else if (text[i] === "(") {
+      if (depth === 0) return true;
+      depth--;
+    }
+  }
+  return false;
+}
+
 /** A value given to a parameter and how well it fit (the pair's score). */
 export interface Assigned {
   value: unknown;
@@ -212,7 +225,12 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
     if (result.has(c.key) || open.has(c.key)) continue;
     if (!c.shared && taken.some((t) => overlaps(t, c.span))) continue;
     // A tie: another free value fits this parameter as well and is not a better fit elsewhere.
-    const rival = (byKey.get(c.key) ?? []).find((o) => o !== c && (o.score > c.score - TIE || (o.alternative && c.alternative)) && !overlaps(o.span, c.span) && !sameValue(o.value, c.value) && !taken.some((t) => overlaps(t, o.span)) && !candidates.some((x) => x.key !== c.key && overlaps(x.span, o.span) && x.score > o.score + TIE));
+    const rivals = (byKey.get(c.key) ?? []).filter((o) => o !== c && (o.score > c.score - TIE || (o.alternative && c.alternative)) && !overlaps(o.span, c.span) && !sameValue(o.value, c.value) && !taken.some((t) => overlaps(t, o.span)) && !candidates.some((x) => x.key !== c.key && overlaps(x.span, o.span) && x.score > o.score + TIE));
+    // A value in a parenthesised aside ("30 kg (3 × 10 kg)") explains one outside it: the one outside is
+    // the argument, whichever scored a little higher.
+    const aside = inAside(turn.text, c.span);
+    if (aside && rivals.some((o) => !inAside(turn.text, o.span))) continue;
+    const rival = rivals.find((o) => aside || !inAside(turn.text, o.span));
     if (rival && !asked.has(c.key)) {
       open.add(c.key);
       continue;

@@ -668,3 +668,44 @@ describe("a correction with a remark after it", () => {
     expect(read(["topsoil 12 m3 for the north lawn", "oops 14 m3 was a typo, it's 16 m3"]).topsoil_m3).toBe(16);
   });
 });
+
+const KILN_LOAD = {
+  type: "object",
+  required: ["kiln_id", "load_kg"],
+  properties: {
+    kiln_id: { type: "string", pattern: "^KLN-[0-9]{2}$" },
+    load_kg: { type: "number", minimum: 1, maximum: 500, description: "Total load in kilograms." },
+    fan_speed_kmh: { type: "number", minimum: 0, maximum: 120, description: "Flue fan speed in km/h." },
+    chamber_celsius: { type: "number", minimum: -40, maximum: 1400, description: "Chamber temperature, Celsius." },
+  },
+} as const;
+
+describe("a value in a parenthesised aside explains the one outside it", () => {
+  const read = (text: string) => extractArguments(KILN_LOAD, [text], { now: NOW });
+  const totals = [[60, "3 × 20 kg"], [90, "3 x 30kg"], [40, "two trays of 20 kg"], [45, "25 kg + 20 kg"]] as const;
+  for (const [total, breakdown] of totals) {
+    for (const layout of [
+      (t: number, b: string) => `Load KLN-04 with ${t} kg total (${b}).`,
+      (t: number, b: string) => `KLN-04: ${t} kg in all (that's ${b}), fire it tonight`,
+      (t: number, b: string) => `(${b}) ${t} kg going into KLN-04`,
+    ]) {
+      const text = layout(total, breakdown);
+      it(text, () => expect(read(text).load_kg).toBe(total));
+    }
+  }
+  it("a value only inside an aside is still the argument", () => {
+    expect(read("Load KLN-04 please (35 kg)").load_kg).toBe(35);
+  });
+});
+
+describe("speeds said as a length an hour, a sign said in words", () => {
+  const read = (text: string) => extractArguments(KILN_LOAD, [text], { now: NOW });
+  for (const [said, kmh] of [["sixty k's an hour", 60], ["60 km an hour", 60], ["forty klicks per hour", 40], ["25 kilometres an hour", 25]] as const) {
+    const text = `uh KLN-07, 200 kg, flue fan at ${said}, thanks, it's the third kiln of six`;
+    it(text, () => expect(read(text)).toMatchObject({ kiln_id: "KLN-07", load_kg: 200, fan_speed_kmh: kmh }));
+  }
+  for (const [said, celsius] of [["minus 12 °C", -12], ["negative five degrees celsius", -5], ["minus 4F", -20]] as const) {
+    const text = `KLN-02 is cold-soaking at ${said}, load 80 kg`;
+    it(text, () => expect(read(text).chamber_celsius).toBeCloseTo(celsius, 4));
+  }
+});
