@@ -213,7 +213,9 @@ function valueConceptsOf(action: PreparedAction): Set<string> {
   if (action.valueConcepts) return action.valueConcepts;
   const set = new Set<string>();
   for (const f of action.fields) {
-    if (typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH) for (const c of lexical(conceptSet(f.value))) set.add(c);
+    // A value that repeats the word its key ends in (`fluid_type: type_i`) is named by its other words:
+    // "type" is the field's, so "Type IV fluid" is not named by `type_i`.
+    if (typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH) for (const c of lexical(conceptSet(f.value))) if (c !== f.words.at(-1)) set.add(c);
   }
   action.valueConcepts = set;
   return set;
@@ -566,7 +568,9 @@ function valueAfterParameter(action: PreparedAction, concepts: ReadonlySet<strin
   if (!param) return undefined;
   const field = action.fields.find((f) => f.path === param);
   if (!field || field.value === undefined || field.value === null || field.value === "") return "unknown";
-  return norm(String(field.value)) === next.whole ? "same" : "other";
+  // (`fluid_type: type_iv` for "type IV": a value that repeats its key's word is named by the rest.)
+  const value = norm(String(field.value));
+  return value === next.whole || value.split(" ").filter((w) => !field.words.includes(w)).join(" ") === next.whole ? "same" : "other";
 }
 
 /**

@@ -1311,3 +1311,94 @@ describe("a thing named by its owner, its manner or its means (tenth session)", 
     });
   }
 });
+
+describe("a thing's state it lacks, a place-word naming a thing, a kind's own word, a unit over any unit (eleventh session)", () => {
+  const one = (sentence: string) => {
+    const parsed = parseRule(sentence);
+    if (!parsed.ok) throw new Error(`${sentence}: ${parsed.error.message}`);
+    return new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+  };
+  const at = (set: RuleSet, tool: string, args: Record<string, unknown>) => set.decide(prepareAction({ tool, args, now: new Date() })).decision;
+
+  // "without a photo (being) taken", "with the waiver signed": a participle after the noun is the state
+  // the action carries or lacks, a yes/no argument named by both words.
+  describe("without or with a thing in a state", () => {
+    const things: [phrase: string, field: string][] = [["a photo", "photo_taken"], ["the label", "label_printed"], ["the seal", "seal_applied"]];
+    const states: Record<string, string> = { photo_taken: "taken", label_printed: "printed", seal_applied: "applied" };
+    for (const [phrase, field] of things) {
+      for (const being of ["", "being ", "been "]) {
+        for (const place of ["", " at the counter"]) {
+          forEachFrame((frame, fired) => {
+            const sentence = frame(`parcel releases without ${phrase} ${being}${states[field]}${place}`);
+            it(sentence, () => {
+              const set = one(sentence);
+              expect([at(set, "release_parcel", { parcel_id: "P1", [field]: false }), at(set, "release_parcel", { parcel_id: "P1", [field]: true })]).toEqual([fired, "approved"]);
+            });
+          });
+        }
+      }
+      it(`only with ${phrase} ${states[field]}`, () => {
+        const set = one(`Parcels may only be released with ${phrase} ${states[field]}`);
+        expect([at(set, "release_parcel", { parcel_id: "P1", [field]: false }), at(set, "release_parcel", { parcel_id: "P1", [field]: true })]).toEqual(["blocked", "approved"]);
+      });
+    }
+    // "without notifying the owner": a doing left out, named by its verb and object.
+    for (const [doing, field] of [["notifying the owner", "notify_owner"], ["requiring a signature", "require_signature"], ["logging the reason", "log_reason"]] as const) {
+      forEachFrame((frame, fired) => {
+        const sentence = frame(`parcel releases without ${doing}`);
+        it(sentence, () => {
+          const set = one(sentence);
+          expect([at(set, "release_parcel", { parcel_id: "P1", [field]: false }), at(set, "release_parcel", { parcel_id: "P1", [field]: true })]).toEqual([fired, "approved"]);
+        });
+      });
+    }
+  });
+
+  // "the outside humidity is above 80%": before a noun "outside" names the thing; before a value or a
+  // range it negates it.
+  describe("outside as a word of the subject", () => {
+    for (const subject of ["the outside humidity", "outside humidity"]) {
+      for (const [verb, value] of [["is above", "80%"], ["exceeds", "80 percent"], ["is over", "80 %"]] as const) {
+        const sentence = `Block kiln firings when ${subject} ${verb} ${value}`;
+        it(sentence, () => {
+          const set = one(sentence);
+          expect([85, 80, 50].map((h) => at(set, "fire_kiln", { kiln_id: "K1", outside_humidity_percent: h }))).toEqual(["blocked", "approved", "approved"]);
+        });
+      }
+    }
+    it("outside a range still negates it", () => {
+      const set = one("Block kiln firings when the humidity is outside the 20 to 60 percent range");
+      expect([10, 40, 70].map((h) => at(set, "fire_kiln", { kiln_id: "K1", humidity_percent: h }))).toEqual(["blocked", "approved", "blocked"]);
+    });
+  });
+
+  // `permit_class: class_a` and "Class C permits": the word the key ends in, repeated in its value, does not
+  // name the value; the value's own word does.
+  describe("a kind's value that repeats its key's word", () => {
+    for (const [written, key, named, other] of [["Class C", "permit_class", "class_c", "class_a"], ["Type 2", "charger_type", "type_2", "type_1"], ["Grade B", "steel_grade", "grade_b", "grade_a"]] as const) {
+      forEachFrame((frame, fired) => {
+        const sentence = frame(`${written} permits issued to minors`.replace("permits issued to minors", "permit issues"));
+        it(`${sentence} (${key})`, () => {
+          const set = one(sentence);
+          expect([at(set, "issue_permit", { [key]: named }), at(set, "issue_permit", { [key]: other })]).toEqual([fired, "approved"]);
+          // With the tool's parameters known, "Class C" is the parameter's noun and its value.
+          const withParams = (value: string) => set.decide(prepareAction({ tool: "issue_permit", args: { [key]: value, holder: "H1" }, params: [key, "holder", "valid_days"], now: new Date() })).decision;
+          expect([withParams(named), withParams(other)]).toEqual([fired, "approved"]);
+        });
+      });
+    }
+  });
+
+  // "120 kg per hectare", "12 g/m²": a unit over another unit is one quantity, compared across units.
+  describe("a unit over any unit", () => {
+    for (const limit of ["120 kg per hectare", "120 kg/ha", "12 g per square metre"]) {
+      for (const [key, over, at_, under] of [["rate_kg_per_ha", 130, 120, 100], ["rate_g_per_m2", 13, 12, 10]] as const) {
+        const sentence = `Never spread fertiliser at more than ${limit}`;
+        it(`${sentence} (${key})`, () => {
+          const set = one(sentence);
+          expect([over, at_, under].map((v) => at(set, "spread_fertiliser", { field_id: "F1", [key]: v }))).toEqual(["blocked", "approved", "approved"]);
+        });
+      }
+    }
+  });
+});

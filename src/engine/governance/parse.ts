@@ -810,6 +810,11 @@ function isReducedRelative(w: W, words: W[]): boolean {
 }
 
 /** A past participle, regular or not: an inflected form that is not the -ing or the third person ("planned", "flown", "sent"). */
+// Where a condition's words stop: the end, punctuation, a word that opens the next condition or item, or
+// the effect after a subject ("… are forbidden", "… must not", "… need sign-off").
+const endsClause = (ws: W[], k: number) =>
+  !ws[k] || ws[k]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k]!.norm) || LIST_SEPARATORS.has(ws[k]!.norm) || MODALS.has(ws[k]!.norm) || wordIs(ws[k], "is", "are", "need", "needs", "require", "requires");
+
 const isPastParticiple = (w: W) => w.norm !== w.lemma && !/(?:ing|s)$/.test(w.norm) && /(?:d|en|wn|t)$/.test(w.norm);
 
 // "a freezer's setpoint": the tagger reads the possessive as a particle, but its noun names the thing whose
@@ -1520,8 +1525,9 @@ class ConditionReader {
       // A subject is one phrase: "for customers and the amount is over 5" is two conditions.
       if (j > i && wordIs(ws[j], "and", "or", "but", "unless", "except")) return undefined;
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
-      // "outside the $1,000 to $4,000 range": a range is the only comparison "outside" can open.
-      else if (wordIs(ws[j], "outside")) negated = !negated;
+      // "outside the $1,000 to $4,000 range": a range is the only comparison "outside" can open, and it
+      // opens it before a value. Before a noun it names the thing ("the outside air temperature").
+      else if (wordIs(ws[j], "outside") && (numericAt(j + 1) || (wordIs(ws[j + 1], "the", "a") && numericAt(j + 2)))) negated = !negated;
       else if (/[_\d]/.test(ws[j]!.norm) && wordIs(ws[j - 1], "to", "into", "in", "at", "from", "for")) placed.push(ws[j]!);
       else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
       j++;
@@ -1854,6 +1860,32 @@ class ConditionReader {
         const on = !OFF_STATES.has((particle ?? state).norm);
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: wordIs(ws[i], "with") === on }, next };
       }
+      // "without an adult signature (being) required", "with the form signed (at the desk)": a participle
+      // after the noun is the state the action carries or lacks, a yes/no fact named by both
+      // (`require_adult_signature`, `form_signed`). Its place ("on delivery") belongs to the participle.
+      const being = wordIs(state, "being", "been") ? 1 : 0;
+      const done = ws[k + being];
+      if (noun.length > 0 && done && done.t.kind === "word" && isPastParticiple(done) && !APPROVAL_PARTICIPLES.has(done.norm)) {
+        let next = k + being + 1;
+        if (wordIs(ws[next], "on", "at", "upon", "for") && ws[next + 1]?.pos === "NOUN" && endsClause(ws, next + 2)) next += 2;
+        if (endsClause(ws, next)) {
+          if (probe) return { condition: { kind: "and", of: [] }, next };
+          return { condition: { kind: "flag", subject: subjectOf([...noun, done]), expect: wordIs(ws[i], "with") }, next };
+        }
+      }
+    }
+    // "without requiring an adult signature", "without notifying the owner": a doing the action leaves out,
+    // named by its verb and object (`require_adult_signature`, `notify_owner`).
+    // (The tagger reads some of these as nouns: "logging", "recording".)
+    if (wordIs(ws[i], "without") && (ws[i + 1]?.pos === "VERB" || ws[i + 1]?.pos === "NOUN") && /^[a-z]{3,}ing$/.test(ws[i + 1]!.norm)) {
+      let k = i + 2;
+      if (wordIs(ws[k], "a", "an", "the", "any", "its", "their")) k++;
+      const noun = phraseAt(ws, k, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-")));
+      k += noun.length;
+      if (noun.length > 0 && endsClause(ws, k)) {
+        if (probe) return { condition: { kind: "and", of: [] }, next: k };
+        return { condition: { kind: "flag", subject: subjectOf([ws[i + 1]!, ...noun]), expect: false }, next: k };
+      }
     }
     // "without MFA", "without a ticket": the absence of a thing the action would carry, a yes/no fact.
     if (wordIs(ws[i], "without")) {
@@ -1862,8 +1894,7 @@ class ConditionReader {
       // ("without a verified MFA": a state word before the noun is part of its name, `mfa_verified`.)
       const noun = phraseAt(ws, k, (w, taken, at) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || (STATE_WORDS.has(w.norm) && ws[at + 1]?.t.kind === "word")) && (!STATE_WORDS.has(w.norm) || taken === 0));
       k += noun.length;
-      const closes = !ws[k] || ws[k]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k]!.norm) || LIST_SEPARATORS.has(ws[k]!.norm) || MODALS.has(ws[k]!.norm) || wordIs(ws[k], "is", "are");
-      if (noun.length > 0 && closes && !APPROVAL_NOUNS.has(noun.at(-1)!.norm) && !APPROVAL_ACTS.has(noun.at(-1)!.norm)) {
+      if (noun.length > 0 && endsClause(ws, k) && !APPROVAL_NOUNS.has(noun.at(-1)!.norm) && !APPROVAL_ACTS.has(noun.at(-1)!.norm)) {
         if (probe) return { condition: { kind: "and", of: [] }, next: k };
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: false }, next: k };
       }
