@@ -51,6 +51,23 @@ describe("classifyTurn", () => {
     expectKind("question", ["do the refunds go out on Fridays", "Do they deliver on Sundays?"]);
   });
 
+  it("a verb and a value as one item of a list is a field, not the command", () => {
+    for (const verb of ["sand", "varnish", "polish"]) {
+      for (const [field, value] of [["start", "2027-03-02T08:00:00Z"], ["finish", "17:30"], ["end", "14/03/2027"], ["stop", "4pm"], ["start", "0800"]] as const) {
+        for (const layout of [
+          (v: string) => `${v[0]!.toUpperCase()}${v.slice(1)} floor FL-208 with rig R-3, two coats, ${field} ${value}.`,
+          (v: string) => `please ${v} FL-208 (the hall), dust sheets on, ${field} ${value}`,
+        ]) {
+          const text = layout(verb);
+          expect(requestFocus(text).verb, text).toBe(verb);
+        }
+      }
+    }
+    // Alone, or with its object, it is still the command.
+    expect(requestFocus("start 2027-03-02").verb).toBe("start");
+    expect(requestFocus("sand FL-208, then start the dryer at 5").verb).toBe("start");
+  });
+
   it("a causative's participle is what is to be done", () => {
     for (const [text, verb] of [
       ["could you get the van serviced", "service"],

@@ -162,9 +162,12 @@ export function clausesOf(text: string): Clause[] {
       // An article says it is a command's object, not a label ("Find a patient: …", "Book the room: …").
       const label = (i: number) => i === 0 && pieces.length > 1 && pieces[0]!.words.length <= 3 && /^[:=—–-]$/.test(pieces[0]!.after) && !pieces[0]!.words.some((w) => w.pos === "PRON" || w.pos === "AUX" || (w.pos === "DET" && /^(?:a|an|the)$/.test(w.lower)));
       const labelAfter = (i: number) => i > 0 && pieces[i - 1]!.words.length <= 3 && pieces[i - 1]!.after === ":" && pieces[i - 1]!.words.every((w) => w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "ADJ");
+      // A later piece of one word and a value ("…, winch on, start 2027-01-20T21:30Z", "…, finish 18:00") is a
+      // field and its value in a list of them, even when the word is a verb: it commands nothing.
+      const keyAndValue = (i: number) => i > 0 && pieces[i]!.words.length === 2 && /\d/.test(pieces[i]!.words[1]!.text) && pieces[i - 1]!.after === ",";
       pieces.forEach((p, i) => {
         const read = label(i) ? { words: p.words, asked: false, act: "statement" as const } : readClause(p.words, end === "?" && i === pieces.length - 1);
-        clauses.push(label(i - 1) || labelAfter(i) ? { ...read, labelled: true } : read);
+        clauses.push(label(i - 1) || labelAfter(i) || keyAndValue(i) ? { ...read, labelled: true } : read);
       });
       sentence = [];
     };

@@ -54,8 +54,11 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
   let lastFound = 0;
   // The conversation's own unambiguous numeric dates show its order best; the workspace's comes next.
   const order = dateOrderShown(turns.join("\n")) ?? options.dateOrder;
-  turns.forEach((text, index) => {
-    const last = index === turns.length - 1;
+  // A turn that amends itself ("£650 to Maya. Actually, make it £450") is read as the request and then its
+  // correction, as if the correction were a turn of its own.
+  const pieces = turns.flatMap((text, index) => amendedWithin(text).map((piece, at, all) => ({ text: piece, index, amends: at > 0, lastOfTurn: at === all.length - 1 })));
+  pieces.forEach(({ text, index, amends, lastOfTurn }) => {
+    const last = index === turns.length - 1 && lastOfTurn;
     const asked = new Set(last ? (options.asked ?? []) : []);
     const found = assignTurn(sigs, readTurn(text, now, order), asked);
     if (last) lastFound = found.size;
@@ -67,7 +70,7 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
       // A later value replaces an earlier one when asked for, or when it fits at least as well ("make it
       // Thursday" for a date); a bare number ("ticket 12") does not replace an amount given in dollars.
       const firm = !loose && score >= Math.min(FIRM, scores.get(key) ?? 0);
-      if (args[key] === undefined || asked.has(key) || firm || (last && options.correction)) {
+      if (args[key] === undefined || asked.has(key) || firm || amends || (last && options.correction)) {
         args[key] = value;
         scores.set(key, score);
       }
@@ -75,6 +78,17 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
   });
   if (options.correction && turns.length > 1) correctWords(sigs, args, turns.at(-1)!, lastFound);
   return args;
+}
+
+// Where a turn turns to amend what it just said: a sentence (or a clause after a comma) opening with
+// "actually", "make it", "scratch that", "on second thought", "no wait", "sorry, I meant".
+const AMENDMENT = /(?:[.!?;]\s+|\n\s*|,\s+(?=actually\b))(?=(?:actually|make (?:it|that)|scratch that|on second thoughts?|no,? wait|wait,? no|sorry,? (?:i meant|make it)|correction:)\b)/i;
+
+/** A turn split where it amends itself; one piece when it does not. */
+function amendedWithin(text: string): string[] {
+  const at = text.search(AMENDMENT);
+  if (at <= 0) return [text];
+  return [text.slice(0, at), text.slice(at).replace(/^[\s,.!?;]+/, "")];
 }
 
 // Words a correction opens or closes with that are not the new value.

@@ -71,6 +71,7 @@ export function channelOf(word: string): string | undefined {
 const PEOPLE = new Set([
   "customer", "client", "user", "people", "person", "recipient", "contact", "subscriber", "member", "patient", "employee", "staff", "colleague", "someone", "anyone", "everyone", "lead", "prospect", "guest", "student", "parent",
   "child", "children", "kid", "minor", "teen", "teenager", "adult", "senior", "infant", "youth", "pupil", "applicant", "player", "driver", "tenant", "resident", "passenger", "traveller", "traveler", "candidate", "worker", "volunteer",
+  "crew", "cast", "attendee", "participant", "visitor", "delegate", "spectator", "pax", "headcount",
 ]);
 
 /** Whether a noun names people (in the singular or plural). */

@@ -4,7 +4,7 @@
 // parameter's label ("load 45 kg" → load_kg; "from OSL" → origin). Pairs are taken best first, each
 // value and each parameter once; a parameter two different values fit equally well is left open, to be
 // asked, never guessed. Values are converted to the schema's unit, currency minor units and 0–1 fractions.
-import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
+import { conceptsOf, namesPeople, verbClassOf } from "../../language/lemmas.ts";
 import { tag } from "../../language/nlp.ts";
 import { convert, convertTo } from "../../language/units.ts";
 import type { Span } from "../../language/tokens.ts";
@@ -49,6 +49,13 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
         const converted = convertTo(v.quantity.value, v.quantity.unit, sig.unit);
         const scale = 10 ** (sig.decimals ?? 6);
         return converted === undefined ? undefined : { value: Math.round(converted * scale) / scale, fit: 2 };
+      }
+      // "120m" read as 120 million is 120 metres where the parameter is a length: no amount is written
+      // with a bare "m" for a field that holds metres.
+      const metres = v.kind === "number" && sig.unit?.kind === "length" ? /^(\d+(?:\.\d+)?)m$/i.exec(f.raw.trim()) : null;
+      if (metres) {
+        const converted = convertTo(Number(metres[1]), "m", sig.unit!);
+        if (converted !== undefined) return { value: Math.round(converted * 1e6) / 1e6, fit: 1.8 };
       }
       // A bare number for a quantity in a unit ("Gate 12" and estimated_hours): only with words naming
       // the parameter (cueScore) or when no other parameter takes a number, else it is a number of
@@ -101,10 +108,22 @@ const MEASURES = new Set(["money", "percent", "fraction", "quantity"]);
  */
 function numbersAThing(sigs: Signature[], f: Found): boolean {
   const before = f.left[0];
-  if (f.value.kind !== "number" || !before || (f.near?.left ?? Infinity) === 0 || !/^[a-z]{3,}$/.test(before)) return false;
+  // ("ceiling 120m", "budget 5k": a number with a letter glued to it is a measure or an amount.)
+  if (f.value.kind !== "number" || !before || (f.near?.left ?? Infinity) === 0 || !/^[a-z]{3,}$/.test(before) || /\d[a-z]+$/i.test(f.raw.trim())) return false;
   if (sigs.some((s) => [...conceptsOf(before)].some((c) => s.label.has(c)))) return false;
   const [word] = tag([before, "4"]);
   return word?.pos === "NOUN" || word?.pos === "PROPN";
+}
+
+/**
+ * The noun a plain number counts ("40 people", "12 crates"): the plural noun (or a noun of people) right
+ * after it. A number that counts things is a count, never an amount of money or a measure.
+ */
+function countedNoun(f: Found): string | undefined {
+  const next = f.right[0];
+  if (f.value.kind !== "number" || /[a-z]/i.test(f.raw) || !next || f.near?.right === 0 || !/^[a-z]{3,}$/.test(next)) return undefined;
+  const [, word] = tag(["4", next]);
+  return word?.pos === "NOUN" && (word.lemma !== next || namesPeople(next)) ? next : undefined;
 }
 
 /** Candidates from typed values: every value against every typed parameter. */
@@ -114,6 +133,8 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
   const numeric = sigs.filter((s) => NUMERIC.has(s.kind)).length;
   for (const f of turn.found) {
     const numbered = numbersAThing(sigs, f);
+    const counted = countedNoun(f);
+    const ofPeople = counted !== undefined && namesPeople(counted);
     // "3, not 4", "the 12th instead of the 9th", "4 was wrong": the value set aside is not an argument.
     if (rejected(f.left) || calledWrong(f.right, f.near)) continue;
     const readings: { f: Found; implied?: Role; value?: Found["value"] }[] = [{ f }];
@@ -127,7 +148,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
     }
     for (const reading of readings) {
       for (const sig of sigs) {
-        if (numbered && MEASURES.has(sig.kind) && !asked.has(sig.key)) continue;
+        if ((numbered || counted) && MEASURES.has(sig.kind) && !asked.has(sig.key)) continue;
         const typed = typedFit(sig, reading.f, numeric === 1);
         if (!typed) continue;
         let score = typed.fit + cueScore(sig, reading.f.left, reading.f.right, reading.f.near) + roleScore(sig, paired, reading.f.left, reading.implied, reading.f.right);
@@ -137,6 +158,8 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
         if (n !== undefined && !inBounds(sig, n)) score *= 0.4;
         if (n !== undefined && sig.type === "integer" && !Number.isInteger(n)) score *= 0.5;
         if (asked.has(sig.key)) score += 1.5;
+        // "40 people" for a number of cast and crew: a count of people goes to a count its label says is of people.
+        if (ofPeople && (sig.kind === "count" || sig.kind === "number") && [...sig.label].some((w) => namesPeople(w))) score += 0.8;
         const alternative = reading.f.left[0] === "or" || reading.f.right[0] === "or";
         // A clock time read off a date serves the date's own parameter too ("14/05/2027 at 10:15").
         const shared = sig.kind === "code" ? { shared: true } : {};

@@ -709,3 +709,33 @@ describe("speeds said as a length an hour, a sign said in words", () => {
     it(text, () => expect(read(text).chamber_celsius).toBeCloseTo(celsius, 4));
   }
 });
+
+const CRANE_LIFT = {
+  type: "object",
+  required: ["crane_id", "hook_height_m"],
+  properties: {
+    crane_id: { type: "string", pattern: "^CR-[0-9]{3}$" },
+    hook_height_m: { type: "integer", minimum: 1, maximum: 300, description: "Highest hook position, in metres." },
+    over_road: { type: "boolean", default: false, description: "True when the load swings over the public road." },
+    budget_usd: { type: "number", description: "Budget for the lift in US dollars." },
+  },
+} as const;
+
+describe("a glued m on a length is metres; 'nothing' and 'nobody' negate a yes/no", () => {
+  const read = (text: string) => extractArguments(CRANE_LIFT, [text], { now: NOW });
+  for (const [said, metres] of [["120m", 120], ["45m", 45], ["210m", 210]] as const) {
+    for (const layout of [(x: string) => `Lift on CR-204 tomorrow. Ceiling ${x}, nothing over the road.`, (x: string) => `CR-204: max hook ${x}; nobody goes over the road with it`, (x: string) => `CR-204 to ${x} please, none of it over the road`]) {
+      const text = layout(said);
+      const got = read(text);
+      it(text, () => {
+        expect(got.crane_id).toBe("CR-204");
+        expect(got.hook_height_m).toBe(metres);
+        expect(got.over_road).toBe(false);
+      });
+    }
+  }
+  it("over the road said plainly is true, and a budget of 2m stays two million", () => {
+    expect(read("CR-204 at 60m, swinging over the road").over_road).toBe(true);
+    expect(read("CR-204 at 60m, budget $2m").budget_usd).toBe(2_000_000);
+  });
+});

@@ -332,7 +332,7 @@ function currencyCandidates(sig: Signature, turn: Turn, asked: Set<string>): Can
   return out;
 }
 
-const NEGATIONS = new Set(["no", "not", "don't", "dont", "never", "without", "skip", "skipping", "n't", "nor", "neither", "disable", "off"]);
+const NEGATIONS = new Set(["no", "not", "don't", "dont", "never", "without", "skip", "skipping", "n't", "nor", "neither", "nothing", "nobody", "none", "disable", "off"]);
 
 /**
  * Yes/no parameters named in the turn by their words ("send the email", "no reboot", "make it remote"): true
