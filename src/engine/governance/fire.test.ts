@@ -1389,6 +1389,35 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     }
   });
 
+  // "whose pour date falls on a Sunday", "if the pour date of a slab booking is a Saturday": the day of the
+  // action's own date named by its noun, not the day the action runs. "… must approve it first": when the
+  // approval comes, no word of the action.
+  describe("a day of the action's date named by its noun", () => {
+    const sunday = "2027-03-14";
+    const saturday = "2027-03-13";
+    const monday = "2027-03-15";
+    const sentences = [
+      "Slab bookings whose pour date falls on a Sunday need the site manager's approval",
+      "If the pour date of a slab booking falls on a Sunday, the site manager must approve the booking first",
+      "If the pour date of a slab booking is a Sunday, the site manager must approve it beforehand",
+      "Require approval for slab bookings when the pour date is a Sunday",
+      "Slab bookings need sign-off in advance when their pour date falls on a Sunday",
+    ];
+    for (const sentence of sentences) {
+      it(sentence, () => {
+        const set = one(sentence);
+        // The day the rule is checked on is a Monday for one call and a Sunday for another: only the pour date counts.
+        const call = (date: string, now: string) => set.decide(prepareAction({ tool: "book_slab", args: { slab_id: "S1", pour_date: date, crew_size: 6 }, now: new Date(now) })).decision;
+        expect([call(sunday, `${monday}T10:00:00Z`), call(saturday, `${sunday}T10:00:00Z`), call(monday, `${sunday}T10:00:00Z`)]).toEqual(["conditional", "approved", "approved"]);
+      });
+    }
+    it("a day of the week alone is still the day the action runs", () => {
+      const set = one("Block slab bookings on Sundays");
+      const call = (now: string) => set.decide(prepareAction({ tool: "book_slab", args: { slab_id: "S1", pour_date: monday }, now: new Date(now) })).decision;
+      expect([call(`${sunday}T10:00:00Z`), call(`${monday}T10:00:00Z`)]).toEqual(["blocked", "approved"]);
+    });
+  });
+
   // "120 kg per hectare", "12 g/m²": a unit over another unit is one quantity, compared across units.
   describe("a unit over any unit", () => {
     for (const limit of ["120 kg per hectare", "120 kg/ha", "12 g per square metre"]) {

@@ -110,6 +110,9 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
   // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
   text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
+  // "… must approve the booking first", "… signed off beforehand": when the approval comes, which an
+  // approval always does (before the action), so no word of the action.
+  text = text.replace(/\s+(?:first|beforehand|in\s+advance|ahead\s+of\s+time)(?=\s*(?:[.,;(]|$))/gi, "");
   // "Ensure that …", "Make sure …": the rule itself follows.
   text = text.replace(/^\s*(?:please\s+)?(?:ensure|make\s+sure|see\s+to\s+it)\s+(?:that\s+)?/i, "");
   // Idioms of a second person's check: "another set of eyes", "an extra pair of eyes", "the four-eyes
@@ -1257,7 +1260,23 @@ class ConditionReader {
     let negated = false;
     // "inspections that begin on a Sunday": the day of the action's own time ("start"), not of now.
     const subject: W[] = [];
-    while (j < ws.length && j < i + 4 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "on", "during", "at", "over", "outside", "except", "for", "a", "the", "any") && DAYS[ws[j]!.norm] === undefined) {
+    // "whose shoot date falls on a Sunday", "the delivery date of an order is a Saturday": the time named
+    // by its noun (and what it is of) before the verb.
+    let n = wordIs(ws[j], "the", "its", "their", "whose") ? j + 1 : j;
+    const named: W[] = [];
+    // (A verb or adjective before a noun modifies it: "pour date", "go-live date", "planned start".)
+    const nominal = (k: number) => ws[k]!.pos === "NOUN" || ws[k]!.pos === "PROPN" || ((ws[k]!.pos === "VERB" || ws[k]!.pos === "ADJ") && ws[k + 1]?.pos === "NOUN");
+    while (n < ws.length && n < j + 8 && nominal(n) && !isDayWord(ws[n])) {
+      named.push(ws[n]!);
+      n++;
+      if (wordIs(ws[n], "of") && named.length > 0) n += wordIs(ws[n + 1], "a", "an", "the", "any", "each", "every") ? 2 : 1;
+    }
+    if (named.length > 0 && ws[n] && (ws[n]!.pos === "VERB" || TIME_VERBS.has(ws[n]!.lemma) || wordIs(ws[n], "is", "are"))) {
+      subject.push(...named);
+      j = n;
+    }
+    const nounsThenVerb = subject.length;
+    while (j < ws.length && j < n + 4 && ws[j]!.t.kind === "word" && !wordIs(ws[j], "on", "during", "at", "over", "outside", "except", "for", "a", "the", "any") && DAYS[ws[j]!.norm] === undefined) {
       const w = ws[j]!;
       if (wordIs(w, "that", "which", "who", "when", "whose", "is", "are")) {
         j++;
@@ -1267,8 +1286,9 @@ class ConditionReader {
       subject.push(w);
       j++;
     }
-    // "scheduled for a Saturday" names the day as "on" does.
-    if (subject.length > 0 && !wordIs(ws[j], "on", "during", "over", "for")) return undefined;
+    // "scheduled for a Saturday" names the day as "on" does ("the shoot date is a Sunday": a copula too).
+    if (subject.length > nounsThenVerb && !wordIs(ws[j], "on", "during", "over", "for")) return undefined;
+    if (nounsThenVerb > 0 && subject.length === nounsThenVerb && !wordIs(ws[j], "a", "the", "any") && !isDayWord(ws[j])) return undefined;
     if (wordIs(ws[j], "outside", "except")) {
       negated = true;
       j++;
