@@ -300,7 +300,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     };
   });
   const verbsOnly = term.verbs.length > 0;
-  const leadsWithIng = wordsOf(term.text)[0]?.endsWith("ing") === true;
+  const firstWord = wordsOf(term.text)[0] ?? "";
+  const leadsWithIng = firstWord.endsWith("ing");
   // The term's words as written, generic nouns included ("customer records" keeps "records").
   const aboutData = wordsOf(term.text).some((w) => DATA_NOUNS.has(w));
   // "overnight shipments": the noun of action read as the verb comes last, so every object before it modifies it.
@@ -331,6 +332,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     let nounOfAction = false;
     let byDelivery = false;
     let byKind = false;
+    // The term's only "verb" modifies its noun: it names a thing, as a term without a verb does.
+    let modifierOnly = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
       if (meets(action.operation, v)) {
@@ -384,6 +387,15 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         byKind = true;
         continue;
       }
+      // "Engineering possessions", "Catering orders": a leading word in -ing of no operation the lexicon
+      // knows modifies the noun after it; the objects must then name the tool (`request_possession`).
+      // (Only for a tool that makes or requests the thing, and an action that does not say its kind otherwise:
+      // "building applications" and `application_type: planning` are another kind.)
+      if (k === 0 && objects.length > 0 && leadsWithIng && v.has(firstWord) && classless[k] && !delivers[k] && action.makes && !otherKind(action)) {
+        byKind = true;
+        modifierOnly = true;
+        continue;
+      }
       // "Drone flights planned with …" and `schedule_drone_flight`: the participle says which flights; a
       // tool that makes or schedules them makes such flights (the objects must then name the tool).
       // (Only a participle of how a thing is made or carried out: "invoices voided …" are not made by `create_invoice`.)
@@ -398,11 +410,11 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // "maintenance windows", "orders": a thing named alone is made or done; a tool that cancels or rejects
     // it (`cancel_maintenance`) undoes it. Reading is left in: a rule about data may be about reading it.
     // A tool's name ("Block cancel_order") or a word of its operation among the objects still names it.
-    if (!verbsOnly && !term.exact && (action.operation.has(":cancel") || action.operation.has(":reject")) && !objects.some((o) => meets(action.operation, o.concepts))) return false;
+    if ((!verbsOnly || (modifierOnly && verbs.length === 1)) && !term.exact && (action.operation.has(":cancel") || action.operation.has(":reject")) && !objects.some((o) => meets(action.operation, o.concepts))) return false;
     // A tool that only looks (`list_refunds`, `get_prescription`) does not do the thing a noun of action
     // names ("refunds over $500", "ketamine prescriptions"); a rule about data ("patient records",
     // "customer files") still covers reading it.
-    if (!verbsOnly && !term.exact && !aboutData && action.looks && !objects.some((o) => meets(action.operation, o.concepts))) return false;
+    if ((!verbsOnly || (modifierOnly && verbs.length === 1)) && !term.exact && !aboutData && action.looks && !objects.some((o) => meets(action.operation, o.concepts))) return false;
     // "band B", "tier C": a parameter's noun then a short value names one value of it; an action with
     // another value there is not the one the rule names.
     for (let i = 0; i + 1 < objects.length; i++) if (valueAfterParameter(action, objects[i]!.concepts, objects[i + 1]) === "other") return false;

@@ -1418,6 +1418,96 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     });
   });
 
+  // "Any crate over 40 kg needs approval before it is loaded onto a truck": the doing after "before" is the
+  // action, not a yes/no fact no tool carries.
+  describe("what is done, said after 'before it is'", () => {
+    for (const [clause, tool, other] of [
+      ["before it is loaded onto a truck", "load_crate", "weigh_crate"],
+      ["before they are shipped out", "ship_crate", "weigh_crate"],
+      ["when it is assigned a bay", "assign_bay", "weigh_crate"],
+    ] as const) {
+      for (const [effect, fired] of [["needs the depot lead's approval", "conditional"], ["must be signed off by a supervisor", "conditional"]] as const) {
+        const sentence = `Any crate heavier than 40 kg ${effect} ${clause}.`;
+        it(sentence, () => {
+          const set = one(sentence);
+          expect([at(set, tool, { crate_id: "C1", weight_kg: 55 }), at(set, tool, { crate_id: "C1", weight_kg: 30 }), at(set, other, { crate_id: "C1", weight_kg: 55 })]).toEqual([fired, "approved", "approved"]);
+        });
+      }
+    }
+  });
+
+  // "(the batch is scrapped after that)": a clause of its own in brackets at the end says why.
+  // "must not be left unheated": what is left so is what is done.
+  describe("a bracketed reason at the end, and 'left' before a participle", () => {
+    for (const reason of [" (the batch is scrapped after that)", " (stock is written off once this happens)", ""]) {
+      const sentence = `Proofing trays must not be left unheated for longer than 45 minutes${reason}.`;
+      it(sentence, () => {
+        const set = one(sentence);
+        expect([at(set, "schedule_tray_unheat", { tray_id: "T1", duration_hours: 1 }), at(set, "schedule_tray_unheat", { tray_id: "T1", duration_hours: 0.5 })]).toEqual(["blocked", "approved"]);
+      });
+    }
+  });
+
+  // "Only dispatchers may void tickets": only that role may; others are blocked, other actions are not governed.
+  describe("only a role may do it", () => {
+    const roles: [written: string, value: string][] = [["dispatchers", "dispatcher"], ["a dispatcher", "dispatcher"], ["the shift supervisor", "shift supervisor"], ["admins", "admin"], ["a dispatcher — never a driver or a clerk —", "dispatcher"]];
+    for (const [written, value] of roles) {
+      for (const modal of ["may", "can", "are allowed to"]) {
+        const sentence = `Only ${written} ${modal === "are allowed to" && written.startsWith("a") ? "is allowed to" : modal} void tickets.`;
+        it(sentence, () => {
+          const set = one(sentence);
+          expect([
+            at(set, "void_ticket", { ticket_id: "T1", actor_role: value.replace(/ /g, "_") }),
+            at(set, "void_ticket", { ticket_id: "T1", actor_role: "driver" }),
+            at(set, "issue_ticket", { ticket_id: "T1", actor_role: "driver" }),
+          ]).toEqual(["approved", "blocked", "approved"]);
+        });
+      }
+    }
+    it("the people a business serves, and a qualification, are not read as a role", () => {
+      const served = parseRule("Only gold customers may book suites");
+      if (served.ok) expect(JSON.stringify(served.rule)).not.toContain('"role"');
+      const qualified = parseRule("Only C2-licensed drivers may move tankers");
+      if (qualified.ok) expect(JSON.stringify(qualified.rule)).not.toContain('"c2-licensed driver"');
+    });
+  });
+
+  // "No more than three customs duty refund claims may be filed per day": the things counted may take
+  // several words before the verb.
+  describe("a limit first on a long noun phrase", () => {
+    for (const things of ["claims", "refund claims", "duty refund claims", "HMRC duty refund claims", "customs duty refund claims"]) {
+      const sentence = `No more than three ${things} may be filed per day.`;
+      it(sentence, () => {
+        const parsed = parseRule(sentence);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        expect(parsed.rule.when).toMatchObject({ kind: "rate", count: 3, window_seconds: 86_400 });
+      });
+    }
+  });
+
+  // "that start between 06:00 and 22:00 London time on a weekday": the day of the same start.
+  describe("a day beside a time of the action's own", () => {
+    const sentence = "Kiln firings that start between 06:00 and 22:00 London time on a weekday require sign-off.";
+    it(sentence, () => {
+      const set = one(sentence);
+      const call = (start: string, now: string) => set.decide(prepareAction({ tool: "schedule_kiln_firing", args: { kiln_id: "K1", start_time: start }, now: new Date(now) })).decision;
+      // A Wednesday 06:30 in London (summer time) checked on a Saturday; a Saturday start checked on a Wednesday.
+      expect([call("2027-07-14T05:30:00Z", "2027-07-17T10:00:00Z"), call("2027-07-17T10:30:00Z", "2027-07-14T10:00:00Z"), call("2027-07-14T21:30:00Z", "2027-07-14T10:00:00Z")]).toEqual(["conditional", "approved", "approved"]);
+    });
+  });
+
+  // "Catering orders", "Engineering possessions": a leading -ing word of no operation modifies the noun.
+  describe("a leading -ing word that modifies its noun", () => {
+    for (const [phrase, tool] of [["Engineering possessions", "request_possession"], ["Catering orders", "place_order"], ["Plumbing jobs", "schedule_job"]] as const) {
+      const sentence = `${phrase} over 8 hours require approval.`;
+      it(sentence, () => {
+        const set = one(sentence);
+        const cancel = tool.replace(/^[a-z]+/, "cancel");
+        expect([at(set, tool, { ref: "R1", duration_hours: 9 }), at(set, tool, { ref: "R1", duration_hours: 7 }), at(set, cancel, { ref: "R1", duration_hours: 9 })]).toEqual(["conditional", "approved", "approved"]);
+      });
+    }
+  });
+
   // "120 kg per hectare", "12 g/m²": a unit over another unit is one quantity, compared across units.
   describe("a unit over any unit", () => {
     for (const limit of ["120 kg per hectare", "120 kg/ha", "12 g per square metre"]) {

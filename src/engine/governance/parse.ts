@@ -110,6 +110,8 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
   // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
   text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
+  // "must not be left unplugged", "left running overnight": what is left so is what is done to it.
+  text = text.replace(/\b(be|being|been|is|are|get|gets)\s+left\s+(?=[a-z]+(?:ed|en)\b)/gi, "$1 ");
   // "… must approve the booking first", "… signed off beforehand": when the approval comes, which an
   // approval always does (before the action), so no word of the action.
   text = text.replace(/\s+(?:first|beforehand|in\s+advance|ahead\s+of\s+time)(?=\s*(?:[.,;(]|$))/gi, "");
@@ -955,7 +957,7 @@ function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next:
   if (ws[j - 1]?.t.kind === "number") {
     const nouns: W[] = [];
     let k = next;
-    while (k < ws.length && ws[k]!.t.kind === "word" && ["NOUN", "PROPN", "ADJ", "X", "VERB"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm) && !["or", "and", "old", "a", "an", "per", "each"].includes(ws[k]!.norm) && nouns.length < 3) {
+    while (k < ws.length && ws[k]!.t.kind === "word" && ["NOUN", "PROPN", "ADJ", "X", "VERB"].includes(ws[k]!.pos) && !CONDITION_MARKERS.has(ws[k]!.norm) && !["or", "and", "old", "a", "an", "per", "each"].includes(ws[k]!.norm) && nouns.length < 5) {
       nouns.push(ws[k]!);
       k++;
       // A plural right after a number is what it counts, whatever the tagger made of it ("100 users requires").
@@ -1146,7 +1148,8 @@ class ConditionReader {
     if (ws[j]?.t.kind !== "number") return undefined;
     const count = (ws[j]!.t as { value: number }).value;
     let k = j + 1;
-    while (k < ws.length && k <= j + 4 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
+    // (The things counted and their verb: "3 HMRC duty drawback claims filed per day".)
+    while (k < ws.length && k <= j + 6 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
     // "2 an hour": the tokenizer reads "an hour" as a length of time; one of its unit is the window.
     const whole = ws[k]?.t;
     if (whole?.kind === "quantity" && whole.quantity.kind === "time" && whole.quantity.value === 1 && /^(?:a|an|one|per)\b/i.test(whole.text)) {
@@ -2599,6 +2602,11 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const inside = ws.slice(i + 1, close);
     const gloss = close > i + 1 && close <= i + 6 && inside.every((w) => w.t.kind === "word" && !w.used && ["NOUN", "ADJ"].includes(w.pos) && !/^(?:time|hours?|zone)$|[/\d]/.test(w.norm) && !LIST_SEPARATORS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !EXCEPTION_WORDS.has(w.norm) && !NEGATORS.has(w.norm) && !ENVIRONMENTS.has(w.norm));
     if (gloss) for (let k = i; k <= close; k++) ws[k]!.used = true;
+    // "… for longer than 90 minutes (the cold chain is treated as broken after that)": a clause of its own
+    // in brackets at the end, holding no value, says why; it is no part of the rule.
+    const atEnd = close > i && ws.slice(close + 1).every((w) => w.t.kind === "punct");
+    const why = !gloss && atEnd && close > i + 2 && inside.some((w) => w.pos === "AUX" || wordIs(w, "is", "are", "was", "were", "be", "been")) && inside.every((w) => w.t.kind === "word" || w.t.kind === "punct");
+    if (why) for (let k = i; k <= close; k++) ws[k]!.used = true;
     // "outside the patch window (02:00-04:00 UTC)": the brackets hold what the named period is; the name
     // glosses it, and the period reads as if written in its place.
     const period = inside.some((w) => w.t.kind === "time_range" || w.t.kind === "time");
@@ -3011,6 +3019,46 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
 }
 
 /** One sentence → one rule. Only-allow becomes a block of the action outside its conditions. */
+/**
+ * "Any vessel with a draught over 14.5 m needs approval before it is assigned a berth", "Plans over €1k
+ * must be reviewed before they are sent out": the thing is named first and what is done to it, in the
+ * passive, after "before" (or "when"). That doing is the action; it is no yes/no fact of the thing (which
+ * no tool carries, so the rule never fired). The verb becomes the terms' verb (a noun read as one, "plans",
+ * goes back among the objects) and the object after it ("a berth") one of their objects.
+ */
+function doneBeforeApproval(reading: Reading, text: string): void {
+  if (reading.any || reading.terms.length === 0) return;
+  const flags = reading.when.filter((c): c is Extract<Condition, { kind: "flag" }> => c.kind === "flag" && c.expect);
+  for (const flag of flags) {
+    const written = flag.subject.text.split(" ");
+    const participle = written.at(-1)!;
+    if (written.length > 2 || (written.length === 2 && !["before", "when", "whenever"].includes(written[0]!))) continue;
+    const m = new RegExp(`\\b(?:before|prior\\s+to|when|whenever)\\s+(?:it|they|this|these|each|one)\\s+(?:is|are|gets?|has\\s+been|have\\s+been|will\\s+be|can\\s+be|may\\s+be)\\s+${participle}\\b(?:\\s+(?:out|up|off|back|over))?(?:\\s+(?:a|an|the|its|their|any))?(?:\\s+([a-z]+))?`, "i").exec(text);
+    if (!m) continue;
+    const verb = flag.subject.words.at(-1)!;
+    const object = m[1] && reading.loose.includes(m[1].toLowerCase()) ? m[1].toLowerCase() : undefined;
+    reading.terms = reading.terms.map((t) => ({
+      text: `${participle} ${t.text}${object ? ` ${object}` : ""}`,
+      verbs: [verb],
+      objects: [...t.verbs, ...t.objects, ...(object ? [object] : [])],
+    }));
+    reading.when = reading.when.filter((c) => c !== flag);
+    if (object) reading.loose = reading.loose.filter((w) => w !== object);
+    return;
+  }
+}
+
+/**
+ * "Possessions that start between 06:00 and 22:00 London time on a weekday": the day is the day of the
+ * same start, not the day the rule is checked. A day of the week said beside a time of the action's own
+ * (and none of its own) is read of that time.
+ */
+function dayOfOwnTime(conditions: Condition[]): Condition[] {
+  const own = conditions.find((c): c is Extract<Condition, { kind: "time" }> => c.kind === "time" && c.subject !== undefined && !c.subject.orNow);
+  if (!own) return conditions;
+  return conditions.map((c) => (c.kind === "weekday" && !c.subject && (c.tz || "UTC") === (own.tz || "UTC") ? { ...c, subject: own.subject } : c));
+}
+
 export function parseRule(sentence: string): ParseResult {
   const text = sentence.trim().replace(/[.!;]+$/, "");
   if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
@@ -3026,7 +3074,7 @@ export function parseRule(sentence: string): ParseResult {
   const extraIgnored = perParty && RATE_UNITS[perParty[1]!.toLowerCase()] === undefined ? [perParty[0].trim()] : [];
   // "more then 20", a common slip: a comparative is followed by "than".
   const reading = readClause(
-    restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text)
+    onlyWhoMay(withoutRestatedAside(restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text)))
       .replace(/\binside(?:\s+of)?\b/gi, "in")
       .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
       // "Max 10 renewals per week": a limit written as a notice says no more than that.
@@ -3043,6 +3091,9 @@ export function parseRule(sentence: string): ParseResult {
       'Say the condition in another way, e.g. "Allow refunds when the tier is gold"',
     );
   }
+  doneBeforeApproval(reading, text);
+  reading.when = dayOfOwnTime(reading.when);
+  reading.unless = dayOfOwnTime(reading.unless);
   const actions: ActionSelector = { any: reading.any, terms: reading.terms, domain: reading.domain };
   const all = (cs: Condition[]): Condition | null => (cs.length === 0 ? null : cs.length === 1 ? cs[0]! : { kind: "and", of: cs });
   let effect: Effect;
@@ -3108,6 +3159,36 @@ function leadSubject(ws: W[]): { start: number; end: number; having?: boolean } 
  * its restriction. The rule is the restriction: "Never extend loans beyond 90 days".
  * A second verb after "but not" ("may read files but not delete them") is left to the clause reader.
  */
+/**
+ * "Only dentists may prescribe antibiotics", "Only a shift lead can void tickets": only that role may do it,
+ * which is "only allow it when the role is that" (others are blocked; other actions are not governed). The
+ * role is one to three nouns ending in a word for a person or a post; "Only refunds under $50 may be issued"
+ * names a thing and is read as written.
+ */
+function onlyWhoMay(text: string): string {
+  const m = /^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|should|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!be\b|not\b|never\b)(.+)$/i.exec(text);
+  if (!m) return text;
+  const words = m[1]!.toLowerCase().split(/\s+/);
+  // ("B1-certified engineers": a qualification, which the older reading binds to a licence argument.)
+  if (words.some((w) => /\d/.test(w))) return text;
+  const tagged = tag(words);
+  const head = tagged.at(-1);
+  if (!head || tagged.some((w) => w.pos !== "NOUN" && w.pos !== "ADJ" && w.pos !== "PROPN")) return text;
+  // (The tagger leaves some plurals as written: "admins".)
+  const single = head.lemma === words.at(-1) && /[^s]s$/.test(head.lemma) ? head.lemma.slice(0, -1) : head.lemma;
+  // A post or trade, by its form or its name; the people a business serves ("gold customers", "patients")
+  // are what is done for, not who may do it.
+  const served = namesPeople(single) && !["employee", "staff", "worker", "colleague", "volunteer", "driver", "crew"].includes(single);
+  const person = !served && /(?:er|or|ist|ian|ant|ent|ee|man|woman|admin|nurse|lead|head|officer|staff|director|clerk|chef|pilot|medic|vet)$/.test(single);
+  if (!person) return text;
+  const role = [...words.slice(0, -1), single].join(" ");
+  return `Only allow ${m[2]} when the role is "${role}"`;
+}
+
+/** "Only a dentist — never a hygienist or a nurse — may …": an aside between dashes that names who is not
+ * the only one says again what "only" says. */
+const withoutRestatedAside = (text: string) => text.replace(/(\bonly\b[^—–]*?)\s+[—–]\s*(?:never|not|but\s+not|and\s+not|no)\b[^—–]*?\s+[—–]\s+/gi, "$1 ");
+
 function restrictionOfPermission(text: string): string {
   const m = /^(?:(?:[\w'-]+\s+){0,4}?)(?:may|can|are allowed to|is allowed to|are permitted to|is permitted to)\s+(.+?),?\s+but\s+(?:not|never)\s+(.+)$/i.exec(text);
   if (!m) return text;
