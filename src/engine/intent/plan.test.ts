@@ -328,3 +328,32 @@ describe("ranking on generated surface forms", () => {
     expect(right / total).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+// A vat room of our own: several tools take the same vat code, one lists additives by name.
+const VAT_ROOM: Tool[] = [
+  tool("add_to_vat", "Record an addition — Adds a treatment to a vat and logs it.", { vat_id: { type: "string", pattern: "^V[0-9]{2}$", description: "Vat, e.g. V04." }, additive: { type: "string", enum: ["citric_acid", "pectic_enzyme", "yeast_nutrient", "oak_chips"] }, amount_grams: { type: "number", description: "Total added, in grams." } }, ["vat_id", "additive", "amount_grams"]),
+  tool("set_vat_temperature", "Set a vat's temperature — Changes the cooling jacket setpoint.", { vat_id: { type: "string", pattern: "^V[0-9]{2}$", description: "Vat, e.g. V04." }, target_celsius: { type: "number" } }, ["vat_id", "target_celsius"]),
+  tool("transfer_between_vats", "Rack between vats — Moves juice from one vat to another.", { from_vat: { type: "string", pattern: "^V[0-9]{2}$" }, to_vat: { type: "string", pattern: "^V[0-9]{2}$" }, litres: { type: "number" } }, ["from_vat", "to_vat", "litres"]),
+];
+
+describe("a value only one tool lists, and a channel named as what is sent", () => {
+  it("the first word of an enum value only one tool lists names that tool and that value", () => {
+    for (const text of ["Add citric to V03 please", "citric into V03 pls", "can you put some pectic in V03", "V03 needs pectic today"]) {
+      const p = decide(VAT_ROOM, [text]);
+      expect(chosen(p), text).toBe("add_to_vat");
+      if (p.kind === "tool") expect(p.arguments.additive, text).toBe(/citric/.test(text) ? "citric_acid" : "pectic_enzyme");
+    }
+    // The head of a value ("acid", "chips") says the kind, not which one; alone it picks no value.
+    const head = decide(VAT_ROOM, ["add chips to V03 please"]);
+    if (head.kind === "tool") expect(head.arguments.additive).toBeUndefined();
+  });
+
+  it("'send an SMS', 'shoot them an email' with no tool of that channel ask for the integration", () => {
+    for (const [text, integration] of [
+      ["send an SMS to the night baker on +44 7700 900123 - ovens on at 4", "twilio"],
+      ["can you send a text to the driver that the rye is late", "twilio"],
+    ] as const) {
+      expect(chosen(decide(BAKERY, [text])), text).toBe(`connect:${integration}`);
+    }
+  });
+});

@@ -285,6 +285,33 @@ function enumPhraseHit(tool: Tool, text: string): boolean {
   return Object.values(props).some((p) => Array.isArray(p.enum) && (p.enum as unknown[]).some((v) => typeof v === "string" && v.length > 3 && /[_ -]/.test(v) && haystack.includes(normPhrase(v))));
 }
 
+const enumKeyCounts = new WeakMap<Tool[], Map<string, number>>();
+const enumKeys = new WeakMap<Tool, Set<string>>();
+const enumKeysOf = (tool: Tool): Set<string> => {
+  let keys = enumKeys.get(tool);
+  if (!keys) {
+    const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+    keys = new Set(Object.values(props).flatMap((p) => (Array.isArray(p.enum) ? (p.enum as unknown[]).filter((v): v is string => typeof v === "string").flatMap((v) => words(v).filter((w) => w.length >= 6).map(rankKey)) : [])));
+    enumKeys.set(tool, keys);
+  }
+  return keys;
+};
+
+/**
+ * A long word (six letters or more) of one of the tool's enum values that the request writes, which no
+ * other tool lists or describes: "tartaric" names `additive: tartaric_acid`, and so the tool that takes it.
+ */
+function enumWordHit(tool: Tool, tools: Tool[], textKeys: Set<string>, index: Bm25<Tool>): boolean {
+  let counts = enumKeyCounts.get(tools);
+  if (!counts) {
+    counts = new Map();
+    for (const t of tools) for (const k of enumKeysOf(t)) counts.set(k, (counts.get(k) ?? 0) + 1);
+    enumKeyCounts.set(tools, counts);
+  }
+  for (const k of enumKeysOf(tool)) if (textKeys.has(k) && counts.get(k) === 1 && index.documentFrequency(k) === 0) return true;
+  return false;
+}
+
 export interface Candidates {
   ranked: Ranked<Tool>[];
   /** Matched only through a synonym ("compensate" → refund, credit): the literal words named no tool. */
@@ -381,8 +408,10 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   // A code the request carries ("APT-220914") that only some tools take makes them candidates too.
   const byCode = new Map(tools.map((t) => [t, codeHits(t, text)] as const));
   const scored = index.rank(expand(literal, written), weights);
-  // So does a value only one kind of tool takes written out whole ("a MacBook Pro 16" and a model enum).
-  const byPhrase = new Set(tools.filter((t) => enumPhraseHit(t, text)));
+  // So does a value only one kind of tool takes written out whole ("a MacBook Pro 16" and a model enum), or
+  // by a long word of it no other tool has ("tartaric" for `additive: tartaric_acid`).
+  const textKeys = new Set(rankTerms(cleaned));
+  const byPhrase = new Set(tools.filter((t) => enumPhraseHit(t, text) || enumWordHit(t, tools, textKeys, index)));
   for (const t of tools) if (((byCode.get(t) ?? 0) > 0 || byPhrase.has(t)) && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
   const support = new Map<Tool, Support>();
   const ranked = scored
@@ -573,8 +602,12 @@ export function plan(input: PlanInput): Plan {
   const verb = verbOf(last, focus, verbsOf(input.tools));
   let found = candidatesFor(input.tools, last, verb, focus);
   let ranked = found.ranked;
-  // The request's verb is one no tool has but an integration of the catalog does ("text the customer").
-  if (verb && !GENERIC.has(verb)) {
+  // The request's verb is one no tool has but an integration of the catalog does ("text the customer"), or
+  // a verb of sending whose object is such a channel ("send an SMS", "shoot them an email").
+  const channelObject = focus.object !== undefined && verbClassOf(focus.verb ?? "") === "send" && CHANNEL_VERBS.has(rankKey(focus.object)) ? rankKey(focus.object) : undefined;
+  const channelVerb = channelObject ?? verb;
+  if (channelVerb && !GENERIC.has(channelVerb)) {
+    const verb = channelVerb;
     const verbStems = expand([verb]);
     const toolHasVerb = input.tools.some((t) => {
       const doc = rankTerms(`${t.name} ${t.description}`);
@@ -739,7 +772,9 @@ export function questionFor(tool: Tool, key: string): string {
   const schema = props[key] ?? {};
   // The description names it best ("Recipient address."); else the parameter's words.
   const described = typeof schema.description === "string" ? schema.description.split(/(?<=\.)\s|,\s*e\.g\./)[0]!.replace(/\.$/, "").trim() : "";
-  const label = described && described.length <= 60 ? described.charAt(0).toLowerCase() + described.slice(1) : key.replace(/_/g, " ");
+  // (An acronym keeps its capitals: "IATA flight designator", not "iATA".)
+  const lowered = /^[A-Z][A-Z0-9]/.test(described) ? described : described.charAt(0).toLowerCase() + described.slice(1);
+  const label = described && described.length <= 60 ? lowered : key.replace(/_/g, " ");
   const options = Array.isArray(schema.enum) ? ` (one of ${(schema.enum as unknown[]).map(String).join(", ")})` : "";
   return `Which ${label} should I use for ${tool.name}${options}?`;
 }

@@ -123,6 +123,12 @@ describe("typed values", () => {
     const hours = q("a shift of two hours and a half");
     expect(hours?.kind === "quantity" ? hours.quantity.value : undefined).toBe(2.5);
     expect(q("shelve 420 as fiction")).toBeUndefined();
+    // A short symbol is a unit the library names or a common prefix on one; chat shorthand is not.
+    for (const text of ["K4 8120 pls", "send 12 thx", "20 ty"]) expect(q(text), text).toBeUndefined();
+    for (const [text, kind] of [["5 km", "length"], ["2 ms", "time"], ["3 ml", "volume"], ["4 dl", "volume"], ["10 mm", "length"], ["3 ha", "area"], ["5 kt", "speed"]] as const) {
+      const t = q(text);
+      expect(t?.kind === "quantity" ? t.quantity.kind : undefined, text).toBe(kind);
+    }
     // The minor part is read only when nothing makes it a count of its own.
     expect(money("pay 8 dollars 4 times")).toMatchObject({ value: 8 });
     expect(convert(2, "kg", "g")).toBeCloseTo(2000);

@@ -41,7 +41,11 @@ const unitNames = (): Set<string> => (UNIT_NAMES ??= new Set(catalogue.getUnits(
  * unit symbol ("exam" → exa-metre), which no one writes.
  */
 function namesUnit(word: string, unit: string): boolean {
-  if (!/^[a-z]{4,}$/.test(word) || word in ALIASES || unitNames().has(word) || unitNames().has(unit)) return true;
+  if (word in ALIASES || unitNames().has(word) || unitNames().has(unit)) return true;
+  // A short symbol is one the library names, or a common prefix on one ("km", "ml", "ms"); the library
+  // would also read "pls" as pico-light-seconds.
+  if (/^[a-z]{1,3}$/.test(word)) return /^[kcmdgtnu]$/.test(word[0]!) && unitNames().has(word.slice(1));
+  if (!/^[a-z]{4,}$/.test(word)) return true;
   for (let i = 3; i <= word.length - 3; i++) {
     const tail = word.slice(i);
     if (!unitNames().has(tail)) continue;

@@ -739,3 +739,32 @@ describe("a glued m on a length is metres; 'nothing' and 'nobody' negate a yes/n
     expect(read("CR-204 at 60m, budget $2m").budget_usd).toBe(2_000_000);
   });
 });
+
+const TOW_PLAN = {
+  type: "object",
+  required: ["tow_ref", "bay_id"],
+  properties: {
+    tow_ref: { type: "string", pattern: "^[A-Z0-9]{2}[0-9]{1,4}$", description: "Tow reference without spaces, e.g. TW3310 or K48120." },
+    bay_id: { type: "string", pattern: "^[A-Z][0-9]{1,2}$", description: "Bay, e.g. B14 or D3." },
+    tug_model: { type: "string", enum: ["T320", "T550", "M90"], description: "Tug model." },
+    grade: { type: "string", enum: ["jet_a1", "jet_b2", "avgas"], description: "Fuel grade on board." },
+  },
+} as const;
+
+describe("codes written in groups, listed values and glued grades", () => {
+  const read = (text: string) => extractArguments(TOW_PLAN, [text], { now: NOW });
+  it("a code in groups is the example's shape even when a group fits another parameter alone", () => {
+    for (const text of ["Plan a bay for K4 8120 pls, T320, ready 14:05", "K4 8120 needs a bay, tug T320", "bay for K4 8120 please (T320)"]) {
+      expect(read(text), text).toMatchObject({ tow_ref: "K48120", tug_model: "T320" });
+      expect(read(text).bay_id, text).toBeUndefined();
+    }
+  });
+  it("a value another parameter lists is that parameter's, not a code of this one", () => {
+    expect(read("tow TW3310 with the T550 to B14")).toEqual({ tow_ref: "TW3310", tug_model: "T550", bay_id: "B14" });
+  });
+  it("letters and digits glued in a value may be written apart or hyphenated", () => {
+    for (const [said, grade] of [["Jet A-1", "jet_a1"], ["jet a1", "jet_a1"], ["JET B-2", "jet_b2"], ["Jet-A1", "jet_a1"]] as const) {
+      expect(read(`TW3310 to B14, ${said} on board`).grade, said).toBe(grade);
+    }
+  });
+});

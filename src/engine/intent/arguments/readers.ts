@@ -111,7 +111,9 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
         const run = parts.slice(a, a + n);
         const joined = run.map((p) => p.text).join("");
         const value = upperCase ? joined.toUpperCase() : joined;
-        if (!/\d/.test(joined) || seen.has(run[0]!.start) || !whole.test(value) || run.some((p) => whole.test(upperCase ? p.text.toUpperCase() : p.text))) continue;
+        // (A group may fit alone when the joined form is the schema example's shape: "U2 8147" for U28147.)
+        const asExample = sig.examples?.some((e) => shape(e) === shape(value)) === true;
+        if (!/\d/.test(joined) || seen.has(run[0]!.start) || !whole.test(value) || (!asExample && run.some((p) => whole.test(upperCase ? p.text.toUpperCase() : p.text)))) continue;
         seen.add(run[0]!.start);
         add(run[0]!.start, turn.text.slice(run[0]!.start, run.at(-1)!.end), value, { start: run[0]!.start, end: run.at(-1)!.end });
         break;
@@ -171,6 +173,8 @@ const sameOperation = (a: string, b: string) => {
  * mowing_b, "dark roast"), or a short value as the start of a longer word ("prod" for production).
  * Longer matches win: "dark roast" is not also "roast".
  */
+const squash = (word: string) => word.replace(/[-.]/g, "");
+
 function enumMentions(sig: Signature, turn: Turn): { value: string | number; span: Span; words: number; described?: boolean }[] {
   const out: { value: string | number; span: Span; words: number; described?: boolean }[] = [];
   const words = turn.words;
@@ -208,16 +212,31 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
         }
       }
     }
-    for (let i = 0; i + parts.length <= words.length; i++) {
-      let exact = 0;
-      let ok = true;
-      for (let k = 0; k < parts.length && ok; k++) {
-        const same = sameWord(words[i + k]!.word, parts[k]!);
-        if (same) exact++;
-        ok = same || (parts.length > 1 && sameOperation(words[i + k]!.word, parts[k]!));
+    // ("Jet A-1" for jet_a1: letters and digits glued in the value may be written apart, and a hyphen or
+    // dot of a code is no part of it.)
+    const split = parts.flatMap((p) => (/^[a-z]+\d+$/.test(p) ? [p.replace(/\d+$/, ""), p.replace(/^[a-z]+/, "")] : [p]));
+    for (const spelling of split.length > parts.length ? [parts, split] : [parts]) {
+      for (let i = 0; i + spelling.length <= words.length; i++) {
+        let exact = 0;
+        let ok = true;
+        for (let k = 0; k < spelling.length && ok; k++) {
+          const same = sameWord(words[i + k]!.word, spelling[k]!) || (/\d/.test(spelling[k]!) && squash(words[i + k]!.word) === squash(spelling[k]!));
+          if (same) exact++;
+          ok = same || (spelling.length > 1 && sameOperation(words[i + k]!.word, spelling[k]!));
+        }
+        // A multi-word value may have one word written as another verb of its operation, never all.
+        if (ok && exact > 0) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + spelling.length - 1]!.span.end }, words: spelling.length - (spelling.length - exact) * 0.5 });
       }
-      // A multi-word value may have one word written as another verb of its operation, never all.
-      if (ok && exact > 0) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + parts.length - 1]!.span.end }, words: parts.length - (parts.length - exact) * 0.5 });
+    }
+    // A value of several words named by its first, when no other value of the parameter has it ("tartaric"
+    // for tartaric_acid beside yeast_nutrient): the modifier says which; the head ("charge" of hand_charge,
+    // "acid") names the kind, and is said of other things too. Five letters or more.
+    // (Not when a part is initials or a code, "hv" of hv_switching: that part says which kind.)
+    if (parts.length >= 2 && parts.every((p) => p.length >= 4)) {
+      const own = parts.slice(0, 1).filter((p) => p.length >= 5 && !/\d/.test(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
+      if (own.length > 0 && !out.some((m) => m.value === form.value)) {
+        for (let i = 0; i < words.length; i++) if (own.some((p) => sameWord(words[i]!.word, p))) out.push({ value: form.value, span: words[i]!.span, words: 0.5 });
+      }
     }
     // A value that negates a word (non_payment, not_delivered) named by that word with a negative prefix
     // ("unpaid", "undelivered") or after "not" ("not paid"): the same negation of the same lemma.

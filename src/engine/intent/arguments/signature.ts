@@ -168,6 +168,8 @@ export interface Signature {
   keyWords: string[];
   roles: Role[];
   example?: string;
+  /** Every example the schema gives (`example` is the first). */
+  examples?: string[];
   maxLength?: number;
   itemKind?: SlotKind;
   /** Decimal places a converted quantity keeps: the schema's multipleOf, or its description ("rounded to one decimal place"). */
@@ -262,10 +264,14 @@ function labelOf(key: string, description: string): Set<string> {
 
 const PLACE_WORDS = new Set(["location", "place", "site", "address", "venue", "area", "locale", "position"]);
 
-function exampleOf(schema: JsonSchema): string | undefined {
-  if (typeof schema.example === "string") return schema.example;
-  const m = typeof schema.description === "string" ? /\be\.g\.,?\s+([^\s,;]+?)[.,;]?(?:\s|$)/.exec(schema.description) : null;
-  return m?.[1];
+/** The schema's examples: its `example`, its `examples`, and the values after "e.g." in its description ("e.g. BA2490 or U28147"). */
+function examplesOf(schema: JsonSchema): string[] {
+  const out: string[] = [];
+  if (typeof schema.example === "string") out.push(schema.example);
+  if (Array.isArray(schema.examples)) for (const e of schema.examples) if (typeof e === "string") out.push(e);
+  const m = typeof schema.description === "string" ? /\be\.g\.,?\s+([^\s,;]+?)[.,;]?(?:\s|$)((?:(?:or|,)\s*[^\s,;]+?[.,;]?(?:\s|$))*)/.exec(schema.description) : null;
+  if (m) out.push(m[1]!, ...(m[2] ?? "").split(/\s*(?:\bor\b|,)\s*/).map((x) => x.replace(/[.,;]+$/, "").trim()).filter(Boolean));
+  return out;
 }
 
 function numericKind(keyWords: string[], description: string, schema: JsonSchema, unit: Quantity | undefined, currency: string | undefined): SlotKind {
@@ -356,8 +362,11 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
     if (currency) sig.currency = currency;
     if (minorWord) sig.minor = true;
   }
-  const example = exampleOf(s);
-  if (example) sig.example = example;
+  const examples = examplesOf(s);
+  if (examples.length > 0) {
+    sig.example = examples[0];
+    sig.examples = examples;
+  }
   if (typeof s.maxLength === "number") sig.maxLength = s.maxLength;
   if (kind === "emails") {
     const items = (s.items ?? {}) as JsonSchema;
