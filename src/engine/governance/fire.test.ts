@@ -1508,6 +1508,37 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     }
   });
 
+  // "Member discounts" and a refund tool that takes `member_id`: a noun the tool only takes as a parameter
+  // does not make the tool the thing the rule names; what is done, the last noun, must name it too.
+  describe("a modifier named only by a parameter", () => {
+    const params = (args: Record<string, unknown>) => Object.keys(args);
+    const call = (set: RuleSet, tool: string, args: Record<string, unknown>) => set.decide(prepareAction({ tool, args, params: params(args), now: new Date() })).decision;
+    for (const [phrase, right, wrong] of [
+      ["Member discounts", ["apply_member_discount", { member_id: "M1", discount_percent: 30 }], ["issue_refund", { member_id: "M1", amount: 30 }]],
+      ["Driver bonuses", ["pay_driver_bonus", { driver_id: "D1", amount: 30 }], ["log_shift", { driver_id: "D1", hours: 30 }]],
+    ] as const) {
+      forEachFrame((frame, fired) => {
+        const sentence = frame(phrase.toLowerCase());
+        it(`${sentence} (${wrong[0]})`, () => {
+          const set = one(sentence);
+          expect([call(set, right[0], right[1]), call(set, wrong[0], wrong[1])]).toEqual([fired, "approved"]);
+        });
+      });
+    }
+  });
+
+  // "Any single fuel order", "each individual refund": the quantifier says what "any" says.
+  describe("any single, each individual", () => {
+    for (const q of ["Any single", "Each individual", "Every single", "Any one"]) {
+      const sentence = `${q} fuel order over 40,000 kg needs the supervisor's approval.`;
+      it(sentence, () => {
+        const set = one(sentence);
+        const call = (tool: string, kg: number) => set.decide(prepareAction({ tool, args: { flight: "F1", fuel_kg: kg }, params: ["flight", "fuel_kg", "fuel_type"], now: new Date() })).decision;
+        expect([call("schedule_fuel_order", 52_000), call("schedule_fuel_order", 40_000), call("cancel_fuel_order", 52_000)]).toEqual(["conditional", "approved", "approved"]);
+      });
+    }
+  });
+
   // "120 kg per hectare", "12 g/m²": a unit over another unit is one quantity, compared across units.
   describe("a unit over any unit", () => {
     for (const limit of ["120 kg per hectare", "120 kg/ha", "12 g per square metre"]) {

@@ -110,6 +110,8 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
   // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
   text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
+  // "Any single fuel order", "each individual refund": every one of them, which "any" says already.
+  text = text.replace(/\b(any|each|every|a|no)\s+(?:single|individual|one)\s+(?=[a-z])/gi, "$1 ");
   // "must not be left unplugged", "left running overnight": what is left so is what is done to it.
   text = text.replace(/\b(be|being|been|is|are|get|gets)\s+left\s+(?=[a-z]+(?:ed|en)\b)/gi, "$1 ");
   // "… must approve the booking first", "… signed off beforehand": when the approval comes, which an

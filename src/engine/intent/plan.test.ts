@@ -357,3 +357,14 @@ describe("a value only one tool lists, and a channel named as what is sent", () 
     }
   });
 });
+
+describe("a word of another tool's value beside the request's verb", () => {
+  const FUEL: Tool[] = [
+    tool("uplift_fuel", "Uplift fuel — Books fuel for a departing flight.", { flight: { type: "string", pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" }, fuel_kg: { type: "number" } }, ["flight", "fuel_kg"]),
+    tool("cancel_fuel_order", "Cancel a fuel order — Withdraws a booked uplift.", { order_id: { type: "string", pattern: "^FO-[0-9]{4}$" }, reason: { type: "string", enum: ["tankering_change", "flight_cancelled", "wrong_quantity"] } }, ["order_id", "reason"]),
+  ];
+  it("names the value's tool only when the verb is that tool's or there is no verb", () => {
+    expect(chosen(decide(FUEL, ["BA0117 is tankering today, please uplift 52 tonnes"]))).toBe("uplift_fuel");
+    expect(chosen(decide(FUEL, ["FO-1234 tankering, please"]))).toBe("cancel_fuel_order");
+  });
+});

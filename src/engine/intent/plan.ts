@@ -410,12 +410,15 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   const scored = index.rank(expand(literal, written), weights);
   // So does a value only one kind of tool takes written out whole ("a MacBook Pro 16" and a model enum), or
   // by a long word of it no other tool has ("tartaric" for `additive: tartaric_acid`).
+  // (A word of a value is evidence only beside the request's verb, or with no verb at all: "Tankering on
+  // BA0117 …, uplift …" does not ask for the cancellation whose reason is `tankering_change`.)
   const textKeys = new Set(rankTerms(cleaned));
-  const byPhrase = new Set(tools.filter((t) => enumPhraseHit(t, text) || enumWordHit(t, tools, textKeys, index)));
-  for (const t of tools) if (((byCode.get(t) ?? 0) > 0 || byPhrase.has(t)) && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
+  const byPhrase = new Set(tools.filter((t) => enumPhraseHit(t, text)));
+  const byEnumWord = new Set(tools.filter((t) => enumWordHit(t, tools, textKeys, index)));
+  for (const t of tools) if (((byCode.get(t) ?? 0) > 0 || byPhrase.has(t) || byEnumWord.has(t)) && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
   const support = new Map<Tool, Support>();
   const ranked = scored
-    .filter((r) => keep(r) || (byCode.get(r.item) ?? 0) > 0 || byPhrase.has(r.item))
+    .filter((r) => keep(r) || (byCode.get(r.item) ?? 0) > 0 || byPhrase.has(r.item) || byEnumWord.has(r.item))
     .map((r) => {
       const distinctive = rankTerms(r.item.name).filter((s) => !GENERIC.has(s));
       const coverage = distinctive.length === 0 ? 0 : distinctive.filter((s) => r.nameMatched.includes(s)).length / distinctive.length;
@@ -427,7 +430,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
         // for request_materials), not when it is all the request shares ("lend the book", book_room).
         object: objectKey !== undefined && (nounsOfName(r.item).some((w) => rankKey(singular(w)) === objectKey) || (rankKey(words(r.item.name)[0] ?? "") === objectKey && r.nameMatched.some((m) => m !== objectKey && !GENERIC.has(m)))),
         codes: codeHits(r.item, text, true) + (EMAIL.test(text) && takesEmail(r.item) ? 1 : 0),
-        enumPhrase: byPhrase.has(r.item),
+        enumPhrase: byPhrase.has(r.item) || (byEnumWord.has(r.item) && (operation.hit || focus.verb === undefined || GENERIC.has(rankKey(focus.verb)))),
         dictates: false,
       };
       // The request writes out a message ("tell them …"): a tool that takes free text fits it.
