@@ -42,6 +42,8 @@ export interface Subject {
   count?: boolean;
   /** The size of a change ("fare adjustments beyond 15%"): compared as an absolute value. */
   magnitude?: boolean;
+  /** With `magnitude`: only a change that way counts ("increases", "raise … by more than 8%"). */
+  direction?: "up" | "down";
   /**
    * With `implied: "time"`: a tool with no time of its own is read at the time it runs ("a pickup later
    * than 2pm" reads `pickup_time`, and a tool without one, the clock).

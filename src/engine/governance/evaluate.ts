@@ -899,7 +899,7 @@ const AFTER_WORDS = new Set(["new", "corrected", "updated", "proposed", "revised
  * word (`original_kwh` and `corrected_kwh`): as a percentage of the value before for a percent rule, else
  * the difference. Its absolute value: a rule on the size of a change is about either direction.
  */
-function changeBetween(action: PreparedAction, value: Value): number | undefined {
+function changeBetween(action: PreparedAction, value: Value, direction?: "up" | "down"): number | undefined {
   const numbers = action.fields.filter(isNumber);
   const rest = (f: Field, marks: ReadonlySet<string>) => {
     const at = f.words.findIndex((w) => marks.has(w));
@@ -912,8 +912,10 @@ function changeBetween(action: PreparedAction, value: Value): number | undefined
     const x = numberOf(before);
     const y = after && numberOf(after);
     if (x === undefined || y === undefined) continue;
-    if (!value.percent) return Math.abs(y - x);
-    if (x !== 0) return (Math.abs(y - x) / Math.abs(x)) * 100;
+    // A change the other way than the rule's ("raise … by more than 8%" and a price cut) has no size here.
+    const delta = direction === "up" ? Math.max(0, y - x) : direction === "down" ? Math.max(0, x - y) : Math.abs(y - x);
+    if (!value.percent) return delta;
+    if (x !== 0) return (delta / Math.abs(x)) * 100;
   }
   return undefined;
 }
@@ -1416,7 +1418,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
         }
         if (fields.length === 0) {
           // "increases greater than 7%" and an action that carries the value before and after.
-          const change = value.percent || subject.magnitude ? changeBetween(a, value) : undefined;
+          const change = value.percent || subject.magnitude ? changeBetween(a, value, subject.direction) : undefined;
           if (change !== undefined) return compareNumbers(op, change, value.value, high?.value) ? TRUE : FALSE;
           if (a.params && !toolCanCarry(a, subject, value)) return FALSE;
           a.unknowns.add(subject.text || subject.implied || "amount");

@@ -20,7 +20,7 @@ function subjectText(s: Subject): string {
   // A named subject unquoted ("the refund amount"): a quoted word reads back as a value, not an argument.
   const base = s.words.length === 0 ? (s.implied === "percent" ? "the percentage" : s.implied === "quantity" ? "the quantity" : s.implied === "count" ? "the count" : s.implied === "time" ? "the action's own date" : "the amount") : `the ${s.text.replace(/^the\s+/i, "")}`;
   if (s.count) return `the number of ${s.text || "items"}`;
-  if (s.magnitude) return `the size of ${base}`;
+  if (s.magnitude) return s.direction ? `the size of the ${s.direction === "up" ? "increase" : "decrease"} of ${base}` : `the size of ${base}`;
   return base;
 }
 

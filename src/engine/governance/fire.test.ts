@@ -1539,6 +1539,23 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     }
   });
 
+  // "raise the rent of any flat by more than 8%", "rent increases over 8%": a change one way; "changes" either way.
+  describe("the size of a change, and which way", () => {
+    const call = (set: RuleSet, from: number, to: number) => set.decide(prepareAction({ tool: "update_rent", args: { flat_id: "F1", current_rent_gbp: from, new_rent_gbp: to }, now: new Date() })).decision;
+    const up = ["Don't raise the rent of any flat by more than 8%.", "Block rent increases of more than 8%", "Rent hikes above 8% are forbidden", "Never increase the rent by over 8 percent"];
+    const down = ["Don't cut the rent of any flat by more than 8%.", "Block rent decreases of more than 8%", "Never lower the rent by over 8 percent"];
+    const either = ["Block rent changes greater than 8%", "Rent adjustments beyond 8% are forbidden"];
+    for (const sentence of up) it(sentence, () => expect([call(one(sentence), 1000, 1100), call(one(sentence), 1000, 1080), call(one(sentence), 1000, 800)]).toEqual(["blocked", "approved", "approved"]));
+    for (const sentence of down) it(sentence, () => expect([call(one(sentence), 1000, 800), call(one(sentence), 1000, 920), call(one(sentence), 1000, 1200)]).toEqual(["blocked", "approved", "approved"]));
+    for (const sentence of either) it(sentence, () => expect([call(one(sentence), 1000, 800), call(one(sentence), 1000, 1200), call(one(sentence), 1000, 1050)]).toEqual(["blocked", "blocked", "approved"]));
+    // A verb of change with a value and no "by" is about the value it sets.
+    it("raising a setpoint above a value is about the setpoint", () => {
+      const set = one("Raising a kiln's setpoint above 1200 °C needs approval");
+      const at = (c: number) => set.decide(prepareAction({ tool: "set_kiln_setpoint", args: { kiln_id: "K1", setpoint_celsius: c }, now: new Date() })).decision;
+      expect([at(1250), at(1100)]).toEqual(["conditional", "approved"]);
+    });
+  });
+
   // "120 kg per hectare", "12 g/m²": a unit over another unit is one quantity, compared across units.
   describe("a unit over any unit", () => {
     for (const limit of ["120 kg per hectare", "120 kg/ha", "12 g per square metre"]) {

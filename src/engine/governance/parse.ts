@@ -1670,8 +1670,13 @@ class ConditionReader {
     let subj: Subject = (onlyAction || kindOnly) && !counted ? { text: "", words: [] } : s;
     if (subj.words.length === 0) subj = { ...subj, implied: value.currency ? "amount" : value.percent ? "percent" : value.unit ? "quantity" : "amount" };
     if (counted) subj = { ...subj, count: true };
-    const CHANGE = ["change", "increase", "decrease", "move", "swing", "difference", "delta", "adjustment", "adjust"];
-    if (s.words.some((x) => CHANGE.includes(x)) || (s.words.length === 0 && this.actionNouns.some((x) => CHANGE.includes(x)))) subj = { ...subj, magnitude: true };
+    const CHANGE = ["change", "increase", "decrease", "move", "swing", "difference", "delta", "adjustment", "adjust", "hike", "rise", "markup", "markdown", "reduction"];
+    // "increases over 8%", "fare cuts beyond 20%": the size of a change, one way or (a "change") either.
+    // ("Raising a setpoint above -70 °C" is about the setpoint, not the change: a verb alone says no size.)
+    if (s.words.some((x) => CHANGE.includes(x) || changeWay(x) !== undefined) || (s.words.length === 0 && this.actionNouns.some((x) => CHANGE.includes(x)))) {
+      const way = [...s.words, ...this.actionNouns].map(changeWay).find((w) => w !== undefined);
+      subj = { ...subj, magnitude: true, ...(way ? { direction: way } : {}) };
+    }
     let condition: Condition = { kind: "compare", subject: subj, op, value, ...(high ? { high } : {}) };
     if (negated) condition = negate(condition);
     if (placed.length > 0) condition = { kind: "and", of: [...placed.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false })), condition] };
@@ -3051,6 +3056,29 @@ function doneBeforeApproval(reading: Reading, text: string): void {
 }
 
 /**
+ * "Don't raise the price of any beer by more than 8%", "never lower the rent by over 8 percent": after a
+ * verb of change, "by" and a comparison say the size of the change, whatever noun came before "by".
+ */
+function changedBy(c: Condition, terms: ActionTerm[], text: string): Condition {
+  if (c.kind !== "compare" || c.subject.magnitude || c.subject.count) return c;
+  const verbs = terms.flatMap((t) => [...t.verbs, ...t.text.toLowerCase().split(/\s+/)]);
+  const way = verbs.map(changeWay).find((w) => w !== undefined);
+  if (!way && !verbs.some((v) => /^(?:change|adjust|move|shift|alter)/.test(v))) return c;
+  const amount = c.value.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (!new RegExp(`\\bby\\s+(?:more\\s+than|over|above|in\\s+excess\\s+of|at\\s+least|upwards\\s+of|no\\s+more\\s+than|less\\s+than|under|up\\s+to)\\s+${amount}`, "i").test(text)) return c;
+  return { ...c, subject: { text: "", words: [], implied: c.value.percent ? "percent" : "amount", magnitude: true, ...(way ? { direction: way } : {}) } };
+}
+
+// Which way a word of change goes: "increase", "raise", "hike" up; "decrease", "cut", "lower" down; a
+// "change" or an "adjustment" either way (undefined).
+function changeWay(word: string): "up" | "down" | undefined {
+  const lemma = word.toLowerCase().replace(/(?:es|s)$/, "");
+  if (/^(?:increase|raise|rise|hike|markup|mark-up|uplift|bump)$/.test(lemma)) return "up";
+  if (/^(?:decrease|cut|lower|low|reduce|reduction|drop|markdown|mark-down|slash)$/.test(lemma)) return "down";
+  return undefined;
+}
+
+/**
  * "Possessions that start between 06:00 and 22:00 London time on a weekday": the day is the day of the
  * same start, not the day the rule is checked. A day of the week said beside a time of the action's own
  * (and none of its own) is read of that time.
@@ -3094,7 +3122,7 @@ export function parseRule(sentence: string): ParseResult {
     );
   }
   doneBeforeApproval(reading, text);
-  reading.when = dayOfOwnTime(reading.when);
+  reading.when = dayOfOwnTime(reading.when).map((c) => changedBy(c, reading.terms, text));
   reading.unless = dayOfOwnTime(reading.unless);
   const actions: ActionSelector = { any: reading.any, terms: reading.terms, domain: reading.domain };
   const all = (cs: Condition[]): Condition | null => (cs.length === 0 ? null : cs.length === 1 ? cs[0]! : { kind: "and", of: cs });
