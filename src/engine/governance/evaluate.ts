@@ -8,6 +8,7 @@ import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Setti
 import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
+import { countryCode } from "../language/regions.ts";
 import { isEnglishWord, isKnownWord } from "../language/nlp.ts";
 
 const FALSE = 0;
@@ -1009,6 +1010,11 @@ function compareValues(a: string, b: string): boolean {
   const y = norm(b);
   if (x === y) return true;
   if (x.length >= 3 && y.length >= 3 && (x.startsWith(y) || y.startsWith(x)) && Math.min(x.length, y.length) >= 4) return true;
+  // A country by its name and by its code ("Iran" and IR, "North Korea" and KP, "UK" and GB).
+  if (x.length === 2 || y.length === 2) {
+    const cx = countryCode(x);
+    if (cx !== undefined && cx === countryCode(y)) return true;
+  }
   const xs = x.split(" ");
   const ys = y.split(" ");
   if (xs.length !== ys.length) return false;

@@ -1556,6 +1556,28 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     });
   });
 
+  // "to Iran, North Korea or Syria", "outside the UK": countries by name (CLDR's English names, through
+  // Intl) against arguments that carry ISO codes, and codes in capitals against names.
+  describe("countries by name or code", () => {
+    const ship = (set: RuleSet, country: string) => set.decide(prepareAction({ tool: "book_freight", args: { crate_id: "C1", destination_country: country }, now: new Date() })).decision;
+    for (const list of ["Iran, North Korea, Syria or Cuba", "Cuba, Syria, North Korea and Iran", "IR, KP, SY or CU", "North Korea, Iran, or Syria and Cuba"]) {
+      for (const frame of [(x: string) => `Block freight bookings to ${x}.`, (x: string) => `Freight must never be booked to ${x}.`]) {
+        const sentence = frame(list);
+        it(sentence, () => {
+          const set = one(sentence);
+          expect(["KP", "IR", "SY", "CU", "North Korea", "FR", "KR", "NO"].map((c) => ship(set, c))).toEqual(["blocked", "blocked", "blocked", "blocked", "blocked", "approved", "approved", "approved"]);
+        });
+      }
+    }
+    for (const [place, inside, outside] of [["the UK", ["GB", "United Kingdom"], ["FR", "IE"]], ["Norway", ["NO"], ["SE", "GB"]], ["the Netherlands", ["NL"], ["BE"]]] as const) {
+      const sentence = `Freight must not be booked to customers outside ${place}.`;
+      it(sentence, () => {
+        const set = one(sentence);
+        expect([...inside.map((c) => ship(set, c)), ...outside.map((c) => ship(set, c))]).toEqual([...inside.map(() => "approved"), ...outside.map(() => "blocked")]);
+      });
+    }
+  });
+
   // "120 kg per hectare", "12 g/m²": a unit over another unit is one quantity, compared across units.
   describe("a unit over any unit", () => {
     for (const limit of ["120 kg per hectare", "120 kg/ha", "12 g per square metre"]) {

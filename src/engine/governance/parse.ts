@@ -20,6 +20,7 @@ import { convert } from "../language/units.ts";
 import { tokenize, isValue, type Token } from "../language/tokens.ts";
 import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
+import { countryCode } from "../language/regions.ts";
 
 export { isTimeZone };
 export const MAX_RULE_LENGTH = 500;
@@ -2048,6 +2049,11 @@ class ConditionReader {
       j++;
       if (wordIs(ws[j], "as", "to", "in", "on")) j++;
     }
+    // "to Iran, North Korea or Syria", "outside the UK", "from KP, IR or SY": countries by name or code.
+    if (j > i) {
+      const countries = readCountries(ws, j);
+      if (countries) return probe ? { condition: { kind: "and", of: [] }, next: countries.next } : { condition: { kind: "equals", subject: { text: "", words: [] }, values: countries.names, negate: negated }, next: countries.next };
+    }
     // "where the reason is X", "status = paid", "region is not eu"
     let k = j;
     const head: W[] = [];
@@ -3067,6 +3073,42 @@ function changedBy(c: Condition, terms: ActionTerm[], text: string): Condition {
   const amount = c.value.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   if (!new RegExp(`\\bby\\s+(?:more\\s+than|over|above|in\\s+excess\\s+of|at\\s+least|upwards\\s+of|no\\s+more\\s+than|less\\s+than|under|up\\s+to)\\s+${amount}`, "i").test(text)) return c;
   return { ...c, subject: { text: "", words: [], implied: c.value.percent ? "percent" : "amount", magnitude: true, ...(way ? { direction: way } : {}) } };
+}
+
+/**
+ * A list of countries by name ("Iran, North Korea or Syria", "the Netherlands") or by code in capitals
+ * ("KP, IR or SY"), the longest name first; undefined unless the first item is one.
+ */
+function readCountries(ws: W[], at: number): { names: string[]; next: number } | undefined {
+  const names: string[] = [];
+  let k = at;
+  for (;;) {
+    if (wordIs(ws[k], "the")) k++;
+    let taken = 0;
+    for (let n = 3; n >= 1 && taken === 0; n--) {
+      const words = ws.slice(k, k + n);
+      if (words.length < n || words.some((w) => w.t.kind !== "word" || w.used)) continue;
+      const text = words.map((w) => w.norm).join(" ");
+      // A two-letter word is a code only when written in capitals ("IR", not the word "in").
+      const code = n === 1 && text.length === 2 ? (/^[A-Z]{2}$/.test(words[0]!.t.text) ? countryCode(text) : undefined) : countryCode(text);
+      if (code) {
+        names.push(text);
+        taken = n;
+      }
+    }
+    if (taken === 0) break;
+    k += taken;
+    const separator = ws[k]?.t.kind === "punct" && ws[k]!.t.text === "," ? (wordIs(ws[k + 1], "or", "and") ? 2 : 1) : wordIs(ws[k], "or", "and") ? 1 : 0;
+    if (separator === 0) break;
+    // ("… to Iran, or if …": a separator before no country ends the list before it.)
+    const after = wordIs(ws[k + separator], "the") ? ws[k + separator + 1] : ws[k + separator];
+    if (!after || after.t.kind !== "word") break;
+    k += separator;
+  }
+  if (names.length === 0) return undefined;
+  // A separator read before a word that was no country belongs to what follows.
+  while (k > at && ((ws[k - 1]?.t.kind === "punct" && ws[k - 1]!.t.text === ",") || wordIs(ws[k - 1], "or", "and", "the"))) k--;
+  return { names, next: k };
 }
 
 // Which way a word of change goes: "increase", "raise", "hike" up; "decrease", "cut", "lower" down; a

@@ -2,6 +2,7 @@
 // "KL642"), its enum values however they are written ("mowing" → mow, "dark roast", "prod" →
 // production by prefix), currencies named by a money value for a currency enum, and yes/no parameters
 // named by their words ("without a reboot" → reboot: false).
+import { regionCodes, regions } from "../../language/regions.ts";
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
 import { convertTo } from "../../language/units.ts";
@@ -24,32 +25,7 @@ export interface Candidate {
 /** A value that could be an ordinary word ("the", "deploy") needs the look of a code to count as one. */
 const looksLikeCode = (token: string) => /\d/.test(token) || /[-_.]/.test(token) || /^[A-Z]{2,}$/.test(token);
 
-let regionNames: Map<string, string> | undefined;
-/** Country names in English (CLDR, through Intl) to ISO 3166 alpha-2 codes. */
-function regions(): Map<string, string> {
-  if (regionNames) return regionNames;
-  regionNames = new Map();
-  const display = new Intl.DisplayNames("en", { type: "region" });
-  for (let a = 65; a <= 90; a++) {
-    for (let b = 65; b <= 90; b++) {
-      const code = String.fromCharCode(a, b);
-      try {
-        // Only a code in use: a deprecated one (SU, DD, CS, UK) shares its name with the code that replaced
-        // it and, read later, would take "Russia" from RU, where a rule about RU would no longer see it.
-        if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
-        const name = display.of(code);
-        // Not the codes kept for private use ("Unknown Region" for ZZ, the pseudo-locales' XA, XB).
-        if (name && name !== code && !/unknown|pseudo/i.test(name)) regionNames.set(name.toLowerCase(), code);
-      } catch {
-        // not a region code
-      }
-    }
-  }
-  return regionNames;
-}
 
-let codesInUse: Set<string> | undefined;
-const regionCodes = (): Set<string> => (codesInUse ??= new Set(regions().values()));
 
 /** Codes each parameter's pattern accepts, written as the pattern wants or in another case. */
 export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {

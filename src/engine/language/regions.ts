@@ -1,0 +1,48 @@
+// Country names and ISO 3166 alpha-2 codes, in English, from CLDR through Intl (no table of our own): for a
+// code argument given a country's name in a request, and for a rule that names countries against an action
+// that carries their codes.
+let regionNames: Map<string, string> | undefined;
+/** Country names in English (CLDR, through Intl) to ISO 3166 alpha-2 codes. */
+export function regions(): Map<string, string> {
+  if (regionNames) return regionNames;
+  regionNames = new Map();
+  const display = new Intl.DisplayNames("en", { type: "region" });
+  for (let a = 65; a <= 90; a++) {
+    for (let b = 65; b <= 90; b++) {
+      const code = String.fromCharCode(a, b);
+      try {
+        // Only a code in use: a deprecated one (SU, DD, CS, UK) shares its name with the code that replaced
+        // it and, read later, would take "Russia" from RU, where a rule about RU would no longer see it.
+        if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
+        const name = display.of(code);
+        // Not the codes kept for private use ("Unknown Region" for ZZ, the pseudo-locales' XA, XB).
+        if (name && name !== code && !/unknown|pseudo/i.test(name)) regionNames.set(name.toLowerCase(), code);
+      } catch {
+        // not a region code
+      }
+    }
+  }
+  return regionNames;
+}
+
+let codesInUse: Set<string> | undefined;
+export const regionCodes = (): Set<string> => (codesInUse ??= new Set(regions().values()));
+
+/**
+ * The ISO code a country's name stands for ("Iran" → IR, "the Netherlands" → NL, "North Korea" → KP), or a
+ * code in use written as one ("ir", "UK" → GB: the retired code reads as the one that replaced it).
+ */
+export function countryCode(text: string): string | undefined {
+  const name = text.trim().toLowerCase().replace(/^the\s+/, "");
+  const named = regions().get(name);
+  if (named) return named;
+  if (!/^[a-z]{2}$/.test(name)) return undefined;
+  const code = name.toUpperCase();
+  if (regionCodes().has(code)) return code;
+  try {
+    const canonical = Intl.getCanonicalLocales(`und-${code}`)[0]?.slice(4);
+    return canonical && regionCodes().has(canonical) ? canonical : undefined;
+  } catch {
+    return undefined;
+  }
+}
