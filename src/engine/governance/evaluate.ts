@@ -430,10 +430,6 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     let own = 0;
     let matched = 0;
     let describedOnly = 0;
-    // Words owned only through a parameter the tool takes (`member_id` for "member"), and whether the last
-    // word, what is done or made, names the tool.
-    let byParameterOnly = 0;
-    let headNamed = false;
     // Objects matched by an argument value: the noun right after one names the value's kind ("express
     // shipping" with method: express, "gold tier" with level: gold) and counts as matched too.
     let afterValue = false;
@@ -497,8 +493,6 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         const named = meets(action.name, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials));
         if (!o.participle && (named || action.name === action.concepts)) own++;
         else if (!o.participle) describedOnly++;
-        if (!o.participle && !meets(action.name, o.concepts) && meets(action.paramConcepts, o.concepts)) byParameterOnly++;
-        if (i === objects.length - 1) headNamed = true;
         matched++;
       } else if (o.implied || o.recipient) {
         matched++;
@@ -513,9 +507,6 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     const owned = own > 0 || (describedOnly > 0 && matched === objects.length);
     if (byDelivery || byKind) return owned && matched * 2 >= objects.length;
     if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched) || namesBareHead(action);
-    // "Member discounts" and `issue_club_refund(member_id)`: a noun the tool only takes as a parameter owns it
-    // only when what is done, the last noun, names the tool too; a refund to a member is no member discount.
-    if (own > 0 && own === byParameterOnly && !headNamed && objects.length > 1) return false;
     return owned && matched * 2 >= objects.length;
   };
 }

@@ -206,10 +206,11 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     }
     // A value of several words named by its first, when no other value of the parameter has it ("tartaric"
     // for tartaric_acid beside yeast_nutrient): the modifier says which; the head ("charge" of hand_charge,
-    // "acid") names the kind, and is said of other things too. Five letters or more.
+    // "acid") names the kind, and is said of other things too. Six letters or more, and no word of the
+    // parameter's own label.
     // (Not when a part is initials or a code, "hv" of hv_switching: that part says which kind.)
     if (parts.length >= 2 && parts.every((p) => p.length >= 4)) {
-      const own = parts.slice(0, 1).filter((p) => p.length >= 5 && !/\d/.test(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
+      const own = parts.slice(0, 1).filter((p) => p.length >= 6 && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
       if (own.length > 0 && !out.some((m) => m.value === form.value)) {
         for (let i = 0; i < words.length; i++) if (own.some((p) => sameWord(words[i]!.word, p))) out.push({ value: form.value, span: words[i]!.span, words: 0.5 });
       }
