@@ -1093,6 +1093,9 @@ const SETTING_KEYS: Record<Setting, string[]> = {
   via: ["via", "channel", "method", "route", "medium", "through"],
 };
 
+// An argument that identifies a thing rather than describing it: `equipment_id`, `section_ref`, `area_code`.
+const IDENTIFIER_KEY = /(?:^|[._])(?:id|ids|ref|reference|code|number|no)$/;
+
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false, setting?: Setting): Truth {
   const { wanted, phraseWords, parts: valueParts } = valueWords(values);
   // Yes/no arguments are rare: an action without one skips the two readings of them.
@@ -1111,6 +1114,10 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     if (named.length > 0) {
       for (const f of named) a.claimed.add(f.path);
       if (every ? named.every(matchesField) : named.some(matchesField)) return TRUE;
+      // "maintenance on ground support equipment" and `equipment_id`: a phrase that only names the thing
+      // (its value is its own words) is said of the action when the argument it binds to identifies such a
+      // thing; any identifier there is one of them.
+      if (values.length === 1 && norm(values[0]!) === norm(subject.text) && named.some((f) => IDENTIFIER_KEY.test(f.path) && isShort(f.value))) return TRUE;
       // "zone restricted" read as one phrase: one word is the attribute, the rest its value.
       if (values.length === 1 && subject.words.length > 1) {
         const parts = norm(values[0]!).split(" ");

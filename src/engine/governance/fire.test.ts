@@ -1559,6 +1559,41 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     }
   });
 
+  // "that include the cold store zone … for more than 30 days": a thing of several words the action
+  // includes is a value it holds (a list argument counts), and a comparison after it is its own condition.
+  describe("what the action includes, and a limit after it", () => {
+    const params = ["holder_name", "valid_days", "zones"];
+    const call = (set: RuleSet, days: number, zones: string[]) => set.decide(prepareAction({ tool: "issue_site_badge", args: { holder_name: "A B", valid_days: days, zones }, params, now: new Date() })).decision;
+    for (const sentence of [
+      "Site badges that include the cold store zone may not be issued for more than 30 days.",
+      "Site badges that include the cold store zone must not be valid for longer than 30 days",
+    ]) {
+      it(sentence, () => {
+        const set = one(sentence);
+        expect([call(set, 45, ["dock", "cold_store"]), call(set, 45, ["dock"]), call(set, 30, ["cold_store"])]).toEqual(["blocked", "approved", "approved"]);
+      });
+    }
+  });
+
+  // "on ground support equipment" and `equipment_id`: a phrase that only names the thing the tool acts on
+  // is said of it when an identifier of such a thing is there. "booked for a Saturday or a Sunday": a
+  // participle of planning alone is the action's own date, and so is every day listed after it.
+  describe("the thing named, and days of the action's own date", () => {
+    const params = ["equipment_id", "equipment_type", "service_date", "downtime_minutes"];
+    const call = (set: RuleSet, date: string, now: string) => set.decide(prepareAction({ tool: "book_forklift_service", args: { equipment_id: "FL-0231", service_date: date, downtime_minutes: 60 }, params, now: new Date(now) })).decision;
+    for (const sentence of [
+      "Planned servicing on warehouse lifting equipment must never be booked for a Saturday or a Sunday.",
+      "Servicing of warehouse lifting equipment must not be scheduled for a Saturday or a Sunday",
+      "Forklift servicing must never be booked for a Saturday or Sunday",
+    ]) {
+      it(sentence, () => {
+        const set = one(sentence);
+        // A Saturday and a Sunday service booked on a Wednesday; a Monday service booked on a Saturday.
+        expect([call(set, "2027-03-13", "2027-03-10T10:00:00Z"), call(set, "2027-03-14", "2027-03-10T10:00:00Z"), call(set, "2027-03-15", "2027-03-13T10:00:00Z")]).toEqual(["blocked", "blocked", "approved"]);
+      });
+    }
+  });
+
   // "120 kg per hectare", "12 g/m²": a unit over another unit is one quantity, compared across units.
   describe("a unit over any unit", () => {
     for (const limit of ["120 kg per hectare", "120 kg/ha", "12 g per square metre"]) {

@@ -1272,12 +1272,21 @@ class ConditionReader {
     const named: W[] = [];
     // (A verb or adjective before a noun modifies it: "pour date", "go-live date", "planned start".)
     const nominal = (k: number) => ws[k]!.pos === "NOUN" || ws[k]!.pos === "PROPN" || ((ws[k]!.pos === "VERB" || ws[k]!.pos === "ADJ") && ws[k + 1]?.pos === "NOUN");
+    // (The head is the noun before "of": "the pour date of a slab booking" names a date.)
+    let head: W | undefined;
     while (n < ws.length && n < j + 8 && nominal(n) && !isDayWord(ws[n])) {
       named.push(ws[n]!);
       n++;
-      if (wordIs(ws[n], "of") && named.length > 0) n += wordIs(ws[n + 1], "a", "an", "the", "any", "each", "every") ? 2 : 1;
+      if (wordIs(ws[n], "of") && named.length > 0) {
+        head ??= named.at(-1);
+        n += wordIs(ws[n + 1], "a", "an", "the", "any", "each", "every") ? 2 : 1;
+      }
     }
-    if (named.length > 0 && ws[n] && (ws[n]!.pos === "VERB" || TIME_VERBS.has(ws[n]!.lemma) || wordIs(ws[n], "is", "are"))) {
+    head ??= named.at(-1);
+    // (Only a noun of a time: "warehouse lifting equipment scheduled for a Saturday" names the thing, and
+    // the participle alone says the day is the action's own.)
+    const ofTime = head !== undefined && /(?:date|day|time|start|deadline|slot)s?$/.test(head.norm);
+    if (ofTime && ws[n] && (ws[n]!.pos === "VERB" || TIME_VERBS.has(ws[n]!.lemma) || wordIs(ws[n], "is", "are"))) {
       subject.push(...named);
       j = n;
     }
@@ -1330,7 +1339,9 @@ class ConditionReader {
     // "a weekend day (America/New_York)": the noun after the days, then their zone.
     if (wordIs(ws[k], "day", "days") && !wordIs(ws[k - 1], "business")) k++;
     const tz = this.zoneAround(ws, k);
-    const condition: Condition = { kind: "weekday", days: [...days].sort(), tz: tz.zone, ...(subject.length > 0 ? { subject: subjectOf(subject) } : {}) };
+    // ("must never be booked for a Saturday": a participle of planning alone is the action's own date.)
+    const planning = subject.length > 0 && subject.every((w) => PLANNED.has(w.norm));
+    const condition: Condition = { kind: "weekday", days: [...days].sort(), tz: tz.zone, ...(planning ? { subject: { text: subject.at(-1)!.norm, words: [], implied: "time" as const } } : subject.length > 0 ? { subject: subjectOf(subject) } : {}) };
     return { condition: negated ? negate(condition) : condition, next: tz.next };
   }
 
@@ -1550,6 +1561,8 @@ class ConditionReader {
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && !(wordIs(ws[j], "from") && numericAt(j + 1) && wordIs(ws[j + 2], ...RANGE_JOINS)) && ws[j]!.t.kind === "word") {
       // A subject is one phrase: "for customers and the amount is over 5" is two conditions.
       if (j > i && wordIs(ws[j], "and", "or", "but", "unless", "except")) return undefined;
+      // "that include the fuel farm zone … for more than 30 days": a verb of containing is a condition of its own.
+      if (wordIs(ws[j], "include", "includes", "contain", "contains", "including", "containing")) return undefined;
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
       // "outside the $1,000 to $4,000 range": a range is the only comparison "outside" can open, and it
       // opens it before a value. Before a noun it names the thing ("the outside air temperature").
@@ -1744,6 +1757,12 @@ class ConditionReader {
     if (mark) k++;
     const v = ws[k];
     if (!v) return undefined;
+    // "passes that include the fuel farm zone", "orders including gift wrapping": a thing of several words
+    // that the action includes is a value it holds (a list argument holding it counts), not a text.
+    if (mode === "contains" && /^includ/.test(verb.norm) && !mark && v.t.kind === "word") {
+      const phrase = phraseAt(ws, k, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || (w.pos === "VERB" && NOMINAL.has(ws[ws.indexOf(w) + 1]?.pos ?? ""))));
+      if (phrase.length >= 2) return { condition: { kind: "equals", subject: subjectOf(subject), values: [phrase.map((w) => w.norm).join(" ")], negate: false }, next: k + phrase.length };
+    }
     const value = v.t.kind === "quoted" ? v.t.value : v.t.kind === "word" ? v.norm : v.t.kind === "tag" || v.t.kind === "domain" ? v.t.text : v.t.kind === "number" ? v.t.text : undefined;
     if (value === undefined) return undefined;
     return { condition: { kind: "text", subject: subjectOf(subject), mode, value: mark + value, negate: false }, next: k + 1 };
@@ -3126,9 +3145,16 @@ function changeWay(word: string): "up" | "down" | undefined {
  * (and none of its own) is read of that time.
  */
 function dayOfOwnTime(conditions: Condition[]): Condition[] {
-  const own = conditions.find((c): c is Extract<Condition, { kind: "time" }> => c.kind === "time" && c.subject !== undefined && !c.subject.orNow);
-  if (!own) return conditions;
-  return conditions.map((c) => (c.kind === "weekday" && !c.subject && (c.tz || "UTC") === (own.tz || "UTC") ? { ...c, subject: own.subject } : c));
+  // "booked for a Saturday or a Sunday": days listed after one of the action's own say its day too.
+  const shared = conditions.map((c) => {
+    if (c.kind !== "or") return c;
+    const dated = c.of.find((d): d is Extract<Condition, { kind: "weekday" }> => d.kind === "weekday" && d.subject !== undefined);
+    if (!dated || !c.of.every((d) => d.kind === "weekday")) return c;
+    return { ...c, of: c.of.map((d) => (d.kind === "weekday" && !d.subject && (d.tz || "UTC") === (dated.tz || "UTC") ? { ...d, subject: dated.subject } : d)) };
+  });
+  const own = shared.find((c): c is Extract<Condition, { kind: "time" }> => c.kind === "time" && c.subject !== undefined && !c.subject.orNow);
+  if (!own) return shared;
+  return shared.map((c) => (c.kind === "weekday" && !c.subject && (c.tz || "UTC") === (own.tz || "UTC") ? { ...c, subject: own.subject } : c));
 }
 
 export function parseRule(sentence: string): ParseResult {
