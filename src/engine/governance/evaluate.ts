@@ -1001,7 +1001,7 @@ function compareValues(a: string, b: string): boolean {
   const y = norm(b);
   if (x === y) return true;
   if (x.length >= 3 && y.length >= 3 && (x.startsWith(y) || y.startsWith(x)) && Math.min(x.length, y.length) >= 4) return true;
-  // A country by its name and by its code ("Iran" and IR, "North Korea" and KP, "UK" and GB).
+  // A country by its name and by its code ("Laos" and LA, "North Macedonia" and MK, "UK" and GB).
   if (x.length === 2 || y.length === 2) {
     const cx = countryCode(x);
     if (cx !== undefined && cx === countryCode(y)) return true;
@@ -1114,7 +1114,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     if (named.length > 0) {
       for (const f of named) a.claimed.add(f.path);
       if (every ? named.every(matchesField) : named.some(matchesField)) return TRUE;
-      // "maintenance on ground support equipment" and `equipment_id`: a phrase that only names the thing
+      // "servicing on warehouse lifting equipment" and `equipment_id`: a phrase that only names the thing
       // (its value is its own words) is said of the action when the argument it binds to identifies such a
       // thing; any identifier there is one of them.
       if (values.length === 1 && norm(values[0]!) === norm(subject.text) && named.some((f) => IDENTIFIER_KEY.test(f.path) && isShort(f.value))) return TRUE;

@@ -113,7 +113,7 @@ function analyze(text: string): W[] {
   text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
   // "Any single fuel order", "each individual refund": every one of them, which "any" says already.
   text = text.replace(/\b(any|each|every|a|no)\s+(?:single|individual|one)\s+(?=[a-z])/gi, "$1 ");
-  // "must not be left unplugged", "left running overnight": what is left so is what is done to it.
+  // "must not be left unheated", "left running overnight": what is left so is what is done to it.
   text = text.replace(/\b(be|being|been|is|are|get|gets)\s+left\s+(?=[a-z]+(?:ed|en)\b)/gi, "$1 ");
   // "… must approve the booking first", "… signed off beforehand": when the approval comes, which an
   // approval always does (before the action), so no word of the action.
@@ -1339,7 +1339,7 @@ class ConditionReader {
     // "a weekend day (America/New_York)": the noun after the days, then their zone.
     if (wordIs(ws[k], "day", "days") && !wordIs(ws[k - 1], "business")) k++;
     const tz = this.zoneAround(ws, k);
-    // ("must never be booked for a Saturday": a participle of planning alone is the action's own date.)
+    // ("must never be planned for Saturday": a participle of planning alone is the action's own date.)
     const planning = subject.length > 0 && subject.every((w) => PLANNED.has(w.norm));
     const condition: Condition = { kind: "weekday", days: [...days].sort(), tz: tz.zone, ...(planning ? { subject: { text: subject.at(-1)!.norm, words: [], implied: "time" as const } } : subject.length > 0 ? { subject: subjectOf(subject) } : {}) };
     return { condition: negated ? negate(condition) : condition, next: tz.next };
@@ -1561,7 +1561,7 @@ class ConditionReader {
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && !(wordIs(ws[j], "from") && numericAt(j + 1) && wordIs(ws[j + 2], ...RANGE_JOINS)) && ws[j]!.t.kind === "word") {
       // A subject is one phrase: "for customers and the amount is over 5" is two conditions.
       if (j > i && wordIs(ws[j], "and", "or", "but", "unless", "except")) return undefined;
-      // "that include the fuel farm zone … for more than 30 days": a verb of containing is a condition of its own.
+      // "that include the cold store zone … beyond 30 days": a verb of containing is a condition of its own.
       if (wordIs(ws[j], "include", "includes", "contain", "contains", "including", "containing")) return undefined;
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
       // "outside the $1,000 to $4,000 range": a range is the only comparison "outside" can open, and it
@@ -1757,7 +1757,7 @@ class ConditionReader {
     if (mark) k++;
     const v = ws[k];
     if (!v) return undefined;
-    // "passes that include the fuel farm zone", "orders including gift wrapping": a thing of several words
+    // "badges that include the cold store zone", "orders including gift wrapping": a thing of several words
     // that the action includes is a value it holds (a list argument holding it counts), not a text.
     if (mode === "contains" && /^includ/.test(verb.norm) && !mark && v.t.kind === "word") {
       const phrase = phraseAt(ws, k, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || (w.pos === "VERB" && NOMINAL.has(ws[ws.indexOf(w) + 1]?.pos ?? ""))));
@@ -1910,7 +1910,7 @@ class ConditionReader {
         const on = !OFF_STATES.has((particle ?? state).norm);
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: wordIs(ws[i], "with") === on }, next };
       }
-      // "without an adult signature (being) required", "with the form signed (at the desk)": a participle
+      // "without a delivery photo (being) taken", "with the form stamped (at the desk)": a participle
       // after the noun is the state the action carries or lacks, a yes/no fact named by both
       // (`require_adult_signature`, `form_signed`). Its place ("on delivery") belongs to the participle.
       const being = wordIs(state, "being", "been") ? 1 : 0;
@@ -1924,7 +1924,7 @@ class ConditionReader {
         }
       }
     }
-    // "without requiring an adult signature", "without notifying the owner": a doing the action leaves out,
+    // "without requiring a photo", "without notifying the owner": a doing the action leaves out,
     // named by its verb and object (`require_adult_signature`, `notify_owner`).
     // (The tagger reads some of these as nouns: "logging", "recording".)
     if (wordIs(ws[i], "without") && (ws[i + 1]?.pos === "VERB" || ws[i + 1]?.pos === "NOUN") && /^[a-z]{3,}ing$/.test(ws[i + 1]!.norm)) {
@@ -2068,7 +2068,7 @@ class ConditionReader {
       j++;
       if (wordIs(ws[j], "as", "to", "in", "on")) j++;
     }
-    // "to Iran, North Korea or Syria", "outside the UK", "from KP, IR or SY": countries by name or code.
+    // "to Laos, Belarus or Myanmar", "outside the UK", "from LA, BY or MM": countries by name or code.
     if (j > i) {
       const countries = readCountries(ws, j);
       if (countries) return probe ? { condition: { kind: "and", of: [] }, next: countries.next } : { condition: { kind: "equals", subject: { text: "", words: [] }, values: countries.names, negate: negated }, next: countries.next };
@@ -2634,7 +2634,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const inside = ws.slice(i + 1, close);
     const gloss = close > i + 1 && close <= i + 6 && inside.every((w) => w.t.kind === "word" && !w.used && ["NOUN", "ADJ"].includes(w.pos) && !/^(?:time|hours?|zone)$|[/\d]/.test(w.norm) && !LIST_SEPARATORS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !EXCEPTION_WORDS.has(w.norm) && !NEGATORS.has(w.norm) && !ENVIRONMENTS.has(w.norm));
     if (gloss) for (let k = i; k <= close; k++) ws[k]!.used = true;
-    // "… for longer than 90 minutes (the cold chain is treated as broken after that)": a clause of its own
+    // "… for longer than 45 minutes (the batch is scrapped after that)": a clause of its own
     // in brackets at the end, holding no value, says why; it is no part of the rule.
     const atEnd = close > i && ws.slice(close + 1).every((w) => w.t.kind === "punct");
     const why = !gloss && atEnd && close > i + 2 && inside.some((w) => w.pos === "AUX" || wordIs(w, "is", "are", "was", "were", "be", "been")) && inside.every((w) => w.t.kind === "word" || w.t.kind === "punct");
@@ -3052,8 +3052,8 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
 
 /** One sentence → one rule. Only-allow becomes a block of the action outside its conditions. */
 /**
- * "Any vessel with a draught over 14.5 m needs approval before it is assigned a berth", "Plans over €1k
- * must be reviewed before they are sent out": the thing is named first and what is done to it, in the
+ * "Any crate over 40 kg needs approval before it is loaded onto a truck", "Quotes over €1k
+ * must be checked before they are e-mailed": the thing is named first and what is done to it, in the
  * passive, after "before" (or "when"). That doing is the action; it is no yes/no fact of the thing (which
  * no tool carries, so the rule never fired). The verb becomes the terms' verb (a noun read as one, "plans",
  * goes back among the objects) and the object after it ("a berth") one of their objects.
@@ -3081,7 +3081,7 @@ function doneBeforeApproval(reading: Reading, text: string): void {
 }
 
 /**
- * "Don't raise the price of any beer by more than 8%", "never lower the rent by over 8 percent": after a
+ * "Don't raise the rent of any flat by more than 8%", "never lower a fare by over 8 percent": after a
  * verb of change, "by" and a comparison say the size of the change, whatever noun came before "by".
  */
 function changedBy(c: Condition, terms: ActionTerm[], text: string): Condition {
@@ -3095,8 +3095,8 @@ function changedBy(c: Condition, terms: ActionTerm[], text: string): Condition {
 }
 
 /**
- * A list of countries by name ("Iran, North Korea or Syria", "the Netherlands") or by code in capitals
- * ("KP, IR or SY"), the longest name first; undefined unless the first item is one.
+ * A list of countries by name ("Laos, North Macedonia or Myanmar", "the Netherlands") or by code in
+ * capitals ("LA, MK or MM"), the longest name first; undefined unless the first item is one.
  */
 function readCountries(ws: W[], at: number): { names: string[]; next: number } | undefined {
   const names: string[] = [];
@@ -3108,8 +3108,8 @@ function readCountries(ws: W[], at: number): { names: string[]; next: number } |
       const words = ws.slice(k, k + n);
       if (words.length < n || words.some((w) => w.t.kind !== "word" || w.used)) continue;
       const text = words.map((w) => w.norm).join(" ");
-      // A two-letter word is a code only when written in capitals ("IR", not the word "in").
-      const code = n === 1 && text.length === 2 ? (/^[A-Z]{2}$/.test(words[0]!.t.text) ? countryCode(text) : undefined) : countryCode(text);
+      // A two-letter word is a code only in a list of countries ("LA, BY or MM"; alone, "in" is no India).
+      const code = countryCode(text);
       if (code) {
         names.push(text);
         taken = n;
@@ -3124,7 +3124,9 @@ function readCountries(ws: W[], at: number): { names: string[]; next: number } |
     if (!after || after.t.kind !== "word") break;
     k += separator;
   }
-  if (names.length === 0) return undefined;
+  // (Two-letter words that are all English words, "to it or me", are no list of codes.)
+  const english = (name: string) => name.length === 2 && ["it", "me", "us", "we", "he", "to", "in", "on", "at", "by", "or", "no", "so", "do", "go", "be", "is", "am", "as", "an", "my", "of", "if", "up"].includes(name);
+  if (names.length === 0 || (names.length === 1 && names[0]!.length === 2) || names.every(english)) return undefined;
   // A separator read before a word that was no country belongs to what follows.
   while (k > at && ((ws[k - 1]?.t.kind === "punct" && ws[k - 1]!.t.text === ",") || wordIs(ws[k - 1], "or", "and", "the"))) k--;
   return { names, next: k };
@@ -3140,12 +3142,12 @@ function changeWay(word: string): "up" | "down" | undefined {
 }
 
 /**
- * "Possessions that start between 06:00 and 22:00 London time on a weekday": the day is the day of the
+ * "Firings that start between 07:00 and 19:00 Paris time on a weekday": the day is the day of the
  * same start, not the day the rule is checked. A day of the week said beside a time of the action's own
  * (and none of its own) is read of that time.
  */
 function dayOfOwnTime(conditions: Condition[]): Condition[] {
-  // "booked for a Saturday or a Sunday": days listed after one of the action's own say its day too.
+  // "planned for Saturday or Sunday": days listed after one of the action's own say its day too.
   const shared = conditions.map((c) => {
     if (c.kind !== "or") return c;
     const dated = c.of.find((d): d is Extract<Condition, { kind: "weekday" }> => d.kind === "weekday" && d.subject !== undefined);
@@ -3258,7 +3260,7 @@ function leadSubject(ws: W[]): { start: number; end: number; having?: boolean } 
  * A second verb after "but not" ("may read files but not delete them") is left to the clause reader.
  */
 /**
- * "Only dentists may prescribe antibiotics", "Only a shift lead can void tickets": only that role may do it,
+ * "Only dispatchers may void tickets", "Only a shift lead can reopen a till": only that role may do it,
  * which is "only allow it when the role is that" (others are blocked; other actions are not governed). The
  * role is one to three nouns ending in a word for a person or a post; "Only refunds under $50 may be issued"
  * names a thing and is read as written.
@@ -3283,7 +3285,7 @@ function onlyWhoMay(text: string): string {
   return `Only allow ${m[2]} when the role is "${role}"`;
 }
 
-/** "Only a dentist — never a hygienist or a nurse — may …": an aside between dashes that names who is not
+/** "Only a dispatcher — never a driver or a clerk — may …": an aside between dashes that names who is not
  * the only one says again what "only" says. */
 const withoutRestatedAside = (text: string) => text.replace(/(\bonly\b[^—–]*?)\s+[—–]\s*(?:never|not|but\s+not|and\s+not|no)\b[^—–]*?\s+[—–]\s+/gi, "$1 ");
 

@@ -350,7 +350,7 @@ describe("a value only one tool lists, and a channel named as what is sent", () 
 
   it("'send an SMS', 'shoot them an email' with no tool of that channel ask for the integration", () => {
     for (const [text, integration] of [
-      ["send an SMS to the night baker on +44 7700 900123 - ovens on at 4", "twilio"],
+      ["send a quick SMS to our night baker on +44 7700 900123 - ovens on at 4", "twilio"],
       ["can you send a text to the driver that the rye is late", "twilio"],
     ] as const) {
       expect(chosen(decide(BAKERY, [text])), text).toBe(`connect:${integration}`);

@@ -16,7 +16,12 @@ export function regions(): Map<string, string> {
         if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
         const name = display.of(code);
         // Not the codes kept for private use ("Unknown Region" for ZZ, the pseudo-locales' XA, XB).
-        if (name && name !== code && !/unknown|pseudo/i.test(name)) regionNames.set(name.toLowerCase(), code);
+        if (name && name !== code && !/unknown|pseudo/i.test(name)) {
+          regionNames.set(name.toLowerCase(), code);
+          // "Myanmar (Burma)": the name before the brackets, and the other name in them.
+          const other = /^(.+?)\s*\((.+)\)$/.exec(name);
+          if (other) for (const alias of [other[1]!, other[2]!]) if (!regionNames.has(alias.toLowerCase())) regionNames.set(alias.toLowerCase(), code);
+        }
       } catch {
         // not a region code
       }
@@ -29,7 +34,7 @@ let codesInUse: Set<string> | undefined;
 export const regionCodes = (): Set<string> => (codesInUse ??= new Set(regions().values()));
 
 /**
- * The ISO code a country's name stands for ("Iran" → IR, "the Netherlands" → NL, "North Korea" → KP), or a
+ * The ISO code a country's name stands for ("Laos" → LA, "the Netherlands" → NL, "North Macedonia" → MK), or a
  * code in use written as one ("ir", "UK" → GB: the retired code reads as the one that replaced it).
  */
 export function countryCode(text: string): string | undefined {
