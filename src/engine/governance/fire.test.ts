@@ -1398,7 +1398,7 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     const monday = "2027-03-15";
     const sentences = [
       "Slab bookings whose pour date falls on a Sunday need the site manager's approval",
-      "If the pour date of a slab booking falls on a Sunday, the site manager must approve the booking first",
+      "If the pour date of a slab booking falls on Sunday, the site manager has to approve the booking first",
       "If the pour date of a slab booking is a Sunday, the site manager must approve it beforehand",
       "Require approval for slab bookings when the pour date is a Sunday",
       "Slab bookings need sign-off in advance when their pour date falls on a Sunday",
@@ -1472,7 +1472,7 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     });
   });
 
-  // "No more than three customs duty refund claims may be filed per day": the things counted may take
+  // "No more than three customs duty refund claims may be lodged per day": the things counted may take
   // several words before the verb.
   describe("a limit first on a long noun phrase", () => {
     for (const things of ["claims", "refund claims", "duty refund claims", "HMRC duty refund claims", "customs duty refund claims"]) {
@@ -1485,14 +1485,14 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     }
   });
 
-  // "that start between 06:00 and 22:00 London time on a weekday": the day of the same start.
+  // "that start between 07:00 and 19:00 Paris time on a weekday": the day of the same start.
   describe("a day beside a time of the action's own", () => {
-    const sentence = "Kiln firings that start between 07:00 and 19:00 London time on a weekday require sign-off.";
+    const sentence = "Kiln firings that start between 07:00 and 19:00 Paris time on a weekday need sign-off.";
     it(sentence, () => {
       const set = one(sentence);
       const call = (start: string, now: string) => set.decide(prepareAction({ tool: "schedule_kiln_firing", args: { kiln_id: "K1", start_time: start }, now: new Date(now) })).decision;
-      // A Wednesday 07:30 in London (summer time) checked on a Saturday; a Saturday start checked on a Wednesday.
-      expect([call("2027-07-14T06:30:00Z", "2027-07-17T10:00:00Z"), call("2027-07-17T10:30:00Z", "2027-07-14T10:00:00Z"), call("2027-07-14T18:30:00Z", "2027-07-14T10:00:00Z")]).toEqual(["conditional", "approved", "approved"]);
+      // A Wednesday 07:30 in Paris (summer time) checked on a Saturday; a Saturday start checked on a Wednesday.
+      expect([call("2027-07-14T05:30:00Z", "2027-07-17T10:00:00Z"), call("2027-07-17T10:30:00Z", "2027-07-14T10:00:00Z"), call("2027-07-14T17:30:00Z", "2027-07-14T10:00:00Z")]).toEqual(["conditional", "approved", "approved"]);
     });
   });
 
@@ -1559,7 +1559,7 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
     }
   });
 
-  // "that include the cold store zone … for more than 30 days": a thing of several words the action
+  // "that include the cold store zone … beyond 30 days": a thing of several words the action
   // includes is a value it holds (a list argument counts), and a comparison after it is its own condition.
   describe("what the action includes, and a limit after it", () => {
     const params = ["holder_name", "valid_days", "zones"];
@@ -1576,7 +1576,7 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
   });
 
   // "on ground support equipment" and `equipment_id`: a phrase that only names the thing the tool acts on
-  // is said of it when an identifier of such a thing is there. "booked for a Saturday or a Sunday": a
+  // is said of it when an identifier of such a thing is there. "planned for Saturday or Sunday": a
   // participle of planning alone is the action's own date, and so is every day listed after it.
   describe("the thing named, and days of the action's own date", () => {
     const params = ["equipment_id", "equipment_type", "service_date", "downtime_minutes"];

@@ -115,7 +115,7 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(any|each|every|a|no)\s+(?:single|individual|one)\s+(?=[a-z])/gi, "$1 ");
   // "must not be left unheated", "left running overnight": what is left so is what is done to it.
   text = text.replace(/\b(be|being|been|is|are|get|gets)\s+left\s+(?=[a-z]+(?:ed|en)\b)/gi, "$1 ");
-  // "… must approve the booking first", "… signed off beforehand": when the approval comes, which an
+  // "… must approve the order first", "… signed off beforehand": when the approval comes, which an
   // approval always does (before the action), so no word of the action.
   text = text.replace(/\s+(?:first|beforehand|in\s+advance|ahead\s+of\s+time)(?=\s*(?:[.,;(]|$))/gi, "");
   // "Ensure that …", "Make sure …": the rule itself follows.
@@ -1266,7 +1266,7 @@ class ConditionReader {
     let negated = false;
     // "inspections that begin on a Sunday": the day of the action's own time ("start"), not of now.
     const subject: W[] = [];
-    // "whose shoot date falls on a Sunday", "the delivery date of an order is a Saturday": the time named
+    // "whose pour date lands on Sunday", "the delivery date of an order is a Saturday": the time named
     // by its noun (and what it is of) before the verb.
     let n = wordIs(ws[j], "the", "its", "their", "whose") ? j + 1 : j;
     const named: W[] = [];
@@ -1301,7 +1301,7 @@ class ConditionReader {
       subject.push(w);
       j++;
     }
-    // "scheduled for a Saturday" names the day as "on" does ("the shoot date is a Sunday": a copula too).
+    // "scheduled for a Saturday" names the day as "on" does ("the pour date is a Sunday": a copula too).
     if (subject.length > nounsThenVerb && !wordIs(ws[j], "on", "during", "over", "for")) return undefined;
     if (nounsThenVerb > 0 && subject.length === nounsThenVerb && !wordIs(ws[j], "a", "the", "any") && !isDayWord(ws[j])) return undefined;
     if (wordIs(ws[j], "outside", "except")) {

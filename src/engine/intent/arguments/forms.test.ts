@@ -700,7 +700,7 @@ describe("a value in a parenthesised aside explains the one outside it", () => {
 
 describe("speeds said as a length an hour, a sign said in words", () => {
   const read = (text: string) => extractArguments(KILN_LOAD, [text], { now: NOW });
-  for (const [said, kmh] of [["sixty k's an hour", 60], ["60 km an hour", 60], ["forty klicks per hour", 40], ["25 kilometres an hour", 25]] as const) {
+  for (const [said, kmh] of [["seventy k's an hour", 70], ["70 km an hour", 70], ["forty klicks per hour", 40], ["25 kilometres an hour", 25]] as const) {
     const text = `uh KLN-07, 200 kg, flue fan at ${said}, thanks, it's the third kiln of six`;
     it(text, () => expect(read(text)).toMatchObject({ kiln_id: "KLN-07", load_kg: 200, fan_speed_kmh: kmh }));
   }
@@ -724,7 +724,7 @@ const CRANE_LIFT = {
 describe("a glued m on a length is metres; 'nothing' and 'nobody' negate a yes/no", () => {
   const read = (text: string) => extractArguments(CRANE_LIFT, [text], { now: NOW });
   for (const [said, metres] of [["120m", 120], ["45m", 45], ["210m", 210]] as const) {
-    for (const layout of [(x: string) => `Lift on CR-204 tomorrow. Ceiling ${x}, nothing over the road.`, (x: string) => `CR-204: max hook ${x}; nobody goes over the road with it`, (x: string) => `CR-204 to ${x} please, none of it over the road`]) {
+    for (const layout of [(x: string) => `Lift on CR-204 tomorrow. Hook no higher than ${x}, nothing over the road.`, (x: string) => `CR-204: max hook ${x}; nobody goes over the road with it`, (x: string) => `CR-204 to ${x} please, none of it over the road`]) {
       const text = layout(said);
       const got = read(text);
       it(text, () => {
@@ -766,5 +766,32 @@ describe("codes written in groups, listed values and glued grades", () => {
     for (const [said, grade] of [["Jet A-1", "jet_a1"], ["jet a1", "jet_a1"], ["JET B-2", "jet_b2"], ["Jet-A1", "jet_a1"]] as const) {
       expect(read(`TW3310 to B14, ${said} on board`).grade, said).toBe(grade);
     }
+  });
+});
+
+const FLOAT = {
+  type: "object",
+  required: ["holder_email", "amount_eur", "team"],
+  properties: {
+    holder_email: { type: "string", format: "email" },
+    amount_eur: { type: "number", minimum: 1, description: "Float in euros." },
+    team: { type: "string", enum: ["kitchen", "bar", "floor", "office"] },
+  },
+} as const;
+
+describe("a message that amends itself", () => {
+  const read = (text: string) => extractArguments(FLOAT, [text], { now: NOW });
+  for (const [first, second, opener] of [
+    ["€300", "€250", "Actually, make it"],
+    ["€300", "€250", "Sorry, make it"],
+    ["300 euros", "250 euros", "Scratch that,"],
+    ["€300", "€250", "On second thought"],
+    ["€300", "€250", "No wait,"],
+  ] as const) {
+    const text = `Float for the bar please: ${first} to ana.ruiz@bistro.test for the weekend. ${opener} ${second}, the rest can wait.`;
+    it(text, () => expect(read(text)).toMatchObject({ amount_eur: 250, team: "bar", holder_email: "ana.ruiz@bistro.test" }));
+  }
+  it("a second amount that is no amendment leaves the first question open or keeps it", () => {
+    expect(read("Float for the bar please: €300 to ana.ruiz@bistro.test for the weekend.").amount_eur).toBe(300);
   });
 });
