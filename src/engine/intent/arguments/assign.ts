@@ -236,10 +236,12 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
   candidates = candidates.filter((c) => !setAside(c) || !candidates.some((o) => o.key === c.key && !sameValue(o.value, c.value) && !setAside(o)));
   // A value written inside a longer value of another enum ("mowing" inside "mowing B") is that longer one.
   // So is a code inside a longer code of another parameter ("U2" inside the flight "U2 8147").
-  // ("A-1" of "Jet A-1", a fuel grade, is no stand A1.)
+  // ("A-1" of "Jet A-1", a fuel grade, is no stand A1.) A longer code counts only when it has the shape of
+  // the schema's example: a pattern that takes any run of letters also joins "v2.14.1 to".
   const worded = (c: Candidate) => c.kind === "enum" || c.kind === "code";
+  const holds = (o: Candidate) => o.kind === "enum" || o.exampleShaped === true;
   // (A value named by its description spans the words around it without being written there: it holds none.)
-  const inLonger = (c: Candidate) => worded(c) && candidates.some((o) => o !== c && worded(o) && !o.shared && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);
+  const inLonger = (c: Candidate) => worded(c) && candidates.some((o) => o !== c && holds(o) && !o.shared && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);
   // A code that is, letter for letter, a value another parameter lists ("A320" for `aircraft_type`) is that
   // value, not a code of this one (a flight number's pattern also takes "A320").
   const listedElsewhere = (c: Candidate) => c.kind === "code" && sigs.some((s) => s.key !== c.key && s.enumForms?.some((f) => String(f.value).toLowerCase() === String(c.value).toLowerCase()));

@@ -20,6 +20,8 @@ export interface Candidate {
   shared?: boolean;
   /** Written as one of alternatives ("the 9th or the 10th"): never chosen over the other by score alone. */
   alternative?: boolean;
+  /** A code of the shape of one of the schema's examples ("K4 8120" joined for an example K48120). */
+  exampleShaped?: boolean;
 }
 
 /** A value that could be an ordinary word ("the", "deploy") needs the look of a code to count as one. */
@@ -50,7 +52,8 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       else if (sig.example && /[A-Za-z]/.test(sig.example) && !/[A-Za-z]/.test(v)) score -= 0.8;
       else if (sig.example && punctuation(v) === punctuation(sig.example)) score += 0.2;
       if (asked.has(sig.key)) score += 1.5;
-      out.push({ key: sig.key, value: v, score, span, kind: "code" });
+      const exampleShaped = sig.examples?.some((e) => shape(e) === shape(v)) === true;
+      out.push({ key: sig.key, value: v, score, span, kind: "code", ...(exampleShaped ? { exampleShaped } : {}) });
     };
     find.lastIndex = 0;
     for (const m of turn.text.matchAll(find)) {
