@@ -9,10 +9,15 @@ import { parseRule, splitClauses } from "./parse.ts";
 type Expect = "blocked" | "conditional" | "approved";
 type Probe = [tool: string, args: Record<string, unknown>, expected: Expect];
 
-function decide(sentence: string, probes: Probe[]): void {
+/** The one rule a sentence compiles to, as an active rule set; a refusal fails the test with its reason. */
+function ruleSetOf(sentence: string): RuleSet {
   const parsed = parseRule(sentence);
   if (!parsed.ok) throw new Error(`${sentence}: refused: ${parsed.error.message}`);
-  const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+  return new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+}
+
+function decide(sentence: string, probes: Probe[]): void {
+  const set = ruleSetOf(sentence);
   for (const [tool, args, expected] of probes) {
     const { now, ...rest } = args as { now?: string };
     const got = set.decide(prepareAction({ tool, args: rest, now: now ? new Date(now) : new Date() })).decision;
@@ -1303,9 +1308,7 @@ describe("a thing named by its owner, its manner or its means (tenth session)", 
   // "amount_cents above 40000": an argument named by its identifier, compared as written.
   for (const [phrase, field] of [["amount_cents above 40000", "amount_cents"], ["weight_grams over 40000", "weight_grams"]] as const) {
     it(phrase, () => {
-      const parsed = parseRule(`Block parcel refunds with ${phrase}`);
-      if (!parsed.ok) throw new Error(parsed.error.message);
-      const set = new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
+      const set = ruleSetOf(`Block parcel refunds with ${phrase}`);
       const at = (value: number) => set.decide(prepareAction({ tool: "refund_parcel", args: { [field]: value }, params: [field, "note"], now: new Date() })).decision;
       expect([at(50_000), at(40_000), at(30_000)]).toEqual(["blocked", "approved", "approved"]);
     });
@@ -1313,11 +1316,7 @@ describe("a thing named by its owner, its manner or its means (tenth session)", 
 });
 
 describe("a thing's state it lacks, a place-word naming a thing, a kind's own word, a unit over any unit (eleventh session)", () => {
-  const one = (sentence: string) => {
-    const parsed = parseRule(sentence);
-    if (!parsed.ok) throw new Error(`${sentence}: ${parsed.error.message}`);
-    return new RuleSet([{ policyId: "p", policyName: "p", version: 1, priority: 0, index: 0, rule: parsed.rule }]);
-  };
+  const one = ruleSetOf;
   const at = (set: RuleSet, tool: string, args: Record<string, unknown>) => set.decide(prepareAction({ tool, args, now: new Date() })).decision;
 
   // "without a photo (being) taken", "with the waiver signed": a participle after the noun is the state

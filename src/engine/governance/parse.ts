@@ -3094,6 +3094,9 @@ function changedBy(c: Condition, terms: ActionTerm[], text: string): Condition {
   return { ...c, subject: { text: "", words: [], implied: c.value.percent ? "percent" : "amount", magnitude: true, ...(way ? { direction: way } : {}) } };
 }
 
+// Two-letter English words that are also country codes (Italy, Montenegro, Belarus, Norway …).
+const TWO_LETTER_WORDS = new Set(["it", "me", "us", "we", "he", "to", "in", "on", "at", "by", "or", "no", "so", "do", "go", "be", "is", "am", "as", "an", "my", "of", "if", "up"]);
+
 /**
  * A list of countries by name ("Laos, North Macedonia or Myanmar", "the Netherlands") or by code in
  * capitals ("LA, MK or MM"), the longest name first; undefined unless the first item is one.
@@ -3125,8 +3128,7 @@ function readCountries(ws: W[], at: number): { names: string[]; next: number } |
     k += separator;
   }
   // (Two-letter words that are all English words, "to it or me", are no list of codes.)
-  const english = (name: string) => name.length === 2 && ["it", "me", "us", "we", "he", "to", "in", "on", "at", "by", "or", "no", "so", "do", "go", "be", "is", "am", "as", "an", "my", "of", "if", "up"].includes(name);
-  if (names.length === 0 || (names.length === 1 && names[0]!.length === 2) || names.every(english)) return undefined;
+  if (names.length === 0 || (names.length === 1 && names[0]!.length === 2) || names.every((name) => TWO_LETTER_WORDS.has(name))) return undefined;
   // A separator read before a word that was no country belongs to what follows.
   while (k > at && ((ws[k - 1]?.t.kind === "punct" && ws[k - 1]!.t.text === ",") || wordIs(ws[k - 1], "or", "and", "the"))) k--;
   return { names, next: k };
@@ -3265,6 +3267,9 @@ function leadSubject(ws: W[]): { start: number; end: number; having?: boolean } 
  * role is one to three nouns ending in a word for a person or a post; "Only refunds under $50 may be issued"
  * names a thing and is read as written.
  */
+// People words that name those who work for the business, not those it serves.
+const STAFF_WORDS = new Set(["employee", "staff", "worker", "colleague", "volunteer", "driver", "crew"]);
+
 function onlyWhoMay(text: string): string {
   const m = /^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|should|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!be\b|not\b|never\b)(.+)$/i.exec(text);
   if (!m) return text;
@@ -3278,7 +3283,7 @@ function onlyWhoMay(text: string): string {
   const single = head.lemma === words.at(-1) && /[^s]s$/.test(head.lemma) ? head.lemma.slice(0, -1) : head.lemma;
   // A post or trade, by its form or its name; the people a business serves ("gold customers", "patients")
   // are what is done for, not who may do it.
-  const served = namesPeople(single) && !["employee", "staff", "worker", "colleague", "volunteer", "driver", "crew"].includes(single);
+  const served = namesPeople(single) && !STAFF_WORDS.has(single);
   const person = !served && /(?:er|or|ist|ian|ant|ent|ee|man|woman|admin|nurse|lead|head|officer|staff|director|clerk|chef|pilot|medic|vet)$/.test(single);
   if (!person) return text;
   const role = [...words.slice(0, -1), single].join(" ");

@@ -132,7 +132,8 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
   // `dose_mg_per_kg`, `speed_km_per_hour`: a unit per another, written with "per".
   const per = words.length >= 3 ? words.lastIndexOf("per") : -1;
   if (per > 0 && per === words.length - 2) {
-    const q = quantity(1, `${ALIASES[words[per - 1]!] ?? words[per - 1]}/${ALIASES[words[per + 1]!] ?? words[per + 1]}`);
+    // (quantity spells each side of a "/" as people write it: `kg_per_ha`.)
+    const q = quantity(1, `${words[per - 1]}/${words[per + 1]}`);
     if (q) return q;
   }
   // Only the last word: a unit is written as a suffix (`payload_kg`); "in" reads as inches and "min" as
