@@ -8,6 +8,7 @@ import {
   bySubject,
   comparedFields,
   datedFields,
+  gapBetween,
   ENVIRONMENT_KEYS,
   ENVIRONMENT_VALUES,
   hasConcept,
@@ -113,6 +114,8 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
   call.claimed.clear();
   switch (c.kind) {
     case "compare": {
+      const gap = c.since ? gapBetween(call, c.subject, c.since) : undefined;
+      if (gap) return { parameters: paths([...gap.own, gap.other]), applies: true, note: `the time between the two dates` };
       const fields = numericFields(call, c.subject, c.value);
       if (fields.length === 0) return { parameters: [], applies: false };
       const notes = fields.map((f) => valueNote(f, c.value, leaves.get(f.path))).filter(Boolean);

@@ -70,7 +70,19 @@ export type Condition =
   | { kind: "and"; of: Condition[] }
   | { kind: "or"; of: Condition[] }
   | { kind: "not"; of: Condition }
-  | { kind: "compare"; subject: Subject; op: Comparator; value: Value; high?: Value }
+  | {
+      kind: "compare";
+      subject: Subject;
+      op: Comparator;
+      value: Value;
+      high?: Value;
+      /**
+       * "scheduled fewer than 90 days before polling day": a time between the action's own date and another
+       * date it carries, named by `from` (`after`: the own date comes later). An action without both dates
+       * is compared as the value alone ("days_since_purchase").
+       */
+      since?: { from: Subject; after: boolean };
+    }
   /**
    * An argument equals one of the values ("in production", "tier bronze", "to #general", "marked urgent").
    * With a subject, that argument; without one, any short argument, the tool's own words, or an argument

@@ -461,7 +461,11 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // A name-like word ("analytics-prod", "db_2") is one particular thing: it matches as a whole or not at all.
       if (o.nameLike) {
         // ("personal-training" and `refund_pt_package`: a compound of words, by its initials.)
-        const inTool = norm(action.input.tool).includes(o.whole) || (o.compoundInitials !== undefined && wordsOfName(action.input.tool).includes(o.compoundInitials));
+        // ("shut-offs" and `schedule_disconnection`: a compound the lexicon gives another word for names the
+        // tool by that word; its own spellings and parts do not.)
+        const squashed = o.whole.replace(/[- ]/g, "");
+        const bySense = [...o.concepts].some((c) => !c.startsWith(":") && !squashed.includes(c.replace(/[- ]/g, "")) && action.name.has(c));
+        const inTool = norm(action.input.tool).includes(o.whole) || (o.compoundInitials !== undefined && wordsOfName(action.input.tool).includes(o.compoundInitials)) || bySense;
         if (inTool || action.fields.some((f) => typeof f.value === "string" && norm(f.value) === o.whole)) {
           matched++;
           if (inTool) own++;
@@ -714,6 +718,20 @@ export function comparedFields(a: PreparedAction, subject: Subject, other: Subje
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_VALUE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const isDate = (f: Field) => typeof f.value === "string" && DATE_VALUE.test(f.value) && !Number.isNaN(Date.parse(f.value));
+
+/**
+ * The time from the action's own date to the other date it carries ("before polling day" → `polling_date`),
+ * in seconds, later minus earlier as the rule says; undefined unless both dates are there and one own date.
+ */
+export function gapBetween(a: PreparedAction, subject: Subject, since: { from: Subject; after: boolean }): { seconds: number; own: Field[]; other: Field } | undefined {
+  const other = bySubject(a, since.from, isDate);
+  if (other.length !== 1) return undefined;
+  const named = subject.words.length > 0 ? bySubject(a, subject, isDate) : [];
+  const own = (named.length > 0 ? named : a.fields.filter(isDate)).filter((f) => f !== other[0]);
+  if (own.length !== 1) return undefined;
+  const ms = Date.parse(String(own[0]!.value)) - Date.parse(String(other[0]!.value));
+  return { seconds: (since.after ? ms : -ms) / 1000, own, other: other[0]! };
+}
 
 /** The action's date arguments a subject names ("events" → `event_date`); the only one when it names none. */
 export function datedFields(action: PreparedAction, subject: Subject): Field[] {
@@ -1410,7 +1428,16 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     case "compare": {
       const { subject, op, value, high } = c;
       const key = numericKey(subject, value);
+      const since = c.since;
+      const limit = since && value.unit ? convert(value.value, value.unit, "s") : undefined;
       return (a) => {
+        if (since && limit !== undefined) {
+          const gap = gapBetween(a, subject, since);
+          if (gap) {
+            for (const f of [...gap.own, gap.other]) a.claimed.add(f.path);
+            return compareNumbers(op, gap.seconds, limit, high?.unit ? convert(high.value, high.unit, "s") : undefined) ? TRUE : FALSE;
+          }
+        }
         let fields = numericFields(a, subject, value, key);
         // "more than 2 ETH", "over 500 credits": what is counted is a value of the action (asset: "ETH"),
         // and the amount beside it is the count; another value there is another thing counted.

@@ -84,7 +84,7 @@ export function describeCondition(c: Condition): string {
       return `not (${describeCondition(c.of)})`;
     case "compare":
       if (c.op === "between") return `${subjectText(c.subject)} is between ${quantity(c.value)} and ${quantity(c.high!)}`;
-      return `${subjectText(c.subject)} is ${OPS[c.op]} ${quantity(c.value)}`;
+      return `${subjectText(c.subject)} is ${OPS[c.op]} ${quantity(c.value)}${c.since ? ` ${c.since.after ? "after" : "before"} the ${c.since.from.text}` : ""}`;
     case "compare_fields":
       return `${subjectText(c.subject)} is ${OPS[c.op]} ${subjectText(c.other)}`;
     case "equals":

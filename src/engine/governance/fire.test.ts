@@ -817,8 +817,10 @@ describe("a participle after 'be' is the operation, never part of the value befo
       const day = "2026-12-14";
       const parsed = parseRule(rule);
       if (!parsed.ok) throw new Error(parsed.error.message);
-      // The participle is no word of a value ("rent arrears scheduled").
-      expect(restate(parsed.rule)).not.toMatch(/"[^"]*(?:scheduled|booked)"/);
+      // The participle is no word of a value ("rent arrears scheduled"): it is the action's verb.
+      const [actions, conditions] = restate(parsed.rule).split(" when ");
+      expect(conditions).not.toMatch(/"[^"]*(?:scheduled|booked)"/);
+      expect(actions).toMatch(/"[^"]*(?:scheduled|booked)"/);
       decide(rule, [
         [tool, { account_id: "A-1", reason: value, date: day, now: `${day}T10:00:00Z` }, "blocked"],
         [tool, { account_id: "A-1", reason: "other", date: day, now: `${day}T10:00:00Z` }, "approved"],
@@ -1605,4 +1607,177 @@ describe("a thing's state it lacks, a place-word naming a thing, a kind's own wo
       }
     }
   });
+});
+
+// Shapes added in the twelfth session, each across surface forms, with calls on either side. Every example
+// is our own.
+describe("twelfth session: shapes that had lost their verb, their values or their sense", () => {
+  // "Crates over 40 kg must not be lifted": the subject's conditions come first, the verb after the effect.
+  describe("a passive verb after the subject's conditions is the action's verb", () => {
+    const verbs = [["lifted", "lift_crate", "weigh_crate"], ["stacked", "stack_crate", "label_crate"]] as const;
+    for (const [verb, tool, other] of verbs) {
+      for (const frame of [
+        (v: string) => `Crates over 40 kg must not be ${v}.`,
+        (v: string) => `Crates heavier than 40 kg may never be ${v}`,
+        (v: string) => `No crate over 40 kg may be ${v}.`,
+        (v: string) => `Crates weighing more than 40 kilograms can't be ${v}`,
+      ]) {
+        const sentence = frame(verb);
+        it(sentence, () =>
+          decide(sentence, [
+            [tool, { crate_id: "C-1", weight_kg: 41 }, "blocked"],
+            [tool, { crate_id: "C-1", weight_kg: 40 }, "approved"],
+            // The same crate, another operation: the verb narrows the rule to its own.
+            [other, { crate_id: "C-1", weight_kg: 41 }, "approved"],
+          ]),
+        );
+      }
+    }
+    it("each participle of a list is a verb of the action", () =>
+      decide("Kegs older than 30 days may not be tapped or sold.", [
+        ["tap_keg", { keg_id: "K-1", age_days: 31 }, "blocked"],
+        ["sell_keg", { keg_id: "K-1", age_days: 31 }, "blocked"],
+        ["tap_keg", { keg_id: "K-1", age_days: 30 }, "approved"],
+      ]));
+  });
+
+  // "stronger than", "louder than": any comparative the tagger reads, its direction from its base.
+  describe("any comparative before 'than'", () => {
+    for (const [phrase, op] of [["stronger than", "gt"], ["louder than", "gt"], ["steeper than", "gt"], ["weaker than", "lt"], ["milder than", "lt"], ["thinner than", "lt"]] as const) {
+      it(phrase, () =>
+        forEachFrame((frame, fired) =>
+          decide(frame(`kite launches in gusts ${phrase} 20 knots`), [
+            ["launch_kite", { gust_knots: 25 }, op === "gt" ? fired : "approved"],
+            ["launch_kite", { gust_knots: 20 }, "approved"],
+            ["launch_kite", { gust_knots: 15 }, op === "lt" ? fired : "approved"],
+          ]),
+        ),
+      );
+    }
+  });
+
+  // "less than 3 km from the depot": a length from a place is the distance to it, in any unit.
+  describe("a length from a place names the distance", () => {
+    for (const [limit, near, far] of [["3 km", 2.9, 3.1], ["2 nautical miles", 3.6, 3.8], ["2 miles", 3.2, 3.3]] as const) {
+      for (const sentence of [`Block drone drops less than ${limit} from the airfield.`, `Drone drops are forbidden while the drone is less than ${limit} from an airfield`, `Require approval for drone drops within ${limit} of the airfield`]) {
+        it(sentence, () => {
+          const fired = sentence.startsWith("Require") ? "conditional" : "blocked";
+          decide(sentence, [
+            ["schedule_drone_drop", { parcel_id: "P-1", distance_to_airfield_km: near }, fired],
+            ["schedule_drone_drop", { parcel_id: "P-1", distance_to_airfield_km: far }, "approved"],
+          ]);
+        });
+      }
+    }
+  });
+
+  // "fine", "OK": words that allow only as a predicate modify a noun after them.
+  it("a predicate-only allow word before a noun is a modifier", () => {
+    for (const sentence of ["Fine reductions over $40 need a supervisor's approval", "Fine reductions of more than $40 require sign-off"]) {
+      decide(sentence, [
+        ["reduce_fine", { ticket_id: "T-1", amount_cents: 4500 }, "conditional"],
+        ["reduce_fine", { ticket_id: "T-1", amount_cents: 4000 }, "approved"],
+      ]);
+    }
+  });
+
+  // "X may be done without approval only when C": outside C, X needs approval.
+  describe("without approval only when", () => {
+    for (const sentence of [
+      "Rebookings may be made without approval only when the fee is under $30.",
+      "Rebookings can only be made without a manager's approval if the fee is below $30",
+      "Rebookings may go ahead without sign-off only when the fee is less than 30 dollars",
+    ]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["rebook_seat", { booking_id: "B-1", fee: 45 }, "conditional"],
+          ["rebook_seat", { booking_id: "B-1", fee: 30 }, "conditional"],
+          ["rebook_seat", { booking_id: "B-1", fee: 20 }, "approved"],
+          ["cancel_seat", { booking_id: "B-1", fee: 45 }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  // "the cause is corroded, cracked or leaking": each state of the list is a fact; the list joins them.
+  describe("a list of states after a copula", () => {
+    for (const [list, hits] of [["corroded, cracked or leaking", ["corroded", "cracked", "leaking"]], ["worn or loose", ["worn", "loose"]]] as const) {
+      for (const frame of [(l: string) => `Block pipe sign-offs when the defect is ${l}.`, (l: string) => `Pipe sign-offs are forbidden if the defect is ${l}`]) {
+        const sentence = frame(list);
+        it(sentence, () =>
+          decide(sentence, [
+            ...hits.map((h): Probe => ["sign_off_pipe", { pipe_id: "P-1", defect: h }, "blocked"]),
+            ["sign_off_pipe", { pipe_id: "P-1", defect: "cosmetic" }, "approved"],
+          ]),
+        );
+      }
+    }
+    it("an exception that lists states", () =>
+      decide("Block scrapping pallets unless they are broken, rotten or rarely used.", [
+        ["scrap_pallet", { pallet_id: "PL-1", condition: "broken" }, "approved"],
+        ["scrap_pallet", { pallet_id: "PL-1", condition: "rotten" }, "approved"],
+        ["scrap_pallet", { pallet_id: "PL-1", condition: "good" }, "blocked"],
+      ]));
+  });
+
+  // "… from the mechanic on duty": the phrase saying which approver is the approver's, not a condition.
+  it("an approver's own phrase ends the sentence", () => {
+    for (const who of ["the mechanic on duty", "the head of maintenance", "the engineer in charge"]) {
+      decide(`Engine swaps need sign-off from ${who}.`, [
+        ["schedule_engine_swap", { bus_id: "B-7" }, "conditional"],
+        ["schedule_brake_check", { bus_id: "B-7" }, "approved"],
+      ]);
+    }
+  });
+
+  // "whose grade is listed as heavily contaminated": the class is a value of the action, wherever it is held.
+  it("a participle with 'as' gives the class", () => {
+    for (const verb of ["listed", "classified", "recorded"]) {
+      decide(`Require approval for disposals of soil whose batch is ${verb} as heavily contaminated.`, [
+        ["dispose_soil", { batch_id: "S-1", contamination_class: "heavily_contaminated" }, "conditional"],
+        ["dispose_soil", { batch_id: "S-1", contamination_class: "lightly_contaminated" }, "approved"],
+      ]);
+    }
+  });
+
+  // "…, because the ground is soft": a clause saying why is no part of the rule.
+  it("a clause that says why is dropped", () => {
+    for (const why of [", because the ground is soft then", " because wet turf tears", ", since the pitch needs rest after it"]) {
+      decide(`Block mowing when rainfall is above 10 mm${why}.`, [
+        ["schedule_mowing", { pitch_id: "P-2", rainfall_mm: 12 }, "blocked"],
+        ["schedule_mowing", { pitch_id: "P-2", rainfall_mm: 8 }, "approved"],
+      ]);
+    }
+  });
+
+  // "fewer than 90 days before opening day": the time between the action's own date and another date it
+  // carries; with a count of days instead ("days_since_purchase"), the count.
+  describe("a time before or after another date of the action", () => {
+    for (const [sentence, op] of [
+      ["Block repaints scheduled fewer than 14 days before the handover date.", "lt"],
+      ["Repaints booked less than two weeks before handover are forbidden", "lt"],
+      ["Block repaints scheduled more than 14 days after the handover.", "gt-after"],
+    ] as const) {
+      it(sentence, () => {
+        const call = (own: string, other: string) => ["book_repaint", { unit_id: "U-1", repaint_date: own, handover_date: other }, "approved"] as Probe;
+        const fired = (p: Probe): Probe => [p[0], p[1], "blocked"];
+        if (op === "lt") decide(sentence, [fired(call("2027-05-01", "2027-05-10")), call("2027-04-26", "2027-05-10"), call("2027-04-01", "2027-05-10")]);
+        else decide(sentence, [fired(call("2027-06-01", "2027-05-10")), call("2027-05-24", "2027-05-10"), call("2027-05-01", "2027-05-10")]);
+      });
+    }
+    it("a count of days stands for the two dates", () =>
+      decide("Block returns requested more than 30 days after delivery.", [
+        ["request_return", { order_id: "O-1", days_since_delivery: 31 }, "blocked"],
+        ["request_return", { order_id: "O-1", days_since_delivery: 30 }, "approved"],
+        ["request_return", { order_id: "O-1", delivery_date: "2027-01-01", request_date: "2027-02-05" }, "blocked"],
+        ["request_return", { order_id: "O-1", delivery_date: "2027-01-01", request_date: "2027-01-20" }, "approved"],
+      ]));
+  });
+
+  // "shut-offs", a compound the lexicon names with another word, names a tool by that word with a verb too.
+  it("a hyphenated compound with a sense names its tool", () =>
+    decide("Block scheduling shut-offs for unpaid bills.", [
+      ["schedule_disconnection", { account_number: "9000000001", reason: "unpaid_bills" }, "blocked"],
+      ["schedule_meter_reading", { account_number: "9000000001", reason: "unpaid_bills" }, "approved"],
+    ]));
 });

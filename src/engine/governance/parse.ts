@@ -584,7 +584,9 @@ function effectCues(ws: W[]): EffectCue[] {
     // ("the policy permits refunds": a verb, with its object after it.)
     const objectAfter = ws[i + 1]?.t.kind === "word" && ["DET", "NOUN", "PRON", "ADJ", "PROPN"].includes(ws[i + 1]!.pos);
     const permitNoun = /^permits?$/.test(w.norm) && !objectAfter && (w.pos === "NOUN" || (i > 0 && ["NOUN", "ADJ", "PROPN"].includes(ws[i - 1]!.pos) && !MODALS.has(ws[i - 1]!.norm)));
-    if ((ALLOW_WORDS.has(w.norm) || w.lemma === "allow" || w.lemma === "permit") && !permitNoun && !ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm))) {
+    // ("fine waivers", "OK status": a word that allows only as a predicate modifies a noun after it.)
+    const modifies = wordIs(w, "fine", "ok", "okay", "acceptable") && ["NOUN", "PROPN"].includes(ws[i + 1]?.pos ?? "");
+    if ((ALLOW_WORDS.has(w.norm) || w.lemma === "allow" || w.lemma === "permit") && !permitNoun && !modifies && !ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm))) {
       let start = i;
       while (start > 0 && (wordIs(ws[start - 1], "is", "are", "be", "always", "automatically") || MODALS.has(ws[start - 1]!.norm))) start--;
       cues.push({ effect: "allow", span: range(start, i + 1), at: start });
@@ -798,6 +800,8 @@ export interface Reading {
   loose: string[];
   /** The conditions among `when` written with the action itself. */
   scope: Condition[];
+  /** "X may be done without approval only when C": the effect holds outside C (as "only allow" does). */
+  outsideOnly?: boolean;
 }
 
 // The action's own time of day, or when it has none, the time it runs.
@@ -870,9 +874,17 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
     const complement = inner && COMPLEMENT[inner.op];
     if (inner && complement) return { op: complement, length: inner.length + 1 };
   }
+  // "stronger than", "steeper than", "louder than": any comparative the tagger reads as one (an adjective
+  // whose lemma is its base) says more of that quality, unless its base names the low end of a scale.
+  const w = ws[i];
+  if (w?.t.kind === "word" && w.pos === "ADJ" && /[a-z]{2}(?:er|r)$/.test(w.norm) && w.lemma !== w.norm && w.norm.startsWith(w.lemma.slice(0, 2)) && wordIs(ws[i + 1], "than")) {
+    return { op: LOW_END.has(w.lemma) ? "lt" : "gt", length: 2 };
+  }
   // "goes above", "is greater than": a verb before the comparator is skipped by the caller.
   return undefined;
 }
+// Adjectives whose comparative says less of a measure ("weaker than 5 knots" is below 5 knots).
+const LOW_END = new Set(["low", "small", "short", "young", "light", "slow", "cold", "cool", "close", "near", "narrow", "shallow", "few", "cheap", "weak", "thin", "quiet", "soft", "dim", "early", "little", "slight", "brief", "mild", "scarce", "tiny", "sparse"]);
 
 /**
  * A time of day compared as a value: "later than 14:00", "earlier than 6am", "past 2pm". Said of a thing
@@ -1665,6 +1677,18 @@ class ConditionReader {
       }
     }
     let subjectWords = subject.length > 0 ? subject : [];
+    // "less than 12 nautical miles from the nearest land", "the vessel is within 2 km of a school": a length
+    // measured from a place is a distance, named by the place ("distance_from_land"), not by what is there.
+    if (!after.count && value.kind === "length" && wordIs(ws[k], "from", "of")) {
+      let end = k + 1;
+      while (wordIs(ws[end], "the", "a", "an", "any", "its", "their")) end++;
+      const place: W[] = [];
+      while (end < ws.length && ws[end]!.t.kind === "word" && !ws[end]!.used && ["NOUN", "PROPN", "ADJ"].includes(ws[end]!.pos) && !CONDITION_MARKERS.has(ws[end]!.norm) && place.length < 3) place.push(ws[end++]!);
+      if (place.length > 0 && ["NOUN", "PROPN"].includes(place.at(-1)!.pos)) {
+        subjectWords = place.filter((w) => w.pos !== "ADJ");
+        k = end;
+      }
+    }
     let counted = false;
     if (after.count && !(value.unit === "tempC" && after.count.length === 1)) {
       subjectWords = after.count;
@@ -1691,7 +1715,20 @@ class ConditionReader {
       const way = [...s.words, ...this.actionNouns].map(changeWay).find((w) => w !== undefined);
       subj = { ...subj, magnitude: true, ...(way ? { direction: way } : {}) };
     }
-    let condition: Condition = { kind: "compare", subject: subj, op, value, ...(high ? { high } : {}) };
+    // "fewer than 90 days before polling day", "more than 30 days after purchase": a time from the action's own
+    // date to another date, named after the value.
+    let since: { from: Subject; after: boolean } | undefined;
+    const relation = wordIs(ws[k], "before", "after") ? 1 : (wordIs(ws[k], "prior") && wordIs(ws[k + 1], "to")) || (wordIs(ws[k], "ahead") && wordIs(ws[k + 1], "of")) ? 2 : 0;
+    if (value.kind === "time" && relation > 0) {
+      let m = k + relation;
+      while (wordIs(ws[m], "the", "a", "an", "its", "their")) m++;
+      const from = phraseAt(ws, m, (w) => !opensClause(w) && ["NOUN", "PROPN", "ADJ"].includes(w.pos) && DAYS[w.norm] === undefined && MONTHS[w.norm] === undefined);
+      if (from.length > 0 && ["NOUN", "PROPN"].includes(from.at(-1)!.pos)) {
+        since = { from: subjectOf(from), after: wordIs(ws[k], "after") };
+        k = m + from.length;
+      }
+    }
+    let condition: Condition = { kind: "compare", subject: subj, op, value, ...(high ? { high } : {}), ...(since ? { since } : {}) };
     if (negated) condition = negate(condition);
     if (placed.length > 0) condition = { kind: "and", of: [...placed.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false })), condition] };
     // "above 40 pallets or €9,000 in cargo value": a second value after "or" shares the comparator.
@@ -2028,10 +2065,58 @@ class ConditionReader {
     // A relative clause ("accounts that are active", "payments which were not reviewed") says the state of
     // the action's own thing: the state alone names the yes/no argument or the value.
     if (subject.length === 0 && !wordIs(ws[i], "that", "which", "who")) return undefined;
-    if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
+    // "whose species is listed as critically endangered", "a client classified as high risk": a participle
+    // with "as" gives the class the subject is in, held by whichever argument names classes (a status, a
+    // category), not by the subject's own argument (the species' name); the participle names nothing.
+    if ((state.pos === "VERB" ? isPastParticiple(state) : state.pos === "ADJ" && /[a-z]{3}(?:ed|en)$/.test(state.norm)) && wordIs(ws[k + 1], "as") && subject.length > 0) {
+      let m = k + 2;
+      if (wordIs(ws[m], "a", "an", "the")) m++;
+      const value = phraseAt(ws, m, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.pos === "ADV" || w.pos === "VERB"));
+      if (value.length > 0 && endsClause(ws, m + value.length)) {
+        if (probe) return { condition: { kind: "and", of: [] }, next: m + value.length };
+        return { condition: { kind: "equals", subject: { text: "", words: [] }, values: [value.map((w) => w.norm).join(" ")], negate: negated }, next: m + value.length };
+      }
+    }
+    // "the reason is damaged, lost, outdated or low circulation": a list of states, each a fact of its own,
+    // joined as its last conjunction says (the list's later items would otherwise be left unread).
+    const states = this.stateList(ws, k);
+    if (probe) return { condition: { kind: "and", of: [] }, next: states.next };
     // A state that is one of an argument's values ("after they are paid" → status paid) is an equality too:
     // the evaluator tries a yes/no argument named by the words first, then a value equal to the state.
-    return { condition: { kind: "flag", subject: subjectOf([...subject, state]), expect: !negated }, next: k + 1 };
+    const owner = subject.filter((w) => !wordIs(w, "it", "they", "this", "that", "these", "those"));
+    const facts = states.items.map((item): Condition => ({ kind: "flag", subject: subjectOf([...owner, ...item]), expect: !negated }));
+    if (facts.length === 1) return { condition: facts[0]!, next: states.next };
+    // ("is not damaged or lost" is neither: the negation turns an "or" into an "and".)
+    const all = states.joiner === "and" ? !negated : negated;
+    return { condition: { kind: all ? "and" : "or", of: facts }, next: states.next };
+  }
+
+  /** The states from k on: one word, then more after commas and a last "or"/"and" ("damaged, lost or rarely borrowed"). */
+  private stateList(ws: W[], k: number): { items: W[][]; next: number; joiner: "or" | "and" } {
+    const items: W[][] = [[ws[k]!]];
+    let next = k + 1;
+    let joiner: "or" | "and" = "or";
+    const stateWord = (w: W | undefined) => w !== undefined && w.t.kind === "word" && !w.used && ["ADJ", "VERB", "ADV", "NOUN"].includes(w.pos) && !CONDITION_MARKERS.has(w.norm) && !wordIs(w, "and", "or", "the", "a", "an");
+    for (;;) {
+      let at = next;
+      const comma = ws[at]?.t.kind === "punct" && ws[at]!.t.text === ",";
+      if (comma) at++;
+      const conjunction = wordIs(ws[at], "or", "and") ? ws[at]!.norm : undefined;
+      if (conjunction) at++;
+      if ((!comma && !conjunction) || !stateWord(ws[at])) break;
+      const item: W[] = [];
+      while (item.length < 3 && stateWord(ws[at])) item.push(ws[at++]!);
+      // Each item ends the clause or the list goes on; a word after it would make it a new clause's start.
+      if (!(endsClause(ws, at) || (ws[at]?.t.kind === "punct" && ws[at]!.t.text === ",") || wordIs(ws[at], "or", "and"))) break;
+      items.push(item);
+      next = at;
+      if (conjunction) {
+        joiner = conjunction as "or" | "and";
+        break;
+      }
+    }
+    // A list needs its conjunction ("damaged, lost or outdated"); commas alone may part clauses.
+    return items.length > 1 && ws.slice(k, next).some((w) => wordIs(w, "or", "and")) ? { items, next, joiner } : { items: [items[0]!], next: k + 1, joiner: "or" };
   }
 
   /**
@@ -2472,8 +2557,9 @@ function fail(message: string, unplaced: string[], position: number, suggestion:
   return { ok: false, error };
 }
 
-// Adverbs that say when or how often, not a value of the action.
-const MANNER_EXCLUDED = new Set(["only", "early", "daily", "weekly", "monthly", "yearly", "hourly", "really", "likely", "currently", "already", "immediately", "automatically", "usually", "always", "quickly", "directly", "simply", "strictly", "explicitly", "generally", "normally", "nightly", "quarterly", "annually"]);
+// Adverbs that say when, how often, how recently or how much, not a value of the action ("rarely borrowed"
+// is a state).
+const MANNER_EXCLUDED = new Set(["only", "early", "daily", "weekly", "monthly", "yearly", "hourly", "really", "likely", "currently", "already", "immediately", "automatically", "usually", "always", "quickly", "directly", "simply", "strictly", "explicitly", "generally", "normally", "nightly", "quarterly", "annually", "rarely", "frequently", "occasionally", "regularly", "infrequently", "repeatedly", "previously", "recently", "partially", "fully", "mostly", "nearly"]);
 
 // ---------------------------------------------------------------------------------------------------
 // Lists of values a party must (not) be among
@@ -2619,6 +2705,17 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Every cue is effect wording ("No X is permitted", "only allowed with approval"), never action or
   // condition words, except a negation after the chosen cue ("when the checks have not run") or one inside a
   // leading condition ("If the value does not exceed …, require approval").
+  // "…, because daytime flushing drops pressure", "…, since the list is frozen then": a clause after the
+  // effect that says why is no part of the rule ("because of X" names a cause the action has, and stays).
+  const why = ws.findIndex((w, k) => k > cue.at && ((wordIs(w, "because") && !wordIs(ws[k + 1], "of")) || (wordIs(w, "since", "as") && ws[k - 1]?.t.kind === "punct" && ws[k - 1]!.t.text === "," && ws.slice(k + 2, k + 7).some((x) => x.pos === "VERB" || x.pos === "AUX"))));
+  if (why > 0) for (let k = ws[why - 1]?.t.kind === "punct" ? why - 1 : why; k < ws.length; k++) ws[k]!.used = true;
+  // "Refunds may be issued without approval only when the amount is under $50", "Items can only be withdrawn
+  // without review if …": going without approval is what the conditions allow, so outside them the action
+  // needs approval (as "only allow" blocks outside its conditions).
+  const cueFrom = Math.min(...cue.span);
+  const withoutApproval = cue.effect === "require_approval" && wordIs(ws[cueFrom], "without");
+  const onlyAt = withoutApproval ? ws.findIndex((w, k) => wordIs(w, "only") && (cues.some((c) => c.effect === "only_allow" && c.span.includes(k)) || (k > cueFrom && wordIs(ws[k + 1], "when", "if", "where", "while", "for", "under", "below", "during", "between", "within")))) : -1;
+  if (onlyAt >= 0) ws[onlyAt]!.used = true;
   const leadEnd = wordIs(ws[0], "if", "when", "whenever", "where", "while") ? ws.findIndex((w) => w.t.kind === "punct" && w.t.text === ",") : -1;
   for (const c of cues) {
     const negation = c.effect === "block" && c.span.some((k) => NEGATORS.has(ws[k]!.norm)) && c !== cue;
@@ -2720,7 +2817,13 @@ export function readClause(sentence: string): Reading | ParseFailure {
       while (start < ws.length && ws[start]!.used && ws[start]!.t.kind === "word" && isModifier(ws[start])) start++;
       let end = start;
       while (end < ws.length && end <= start + 5 && !ws[end]!.used && ws[end]!.t.kind === "word" && (isModifier(ws[end]) || APPROVAL_NOUNS.has(ws[end]!.norm)) && !CONDITION_MARKERS.has(ws[end]!.norm)) end++;
-      if (end > start && (["NOUN", "PROPN"].includes(ws[end - 1]!.pos) || APPROVAL_NOUNS.has(ws[end - 1]!.norm))) for (let k = i; k < end; k++) ws[k]!.used = true;
+      if (end > start && (["NOUN", "PROPN"].includes(ws[end - 1]!.pos) || APPROVAL_NOUNS.has(ws[end - 1]!.norm))) {
+        // "the pharmacist on duty", "the curator of conservation", "the engineer in charge": a phrase that
+        // says which one, ending the clause, is the approver's too (not a place of the action).
+        const which = wordIs(ws[end], "on", "in", "of", "at") && ws[end + 1]?.pos === "NOUN" && !ws[end + 1]!.used ? (ws[end + 2]?.pos === "NOUN" && !ws[end + 2]!.used ? 3 : 2) : 0;
+        if (which > 0 && endsClause(ws, end + which)) end += which;
+        for (let k = i; k < end; k++) ws[k]!.used = true;
+      }
     }
   }
   // "No refund … may be made", "… may be processed", "… may go through": a light verb after a modal only
@@ -2846,7 +2949,21 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // have a comparator, a unit or a currency).
     const numbering = w.t.kind === "number" && /^\d+$/.test(w.t.text) && main[i - 1] !== undefined && main[i - 1] === actionWords.at(-1) && ["NOUN", "PROPN"].includes(main[i - 1]!.pos) && !perWindowAfter(main, i);
     if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering) inConditions = true;
-    (inConditions ? conditionWords : actionWords).push(w);
+    // "Trucks over 200 tonnes must not be dispatched": the subject's conditions come before the effect, and
+    // the participle right after it ("be dispatched") is the action's verb, not a word of a condition.
+    let back = i - 1;
+    while (back >= 0 && (wordIs(main[back], "be", "been", "ever", "only") || MODALS.has(main[back]!.norm) || (main[back]!.used && main[back]!.t.kind === "word"))) back--;
+    const afterCue = wordIs(main[i - 1], "be", "been") && main.slice(back + 1, i).some((x) => x.used || MODALS.has(x.norm));
+    // ("… may not be allocated or shipped": each participle of the list is a verb of the action.)
+    const listed = (k: number) => actionWords.at(-1) === main[k] && main[k]?.pos === "VERB";
+    const joinsVerbs = wordIs(w, "or", "and") && listed(i - 1) && main[i + 1]?.pos === "VERB" && isPastParticiple(main[i + 1]!);
+    const passiveVerb = inConditions && w.pos === "VERB" && isPastParticiple(w) && ((w.passive === true && afterCue && actionWords.some((a) => ["NOUN", "PROPN"].includes(a.pos))) || (actionWords.at(-1) === main[i - 1] && wordIs(main[i - 1], "or", "and") && actionWords.at(-2) === main[i - 2]));
+    // "No greywater may be discharged …": a modal and its "be" in the subject's sentence only carry the verb.
+    if (!inConditions && w.pos === "AUX" && (MODALS.has(w.norm) || wordIs(w, "be")) && actionWords.some((a) => ["NOUN", "PROPN"].includes(a.pos))) {
+      w.used = true;
+      continue;
+    }
+    (inConditions && !passiveVerb && !joinsVerbs ? conditionWords : actionWords).push(w);
   }
   // "coach tours going over 80 km", "concerts expecting over 3,000 people": a participle after the
   // action's noun, right before its conditions, is the verb of a clause about the thing, not its operation
@@ -2926,7 +3043,13 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // An environment named as a modifier of the action ("prod deployments", "production database drops").
   const environments = actionWords.filter((w) => w.t.kind === "word" && ENVIRONMENTS.has(w.norm) && actionWords.some((x) => x !== w && x.t.kind === "word" && !ENVIRONMENTS.has(x.norm)));
   for (const w of environments) actionWords.splice(actionWords.indexOf(w), 1);
-  const isManner = (w: W) => w.pos === "ADV" && w.norm.endsWith("ly") && !w.norm.endsWith("only") && w.norm.length > 5 && !MANNER_EXCLUDED.has(w.norm);
+  // ("listed as critically endangered", "is severely damaged": after "as" or a copula, before the word it
+  // grades, an adverb is part of the state, not a manner of the action.)
+  const grades = (w: W, words: W[]) => {
+    const at = words.indexOf(w);
+    return wordIs(words[at - 1], "as", "is", "are", "was", "were", "be", "been") && ["ADJ", "VERB"].includes(words[at + 1]?.pos ?? "");
+  };
+  const isManner = (w: W) => w.pos === "ADV" && w.norm.endsWith("ly") && !w.norm.endsWith("only") && w.norm.length > 5 && !MANNER_EXCLUDED.has(w.norm) && !grades(w, conditionWords);
   const adverbs = [...actionWords.filter(isManner), ...conditionWords.filter(isManner)];
   const manner: Condition[] = adverbs.map((w) => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm.endsWith("ically") ? w.norm.slice(0, -4) : w.norm.slice(0, -2)], negate: false }));
   for (const w of adverbs) (actionWords.includes(w) ? actionWords : conditionWords).splice((actionWords.includes(w) ? actionWords : conditionWords).indexOf(w), 1);
@@ -2995,6 +3118,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   if (unlessAction.length > 0) unlessConditions = [...unlessConditions, { kind: "action", terms: unlessAction }];
   const reading: Reading = {
     effect: cue.effect,
+    ...(onlyAt >= 0 ? { outsideOnly: true } : {}),
     domain,
     terms: action.terms,
     any: action.any || (action.terms.length === 0 && (conditions.length > 0 || domain !== null)),
@@ -3201,9 +3325,9 @@ export function parseRule(sentence: string): ParseResult {
   let effect: Effect;
   let when: Condition | null;
   let unless: Condition | null;
-  if (reading.effect === "only_allow") {
+  if (reading.effect === "only_allow" || reading.outsideOnly) {
     // "Only allow X when C": X outside C is blocked; the scope conditions written with X stay as "when".
-    effect = "block";
+    effect = reading.effect === "only_allow" ? "block" : reading.effect;
     const scope = reading.scope;
     const gates = reading.when.filter((c) => !scope.includes(c));
     when = all([...scope, ...reading.unless.map(negate)]);

@@ -24,6 +24,9 @@ const ALIASES: Record<string, string> = {
   w: "W", kw: "kW", mw: "MW", gw: "GW", wh: "Wh", kwh: "kWh", mwh: "MWh", gwh: "GWh", kva: "kVA", v: "V", kv: "kV", hz: "Hz", khz: "kHz", mhz: "MHz", ghz: "GHz",
   mb: "MB", gb: "GB", tb: "TB", pb: "PB", kib: "KiB", mib: "MiB", gib: "GiB", tib: "TiB", mbps: "Mbps", gbps: "Gbps", kbps: "kbps",
   // "45F", "45 F": a bare F after a number is a Fahrenheit reading (no one writes farads in a request).
+  // Two-word names the library knows only as symbols.
+  "nautical mile": "nmi", "nautical miles": "nmi", "naut mi": "nmi", "fl oz": "floz", "fluid ounce": "floz", "fluid ounces": "floz", cc: "cm^3", lumens: "lm", lumen: "lm",
+  "metric ton": "tonne", "metric tons": "tonne",
   f: "tempF", "degrees f": "tempF", "degrees c": "tempC", "deg f": "tempF", "deg c": "tempC", "fahrenheit degrees": "tempF", "celsius degrees": "tempC",
 };
 
