@@ -265,6 +265,14 @@ const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}
 // Verb classes of a participle that says how a made thing is made or carried out ("flown", "booked", "run").
 const DESCRIBING_CLASSES = [":move", ":book", ":create", ":run"];
 
+/** Whether an argument of the tool is named by a form of the verb ("storage" for "stored", "usage" for "used"). */
+function recordsDoing(action: PreparedAction, verb: ReadonlySet<string>): boolean {
+  // ("store" → "stor-age": a final e goes before a suffix.)
+  const stems = [...verb].filter((c) => !c.startsWith(":")).map((c) => c.replace(/e$/, "")).filter((c) => c.length >= 4);
+  const names = action.params ? [...action.params] : action.fields.map((f) => f.path);
+  return names.some((name) => name.split(/[._]/).some((word) => word.length >= 5 && stems.some((c) => word === c || (word.startsWith(c) && word.length - c.length <= 3))));
+}
+
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
 function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
@@ -401,6 +409,13 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // tool that makes or schedules them makes such flights (the objects must then name the tool).
       // (Only a participle of how a thing is made or carried out: "invoices voided …" are not made by `create_invoice`.)
       if (term.described && objects.length > 0 && action.makes && DESCRIBING_CLASSES.some((c) => v.has(c))) {
+        byKind = true;
+        continue;
+      }
+      // "Tissue samples must never be stored at …" and `log_sample {storage_temp_celsius}`: a verb the tool
+      // does not do but records of the thing (an argument named by it) says in which state the thing is; the
+      // objects must then name the tool.
+      if (objects.length > 0 && recordsDoing(action, v)) {
         byKind = true;
         continue;
       }
@@ -930,22 +945,26 @@ function changeBetween(action: PreparedAction, value: Value, direction?: "up" | 
   return undefined;
 }
 
+// Two numbers this close are one value written in two units: 5 °C read in °F is 40.99999999999994, and
+// "colder than 41 °F" must let it through as it lets 41 °F through.
+const same = (x: number, a: number) => Math.abs(x - a) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(a));
+
 function compareNumbers(op: string, x: number, a: number, b?: number): boolean {
   switch (op) {
     case "gt":
-      return x > a;
+      return x > a && !same(x, a);
     case "gte":
-      return x >= a;
+      return x >= a || same(x, a);
     case "lt":
-      return x < a;
+      return x < a && !same(x, a);
     case "lte":
-      return x <= a;
+      return x <= a || same(x, a);
     case "eq":
-      return x === a;
+      return same(x, a);
     case "neq":
-      return x !== a;
+      return !same(x, a);
     default:
-      return x >= a && x <= (b ?? a);
+      return (x >= a || same(x, a)) && (x <= (b ?? a) || same(x, b ?? a));
   }
 }
 
@@ -1324,6 +1343,9 @@ function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedA
     // A tool that has no such time ("cancel" has no start) is not what the rule is about.
     if (a.params && !toolCanCarry(a, subject)) return null;
     for (const f of bySubject(a, subject, (x) => typeof x.value === "string" || typeof x.value === "number")) {
+      // ("start_time_utc": "09:00": a time alone is the wall clock of the rule's zone, as for the own time.)
+      const clock = ofDay && typeof f.value === "string" ? CLOCK.exec(f.value) : null;
+      if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
       const at = new Date(f.value as string);
       if (Number.isNaN(at.getTime())) continue;
       return (tz) => wallClock(at, tz);

@@ -1780,4 +1780,58 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       ["schedule_disconnection", { account_number: "9000000001", reason: "unpaid_bills" }, "blocked"],
       ["schedule_meter_reading", { account_number: "9000000001", reason: "unpaid_bills" }, "approved"],
     ]));
+
+  // "Seedlings must never be kept below 5 °C" and `log_tray {keeping_temp_celsius}`: a verb the tool does not
+  // do but records about the thing (an argument named by it) still names the tool.
+  it("a verb an argument records names the tool", () =>
+    decide("Seedling trays must never be stored at a temperature colder than 41 °F.", [
+      ["log_tray", { tray_id: "T-1", storage_temp_celsius: 4 }, "blocked"],
+      ["log_tray", { tray_id: "T-1", storage_temp_celsius: 5 }, "approved"],
+      ["water_tray", { tray_id: "T-1", litres: 4 }, "approved"],
+    ]));
+
+  // "Only X that C may be Y-ed": X outside C is blocked, as "X may only be Y-ed when C".
+  describe("'only' before the things done to", () => {
+    for (const sentence of ["Only kiln firings that start between 07:00 and 15:00 UTC may be scheduled.", "Only kiln firings which start between 07:00 and 15:00 UTC can be scheduled", "Kiln firings may only be scheduled when they start between 07:00 and 15:00 UTC."]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["schedule_kiln_firing", { kiln_id: "K-2", start_time_utc: "16:30" }, "blocked"],
+          ["schedule_kiln_firing", { kiln_id: "K-2", start_time_utc: "08:00" }, "approved"],
+          ["schedule_kiln_firing", { kiln_id: "K-2", start_time_utc: "2027-03-02T08:00:00Z" }, "approved"],
+          ["schedule_kiln_firing", { kiln_id: "K-2", start_time_utc: "2027-03-02T06:00:00Z" }, "blocked"],
+          ["log_kiln_reading", { kiln_id: "K-2", start_time_utc: "16:30" }, "approved"],
+        ]),
+      );
+    }
+    it("words after the verb keep the sentence refused rather than read into the limit", () => {
+      expect(parseRule("Only boxes under 5 kg may be posted by courier.").ok).toBe(false);
+    });
+  });
+
+  // "may not include more than eight seats", "may use more than 2 kg": a verb of having before an amount.
+  describe("a verb of having before an amount", () => {
+    for (const sentence of ["A single booking may not include more than six rooms.", "Bookings may not contain more than six rooms", "No booking may have more than 6 rooms."]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["create_booking", { guest_id: "G-1", room_count: 7 }, "blocked"],
+          ["create_booking", { guest_id: "G-1", room_count: 6 }, "approved"],
+          ["print_badge", { guest_id: "G-1", copies: 9 }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  // "on a Tuesday, Wednesday or Friday": one list of days, however the commas and articles fall.
+  describe("a list of days with commas", () => {
+    for (const days of ["Tuesday, Wednesday or Friday", "a Tuesday, a Wednesday, or a Friday", "Tuesdays, Wednesdays and Fridays"]) {
+      it(days, () =>
+        decide(`Block bin collections scheduled on ${days}.`, [
+          ["schedule_bin_collection", { street_id: "S-1", collection_date: "2027-03-02" }, "blocked"],
+          ["schedule_bin_collection", { street_id: "S-1", collection_date: "2027-03-03" }, "blocked"],
+          ["schedule_bin_collection", { street_id: "S-1", collection_date: "2027-03-05" }, "blocked"],
+          ["schedule_bin_collection", { street_id: "S-1", collection_date: "2027-03-04" }, "approved"],
+        ]),
+      );
+    }
+  });
 });

@@ -883,6 +883,8 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
   // "goes above", "is greater than": a verb before the comparator is skipped by the caller.
   return undefined;
 }
+// Verbs of having or holding: with an amount after them they only say the subject has it.
+const HAVING_VERBS = new Set(["include", "contain", "use", "have", "hold", "carry", "involve", "consume", "comprise", "cover", "list", "feature", "draw"]);
 // Adjectives whose comparative says less of a measure ("weaker than 5 knots" is below 5 knots).
 const LOW_END = new Set(["low", "small", "short", "young", "light", "slow", "cold", "cool", "close", "near", "narrow", "shallow", "few", "cheap", "weak", "thin", "quiet", "soft", "dim", "early", "little", "slight", "brief", "mild", "scarce", "tiny", "sparse"]);
 
@@ -1329,6 +1331,12 @@ class ConditionReader {
     let k = j;
     while (k < ws.length) {
       const w = ws[k]!;
+      // "on a Tuesday, Wednesday or a Friday": commas and articles between the days of one list.
+      const listGoesOn = (at: number) => isDayWord(ws[at]) || (wordIs(ws[at], "a", "an", "the", "or", "and") && (isDayWord(ws[at + 1]) || (wordIs(ws[at + 1], "a", "an", "the") && isDayWord(ws[at + 2]))));
+      if (days.size > 0 && ((w.t.kind === "punct" && w.t.text === ",") || wordIs(w, "a", "an", "the")) && listGoesOn(k + 1)) {
+        k++;
+        continue;
+      }
       if (w.t.kind !== "word") break;
       if (DAYS[w.norm] !== undefined) days.add(DAYS[w.norm]!);
       else if (w.lemma === "weekend" || w.norm === "weekends") [0, 6].forEach((d) => days.add(d));
@@ -2407,6 +2415,8 @@ function particularActor(ws: W[], cueAt: number): { conditions: Condition[]; abo
   const verb = ws[p];
   const object = ws[p + 1];
   if (!verb || verb.t.kind !== "word" || !(verb.pos === "VERB" || verbClassOf(verb.norm)) || wordIs(verb, "be", "is", "are", "been", "being", "have", "has", "get", "go", "come") || comparatorAt(ws, p)) return undefined;
+  // ("An order may not include more than eight seats": a thing that holds an amount, not one who acts.)
+  if (HAVING_VERBS.has(verb.lemma) && (comparatorAt(ws, p + 1) !== undefined || NUMERIC_KINDS.has(ws[p + 1]?.t.kind ?? ""))) return undefined;
   if (!object || object.used || !(["DET", "NOUN", "ADJ", "PROPN", "NUM"].includes(object.pos) || isValue(object.t))) return undefined;
   const np = ws.slice(s, h).filter((w) => w.pos === "NOUN" || w.pos === "ADJ");
   const rest = ws.slice(h, cueAt).filter((w) => !w.used);
@@ -2836,6 +2846,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // ("A refund … may only be paid": money the subject already names as paid out is paid by being made.)
     const paidOut = wordIs(ws[j], "paid") && ws.slice(0, i).some((w) => w.pos === "NOUN" && MONEY_OUT_CLASSES.includes(verbClassOf(w.norm) ?? ""));
     if ((LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") || paidOut) && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
+    // "No print job may use more than 0.75 kg", "An order may not include more than eight seats": a verb of
+    // having before an amount says the subject holds it; the amount is the condition.
+    else if (HAVING_VERBS.has(ws[j]?.lemma ?? "") && (comparatorAt(ws, j + 1) !== undefined || NUMERIC_KINDS.has(ws[j + 1]?.t.kind ?? ""))) end = j + 1;
     else if (wordIs(ws[j], "go") && wordIs(ws[j + 1], "through", "ahead")) end = j + 2;
     else if (wordIs(ws[j], "goahead", "proceed", "happen", "occur")) end = j + 1;
     if (end > 0) for (let k = i; k < end; k++) ws[k]!.used = true;
@@ -3300,7 +3313,7 @@ export function parseRule(sentence: string): ParseResult {
   const extraIgnored = perParty && RATE_UNITS[perParty[1]!.toLowerCase()] === undefined ? [perParty[0].trim()] : [];
   // "more then 20", a common slip: a comparative is followed by "than".
   const reading = readClause(
-    onlyWhoMay(withoutRestatedAside(restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text)))
+    onlyThingsMayBe(onlyWhoMay(withoutRestatedAside(restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text))))
       .replace(/\binside(?:\s+of)?\b/gi, "in")
       .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
       // "Max 10 renewals per week": a limit written as a notice says no more than that.
@@ -3412,6 +3425,17 @@ function onlyWhoMay(text: string): string {
   if (!person) return text;
   const role = [...words.slice(0, -1), single].join(" ");
   return `Only allow ${m[2]} when the role is "${role}"`;
+}
+
+/**
+ * "Only dives that start between 06:00 and 18:00 may be scheduled", "Only parcels under 5 kg can be shipped":
+ * "only" before the things done to says what "may only be" says after them. (Not with words after the verb:
+ * in "… may be shipped by drone" they say which shipping the limit is for, which "may only be" would make
+ * part of the limit.)
+ */
+function onlyThingsMayBe(text: string): string {
+  const m = /^only\s+(.+?)\s+(may|can|shall|should)\s+be\s+(?!not\b|never\b)([a-z]+[.!]?)$/i.exec(text.trim());
+  return m ? `${m[1]} ${m[2]} only be ${m[3]}` : text;
 }
 
 /** "Only a dispatcher — never a driver or a clerk — may …": an aside between dashes that names who is not
