@@ -60,6 +60,9 @@ export function dateOrderOfCurrencies(currencies: Iterable<string>): DateOrder |
 
 const ISO = /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
 // A date expression names a month, a weekday or a day relative to today; "1.8 m" is a quantity.
+const FOUR_DIGIT_TIME = /(?<![\w:.,-])([01]\d|2[0-3])([0-5]\d)\s?(z|zulu|utc|gmt|hrs|hours|h)(?![\w])/gi;
+// "about 14 hours", "roughly two days": a word of approximation before a length of time.
+const APPROXIMATELY = /^(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|just|ca\.?|~)\s*/i;
 const DATE_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:today|tonight|tomorrow|yesterday|next|last|this|ago|noon|midnight|weekends?|weeks?|months?|years?|fortnights?|days?|hours?|minutes?)\b|\d(?:st|nd|rd|th)\b/i;
 const LEADING = /^(?:on|at|from|by|for|in|until|till|starting|the)\s+/i;
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -112,6 +115,13 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
     const span = found.at(-1)!;
     masked = masked.slice(0, span.start) + " ".repeat(span.end - span.start) + masked.slice(span.end);
   }
+  // "0900Z", "1430 hrs", "2200 UTC": a clock time in four digits, as ships, aircraft and rosters write it,
+  // only with the mark that makes it one (a bare "0900" may be any number).
+  for (const m of masked.matchAll(FOUR_DIGIT_TIME)) {
+    const zulu = /^(?:z|zulu|utc|gmt)$/i.test(m[3]!);
+    found.push({ start: m.index!, end: m.index! + m[0].length, date: now.toISOString().slice(0, 10), time: `${m[1]}:${m[2]}:00`, ...(zulu ? { offset: "Z" } : {}), dated: false });
+    masked = masked.slice(0, m.index!) + " ".repeat(m[0].length) + masked.slice(m.index! + m[0].length);
+  }
   // Line by line: a list's lines are separate statements, and chrono would join "Monday … - Last day" into
   // a range across them.
   const results: { r: chrono.ParsedResult; index: number }[] = [];
@@ -152,7 +162,7 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
     // "for two hours", "a 30 minute visit": a length of time, not a date, unless it counts from now ("in
     // two weeks", "three days from now", "2 hours later").
     // (Two units count too: "an hour and 15 minutes".)
-    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?(?:\s+and\s+(?:an?\s+|\d+\s*|[a-z]+[\s-]+)(?:sec|second|min|minute|hour|hr|day|night|week|month)s?)?$/i.test(body.trim().replace(/^[-–—:\s]+/, ""));
+    const duration = /^(?:an?\s+|\d+(?:\.\d+)?\s*|[a-z]+[\s-]+)(?:[a-z]+[\s-]+)?(?:sec|second|min|minute|hour|hr|day|night|week|fortnight|month|year)s?(?:\s+and\s+(?:an?\s+|\d+\s*|[a-z]+[\s-]+)(?:sec|second|min|minute|hour|hr|day|night|week|month)s?)?$/i.test(body.trim().replace(/^[-–—:\s]+/, "").replace(APPROXIMATELY, ""));
     if (duration && !/^(?:in|within)\b/i.test(r.text) && !/^\s*(?:ago|later|from now|after)\b/i.test(masked.slice(end))) continue;
     const dated = r.start.isCertain("day") || r.start.isCertain("weekday");
     const at = fromComponents(r.start);

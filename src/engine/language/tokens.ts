@@ -270,16 +270,19 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
-    // "half an hour", "one quarter of an hour", "three quarters of an hour": a fraction of one unit of time.
+    // "half an hour", "one quarter of an hour", "three quarters of a kilo", "two thirds of a mile": a fraction
+    // of one unit.
     if (t.kind === "word") {
-      const count = { a: 1, one: 1, three: 3 }[words[i] ?? ""];
+      const count = { a: 1, one: 1, two: 2, three: 3 }[words[i] ?? ""];
       const at = count !== undefined ? i + 1 : i;
-      const part = { quarter: 0.25, quarters: 0.25, half: 0.5 }[words[at] ?? ""];
+      const part = { quarter: 0.25, quarters: 0.25, half: 0.5, third: 1 / 3, thirds: 1 / 3 }[words[at] ?? ""];
       const of = words[at + 1] === "of" ? 1 : 0;
       const unit = words[at + 1 + of];
       const one = ["a", "an"].includes(unit ?? "") ? words[at + 2 + of] : undefined;
-      const q = part !== undefined && one && ONE_UNITS.has(one) && (count !== undefined || part === 0.5) ? quantity((count ?? 1) * part, one) : undefined;
-      if (q && (part !== 0.25 || count !== undefined) && (count !== 3 || words[at] === "quarters")) {
+      const unitWord = one !== undefined && (ONE_UNITS.has(one) || (!isAmbiguousUnitWord(one) && quantity(1, one) !== undefined));
+      const q = part !== undefined && one && unitWord && (count !== undefined || part === 0.5) ? quantity((count ?? 1) * part, one) : undefined;
+      // (A plural part goes with a count above one, a single one with one: "three quarters", "a third".)
+      if (q && (part !== 0.25 || count !== undefined) && ((count ?? 1) > 1) === words[at]!.endsWith("s")) {
         const last = at + 2 + of;
         out.push({ kind: "quantity", text: tokens.slice(i, last + 1).map((x) => x.text).join(" "), quantity: q });
         i = last;

@@ -19,7 +19,7 @@ const ALIASES: Record<string, string> = {
   "°c": "tempC", "ºc": "tempC", "℃": "tempC", "℉": "tempF", celsius: "tempC", "degrees celsius": "tempC", "°f": "tempF", "ºf": "tempF", fahrenheit: "tempF",
   "degrees fahrenheit": "tempF", mps: "m/s", kmh: "km/h", kph: "km/h", "km/hr": "km/h", mph: "mi/h", secs: "s", sec: "s",
   mins: "min", hrs: "h", hr: "h", yrs: "year", yr: "year", wks: "week", wk: "week", mo: "month", mos: "month", months: "month",
-  tonnes: "tonne", tons: "ton", ha: "hectare", hectares: "hectare", kgs: "kg", lbs: "lb", pounds: "lb", kilos: "kg", bytes: "byte", kb: "kB",
+  tonnes: "tonne", tons: "ton", ha: "hectare", hectares: "hectare", kgs: "kg", lbs: "lb", pounds: "lb", kilos: "kg", kilo: "kg", bytes: "byte", kb: "kB",
   // The tokenizer lower-cases text; units whose case matters are read in their usual case.
   w: "W", kw: "kW", mw: "MW", gw: "GW", wh: "Wh", kwh: "kWh", mwh: "MWh", gwh: "GWh", kva: "kVA", v: "V", kv: "kV", hz: "Hz", khz: "kHz", mhz: "MHz", ghz: "GHz",
   mb: "MB", gb: "GB", tb: "TB", pb: "PB", kib: "KiB", mib: "MiB", gib: "GiB", tib: "TiB", mbps: "Mbps", gbps: "Gbps", kbps: "kbps",

@@ -46,7 +46,10 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
       return undefined;
     case "quantity": {
       if (v.kind === "quantity" && sig.unit && v.quantity.kind === sig.unit.kind) {
-        const converted = convertTo(v.quantity.value, v.quantity.unit, sig.unit);
+        // "12 nm off the coast" for a distance in km: at sea "nm" is the nautical mile; nanometres are never
+        // what a parameter measured in metres or more is given.
+        const unit = v.quantity.unit === "nm" && (convert(1, sig.unit.unit, "m") ?? 0) >= 1 ? "nmi" : v.quantity.unit;
+        const converted = convertTo(v.quantity.value, unit, sig.unit);
         const scale = 10 ** (sig.decimals ?? 6);
         return converted === undefined ? undefined : { value: Math.round(converted * scale) / scale, fit: 2 };
       }
@@ -131,6 +134,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
   const out: Candidate[] = [];
   const lessening = takesAway(turn);
   const numeric = sigs.filter((s) => NUMERIC.has(s.kind)).length;
+  const signed = sigs.filter((s) => NUMERIC.has(s.kind) && s.min !== undefined && s.min < 0);
   for (const f of turn.found) {
     const numbered = numbersAThing(sigs, f);
     const counted = countedNoun(f);
@@ -145,6 +149,9 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
       readings.push({ f: { ...f, value: { kind: "date", date: until }, span: { start: f.span.end - 1, end: f.span.end } }, implied: "end" });
       // The two dates of a range are two values: each its own end of the span.
       readings[0]!.f = { ...f, span: { start: f.span.start, end: f.span.start + 1 } };
+      // "6 till 9 pm" for a start and a length (`duration_minutes`): the range's end is its length too.
+      const length = rangeMinutes(f.value.date);
+      if (length !== undefined && length > 0) readings.push({ f: { ...f, value: { kind: "quantity", quantity: { value: length, unit: "min", kind: "time" } }, span: { start: f.span.end - 1, end: f.span.end } } });
     }
     for (const reading of readings) {
       for (const sig of sigs) {
@@ -156,6 +163,8 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
         if (typeof typed.value === "number" && typed.value > 0 && lessening && isChange(sig) && !reading.f.raw.startsWith("+")) typed.value = -typed.value;
         const n = typeof typed.value === "number" ? typed.value : undefined;
         if (n !== undefined && !inBounds(sig, n)) score *= 0.4;
+        // "the minus eighty freezer": a value below zero goes to the one parameter whose bounds allow it.
+        else if (n !== undefined && n < 0 && signed.length === 1 && signed[0] === sig) score += 0.5;
         if (n !== undefined && sig.type === "integer" && !Number.isInteger(n)) score *= 0.5;
         if (asked.has(sig.key)) score += 1.5;
         // "40 people" for a number of cast and crew: a count of people goes to a count its label says is of people.
@@ -168,6 +177,13 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
     }
   }
   return out;
+}
+
+/** Minutes from a range's start to its end, when both have a time of day. */
+function rangeMinutes(date: { date: string; time?: string; until?: { date: string; time?: string } }): number | undefined {
+  if (!date.time || !date.until?.time) return undefined;
+  const ms = Date.parse(`${date.until.date}T${date.until.time}Z`) - Date.parse(`${date.date}T${date.time}Z`);
+  return Number.isFinite(ms) ? ms / 60_000 : undefined;
 }
 
 // Words of losing or taking away that are not verbs of the decrease or delete classes.

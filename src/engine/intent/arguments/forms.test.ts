@@ -795,3 +795,64 @@ describe("a message that amends itself", () => {
     expect(read("Float for the bar please: €300 to ana.ruiz@bistro.test for the weekend.").amount_eur).toBe(300);
   });
 });
+
+// Twelfth session: values written as ships, workshops and front desks write them. Each class is checked
+// across a few layouts; a wrong reading fails as surely as a missing one.
+const KILN_FIRING = {
+  type: "object",
+  required: ["kiln", "firing_date", "start_time"],
+  properties: {
+    kiln: { type: "string", enum: ["electric_small", "gas_hestia", "wood_anagama"], description: "Which kiln." },
+    firing_date: { type: "string", format: "date" },
+    start_time: { type: "string", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", description: "Start, 24-hour HH:MM." },
+    duration_minutes: { type: "integer", minimum: 30, maximum: 2880, description: "Length of the firing in minutes." },
+    clay_grams: { type: "number", minimum: 0, description: "Clay loaded, in grams." },
+    cone_cooldown_celsius: { type: "number", minimum: -40, maximum: 40, description: "Room temperature to cool to." },
+    glaze_check: { type: "boolean", description: "Whether glazes are checked first." },
+    distance_to_studio_km: { type: "number", minimum: 0, description: "How far the kiln is from the studio." },
+    catalogue_code: { type: "string", pattern: "^97[89][0-9]{10}$", description: "Thirteen-digit code." },
+  },
+} as const;
+
+describe("twelfth session: values of workshops and ships", () => {
+  const read = (...turns: string[]) => extractArguments(KILN_FIRING, turns, { now: NOW });
+  it("a range of clock times is a start and, with no end parameter, a length", () => {
+    for (const range of ["6 till 9 pm", "from 18:00 to 21:00", "18:00-21:00", "6pm to 9pm"]) {
+      expect(read(`Fire the electric_small on 3 March 2027, ${range}.`), range).toMatchObject({ start_time: "18:00", duration_minutes: 180, firing_date: "2027-03-03" });
+    }
+  });
+  it("a four-digit clock time with its mark", () => {
+    for (const [written, clock] of [["0900Z", "09:00"], ["1430 hrs", "14:30"], ["2215 UTC", "22:15"]] as const) {
+      expect(read(`Kiln: electric_small\nDate: 3 March 2027\nStart: ${written}`).start_time, written).toBe(clock);
+    }
+    // A bare four-digit number is no time.
+    expect(read("Fire the electric_small on 3 March 2027, load 1200 grams").start_time).toBeUndefined();
+  });
+  it("a length of time after a word of approximation is a length, not a date", () => {
+    for (const about of ["about 14 hours", "roughly 14 hours", "around 14 hours"]) {
+      expect(read(`electric_small on 3 March 2027 at 08:00, ${about}`).duration_minutes, about).toBe(840);
+    }
+  });
+  it("a fraction of one unit", () => {
+    for (const [written, grams] of [["three quarters of a kilo", 750], ["half a kilo", 500], ["a quarter of a kilogram", 250]] as const) {
+      expect(read(`electric_small on 3 March 2027 at 08:00 with ${written} of clay`).clay_grams, written).toBe(grams);
+    }
+  });
+  it("a form's label and yes or no for a yes/no parameter named by the label", () => {
+    expect(read("Kiln: electric_small\nDate: 3 March 2027\nStart: 08:00\nGlaze: yes").glaze_check).toBe(true);
+    expect(read("Kiln: electric_small\nDate: 3 March 2027\nStart: 08:00\nglaze - no").glaze_check).toBe(false);
+  });
+  it("a value of several words named by one of them written as a name", () => {
+    expect(read("Book the Hestia on 3 March 2027 at 08:00").kiln).toBe("gas_hestia");
+    expect(read("Book the big Anagama kiln on 3 March 2027 at 08:00").kiln).toBe("wood_anagama");
+  });
+  it("a value below zero goes to the one parameter that can hold it", () => {
+    expect(read("electric_small on 3 March 2027 at 08:00, cool it to minus five").cone_cooldown_celsius).toBe(-5);
+  });
+  it("nm for a distance measured in km is the nautical mile", () => {
+    expect(read("electric_small on 3 March 2027 at 08:00; we are 10 nm from the studio").distance_to_studio_km).toBeCloseTo(18.52, 6);
+  });
+  it("a code written in five groups", () => {
+    expect(read("electric_small on 3 March 2027 at 08:00, code 978-0-14-143951-8").catalogue_code).toBe("9780141439518");
+  });
+});

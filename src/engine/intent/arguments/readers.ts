@@ -82,10 +82,10 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     // A code written in groups ("ABCU 123456-7" for ^[A-Z]{4}[0-9]{7}$, a tariff code "8471.30.00"): its
     // groups joined, when the joined form is what the pattern accepts and the groups alone are not.
     for (let a = 0; a < parts.length; a++) {
-      // Groups one separator apart ("ABCU 123456-7"), not words of a sentence around them; the longest run
+      // Groups one separator apart ("ABCU 123456-7", an ISBN in five), not words of a sentence around them; the longest run
       // the pattern accepts ("8471.30.00", not "8471.30").
       let longest = 1;
-      while (longest < 4 && a + longest < parts.length && /^[ .-]$/.test(turn.text.slice(parts[a + longest - 1]!.end, parts[a + longest]!.start))) longest++;
+      while (longest < 6 && a + longest < parts.length && /^[ .-]$/.test(turn.text.slice(parts[a + longest - 1]!.end, parts[a + longest]!.start))) longest++;
       for (let n = longest; n >= 2; n--) {
         const run = parts.slice(a, a + n);
         const joined = run.map((p) => p.text).join("");
@@ -216,6 +216,17 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
       const own = parts.slice(0, 1).filter((p) => p.length >= 6 && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
       if (own.length > 0 && !out.some((m) => m.value === form.value)) {
         for (let i = 0; i < words.length; i++) if (own.some((p) => sameWord(words[i]!.word, p))) out.push({ value: form.value, span: words[i]!.span, words: 0.5 });
+      }
+    }
+    // A value of several words named by one of them written as a name, capitalised inside a sentence ("the
+    // Kittiwake" for workboat_kittiwake), when no other value of the parameter has it: a name says which one.
+    if (parts.length >= 2 && !out.some((m) => m.value === form.value)) {
+      const named = parts.filter((p) => p.length >= 5 && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
+      for (const w of words) {
+        const written = turn.text.slice(w.span.start, w.span.end);
+        const before = turn.text.slice(0, w.span.start).trimEnd();
+        const inSentence = before.length > 0 && !/[.!?:]$/.test(before) && !turn.text.slice(before.length, w.span.start).includes("\n");
+        if (/^[A-Z][a-z]/.test(written) && inSentence && named.some((p) => sameWord(w.word, p))) out.push({ value: form.value, span: w.span, words: 0.5 });
       }
     }
     // A value that negates a word (non_payment, not_delivered) named by that word with a negative prefix
@@ -350,6 +361,18 @@ export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean
     // "pump needed", "pump: yes" for `pump_required`: a word saying that the thing is wanted is not needed.
     const parts = named.filter((w) => !WANTED.has(w)).length > 0 ? named.filter((w) => !WANTED.has(w)) : named;
     if (parts.length === 0) continue;
+    // "samples: yes" for `collect_samples`, in a form's lines: a label that is a word of the key, then yes or no
+    // (the only such key among the yes/no parameters).
+    const labelled = [...turn.text.matchAll(/^[\s\-*•]*([A-Za-z][A-Za-z /-]{0,30}?)(?:\s*[:=]|\s+[-–—])\s*(\S+)/gm)].find((m) => {
+      const label = m[1]!.toLowerCase().split(/[\s/-]+/);
+      const holds = (s: Signature) => label.some((w) => s.keyWords.some((k) => k.length > 2 && sameWord(w, k)));
+      return holds(sig) && sigs.filter((s) => s.kind === "boolean" && holds(s)).length === 1;
+    });
+    const said = labelled?.[2]!.toLowerCase().replace(/[.,;!]+$/, "");
+    if (said !== undefined && (YES.has(said) || NO.has(said))) {
+      out.set(sig.key, YES.has(said));
+      continue;
+    }
     const head = parts[0]!;
     const at = turn.words.findIndex((w) => sameWord(w.word, head));
     if (at < 0) continue;

@@ -421,7 +421,11 @@ export const OPPOSITE: Record<Role, Role> = { source: "target", target: "source"
 export function roleScore(sig: Signature, paired: Set<Role>, left: string[], implied?: Role, right: string[] = []): number {
   let score = 0;
   for (const role of sig.roles) {
-    if (!paired.has(OPPOSITE[role])) continue;
+    if (!paired.has(OPPOSITE[role])) {
+      // A start with no end beside it ("start_time" and "6 till 9 pm"): the range's start, not its end.
+      if (implied !== undefined && (role === "start" || role === "end")) score += implied === role ? 0.5 : implied === OPPOSITE[role] ? -0.5 : 0;
+      continue;
+    }
     const lead = left[0] === "the" || left[0] === "a" ? left[1] : left[0];
     // A noun of the role in a label before or after the value ("destination warehouse: LEJ2", "RTM1 —
     // source warehouse"), when no preposition right before it says the role.
