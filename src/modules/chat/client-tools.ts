@@ -1,11 +1,10 @@
 // The client's function definitions (a chat request's `tools`) as tools the engine can plan and governance can
 // judge, with their JSON Schemas compiled for validation. Never invoked here: the client runs them.
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { ValidateFunction } from "ajv";
+import { argumentsValidator } from "../../tools/arguments-validator.ts";
 import type { JsonSchema, Tool } from "../../tools/tool.ts";
 import type { ChatFunction } from "./service.ts";
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 // Client tool definitions compiled and kept (by their JSON); beyond this the cache starts over.
 const MAX_CLIENT_TOOLS = 500;
@@ -17,8 +16,7 @@ export type ToolSet = { json: string; client: ReadonlyMap<string, ClientTool>; t
 
 /** A cache of client tool sets: the function answers a request's set, made once per distinct JSON. */
 export function createClientTools(): (definitions: ChatFunction[] | undefined) => ToolSet {
-  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
-  addFormats(ajv);
+  const ajv = argumentsValidator();
   const clientTools = new Map<string, ClientTool>();
 
   /** A client function definition as a tool (never invoked here: the client runs it). */

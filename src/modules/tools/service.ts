@@ -3,8 +3,8 @@
 // workspace is created or deleted, in every process through NOTIFY). Invoking one always goes through
 // governance: `invoke` takes the chokepoint as an argument and runs the tool only on `approved`.
 import { governedAction } from "../../engine/governance/action.ts";
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { ValidateFunction } from "ajv";
+import { argumentsValidator } from "../../tools/arguments-validator.ts";
 import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/index.ts";
 import { AppError, type ErrorDetail } from "../../errors/app-error.ts";
@@ -21,8 +21,6 @@ import { checkDocument, generateTools, openApiTool, readDocument, serverUrlOf, t
 import { GenerationError } from "../../tools/openapi-schema.ts";
 import type { JsonSchema, Tool, ToolResult } from "../../tools/tool.ts";
 
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 const TOOLS_CHANNEL = "svc_tools";
 // Workspaces whose compiled tools are kept; the least recently loaded go first beyond this.
@@ -142,10 +140,7 @@ export function createToolService(deps: {
   const sessions: McpSessions = createMcpSessions({ outbound, idleMs: deps.mcpIdleMs, timeoutMs });
   const registries = new Map<string, Promise<Registry>>();
   const validators = new WeakMap<Tool, ValidateFunction>();
-  // Lenient about what documents contain (unknown keywords and formats, non-unicode patterns), strict about
-  // values: no coercion, no defaults written into the caller's arguments.
-  const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, unicodeRegExp: false, logger: false });
-  addFormats(ajv);
+  const ajv = argumentsValidator();
   let unlisten: (() => Promise<void>) | undefined;
 
   function compile(schema: JsonSchema): ValidateFunction {
