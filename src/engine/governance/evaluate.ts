@@ -480,7 +480,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         // tool by that word; its own spellings and parts do not.)
         const squashed = o.whole.replace(/[- ]/g, "");
         const bySense = [...o.concepts].some((c) => !c.startsWith(":") && !squashed.includes(c.replace(/[- ]/g, "")) && action.name.has(c));
-        const inTool = norm(action.input.tool).includes(o.whole) || (o.compoundInitials !== undefined && wordsOfName(action.input.tool).includes(o.compoundInitials)) || bySense;
+        // ("on-sale" and `schedule_onsale`: the name's words run together.)
+        const inTool = norm(action.input.tool).includes(o.whole) || norm(action.input.tool).replace(/ /g, "").includes(squashed) || (o.compoundInitials !== undefined && wordsOfName(action.input.tool).includes(o.compoundInitials)) || bySense;
         if (inTool || action.fields.some((f) => typeof f.value === "string" && norm(f.value) === o.whole)) {
           matched++;
           if (inTool) own++;

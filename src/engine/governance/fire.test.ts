@@ -1834,4 +1834,22 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       );
     }
   });
+
+  // "Night crews must not pump salted water …": who acts, even when the tagger reads the first word as a
+  // name and the object opens with a participle.
+  it("an actor before a participle-led object", () =>
+    decide("Night crews must not pump salted water to a river unless the salinity is below 2 g/L.", [
+      ["pump_water", { site_id: "S-1", destination: "river", salinity_g_per_l: 3 }, "blocked"],
+      ["pump_water", { site_id: "S-1", destination: "river", salinity_g_per_l: 1 }, "approved"],
+      ["log_water_sample", { site_id: "S-1", salinity_g_per_l: 3 }, "approved"],
+    ]));
+
+  // "on a Saturday or Sunday, Eastern Time": the zone set off by a comma is the days' zone.
+  it("a zone after a comma", () =>
+    decide("Block pre-sale openings scheduled on a Saturday or Sunday, Eastern Time.", [
+      // Saturday 15:00 UTC; Monday 02:00 UTC is still Sunday in New York; Monday 15:00 UTC is Monday.
+      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-06T15:00:00Z" }, "blocked"],
+      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-08T02:00:00Z" }, "blocked"],
+      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-08T15:00:00Z" }, "approved"],
+    ]));
 });

@@ -1368,6 +1368,8 @@ class ConditionReader {
   /** A zone written after a time phrase: "UTC", "Europe/Berlin", "New York time", "(Berlin time)". */
   private zoneAround(ws: W[], k: number): { zone: string; next: number } {
     let j = k;
+    // ("on a Saturday or Sunday, Eastern Time": set off by a comma.)
+    if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === ",") j++;
     if (wordIs(ws[j], "in")) j++;
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === "(") j++;
     for (let len = 3; len >= 1; len--) {
@@ -2403,7 +2405,8 @@ function particularActor(ws: W[], cueAt: number): { conditions: Condition[]; abo
   let s = 0;
   while (wordIs(ws[s], "any", "all", "the", "a", "an")) s++;
   let h = s;
-  while (h < cueAt && ws[h]!.t.kind === "word" && !ws[h]!.used && (ws[h]!.pos === "ADJ" || ws[h]!.pos === "NOUN") && !CONDITION_MARKERS.has(ws[h]!.norm)) h++;
+  // (The tagger may read a sentence's capitalised first word as a name: "Field crews must not …".)
+  while (h < cueAt && ws[h]!.t.kind === "word" && !ws[h]!.used && (ws[h]!.pos === "ADJ" || ws[h]!.pos === "NOUN" || (h === 0 && ws[h]!.pos === "PROPN")) && !CONDITION_MARKERS.has(ws[h]!.norm)) h++;
   const head = ws[h - 1];
   // A generic actor ("staff", "users") is everyone: only what the subject says about them is a condition.
   const generic = !!head && ACTORS.has(head.norm);
@@ -2417,8 +2420,10 @@ function particularActor(ws: W[], cueAt: number): { conditions: Condition[]; abo
   if (!verb || verb.t.kind !== "word" || !(verb.pos === "VERB" || verbClassOf(verb.norm)) || wordIs(verb, "be", "is", "are", "been", "being", "have", "has", "get", "go", "come") || comparatorAt(ws, p)) return undefined;
   // ("An order may not include more than eight seats": a thing that holds an amount, not one who acts.)
   if (HAVING_VERBS.has(verb.lemma) && (comparatorAt(ws, p + 1) !== undefined || NUMERIC_KINDS.has(ws[p + 1]?.t.kind ?? ""))) return undefined;
-  if (!object || object.used || !(["DET", "NOUN", "ADJ", "PROPN", "NUM"].includes(object.pos) || isValue(object.t))) return undefined;
-  const np = ws.slice(s, h).filter((w) => w.pos === "NOUN" || w.pos === "ADJ");
+  // (An object may open with a participle that says which: "discharge superchlorinated water".)
+  const modified = object?.pos === "VERB" && /[a-z]{3}ed$/.test(object.norm) && ["NOUN", "PROPN"].includes(ws[p + 2]?.pos ?? "");
+  if (!object || object.used || !(["DET", "NOUN", "ADJ", "PROPN", "NUM"].includes(object.pos) || isValue(object.t) || modified)) return undefined;
+  const np = ws.slice(s, h).filter((w) => w.pos === "NOUN" || w.pos === "ADJ" || w.pos === "PROPN");
   const rest = ws.slice(h, cueAt).filter((w) => !w.used);
   if (generic && rest.length === 0) return undefined;
   const conditions: Condition[] = generic ? [] : [{ kind: "equals", subject: { text: "", words: [] }, values: [np.map((w) => w.norm).join(" ")], negate: false, category: true }];
