@@ -1852,4 +1852,28 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-08T02:00:00Z" }, "blocked"],
       ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-08T15:00:00Z" }, "approved"],
     ]));
+
+  // "Only shift leads may be rostered on shifts longer than 10 hours": the post belongs to the person the
+  // action is done to; others are blocked from such actions, other actions are not governed.
+  describe("only a post may be done to", () => {
+    for (const sentence of [
+      "Only shift leads may be rostered on shifts longer than 10 hours.",
+      "Only shift leads can be rostered onto shifts longer than 600 minutes",
+      "Only shift leads may be assigned to shifts longer than ten hours.",
+    ]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["assign_crew_shift", { crew_id: "C-1", shift_length_minutes: 660, role: "porter" }, "blocked"],
+          ["assign_crew_shift", { crew_id: "C-1", shift_length_minutes: 660, role: "shift_lead" }, "approved"],
+          ["assign_crew_shift", { crew_id: "C-1", shift_length_minutes: 600, role: "porter" }, "approved"],
+          // Another assignment, with a length of its own, is no rostering on a shift.
+          ["assign_locker", { crew_id: "C-1", rental_minutes: 700, role: "porter" }, "approved"],
+        ]),
+      );
+    }
+    it("the people a business serves are no post", () => {
+      const parsed = parseRule("Only gold customers may be upgraded to suites longer than 3 nights.");
+      if (parsed.ok) expect(restate(parsed.rule)).not.toMatch(/role is/);
+    });
+  });
 });

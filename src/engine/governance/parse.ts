@@ -3318,7 +3318,7 @@ export function parseRule(sentence: string): ParseResult {
   const extraIgnored = perParty && RATE_UNITS[perParty[1]!.toLowerCase()] === undefined ? [perParty[0].trim()] : [];
   // "more then 20", a common slip: a comparative is followed by "than".
   const reading = readClause(
-    onlyThingsMayBe(onlyWhoMay(withoutRestatedAside(restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text))))
+    onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(withoutRestatedAside(restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text)))))
       .replace(/\binside(?:\s+of)?\b/gi, "in")
       .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
       // "Max 10 renewals per week": a limit written as a notice says no more than that.
@@ -3414,22 +3414,42 @@ const STAFF_WORDS = new Set(["employee", "staff", "worker", "colleague", "volunt
 
 function onlyWhoMay(text: string): string {
   const m = /^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|should|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!be\b|not\b|never\b)(.+)$/i.exec(text);
-  if (!m) return text;
-  const words = m[1]!.toLowerCase().split(/\s+/);
+  const role = m ? roleNamed(m[1]!) : undefined;
+  return role ? `Only allow ${m![2]} when the role is "${role}"` : text;
+}
+
+/**
+ * "Only team leads may be rostered on shifts longer than 10 hours": the role belongs to the person the
+ * action is done to, and the conditions after the verb say which such actions are theirs alone. Everyone
+ * else is blocked from them; other actions are not governed.
+ */
+function onlyWhoMayBe(text: string): string {
+  const m = /^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|should)\s+be\s+([a-z]{3,}(?:ed|en|wn))\s+(.+?)[.!]?$/i.exec(text.trim());
+  const role = m ? roleNamed(m[1]!) : undefined;
+  // ("rostered on shifts …": the thing after the preposition is what the verb is done with, and names the
+  // tool with it; a rule about rostering is no rule about every assignment.)
+  return role ? `Block ${m![2]} ${m![3]!.replace(/^(?:on|onto|to|into|for|at|in)\s+(?:a|an|the|any)?\s*/i, "")} unless the role is "${role}"` : text;
+}
+
+/** A post or trade named by one to three words ("team leads", "dispatchers"), in the singular; else undefined. */
+function roleNamed(phrase: string): string | undefined {
+  const words = phrase.toLowerCase().split(/\s+/);
   // ("B1-certified engineers": a qualification, which the older reading binds to a licence argument.)
-  if (words.some((w) => /\d/.test(w))) return text;
-  const tagged = tag(words);
+  if (words.some((w) => /\d/.test(w))) return undefined;
+  // (Tagged as the subject they are: alone, "team leads" reads as a noun and a verb.)
+  const tagged = tag(["the", ...words, "may", "act"]).slice(1, -2);
   const head = tagged.at(-1);
-  if (!head || tagged.some((w) => w.pos !== "NOUN" && w.pos !== "ADJ" && w.pos !== "PROPN")) return text;
+  if (!head || tagged.some((w) => w.pos !== "NOUN" && w.pos !== "ADJ" && w.pos !== "PROPN")) return undefined;
   // (The tagger leaves some plurals as written: "admins".)
   const single = head.lemma === words.at(-1) && /[^s]s$/.test(head.lemma) ? head.lemma.slice(0, -1) : head.lemma;
   // A post or trade, by its form or its name; the people a business serves ("gold customers", "patients")
   // are what is done for, not who may do it.
-  const served = namesPeople(single) && !STAFF_WORDS.has(single);
+  // ("team lead", "shift lead": a post's name after a modifier is the post, though a lone "lead" may be a
+  // prospect.)
+  const post = words.length > 1 && /(?:admin|nurse|lead|head|officer|director|clerk|chef|pilot|medic|manager|supervisor)$/.test(single);
+  const served = namesPeople(single) && !STAFF_WORDS.has(single) && !post;
   const person = !served && /(?:er|or|ist|ian|ant|ent|ee|man|woman|admin|nurse|lead|head|officer|staff|director|clerk|chef|pilot|medic|vet)$/.test(single);
-  if (!person) return text;
-  const role = [...words.slice(0, -1), single].join(" ");
-  return `Only allow ${m[2]} when the role is "${role}"`;
+  return person ? [...words.slice(0, -1), single].join(" ") : undefined;
 }
 
 /**

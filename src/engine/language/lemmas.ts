@@ -37,7 +37,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["rotate", "renew", "regenerate", "cycle"],
   ["increase", "raise", "grow", "extend", "bump", "up"],
   ["decrease", "reduce", "lower", "cut", "shrink"],
-  ["assign", "allocate", "delegate", "reassign"],
+  ["assign", "allocate", "delegate", "reassign", "roster", "rota"],
   ["request", "ask"],
   ["offboard", "fire", "dismiss", "layoff", "terminate_employee"],
   ["replace", "swap", "exchange", "substitute", "swapout", "changeout"],
