@@ -415,7 +415,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // "Tissue samples must never be stored at …" and `log_sample {storage_temp_celsius}`: a verb the tool
       // does not do but records of the thing (an argument named by it) says in which state the thing is; the
       // objects must then name the tool.
-      if (objects.length > 0 && recordsDoing(action, v)) {
+      // (Not a tool that only looks: `get_price {change_percent}` reads a change, it makes none.)
+      if (objects.length > 0 && !action.looks && recordsDoing(action, v)) {
         byKind = true;
         continue;
       }
