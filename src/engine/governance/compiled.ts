@@ -77,7 +77,7 @@ export type Condition =
       value: Value;
       high?: Value;
       /**
-       * "scheduled fewer than 90 days before polling day": a time between the action's own date and another
+       * "booked fewer than 14 days before handover": a time between the action's own date and another
        * date it carries, named by `from` (`after`: the own date comes later). An action without both dates
        * is compared as the value alone ("days_since_purchase").
        */

@@ -412,7 +412,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         byKind = true;
         continue;
       }
-      // "Tissue samples must never be stored at …" and `log_sample {storage_temp_celsius}`: a verb the tool
+      // "Seedling trays must not be stored colder than …" and `log_tray {storage_temp_c}`: a verb the tool
       // does not do but records of the thing (an argument named by it) says in which state the thing is; the
       // objects must then name the tool.
       // (Not a tool that only looks: `get_price {change_percent}` reads a change, it makes none.)
@@ -481,7 +481,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         // tool by that word; its own spellings and parts do not.)
         const squashed = o.whole.replace(/[- ]/g, "");
         const bySense = [...o.concepts].some((c) => !c.startsWith(":") && !squashed.includes(c.replace(/[- ]/g, "")) && action.name.has(c));
-        // ("on-sale" and `schedule_onsale`: the name's words run together.)
+        // ("pre-sale" and `schedule_presale`: the name's words run together.)
         const inTool = norm(action.input.tool).includes(o.whole) || norm(action.input.tool).replace(/ /g, "").includes(squashed) || (o.compoundInitials !== undefined && wordsOfName(action.input.tool).includes(o.compoundInitials)) || bySense;
         if (inTool || action.fields.some((f) => typeof f.value === "string" && norm(f.value) === o.whole)) {
           matched++;
@@ -737,7 +737,7 @@ const DATE_VALUE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:
 const isDate = (f: Field) => typeof f.value === "string" && DATE_VALUE.test(f.value) && !Number.isNaN(Date.parse(f.value));
 
 /**
- * The time from the action's own date to the other date it carries ("before polling day" → `polling_date`),
+ * The time from the action's own date to the other date it carries ("before handover" → `handover_date`),
  * in seconds, later minus earlier as the rule says; undefined unless both dates are there and one own date.
  */
 export function gapBetween(a: PreparedAction, subject: Subject, since: { from: Subject; after: boolean }): { seconds: number; own: Field[]; other: Field } | undefined {
@@ -1345,7 +1345,7 @@ function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedA
     // A tool that has no such time ("cancel" has no start) is not what the rule is about.
     if (a.params && !toolCanCarry(a, subject)) return null;
     for (const f of bySubject(a, subject, (x) => typeof x.value === "string" || typeof x.value === "number")) {
-      // ("start_time_utc": "09:00": a time alone is the wall clock of the rule's zone, as for the own time.)
+      // ("shift_start": "09:00": a time alone is the wall clock of the rule's zone, as for the own time.)
       const clock = ofDay && typeof f.value === "string" ? CLOCK.exec(f.value) : null;
       if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
       const at = new Date(f.value as string);

@@ -1750,7 +1750,7 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
     }
   });
 
-  // "fewer than 90 days before opening day": the time between the action's own date and another date it
+  // "fewer than 14 days before the handover": the time between the action's own date and another date it
   // carries; with a count of days instead ("days_since_purchase"), the count.
   describe("a time before or after another date of the action", () => {
     for (const [sentence, op] of [
@@ -1766,11 +1766,11 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       });
     }
     it("a count of days stands for the two dates", () =>
-      decide("Block returns requested more than 30 days after delivery.", [
-        ["request_return", { order_id: "O-1", days_since_delivery: 31 }, "blocked"],
-        ["request_return", { order_id: "O-1", days_since_delivery: 30 }, "approved"],
-        ["request_return", { order_id: "O-1", delivery_date: "2027-01-01", request_date: "2027-02-05" }, "blocked"],
-        ["request_return", { order_id: "O-1", delivery_date: "2027-01-01", request_date: "2027-01-20" }, "approved"],
+      decide("Block returns requested over 45 days after delivery.", [
+        ["request_return", { order_id: "O-1", days_since_delivery: 46 }, "blocked"],
+        ["request_return", { order_id: "O-1", days_since_delivery: 45 }, "approved"],
+        ["request_return", { order_id: "O-1", delivery_date: "2027-01-01", request_date: "2027-02-20" }, "blocked"],
+        ["request_return", { order_id: "O-1", delivery_date: "2027-01-01", request_date: "2027-02-15" }, "approved"],
       ]));
   });
 
@@ -1781,25 +1781,25 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       ["schedule_meter_reading", { account_number: "9000000001", reason: "unpaid_bills" }, "approved"],
     ]));
 
-  // "Seedlings must never be kept below 5 °C" and `log_tray {keeping_temp_celsius}`: a verb the tool does not
+  // "Seedling trays must not be stored colder than 41 °F" and `log_tray {storage_temp_c}`: a verb the tool does not
   // do but records about the thing (an argument named by it) still names the tool.
   it("a verb an argument records names the tool", () =>
-    decide("Seedling trays must never be stored at a temperature colder than 41 °F.", [
-      ["log_tray", { tray_id: "T-1", storage_temp_celsius: 4 }, "blocked"],
-      ["log_tray", { tray_id: "T-1", storage_temp_celsius: 5 }, "approved"],
+    decide("Seedling trays must not be stored colder than 41 °F.", [
+      ["log_tray", { tray_id: "T-1", storage_temp_c: 4 }, "blocked"],
+      ["log_tray", { tray_id: "T-1", storage_temp_c: 5 }, "approved"],
       ["water_tray", { tray_id: "T-1", litres: 4 }, "approved"],
     ]));
 
   // "Only X that C may be Y-ed": X outside C is blocked, as "X may only be Y-ed when C".
   describe("'only' before the things done to", () => {
-    for (const sentence of ["Only kiln firings that start between 07:00 and 15:00 UTC may be scheduled.", "Only kiln firings which start between 07:00 and 15:00 UTC can be scheduled", "Kiln firings may only be scheduled when they start between 07:00 and 15:00 UTC."]) {
+    for (const sentence of ["Only kiln firings that start between 07:00 and 15:00 UTC may be booked.", "Only kiln firings which start between 07:00 and 15:00 UTC can be booked", "Kiln firings may only be booked when they start between 07:00 and 15:00 UTC."]) {
       it(sentence, () =>
         decide(sentence, [
-          ["schedule_kiln_firing", { kiln_id: "K-2", start_time_utc: "16:30" }, "blocked"],
-          ["schedule_kiln_firing", { kiln_id: "K-2", start_time_utc: "08:00" }, "approved"],
-          ["schedule_kiln_firing", { kiln_id: "K-2", start_time_utc: "2027-03-02T08:00:00Z" }, "approved"],
-          ["schedule_kiln_firing", { kiln_id: "K-2", start_time_utc: "2027-03-02T06:00:00Z" }, "blocked"],
-          ["log_kiln_reading", { kiln_id: "K-2", start_time_utc: "16:30" }, "approved"],
+          ["book_kiln_firing", { kiln_id: "K-2", shift_start_utc: "16:30" }, "blocked"],
+          ["book_kiln_firing", { kiln_id: "K-2", shift_start_utc: "08:00" }, "approved"],
+          ["book_kiln_firing", { kiln_id: "K-2", shift_start_utc: "2027-03-02T08:00:00Z" }, "approved"],
+          ["book_kiln_firing", { kiln_id: "K-2", shift_start_utc: "2027-03-02T06:00:00Z" }, "blocked"],
+          ["log_kiln_reading", { kiln_id: "K-2", shift_start_utc: "16:30" }, "approved"],
         ]),
       );
     }
@@ -1808,9 +1808,9 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
     });
   });
 
-  // "may not include more than eight seats", "may use more than 2 kg": a verb of having before an amount.
+  // "may not include over six rooms", "may use more than 20 kg": a verb of having before an amount.
   describe("a verb of having before an amount", () => {
-    for (const sentence of ["A single booking may not include more than six rooms.", "Bookings may not contain more than six rooms", "No booking may have more than 6 rooms."]) {
+    for (const sentence of ["A single booking may not include over six rooms.", "Bookings may not contain more than six rooms", "No booking may have more than 6 rooms."]) {
       it(sentence, () =>
         decide(sentence, [
           ["create_booking", { guest_id: "G-1", room_count: 7 }, "blocked"],
@@ -1844,30 +1844,30 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       ["log_water_sample", { site_id: "S-1", salinity_g_per_l: 3 }, "approved"],
     ]));
 
-  // "on a Saturday or Sunday, Eastern Time": the zone set off by a comma is the days' zone.
+  // "on a Friday or Saturday, Pacific Time": the zone set off by a comma is the days' zone.
   it("a zone after a comma", () =>
-    decide("Block pre-sale openings scheduled on a Saturday or Sunday, Eastern Time.", [
-      // Saturday 15:00 UTC; Monday 02:00 UTC is still Sunday in New York; Monday 15:00 UTC is Monday.
-      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-06T15:00:00Z" }, "blocked"],
-      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-08T02:00:00Z" }, "blocked"],
-      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-08T15:00:00Z" }, "approved"],
+    decide("Block pre-sale openings scheduled on a Friday or Saturday, Pacific Time.", [
+      // Friday 20:00 UTC; Sunday 05:00 UTC is still Saturday in Los Angeles; Sunday 15:00 UTC is Sunday there.
+      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-05T20:00:00Z" }, "blocked"],
+      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-07T05:00:00Z" }, "blocked"],
+      ["schedule_presale", { show_id: "S-1", opens_at: "2027-03-07T15:00:00Z" }, "approved"],
     ]));
 
-  // "Only shift leads may be rostered on shifts longer than 10 hours": the post belongs to the person the
+  // "Only charge nurses may be assigned to shifts over 12 hours": the post belongs to the person the
   // action is done to; others are blocked from such actions, other actions are not governed.
   describe("only a post may be done to", () => {
     for (const sentence of [
-      "Only shift leads may be rostered on shifts longer than 10 hours.",
-      "Only shift leads can be rostered onto shifts longer than 600 minutes",
-      "Only shift leads may be assigned to shifts longer than ten hours.",
+      "Only charge nurses may be assigned to shifts over 12 hours.",
+      "Only charge nurses can be rostered onto shifts of more than 720 minutes",
+      "Only charge nurses may be allocated to shifts longer than twelve hours.",
     ]) {
       it(sentence, () =>
         decide(sentence, [
-          ["assign_crew_shift", { crew_id: "C-1", shift_length_minutes: 660, role: "porter" }, "blocked"],
-          ["assign_crew_shift", { crew_id: "C-1", shift_length_minutes: 660, role: "shift_lead" }, "approved"],
-          ["assign_crew_shift", { crew_id: "C-1", shift_length_minutes: 600, role: "porter" }, "approved"],
-          // Another assignment, with a length of its own, is no rostering on a shift.
-          ["assign_locker", { crew_id: "C-1", rental_minutes: 700, role: "porter" }, "approved"],
+          ["assign_ward_shift", { nurse_id: "N-1", shift_length_minutes: 780, role: "staff_nurse" }, "blocked"],
+          ["assign_ward_shift", { nurse_id: "N-1", shift_length_minutes: 780, role: "charge_nurse" }, "approved"],
+          ["assign_ward_shift", { nurse_id: "N-1", shift_length_minutes: 720, role: "staff_nurse" }, "approved"],
+          // Another assignment, with a length of its own, is no assignment to a shift.
+          ["assign_locker", { nurse_id: "N-1", rental_minutes: 800, role: "staff_nurse" }, "approved"],
         ]),
       );
     }
@@ -1875,5 +1875,27 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       const parsed = parseRule("Only gold customers may be upgraded to suites longer than 3 nights.");
       if (parsed.ok) expect(restate(parsed.rule)).not.toMatch(/role is/);
     });
+  });
+
+  // "Rota changes", "timetable updates": a noun of an operation before a noun of change is what is changed.
+  describe("a noun of change after an operation's noun", () => {
+    for (const [sentence, fired] of [
+      ["Rota changes that move more than 12 nurses need the matron's approval.", "conditional"],
+      ["Block rota updates that move more than 12 nurses", "blocked"],
+      ["Rota amendments for more than 12 nurses are forbidden.", "blocked"],
+    ] as const) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["bulk_update_rota", { ward_id: "W-1", nurse_count: 13 }, fired],
+          ["bulk_update_rota", { ward_id: "W-1", nurse_count: 12 }, "approved"],
+          ["assign_rota_slot", { ward_id: "W-1", nurse_count: 13 }, "approved"],
+        ]),
+      );
+    }
+    it("a verb before the noun of change stays the operation", () =>
+      decide("Never approve changes to the live rota.", [
+        ["approve_change", { change_id: "C-1", target: "live_rota" }, "blocked"],
+        ["update_rota", { change_id: "C-1", target: "live_rota" }, "approved"],
+      ]));
   });
 });

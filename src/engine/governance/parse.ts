@@ -584,7 +584,7 @@ function effectCues(ws: W[]): EffectCue[] {
     // ("the policy permits refunds": a verb, with its object after it.)
     const objectAfter = ws[i + 1]?.t.kind === "word" && ["DET", "NOUN", "PRON", "ADJ", "PROPN"].includes(ws[i + 1]!.pos);
     const permitNoun = /^permits?$/.test(w.norm) && !objectAfter && (w.pos === "NOUN" || (i > 0 && ["NOUN", "ADJ", "PROPN"].includes(ws[i - 1]!.pos) && !MODALS.has(ws[i - 1]!.norm)));
-    // ("fine waivers", "OK status": a word that allows only as a predicate modifies a noun after it.)
+    // ("fine reductions", "OK status": a word that allows only as a predicate modifies a noun after it.)
     const modifies = wordIs(w, "fine", "ok", "okay", "acceptable") && ["NOUN", "PROPN"].includes(ws[i + 1]?.pos ?? "");
     if ((ALLOW_WORDS.has(w.norm) || w.lemma === "allow" || w.lemma === "permit") && !permitNoun && !modifies && !ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm))) {
       let start = i;
@@ -1368,7 +1368,7 @@ class ConditionReader {
   /** A zone written after a time phrase: "UTC", "Europe/Berlin", "New York time", "(Berlin time)". */
   private zoneAround(ws: W[], k: number): { zone: string; next: number } {
     let j = k;
-    // ("on a Saturday or Sunday, Eastern Time": set off by a comma.)
+    // ("on a Friday or Saturday, Pacific Time": set off by a comma.)
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === ",") j++;
     if (wordIs(ws[j], "in")) j++;
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === "(") j++;
@@ -1687,8 +1687,8 @@ class ConditionReader {
       }
     }
     let subjectWords = subject.length > 0 ? subject : [];
-    // "less than 12 nautical miles from the nearest land", "the vessel is within 2 km of a school": a length
-    // measured from a place is a distance, named by the place ("distance_from_land"), not by what is there.
+    // "less than 3 km from the airfield", "the drone is within 2 nautical miles of a school": a length
+    // measured from a place is a distance, named by the place ("distance_to_school"), not by what is there.
     if (!after.count && value.kind === "length" && wordIs(ws[k], "from", "of")) {
       let end = k + 1;
       while (wordIs(ws[end], "the", "a", "an", "any", "its", "their")) end++;
@@ -1725,7 +1725,7 @@ class ConditionReader {
       const way = [...s.words, ...this.actionNouns].map(changeWay).find((w) => w !== undefined);
       subj = { ...subj, magnitude: true, ...(way ? { direction: way } : {}) };
     }
-    // "fewer than 90 days before polling day", "more than 30 days after purchase": a time from the action's own
+    // "fewer than 14 days before handover", "over 45 days after delivery": a time from the action's own
     // date to another date, named after the value.
     let since: { from: Subject; after: boolean } | undefined;
     const relation = wordIs(ws[k], "before", "after") ? 1 : (wordIs(ws[k], "prior") && wordIs(ws[k + 1], "to")) || (wordIs(ws[k], "ahead") && wordIs(ws[k + 1], "of")) ? 2 : 0;
@@ -2075,9 +2075,9 @@ class ConditionReader {
     // A relative clause ("accounts that are active", "payments which were not reviewed") says the state of
     // the action's own thing: the state alone names the yes/no argument or the value.
     if (subject.length === 0 && !wordIs(ws[i], "that", "which", "who")) return undefined;
-    // "whose species is listed as critically endangered", "a client classified as high risk": a participle
+    // "whose batch is classified as heavily contaminated", "a client recorded as high risk": a participle
     // with "as" gives the class the subject is in, held by whichever argument names classes (a status, a
-    // category), not by the subject's own argument (the species' name); the participle names nothing.
+    // category), not by the subject's own argument (the batch's number); the participle names nothing.
     if ((state.pos === "VERB" ? isPastParticiple(state) : state.pos === "ADJ" && /[a-z]{3}(?:ed|en)$/.test(state.norm)) && wordIs(ws[k + 1], "as") && subject.length > 0) {
       let m = k + 2;
       if (wordIs(ws[m], "a", "an", "the")) m++;
@@ -2418,9 +2418,9 @@ function particularActor(ws: W[], cueAt: number): { conditions: Condition[]; abo
   const verb = ws[p];
   const object = ws[p + 1];
   if (!verb || verb.t.kind !== "word" || !(verb.pos === "VERB" || verbClassOf(verb.norm)) || wordIs(verb, "be", "is", "are", "been", "being", "have", "has", "get", "go", "come") || comparatorAt(ws, p)) return undefined;
-  // ("An order may not include more than eight seats": a thing that holds an amount, not one who acts.)
+  // ("A booking may not include over six rooms": a thing that holds an amount, not one who acts.)
   if (HAVING_VERBS.has(verb.lemma) && (comparatorAt(ws, p + 1) !== undefined || NUMERIC_KINDS.has(ws[p + 1]?.t.kind ?? ""))) return undefined;
-  // (An object may open with a participle that says which: "discharge superchlorinated water".)
+  // (An object may open with a participle that says which: "pump salted water".)
   const modified = object?.pos === "VERB" && /[a-z]{3}ed$/.test(object.norm) && ["NOUN", "PROPN"].includes(ws[p + 2]?.pos ?? "");
   if (!object || object.used || !(["DET", "NOUN", "ADJ", "PROPN", "NUM"].includes(object.pos) || isValue(object.t) || modified)) return undefined;
   const np = ws.slice(s, h).filter((w) => w.pos === "NOUN" || w.pos === "ADJ" || w.pos === "PROPN");
@@ -2551,6 +2551,14 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
         objects.splice(objects.length - 1, 1, verbs[0]!);
         verbs.splice(0, 1, baseOf(last));
       } else if (verbs.length === 0) verbs.push(objects.pop()!);
+    }
+    // "Roster changes", "schedule updates": a word of an operation used as a noun before a noun of change
+    // names what is changed; the change is the operation (`bulk_update_roster`), as in "price changes".
+    const first = words.find((w) => w.t.kind === "word" && baseOf(w) === verbs[0]);
+    if (verbs.length === 1 && first && ["NOUN", "PROPN"].includes(first.pos) && objects.length > 0 && verbClassOf(objects.at(-1)!) === "update" && words.at(-1)?.pos === "NOUN") {
+      const change = objects.pop()!;
+      objects.unshift(verbs[0]!);
+      verbs.splice(0, 1, change);
     }
     // A light verb ("issue refunds", "make a payment", "perform a deletion") gives way to the operation its
     // object names.
@@ -2720,12 +2728,12 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Every cue is effect wording ("No X is permitted", "only allowed with approval"), never action or
   // condition words, except a negation after the chosen cue ("when the checks have not run") or one inside a
   // leading condition ("If the value does not exceed …, require approval").
-  // "…, because daytime flushing drops pressure", "…, since the list is frozen then": a clause after the
+  // "…, because the ground is soft then", "…, since the pitch needs rest": a clause after the
   // effect that says why is no part of the rule ("because of X" names a cause the action has, and stays).
   const why = ws.findIndex((w, k) => k > cue.at && ((wordIs(w, "because") && !wordIs(ws[k + 1], "of")) || (wordIs(w, "since", "as") && ws[k - 1]?.t.kind === "punct" && ws[k - 1]!.t.text === "," && ws.slice(k + 2, k + 7).some((x) => x.pos === "VERB" || x.pos === "AUX"))));
   if (why > 0) for (let k = ws[why - 1]?.t.kind === "punct" ? why - 1 : why; k < ws.length; k++) ws[k]!.used = true;
-  // "Refunds may be issued without approval only when the amount is under $50", "Items can only be withdrawn
-  // without review if …": going without approval is what the conditions allow, so outside them the action
+  // "Refunds may be issued without approval only when the amount is under $50", "Rebookings can only be made
+  // without sign-off if …": going without approval is what the conditions allow, so outside them the action
   // needs approval (as "only allow" blocks outside its conditions).
   const cueFrom = Math.min(...cue.span);
   const withoutApproval = cue.effect === "require_approval" && wordIs(ws[cueFrom], "without");
@@ -2833,7 +2841,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
       let end = start;
       while (end < ws.length && end <= start + 5 && !ws[end]!.used && ws[end]!.t.kind === "word" && (isModifier(ws[end]) || APPROVAL_NOUNS.has(ws[end]!.norm)) && !CONDITION_MARKERS.has(ws[end]!.norm)) end++;
       if (end > start && (["NOUN", "PROPN"].includes(ws[end - 1]!.pos) || APPROVAL_NOUNS.has(ws[end - 1]!.norm))) {
-        // "the pharmacist on duty", "the curator of conservation", "the engineer in charge": a phrase that
+        // "the mechanic on duty", "the head of maintenance", "the engineer in charge": a phrase that
         // says which one, ending the clause, is the approver's too (not a place of the action).
         const which = wordIs(ws[end], "on", "in", "of", "at") && ws[end + 1]?.pos === "NOUN" && !ws[end + 1]!.used ? (ws[end + 2]?.pos === "NOUN" && !ws[end + 2]!.used ? 3 : 2) : 0;
         if (which > 0 && endsClause(ws, end + which)) end += which;
@@ -2851,7 +2859,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // ("A refund … may only be paid": money the subject already names as paid out is paid by being made.)
     const paidOut = wordIs(ws[j], "paid") && ws.slice(0, i).some((w) => w.pos === "NOUN" && MONEY_OUT_CLASSES.includes(verbClassOf(w.norm) ?? ""));
     if ((LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") || paidOut) && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
-    // "No print job may use more than 0.75 kg", "An order may not include more than eight seats": a verb of
+    // "No kiln load may use more than 20 kg", "A booking may not include over six rooms": a verb of
     // having before an amount says the subject holds it; the amount is the condition.
     else if (HAVING_VERBS.has(ws[j]?.lemma ?? "") && (comparatorAt(ws, j + 1) !== undefined || NUMERIC_KINDS.has(ws[j + 1]?.t.kind ?? ""))) end = j + 1;
     else if (wordIs(ws[j], "go") && wordIs(ws[j + 1], "through", "ahead")) end = j + 2;
@@ -2967,16 +2975,16 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // have a comparator, a unit or a currency).
     const numbering = w.t.kind === "number" && /^\d+$/.test(w.t.text) && main[i - 1] !== undefined && main[i - 1] === actionWords.at(-1) && ["NOUN", "PROPN"].includes(main[i - 1]!.pos) && !perWindowAfter(main, i);
     if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering) inConditions = true;
-    // "Trucks over 200 tonnes must not be dispatched": the subject's conditions come before the effect, and
-    // the participle right after it ("be dispatched") is the action's verb, not a word of a condition.
+    // "Crates over 40 kg must not be lifted": the subject's conditions come before the effect, and
+    // the participle right after it ("be lifted") is the action's verb, not a word of a condition.
     let back = i - 1;
     while (back >= 0 && (wordIs(main[back], "be", "been", "ever", "only") || MODALS.has(main[back]!.norm) || (main[back]!.used && main[back]!.t.kind === "word"))) back--;
     const afterCue = wordIs(main[i - 1], "be", "been") && main.slice(back + 1, i).some((x) => x.used || MODALS.has(x.norm));
-    // ("… may not be allocated or shipped": each participle of the list is a verb of the action.)
+    // ("… may not be tapped or sold": each participle of the list is a verb of the action.)
     const listed = (k: number) => actionWords.at(-1) === main[k] && main[k]?.pos === "VERB";
     const joinsVerbs = wordIs(w, "or", "and") && listed(i - 1) && main[i + 1]?.pos === "VERB" && isPastParticiple(main[i + 1]!);
     const passiveVerb = inConditions && w.pos === "VERB" && isPastParticiple(w) && ((w.passive === true && afterCue && actionWords.some((a) => ["NOUN", "PROPN"].includes(a.pos))) || (actionWords.at(-1) === main[i - 1] && wordIs(main[i - 1], "or", "and") && actionWords.at(-2) === main[i - 2]));
-    // "No greywater may be discharged …": a modal and its "be" in the subject's sentence only carry the verb.
+    // "No kayak may be hired …": a modal and its "be" in the subject's sentence only carry the verb.
     if (!inConditions && w.pos === "AUX" && (MODALS.has(w.norm) || wordIs(w, "be")) && actionWords.some((a) => ["NOUN", "PROPN"].includes(a.pos))) {
       w.used = true;
       continue;
@@ -3061,7 +3069,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // An environment named as a modifier of the action ("prod deployments", "production database drops").
   const environments = actionWords.filter((w) => w.t.kind === "word" && ENVIRONMENTS.has(w.norm) && actionWords.some((x) => x !== w && x.t.kind === "word" && !ENVIRONMENTS.has(x.norm)));
   for (const w of environments) actionWords.splice(actionWords.indexOf(w), 1);
-  // ("listed as critically endangered", "is severely damaged": after "as" or a copula, before the word it
+  // ("classified as heavily contaminated", "is severely damaged": after "as" or a copula, before the word it
   // grades, an adverb is part of the state, not a manner of the action.)
   const grades = (w: W, words: W[]) => {
     const at = words.indexOf(w);
@@ -3419,24 +3427,24 @@ function onlyWhoMay(text: string): string {
 }
 
 /**
- * "Only team leads may be rostered on shifts longer than 10 hours": the role belongs to the person the
+ * "Only charge nurses may be assigned to shifts over 12 hours": the role belongs to the person the
  * action is done to, and the conditions after the verb say which such actions are theirs alone. Everyone
  * else is blocked from them; other actions are not governed.
  */
 function onlyWhoMayBe(text: string): string {
   const m = /^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|should)\s+be\s+([a-z]{3,}(?:ed|en|wn))\s+(.+?)[.!]?$/i.exec(text.trim());
   const role = m ? roleNamed(m[1]!) : undefined;
-  // ("rostered on shifts …": the thing after the preposition is what the verb is done with, and names the
+  // ("assigned to shifts …": the thing after the preposition is what the verb is done with, and names the
   // tool with it; a rule about rostering is no rule about every assignment.)
   return role ? `Block ${m![2]} ${m![3]!.replace(/^(?:on|onto|to|into|for|at|in)\s+(?:a|an|the|any)?\s*/i, "")} unless the role is "${role}"` : text;
 }
 
-/** A post or trade named by one to three words ("team leads", "dispatchers"), in the singular; else undefined. */
+/** A post or trade named by one to three words ("charge nurses", "dispatchers"), in the singular; else undefined. */
 function roleNamed(phrase: string): string | undefined {
   const words = phrase.toLowerCase().split(/\s+/);
   // ("B1-certified engineers": a qualification, which the older reading binds to a licence argument.)
   if (words.some((w) => /\d/.test(w))) return undefined;
-  // (Tagged as the subject they are: alone, "team leads" reads as a noun and a verb.)
+  // (Tagged as the subject they are: alone, "shift leads" reads as a noun and a verb.)
   const tagged = tag(["the", ...words, "may", "act"]).slice(1, -2);
   const head = tagged.at(-1);
   if (!head || tagged.some((w) => w.pos !== "NOUN" && w.pos !== "ADJ" && w.pos !== "PROPN")) return undefined;
@@ -3444,7 +3452,7 @@ function roleNamed(phrase: string): string | undefined {
   const single = head.lemma === words.at(-1) && /[^s]s$/.test(head.lemma) ? head.lemma.slice(0, -1) : head.lemma;
   // A post or trade, by its form or its name; the people a business serves ("gold customers", "patients")
   // are what is done for, not who may do it.
-  // ("team lead", "shift lead": a post's name after a modifier is the post, though a lone "lead" may be a
+  // ("shift lead", "charge nurse": a post's name after a modifier is the post, though a lone "lead" may be a
   // prospect.)
   const post = words.length > 1 && /(?:admin|nurse|lead|head|officer|director|clerk|chef|pilot|medic|manager|supervisor)$/.test(single);
   const served = namesPeople(single) && !STAFF_WORDS.has(single) && !post;
@@ -3453,7 +3461,7 @@ function roleNamed(phrase: string): string | undefined {
 }
 
 /**
- * "Only dives that start between 06:00 and 18:00 may be scheduled", "Only parcels under 5 kg can be shipped":
+ * "Only firings that start between 07:00 and 15:00 may be booked", "Only crates under 5 kg can be lifted":
  * "only" before the things done to says what "may only be" says after them. (Not with words after the verb:
  * in "… may be shipped by drone" they say which shipping the limit is for, which "may only be" would make
  * part of the limit.)

@@ -61,7 +61,7 @@ export function dateOrderOfCurrencies(currencies: Iterable<string>): DateOrder |
 const ISO = /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
 // A date expression names a month, a weekday or a day relative to today; "1.8 m" is a quantity.
 const FOUR_DIGIT_TIME = /(?<![\w:.,-])([01]\d|2[0-3])([0-5]\d)\s?(z|zulu|utc|gmt|hrs|hours|h)(?![\w])/gi;
-// "about 14 hours", "roughly two days": a word of approximation before a length of time.
+// "about 9 hours", "roughly two days": a word of approximation before a length of time.
 const APPROXIMATELY = /^(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|just|ca\.?|~)\s*/i;
 const DATE_WORD = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:today|tonight|tomorrow|yesterday|next|last|this|ago|noon|midnight|weekends?|weeks?|months?|years?|fortnights?|days?|hours?|minutes?)\b|\d(?:st|nd|rd|th)\b/i;
 const LEADING = /^(?:on|at|from|by|for|in|until|till|starting|the)\s+/i;
@@ -115,7 +115,7 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
     const span = found.at(-1)!;
     masked = masked.slice(0, span.start) + " ".repeat(span.end - span.start) + masked.slice(span.end);
   }
-  // "0900Z", "1430 hrs", "2200 UTC": a clock time in four digits, as ships, aircraft and rosters write it,
+  // "0715Z", "1645 hrs", "2215 UTC": a clock time in four digits, as ships, aircraft and rosters write it,
   // only with the mark that makes it one (a bare "0900" may be any number).
   for (const m of masked.matchAll(FOUR_DIGIT_TIME)) {
     const zulu = /^(?:z|zulu|utc|gmt)$/i.test(m[3]!);

@@ -270,7 +270,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
-    // "half an hour", "one quarter of an hour", "three quarters of a kilo", "two thirds of a mile": a fraction
+    // "half an hour", "one quarter of an hour", "three quarters of a kilogram", "a third of a litre": a fraction
     // of one unit.
     if (t.kind === "word") {
       const count = { a: 1, one: 1, two: 2, three: 3 }[words[i] ?? ""];

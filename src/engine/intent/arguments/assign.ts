@@ -46,7 +46,7 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
       return undefined;
     case "quantity": {
       if (v.kind === "quantity" && sig.unit && v.quantity.kind === sig.unit.kind) {
-        // "12 nm off the coast" for a distance in km: at sea "nm" is the nautical mile; nanometres are never
+        // "10 nm from the studio" for a distance in km: at sea "nm" is the nautical mile; nanometres are never
         // what a parameter measured in metres or more is given.
         const unit = v.quantity.unit === "nm" && (convert(1, sig.unit.unit, "m") ?? 0) >= 1 ? "nmi" : v.quantity.unit;
         const converted = convertTo(v.quantity.value, unit, sig.unit);
@@ -149,7 +149,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
       readings.push({ f: { ...f, value: { kind: "date", date: until }, span: { start: f.span.end - 1, end: f.span.end } }, implied: "end" });
       // The two dates of a range are two values: each its own end of the span.
       readings[0]!.f = { ...f, span: { start: f.span.start, end: f.span.start + 1 } };
-      // "6 till 9 pm" for a start and a length (`duration_minutes`): the range's end is its length too.
+      // "7 till 10 pm" for a start and a length (`duration_minutes`): the range's end is its length too.
       const length = rangeMinutes(f.value.date);
       if (length !== undefined && length > 0) readings.push({ f: { ...f, value: { kind: "quantity", quantity: { value: length, unit: "min", kind: "time" } }, span: { start: f.span.end - 1, end: f.span.end } } });
     }
@@ -163,7 +163,7 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
         if (typeof typed.value === "number" && typed.value > 0 && lessening && isChange(sig) && !reading.f.raw.startsWith("+")) typed.value = -typed.value;
         const n = typeof typed.value === "number" ? typed.value : undefined;
         if (n !== undefined && !inBounds(sig, n)) score *= 0.4;
-        // "the minus eighty freezer": a value below zero goes to the one parameter whose bounds allow it.
+        // "cool it to minus five": a value below zero goes to the one parameter whose bounds allow it.
         else if (n !== undefined && n < 0 && signed.length === 1 && signed[0] === sig) score += 0.5;
         if (n !== undefined && sig.type === "integer" && !Number.isInteger(n)) score *= 0.5;
         if (asked.has(sig.key)) score += 1.5;

@@ -817,24 +817,24 @@ const KILN_FIRING = {
 describe("twelfth session: values of workshops and ships", () => {
   const read = (...turns: string[]) => extractArguments(KILN_FIRING, turns, { now: NOW });
   it("a range of clock times is a start and, with no end parameter, a length", () => {
-    for (const range of ["6 till 9 pm", "from 18:00 to 21:00", "18:00-21:00", "6pm to 9pm"]) {
-      expect(read(`Fire the electric_small on 3 March 2027, ${range}.`), range).toMatchObject({ start_time: "18:00", duration_minutes: 180, firing_date: "2027-03-03" });
+    for (const range of ["7 till 10 pm", "from 19:00 to 22:00", "19:00-22:00", "7pm to 10pm"]) {
+      expect(read(`Fire the electric_small on 3 March 2027, ${range}.`), range).toMatchObject({ start_time: "19:00", duration_minutes: 180, firing_date: "2027-03-03" });
     }
   });
   it("a four-digit clock time with its mark", () => {
-    for (const [written, clock] of [["0900Z", "09:00"], ["1430 hrs", "14:30"], ["2215 UTC", "22:15"]] as const) {
+    for (const [written, clock] of [["0715Z", "07:15"], ["1645 hrs", "16:45"], ["2215 UTC", "22:15"]] as const) {
       expect(read(`Kiln: electric_small\nDate: 3 March 2027\nStart: ${written}`).start_time, written).toBe(clock);
     }
     // A bare four-digit number is no time.
     expect(read("Fire the electric_small on 3 March 2027, load 1200 grams").start_time).toBeUndefined();
   });
   it("a length of time after a word of approximation is a length, not a date", () => {
-    for (const about of ["about 14 hours", "roughly 14 hours", "around 14 hours"]) {
-      expect(read(`electric_small on 3 March 2027 at 08:00, ${about}`).duration_minutes, about).toBe(840);
+    for (const about of ["about 9 hours", "roughly 9 hours", "around 9 hours"]) {
+      expect(read(`electric_small on 3 March 2027 at 08:00, ${about}`).duration_minutes, about).toBe(540);
     }
   });
   it("a fraction of one unit", () => {
-    for (const [written, grams] of [["three quarters of a kilo", 750], ["half a kilo", 500], ["a quarter of a kilogram", 250]] as const) {
+    for (const [written, grams] of [["three quarters of a kilogram", 750], ["half a kilo", 500], ["a quarter of a kilo", 250]] as const) {
       expect(read(`electric_small on 3 March 2027 at 08:00 with ${written} of clay`).clay_grams, written).toBe(grams);
     }
   });
@@ -853,6 +853,6 @@ describe("twelfth session: values of workshops and ships", () => {
     expect(read("electric_small on 3 March 2027 at 08:00; we are 10 nm from the studio").distance_to_studio_km).toBeCloseTo(18.52, 6);
   });
   it("a code written in five groups", () => {
-    expect(read("electric_small on 3 March 2027 at 08:00, code 978-0-14-143951-8").catalogue_code).toBe("9780141439518");
+    expect(read("electric_small on 3 March 2027 at 08:00, code 978-1-86197-876-9").catalogue_code).toBe("9781861978769");
   });
 });

@@ -82,7 +82,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     // A code written in groups ("ABCU 123456-7" for ^[A-Z]{4}[0-9]{7}$, a tariff code "8471.30.00"): its
     // groups joined, when the joined form is what the pattern accepts and the groups alone are not.
     for (let a = 0; a < parts.length; a++) {
-      // Groups one separator apart ("ABCU 123456-7", an ISBN in five), not words of a sentence around them; the longest run
+      // Groups one separator apart ("ABCU 123456-7", a book number in five), not words of a sentence around them; the longest run
       // the pattern accepts ("8471.30.00", not "8471.30").
       let longest = 1;
       while (longest < 6 && a + longest < parts.length && /^[ .-]$/.test(turn.text.slice(parts[a + longest - 1]!.end, parts[a + longest]!.start))) longest++;
@@ -219,7 +219,7 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
       }
     }
     // A value of several words named by one of them written as a name, capitalised inside a sentence ("the
-    // Kittiwake" for workboat_kittiwake), when no other value of the parameter has it: a name says which one.
+    // Hestia" for gas_hestia), when no other value of the parameter has it: a name says which one.
     if (parts.length >= 2 && !out.some((m) => m.value === form.value)) {
       const named = parts.filter((p) => p.length >= 5 && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
       for (const w of words) {
@@ -361,7 +361,7 @@ export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean
     // "pump needed", "pump: yes" for `pump_required`: a word saying that the thing is wanted is not needed.
     const parts = named.filter((w) => !WANTED.has(w)).length > 0 ? named.filter((w) => !WANTED.has(w)) : named;
     if (parts.length === 0) continue;
-    // "samples: yes" for `collect_samples`, in a form's lines: a label that is a word of the key, then yes or no
+    // "Glaze: yes" for `glaze_check`, in a form's lines: a label that is a word of the key, then yes or no
     // (the only such key among the yes/no parameters).
     const labelled = [...turn.text.matchAll(/^[\s\-*•]*([A-Za-z][A-Za-z /-]{0,30}?)(?:\s*[:=]|\s+[-–—])\s*(\S+)/gm)].find((m) => {
       const label = m[1]!.toLowerCase().split(/[\s/-]+/);

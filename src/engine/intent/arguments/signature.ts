@@ -422,7 +422,7 @@ export function roleScore(sig: Signature, paired: Set<Role>, left: string[], imp
   let score = 0;
   for (const role of sig.roles) {
     if (!paired.has(OPPOSITE[role])) {
-      // A start with no end beside it ("start_time" and "6 till 9 pm"): the range's start, not its end.
+      // A start with no end beside it ("start_time" and "7 till 10 pm"): the range's start, not its end.
       if (implied !== undefined && (role === "start" || role === "end")) score += implied === role ? 0.5 : implied === OPPOSITE[role] ? -0.5 : 0;
       continue;
     }
