@@ -1898,4 +1898,31 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
         ["update_rota", { change_id: "C-1", target: "live_rota" }, "approved"],
       ]));
   });
+
+  // `days_since_opened`, `hours_live`: an argument whose name opens with its unit.
+  describe("a unit at the start of an argument's name", () => {
+    for (const [sentence, key, over, at_] of [
+      ["Do not restock a jar opened more than 8 weeks ago.", "days_since_opened", 57, 56],
+      ["Block restocking jars open for longer than a week.", "days_open", 8, 7],
+      ["Restocking any jar that has stood open over a day needs the head chef's sign-off.", "hours_open", 25, 24],
+    ] as const) {
+      it(sentence, () => {
+        const fired = sentence.includes("sign-off") ? "conditional" : "blocked";
+        decide(sentence, [
+          ["restock_jar", { jar_id: "J-1", [key]: over }, fired],
+          ["restock_jar", { jar_id: "J-1", [key]: at_ }, "approved"],
+        ]);
+      });
+    }
+  });
+
+  // "the managing editor", "an acting director": a word in -ing before the approver's noun is part of it.
+  it("an approver named with a word in -ing", () => {
+    for (const who of ["the managing chef's approval", "sign-off from the acting director", "the supervising nurse's sign-off"]) {
+      decide(`Restocking jars needs ${who}.`, [
+        ["restock_jar", { jar_id: "J-1" }, "conditional"],
+        ["label_jar", { jar_id: "J-1" }, "approved"],
+      ]);
+    }
+  });
 });

@@ -238,16 +238,19 @@ const isModifier = (w: W | undefined) => !!w && w.t.kind === "word" && (["DET", 
 function approverAt(ws: W[], j: number): number {
   for (let k = j; k < Math.min(ws.length, j + 4); k++) {
     if (APPROVAL_NOUNS.has(ws[k]!.norm) && !APPROVAL_NOUNS.has(ws[k + 1]?.norm ?? "")) return k;
-    if (!isModifier(ws[k])) break;
+    if (!isModifier(ws[k]) && !gradesPost(ws, k)) break;
   }
   return j;
 }
+
+/** "the managing editor", "an acting director", "the supervising nurse": a word in -ing before a post's noun. */
+const gradesPost = (ws: W[], k: number) => ws[k]?.pos === "VERB" && /[a-z]{3}ing$/.test(ws[k]!.norm) && (["NOUN", "PROPN"].includes(ws[k + 1]?.pos ?? "") || /'s?$/.test(ws[k + 1]?.norm ?? "")) && k > 0 && isModifier(ws[k - 1]);
 
 /** The approval act named from `j` on, after who gives it ("a manager's sign-off", "human review"). */
 function actAt(ws: W[], j: number): number {
   for (let k = j; k < Math.min(ws.length, j + 4); k++) {
     if (APPROVAL_ACTS.has(ws[k]!.norm)) return k;
-    if (!isModifier(ws[k]) && !APPROVAL_NOUNS.has(ws[k]!.norm)) break;
+    if (!isModifier(ws[k]) && !APPROVAL_NOUNS.has(ws[k]!.norm) && !gradesPost(ws, k)) break;
   }
   return j;
 }
@@ -347,8 +350,8 @@ function effectCues(ws: W[]): EffectCue[] {
       // After "with", "after" or "pending" the approval itself must be named: the approver before it is
       // skipped ("with manager approval", "after a manager's sign-off", "with human review").
       const approvalAct = wordIs(w, "with", "after", "pending");
-      const skippable = (x: W) => ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(x.pos) || /'s?$/.test(x.norm) || (approvalAct && APPROVAL_NOUNS.has(x.norm));
-      while (j < n && j <= i + 4 && ws[j]!.t.kind === "word" && !(approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm) && skippable(ws[j]!) && !["for", "to"].includes(ws[j]!.norm)) j++;
+      const skippable = (x: W, at: number) => ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(x.pos) || /'s?$/.test(x.norm) || (approvalAct && APPROVAL_NOUNS.has(x.norm)) || gradesPost(ws, at);
+      while (j < n && j <= i + 4 && ws[j]!.t.kind === "word" && !(approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm) && skippable(ws[j]!, j) && !["for", "to"].includes(ws[j]!.norm)) j++;
       if (j < n && (approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm)) {
         let end = j + 1;
         // "approval from a manager", "a lead to okay it", "sign off", "review by legal"

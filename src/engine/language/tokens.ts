@@ -314,7 +314,9 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         const text = tokens.slice(i, i + spelled.length).map((x) => x.text).join(" ");
         t = { kind: "number", text, value: spelled.value };
         i += spelled.length - 1;
-      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour") || (t.norm === "a" && words[i + 1] === "fortnight")) && ONE_UNITS.has(words[i + 1] ?? "") && (t.norm === "one" || previous?.kind !== "quantity")) {
+      } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour") || (t.norm === "a" && words[i + 1] === "fortnight") || (["a", "an"].includes(t.norm) && BOUNDS.has(words[i - 1] ?? ""))) && ONE_UNITS.has(words[i + 1] ?? "") && (t.norm === "one" || previous?.kind !== "quantity")) {
+        // ("more than a day", "under a week", "at least a month": one of the unit after a bound; elsewhere "a
+        // day" is what a count is per.)
         // "for one hour", "an hour": one of a unit of time (alone, "one" is an article). After a quantity
         // "an hour" is what it is per ("60 km an hour"), read below.
         t = { kind: "number", text: t.text, value: 1 };
@@ -467,6 +469,8 @@ const spokenKilometres = (word: string, words: readonly string[], at: number) =>
 
 const countsThings = (w: string) => /[^s]s$/.test(w) && w.length >= 4 && !["this", "thus", "plus", "does", "yes", "always", "perhaps", "unless"].includes(w);
 
+// Words a bound ends with, before the amount it bounds.
+const BOUNDS = new Set(["than", "over", "under", "within", "least", "most", "exceeding", "beyond", "past"]);
 const ONE_UNITS = new Set(["hour", "fortnight", "minute", "second", "day", "week", "month", "year", "night", "kilogram", "kg", "metre", "meter", "litre", "liter"]);
 
 // Words js-quantities reads as units that, after a number, are almost always something else: "3 refunds

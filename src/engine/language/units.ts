@@ -155,7 +155,19 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
   // milliseconds); a rate written without its slash (m/s) is the reading of that kind.
   const kind = words.find((w) => kinds().has(w));
   if (kind !== undefined && q?.kind !== kind) return perUnit(last, kind) ?? q;
-  return q;
+  return q ?? leadingUnit(words);
+}
+
+/**
+ * `days_since_written`, `hours_live`, `km_on_clock`: a name that opens with its unit (a plural unit word or
+ * a symbol of two letters or more) and says after it what is counted.
+ */
+function leadingUnit(words: readonly string[]): Quantity | undefined {
+  const first = words[0];
+  if (words.length < 2 || !first || first.length < 2 || first === "in" || first === "min" || /\d/.test(first)) return undefined;
+  if (!(first.endsWith("s") || first.length <= 3)) return undefined;
+  const q = quantity(1, first);
+  return q && q.kind !== "unitless" ? q : undefined;
 }
 
 let KINDS: Set<string> | undefined;
