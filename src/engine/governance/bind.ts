@@ -17,6 +17,7 @@ import {
   sameValue,
   scalar,
   scaleOf,
+  shareOf,
   TIME_KEY,
   CLOCK_KEY,
   toolCanCarry,
@@ -163,6 +164,9 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
       return { parameters: [], applies: true, note: "the workspace's recent governed actions this rule covers" };
     case "compare_fields": {
       const { left, right } = comparedFields(call, c.subject, c.other);
+      // (A share of another argument the tool does not carry is read as the share alone, as evaluation does.)
+      const share = shareOf(c);
+      if (share && (left.length === 0 || right.length === 0)) return readOf(share, call, leaves);
       return { parameters: paths([...left, ...right]), applies: right.length > 0 };
     }
     case "dated": {

@@ -107,7 +107,8 @@ export type Condition =
   /** Text containing, starting or ending with a value ("whose title mentions draft"). */
   | { kind: "text"; subject: Subject; mode: "contains" | "starts" | "ends"; value: string; negate: boolean }
   /** One argument against another ("whose requested sum exceeds the approved limit"); no subject: the amount. */
-  | { kind: "compare_fields"; subject: Subject; op: Exclude<Comparator, "between">; other: Subject }
+  /** `factor`: "above 90% of rated load" compares with 0.9 times the other argument. */
+  | { kind: "compare_fields"; subject: Subject; op: Exclude<Comparator, "between">; other: Subject; factor?: number }
   /** Two arguments of one kind that differ ("a shipping address in another region than billing"). */
   | { kind: "differ"; head: string; negate: boolean }
   /**

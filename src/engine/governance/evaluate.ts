@@ -718,10 +718,25 @@ function weightsOf(subject: Subject): { concepts: ReadonlySet<string>; weight: n
   return hit;
 }
 
+/**
+ * "above 90% of rated load" read as the share alone ("above 90%"): how a tool that does not carry both
+ * amounts is decided and bound. Undefined for a comparison of fields that is no share.
+ */
+export function shareOf(c: Extract<Condition, { kind: "compare_fields" }>): Condition | undefined {
+  return c.factor === undefined ? undefined : { kind: "compare", subject: c.subject, op: c.op, value: { value: c.factor * 100, percent: true, text: `${Math.round(c.factor * 1e6) / 1e4}%` } };
+}
+
 /** The two arguments a comparison of fields reads: the thing compared (left) and what it is compared with. */
 export function comparedFields(a: PreparedAction, subject: Subject, other: Subject): { left: Field[]; right: Field[] } {
   let right = bySubject(a, other, isNumber);
-  const named = subject.words.length > 0 ? bySubject(a, subject, isNumber) : a.fields.filter((f) => isNumber(f) && f.words.some((w) => AMOUNT_WORDS.includes(w)));
+  let named = subject.words.length > 0 ? bySubject(a, subject, isNumber) : a.fields.filter((f) => isNumber(f) && f.words.some((w) => AMOUNT_WORDS.includes(w)));
+  // "crane lifts above 90% of rated load" with `lift_kg` and `rated_load_kg`: with no argument
+  // named, the one other number in the same unit as what it is compared with.
+  if (named.filter((f) => !right.includes(f)).length === 0 && right.length === 1) {
+    const unit = nameUnit(right[0]!.words).unit;
+    const same = unit ? a.fields.filter((f) => isNumber(f) && !right.includes(f) && nameUnit(f.words).unit?.kind === unit.kind) : [];
+    if (same.length === 1) named = same;
+  }
   // "the markdown is above the clerk's markdown authority" with `markdown_percent` and
   // `clerk_max_markdown_percent`: both names hold "markdown"; the shorter is the thing compared, the other
   // what it is compared with.
@@ -1497,15 +1512,20 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     }
     case "compare_fields": {
       const { subject, op, other } = c;
+      // "more than 20% of the invoice" and `discount_percent`: an action that does not carry both amounts is
+      // compared by its share, as "more than 10%" would be (a percentage, or a 0–1 fraction).
+      const asShare = shareOf(c);
+      const share = asShare ? compileCondition(asShare, selector, exempting) : undefined;
       return (a) => {
         const { left, right } = comparedFields(a, subject, other);
+        if (share && (right.length === 0 || left.length === 0)) return share(a);
         if (right.length === 0 || left.length === 0) {
           const missing = right.length === 0 ? other : subject;
           if (a.params && !toolCanCarry(a, missing)) return FALSE;
           a.unknowns.add(missing.text || missing.implied || "amount");
           return UNKNOWN;
         }
-        const y = numberOf(right[0]!)!;
+        const y = numberOf(right[0]!)! * (c.factor ?? 1);
         let result: Truth = exempting ? TRUE : FALSE;
         for (const f of left) {
           a.claimed.add(f.path);

@@ -86,7 +86,7 @@ export function describeCondition(c: Condition): string {
       if (c.op === "between") return `${subjectText(c.subject)} is between ${quantity(c.value)} and ${quantity(c.high!)}`;
       return `${subjectText(c.subject)} is ${OPS[c.op]} ${quantity(c.value)}${c.since ? ` ${c.since.after ? "after" : "before"} the ${c.since.from.text}` : ""}`;
     case "compare_fields":
-      return `${subjectText(c.subject)} is ${OPS[c.op]} ${subjectText(c.other)}`;
+      return `${subjectText(c.subject)} is ${OPS[c.op]} ${c.factor !== undefined ? `${Math.round(c.factor * 1e6) / 1e4}% of ` : ""}${subjectText(c.other)}`;
     case "equals":
       // A kind of party or thing the action is for ("to contractors"): read back as the same category.
       // Where the action goes or happens ("to the river"): read back the same way.

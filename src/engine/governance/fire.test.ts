@@ -1925,4 +1925,39 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       ]);
     }
   });
+
+  // "above 90% of rated load": a share of another argument; a tool that states the share itself (or
+  // lacks either amount) is compared by the share.
+  describe("a share of another argument", () => {
+    for (const sentence of ["Crane lifts above 90% of rated load are prohibited.", "Block crane lifts of more than 90% of the rated load", "Crane lifts exceeding 90 percent of their rated load are forbidden."]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["plan_crane_lift", { crane_id: "CR-1", lift_kg: 9100, rated_load_kg: 10000 }, "blocked"],
+          ["plan_crane_lift", { crane_id: "CR-1", lift_kg: 9000, rated_load_kg: 10000 }, "approved"],
+          ["plan_crane_lift", { crane_id: "CR-1", load_percent: 95 }, "blocked"],
+          ["plan_crane_lift", { crane_id: "CR-1", load_percent: 85 }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  // "more than 300 days after they were harvested", "before the band's start time": the other date named by
+  // a participle after a pronoun, or by a possessive and a noun.
+  it("the other date by a participle or a possessive", () => {
+    decide("Seed lots must not be sown more than 300 days after they were harvested.", [
+      ["sow_seed_lot", { lot_id: "L-1", harvested_on: "2027-01-01", sow_date: "2027-11-01" }, "blocked"],
+      ["sow_seed_lot", { lot_id: "L-1", harvested_on: "2027-01-01", sow_date: "2027-06-01" }, "approved"],
+    ]);
+    decide("Gates must not be opened over two hours ahead of the band's start time.", [
+      ["schedule_gates", { gates_open_at: "2027-06-14T17:30:00+01:00", band_start_at: "2027-06-14T20:00:00+01:00" }, "blocked"],
+      ["schedule_gates", { gates_open_at: "2027-06-14T18:30:00+01:00", band_start_at: "2027-06-14T20:00:00+01:00" }, "approved"],
+    ]);
+  });
+
+  // "with one or more damaged cartons": a count in words with its bound after it.
+  it("one or more", () =>
+    decide("Block shipment releases with one or more damaged cartons.", [
+      ["release_shipment", { shipment_id: "S-1", damaged_cartons: 1 }, "blocked"],
+      ["release_shipment", { shipment_id: "S-1", damaged_cartons: 0 }, "approved"],
+    ]));
 });

@@ -1689,6 +1689,17 @@ class ConditionReader {
         if (words.length === 1 && ["degree", "degrees"].includes(words[0]!.norm)) value = { ...value, unit: "tempC", kind: "temperature" };
       }
     }
+    // "above 90% of rated load", "more than 50% of its credit limit": a share of another argument.
+    if (value.percent && !high && op !== "between" && wordIs(ws[k], "of")) {
+      let m = k + 1;
+      while (wordIs(ws[m], "the", "its", "their", "a", "an")) m++;
+      const of = phraseAt(ws, m, (w) => !opensClause(w) && (["NOUN", "PROPN", "ADJ"].includes(w.pos) || (w.pos === "VERB" && /ed$/.test(w.norm)) || /'s$/.test(w.norm)));
+      if (of.length > 0 && of.at(-1)!.pos === "NOUN" && !NUMERIC_KINDS.has(ws[m + of.length]?.t.kind ?? "")) {
+        const s = subjectOf(subject.filter((w) => !this.actionNouns.some((a) => conceptsOf(a).has(w.norm))));
+        const condition: Condition = { kind: "compare_fields", subject: s, op, other: subjectOf(of.filter((w) => !/'s$/.test(w.norm))), factor: value.value / 100 };
+        return { condition: negated ? negate(condition) : condition, next: m + of.length, subject: subject.length > 0 ? subject : undefined };
+      }
+    }
     let subjectWords = subject.length > 0 ? subject : [];
     // "less than 3 km from the airfield", "the drone is within 2 nautical miles of a school": a length
     // measured from a place is a distance, named by the place ("distance_to_school"), not by what is there.
@@ -1735,10 +1746,14 @@ class ConditionReader {
     if (value.kind === "time" && relation > 0) {
       let m = k + relation;
       while (wordIs(ws[m], "the", "a", "an", "its", "their")) m++;
-      const from = phraseAt(ws, m, (w) => !opensClause(w) && ["NOUN", "PROPN", "ADJ"].includes(w.pos) && DAYS[w.norm] === undefined && MONTHS[w.norm] === undefined);
-      if (from.length > 0 && ["NOUN", "PROPN"].includes(from.at(-1)!.pos)) {
-        since = { from: subjectOf(from), after: wordIs(ws[k], "after") };
-        k = m + from.length;
+      // "after they were collected", "before it is released": the date is named by the participle.
+      const pronoun = wordIs(ws[m], "it", "they") ? m + 1 + (wordIs(ws[m + 1], "was", "were", "is", "are", "has", "have") ? 1 : 0) + (wordIs(ws[m + 2], "been") ? 1 : 0) : -1;
+      const done = pronoun > m && ws[pronoun]?.pos === "VERB" && isPastParticiple(ws[pronoun]!) ? ws[pronoun]! : undefined;
+      // ("the band's start time": whose time it is names it too.)
+      const from = done ? [done] : phraseAt(ws, m, (w, _taken, at) => !opensClause(w) && (["NOUN", "PROPN", "ADJ"].includes(w.pos) || /'s$/.test(w.norm) || (w.pos === "VERB" && ws[at + 1]?.pos === "NOUN")) && DAYS[w.norm] === undefined && MONTHS[w.norm] === undefined);
+      if (from.length > 0 && (done || ["NOUN", "PROPN"].includes(from.at(-1)!.pos))) {
+        since = { from: subjectOf(from.map((w) => (/'s$/.test(w.norm) ? { ...w, norm: w.norm.replace(/'s$/, "") } : w))), after: wordIs(ws[k], "after") };
+        k = done ? pronoun + 1 : m + from.length;
       }
     }
     let condition: Condition = { kind: "compare", subject: subj, op, value, ...(high ? { high } : {}), ...(since ? { since } : {}) };

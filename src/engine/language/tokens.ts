@@ -314,6 +314,9 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         const text = tokens.slice(i, i + spelled.length).map((x) => x.text).join(" ");
         t = { kind: "number", text, value: spelled.value };
         i += spelled.length - 1;
+      } else if (t.norm === "one" && words[i + 1] === "or" && ["more", "fewer", "less", "above", "over", "greater", "higher", "below", "under"].includes(words[i + 2] ?? "")) {
+        // "one or more open defects": a count with its bound after it.
+        t = { kind: "number", text: t.text, value: 1 };
       } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour") || (t.norm === "a" && words[i + 1] === "fortnight") || (["a", "an"].includes(t.norm) && BOUNDS.has(words[i - 1] ?? ""))) && ONE_UNITS.has(words[i + 1] ?? "") && (t.norm === "one" || previous?.kind !== "quantity")) {
         // ("more than a day", "under a week", "at least a month": one of the unit after a bound; elsewhere "a
         // day" is what a count is per.)
