@@ -265,10 +265,12 @@ const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}
 // Verb classes of a participle that says how a made thing is made or carried out ("flown", "booked", "run").
 const DESCRIBING_CLASSES = [":move", ":book", ":create", ":run"];
 
+/** The stems a verb's argument names may start with ("store" → "stor-age": a final e goes before a suffix). */
+const doingStems = (verb: ReadonlySet<string>) => [...new Set([...verb].filter((c) => !c.startsWith(":")).map((c) => c.replace(/e$/, "")).filter((c) => c.length >= 4))];
+
 /** Whether an argument of the tool is named by a form of the verb ("storage" for "stored", "usage" for "used"). */
-function recordsDoing(action: PreparedAction, verb: ReadonlySet<string>): boolean {
-  // ("store" → "stor-age": a final e goes before a suffix.)
-  const stems = [...verb].filter((c) => !c.startsWith(":")).map((c) => c.replace(/e$/, "")).filter((c) => c.length >= 4);
+function recordsDoing(action: PreparedAction, stems: readonly string[]): boolean {
+  if (stems.length === 0) return false;
   const names = action.params ? [...action.params] : action.fields.map((f) => f.path);
   return names.some((name) => name.split(/[._]/).some((word) => word.length >= 5 && stems.some((c) => word === c || (word.startsWith(c) && word.length - c.length <= 3))));
 }
@@ -276,6 +278,7 @@ function recordsDoing(action: PreparedAction, verb: ReadonlySet<string>): boolea
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
 function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
+  const stems = verbs.map(doingStems);
   // "importing users" and `bulk_create_users`: a verb whose operation is a kind of the tool's.
   const operations = verbs.map((v) => withBroaderClasses(v));
   // "upgrading plans", "renaming files": a verb of no class names a kind of change.
@@ -303,6 +306,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       compoundInitials: isWordCompound(o) ? o.split("-").map((p) => p[0]).join("") : undefined,
       // "business-class": a compound of dictionary words is a modifier like any other, named by its parts.
       parts: isWordCompound(o) ? o.split("-").map((p) => conceptsOf(p)) : undefined,
+      // "shut-offs": its words run together, and the other words the lexicon gives it (its own spellings and
+      // parts left out), which name a tool by its sense.
+      squashed: norm(o).replace(/[- ]/g, ""),
+      senses: [...concepts].filter((c) => !c.startsWith(":") && !norm(o).replace(/[- ]/g, "").includes(c.replace(/[- ]/g, ""))),
       // "planned" in "planned outages": a state of the thing; it narrows, but a tool that only shares it
       // (`create_payment_plan`) is not named by it.
       participle: /^[a-z]{3,}ed$/.test(o) && (concepts.has(o.slice(0, -1)) || concepts.has(o.slice(0, -2)) || concepts.has(o.slice(0, -3))),
@@ -416,7 +423,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // does not do but records of the thing (an argument named by it) says in which state the thing is; the
       // objects must then name the tool.
       // (Not a tool that only looks: `get_price {change_percent}` reads a change, it makes none.)
-      if (objects.length > 0 && !action.looks && recordsDoing(action, v)) {
+      if (objects.length > 0 && !action.looks && recordsDoing(action, stems[k]!)) {
         byKind = true;
         continue;
       }
@@ -477,12 +484,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // A name-like word ("analytics-prod", "db_2") is one particular thing: it matches as a whole or not at all.
       if (o.nameLike) {
         // ("personal-training" and `refund_pt_package`: a compound of words, by its initials.)
-        // ("shut-offs" and `schedule_disconnection`: a compound the lexicon gives another word for names the
-        // tool by that word; its own spellings and parts do not.)
-        const squashed = o.whole.replace(/[- ]/g, "");
-        const bySense = [...o.concepts].some((c) => !c.startsWith(":") && !squashed.includes(c.replace(/[- ]/g, "")) && action.name.has(c));
-        // ("pre-sale" and `schedule_presale`: the name's words run together.)
-        const inTool = norm(action.input.tool).includes(o.whole) || norm(action.input.tool).replace(/ /g, "").includes(squashed) || (o.compoundInitials !== undefined && wordsOfName(action.input.tool).includes(o.compoundInitials)) || bySense;
+        // ("pre-sale" and `schedule_presale`: the name's words run together; "shut-offs" and
+        // `schedule_disconnection`: a compound the lexicon gives another word for names the tool by that word.)
+        const toolName = norm(action.input.tool);
+        const inTool = toolName.includes(o.whole) || toolName.replace(/ /g, "").includes(o.squashed) || (o.compoundInitials !== undefined && wordsOfName(action.input.tool).includes(o.compoundInitials)) || o.senses.some((c) => action.name.has(c));
         if (inTool || action.fields.some((f) => typeof f.value === "string" && norm(f.value) === o.whole)) {
           matched++;
           if (inTool) own++;

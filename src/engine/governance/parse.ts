@@ -815,6 +815,14 @@ function subjectOf(words: W[]): Subject {
   return { text: content.map((w) => w.norm).join(" "), words: content.map((w) => baseOf(w)) };
 }
 
+/** Whether the word at i follows the effect's "be" ("must not be", "may never be", "can only be"). */
+function afterEffectBe(ws: W[], i: number): boolean {
+  if (!wordIs(ws[i - 1], "be", "been")) return false;
+  let back = i - 1;
+  while (back >= 0 && (wordIs(ws[back], "be", "been", "ever", "only") || MODALS.has(ws[back]!.norm) || (ws[back]!.used && ws[back]!.t.kind === "word"))) back--;
+  return ws.slice(back + 1, i).some((x) => x.used || MODALS.has(x.norm));
+}
+
 /**
  * "drone flights planned with …", "glider launches flown by winch": a past participle right after its
  * noun, not after "be", describes the things (a reduced relative clause) rather than naming what is done.
@@ -888,6 +896,8 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
 }
 // Verbs of having or holding: with an amount after them they only say the subject has it.
 const HAVING_VERBS = new Set(["include", "contain", "use", "have", "hold", "carry", "involve", "consume", "comprise", "cover", "list", "feature", "draw"]);
+/** "include more than eight", "use 2 kg": a verb of having at k with an amount right after it. */
+const holdsAmount = (ws: W[], k: number) => HAVING_VERBS.has(ws[k]?.lemma ?? "") && (comparatorAt(ws, k + 1) !== undefined || NUMERIC_KINDS.has(ws[k + 1]?.t.kind ?? ""));
 // Adjectives whose comparative says less of a measure ("weaker than 5 knots" is below 5 knots).
 const LOW_END = new Set(["low", "small", "short", "young", "light", "slow", "cold", "cool", "close", "near", "narrow", "shallow", "few", "cheap", "weak", "thin", "quiet", "soft", "dim", "early", "little", "slight", "brief", "mild", "scarce", "tiny", "sparse"]);
 
@@ -939,6 +949,18 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
   if (words.length === 0 || !(amount(words.at(-1)!) || words.some(amount) || (owned && words.at(-1)!.pos === "NOUN"))) return undefined;
   if (ws[m] && NUMERIC_KINDS.has(ws[m]!.t.kind)) return undefined;
   return { words, next: m };
+}
+
+/**
+ * The thing a value is measured from or against, named after a preposition ("the nearest land", "rated load",
+ * "the band's start time"): determiners skipped, up to three unused words (nouns, adjectives, possessives, a
+ * verb or participle before a noun), ending in a noun. Undefined when no such phrase is there.
+ */
+function thingNamedAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
+  let m = k;
+  while (wordIs(ws[m], "the", "a", "an", "any", "its", "their")) m++;
+  const words = phraseAt(ws, m, (w, _taken, at) => !opensClause(w) && DAYS[w.norm] === undefined && MONTHS[w.norm] === undefined && (["NOUN", "PROPN", "ADJ"].includes(w.pos) || /'s$/.test(w.norm) || (w.pos === "VERB" && ws[at + 1]?.pos === "NOUN")));
+  return words.length > 0 && ["NOUN", "PROPN"].includes(words.at(-1)!.pos) ? { words, next: m + words.length } : undefined;
 }
 
 /** A fraction in words at k ("half", "a third", "two thirds"), not followed by "of" ("half of the …"). */
@@ -1690,28 +1712,20 @@ class ConditionReader {
       }
     }
     // "above 90% of rated load", "more than 50% of its credit limit": a share of another argument.
-    if (value.percent && !high && op !== "between" && wordIs(ws[k], "of")) {
-      let m = k + 1;
-      while (wordIs(ws[m], "the", "its", "their", "a", "an")) m++;
-      const of = phraseAt(ws, m, (w) => !opensClause(w) && (["NOUN", "PROPN", "ADJ"].includes(w.pos) || (w.pos === "VERB" && /ed$/.test(w.norm)) || /'s$/.test(w.norm)));
-      if (of.length > 0 && of.at(-1)!.pos === "NOUN" && !NUMERIC_KINDS.has(ws[m + of.length]?.t.kind ?? "")) {
-        const s = subjectOf(subject.filter((w) => !this.actionNouns.some((a) => conceptsOf(a).has(w.norm))));
-        const condition: Condition = { kind: "compare_fields", subject: s, op, other: subjectOf(of.filter((w) => !/'s$/.test(w.norm))), factor: value.value / 100 };
-        return { condition: negated ? negate(condition) : condition, next: m + of.length, subject: subject.length > 0 ? subject : undefined };
-      }
+    const of = value.percent && !high && wordIs(ws[k], "of") ? thingNamedAt(ws, k + 1) : undefined;
+    if (of && op !== "between" && !NUMERIC_KINDS.has(ws[of.next]?.t.kind ?? "")) {
+      // (Whose amount it is, "the account's credit limit", names no word of it.)
+      const s = subjectOf(subject.filter((w) => !this.actionNouns.some((a) => conceptsOf(a).has(w.norm))));
+      const condition: Condition = { kind: "compare_fields", subject: s, op, other: subjectOf(of.words.filter((w) => !/'s$/.test(w.norm))), factor: value.value / 100 };
+      return { condition: negated ? negate(condition) : condition, next: of.next, subject: subject.length > 0 ? subject : undefined };
     }
     let subjectWords = subject.length > 0 ? subject : [];
     // "less than 3 km from the airfield", "the drone is within 2 nautical miles of a school": a length
     // measured from a place is a distance, named by the place ("distance_to_school"), not by what is there.
-    if (!after.count && value.kind === "length" && wordIs(ws[k], "from", "of")) {
-      let end = k + 1;
-      while (wordIs(ws[end], "the", "a", "an", "any", "its", "their")) end++;
-      const place: W[] = [];
-      while (end < ws.length && ws[end]!.t.kind === "word" && !ws[end]!.used && ["NOUN", "PROPN", "ADJ"].includes(ws[end]!.pos) && !CONDITION_MARKERS.has(ws[end]!.norm) && place.length < 3) place.push(ws[end++]!);
-      if (place.length > 0 && ["NOUN", "PROPN"].includes(place.at(-1)!.pos)) {
-        subjectWords = place.filter((w) => w.pos !== "ADJ");
-        k = end;
-      }
+    const place = !after.count && value.kind === "length" && wordIs(ws[k], "from", "of") ? thingNamedAt(ws, k + 1) : undefined;
+    if (place) {
+      subjectWords = place.words.filter((w) => w.pos !== "ADJ");
+      k = place.next;
     }
     let counted = false;
     if (after.count && !(value.unit === "tempC" && after.count.length === 1)) {
@@ -1744,16 +1758,15 @@ class ConditionReader {
     let since: { from: Subject; after: boolean } | undefined;
     const relation = wordIs(ws[k], "before", "after") ? 1 : (wordIs(ws[k], "prior") && wordIs(ws[k + 1], "to")) || (wordIs(ws[k], "ahead") && wordIs(ws[k + 1], "of")) ? 2 : 0;
     if (value.kind === "time" && relation > 0) {
-      let m = k + relation;
-      while (wordIs(ws[m], "the", "a", "an", "its", "their")) m++;
+      const m = k + relation;
       // "after they were collected", "before it is released": the date is named by the participle.
       const pronoun = wordIs(ws[m], "it", "they") ? m + 1 + (wordIs(ws[m + 1], "was", "were", "is", "are", "has", "have") ? 1 : 0) + (wordIs(ws[m + 2], "been") ? 1 : 0) : -1;
-      const done = pronoun > m && ws[pronoun]?.pos === "VERB" && isPastParticiple(ws[pronoun]!) ? ws[pronoun]! : undefined;
-      // ("the band's start time": whose time it is names it too.)
-      const from = done ? [done] : phraseAt(ws, m, (w, _taken, at) => !opensClause(w) && (["NOUN", "PROPN", "ADJ"].includes(w.pos) || /'s$/.test(w.norm) || (w.pos === "VERB" && ws[at + 1]?.pos === "NOUN")) && DAYS[w.norm] === undefined && MONTHS[w.norm] === undefined);
-      if (from.length > 0 && (done || ["NOUN", "PROPN"].includes(from.at(-1)!.pos))) {
-        since = { from: subjectOf(from.map((w) => (/'s$/.test(w.norm) ? { ...w, norm: w.norm.replace(/'s$/, "") } : w))), after: wordIs(ws[k], "after") };
-        k = done ? pronoun + 1 : m + from.length;
+      const done = pronoun > m && ws[pronoun]?.pos === "VERB" && isPastParticiple(ws[pronoun]!) ? { words: [ws[pronoun]!], next: pronoun + 1 } : undefined;
+      const from = done ?? thingNamedAt(ws, m);
+      if (from) {
+        // ("the band's start time": whose time it is names it too.)
+        since = { from: subjectOf(from.words.map((w) => (/'s$/.test(w.norm) ? { ...w, norm: w.norm.replace(/'s$/, "") } : w))), after: wordIs(ws[k], "after") };
+        k = from.next;
       }
     }
     let condition: Condition = { kind: "compare", subject: subj, op, value, ...(high ? { high } : {}), ...(since ? { since } : {}) };
@@ -2437,7 +2450,7 @@ function particularActor(ws: W[], cueAt: number): { conditions: Condition[]; abo
   const object = ws[p + 1];
   if (!verb || verb.t.kind !== "word" || !(verb.pos === "VERB" || verbClassOf(verb.norm)) || wordIs(verb, "be", "is", "are", "been", "being", "have", "has", "get", "go", "come") || comparatorAt(ws, p)) return undefined;
   // ("A booking may not include over six rooms": a thing that holds an amount, not one who acts.)
-  if (HAVING_VERBS.has(verb.lemma) && (comparatorAt(ws, p + 1) !== undefined || NUMERIC_KINDS.has(ws[p + 1]?.t.kind ?? ""))) return undefined;
+  if (holdsAmount(ws, p)) return undefined;
   // (An object may open with a participle that says which: "pump salted water".)
   const modified = object?.pos === "VERB" && /[a-z]{3}ed$/.test(object.norm) && ["NOUN", "PROPN"].includes(ws[p + 2]?.pos ?? "");
   if (!object || object.used || !(["DET", "NOUN", "ADJ", "PROPN", "NUM"].includes(object.pos) || isValue(object.t) || modified)) return undefined;
@@ -2879,7 +2892,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     if ((LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") || paidOut) && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
     // "No kiln load may use more than 20 kg", "A booking may not include over six rooms": a verb of
     // having before an amount says the subject holds it; the amount is the condition.
-    else if (HAVING_VERBS.has(ws[j]?.lemma ?? "") && (comparatorAt(ws, j + 1) !== undefined || NUMERIC_KINDS.has(ws[j + 1]?.t.kind ?? ""))) end = j + 1;
+    else if (holdsAmount(ws, j)) end = j + 1;
     else if (wordIs(ws[j], "go") && wordIs(ws[j + 1], "through", "ahead")) end = j + 2;
     else if (wordIs(ws[j], "goahead", "proceed", "happen", "occur")) end = j + 1;
     if (end > 0) for (let k = i; k < end; k++) ws[k]!.used = true;
@@ -2978,6 +2991,8 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // about them, read with their noun ("operators below grade 3" → the operator's grade).
   const conditionWords: W[] = actor ? actor.about : [];
   let inConditions = false;
+  // Whether the last words taken into the action from among the conditions are a passive verb's list.
+  let passiveList = false;
   for (let i = 0; i < main.length; i++) {
     const w = main[i]!;
     if (actor?.about.includes(w)) continue;
@@ -2994,20 +3009,18 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const numbering = w.t.kind === "number" && /^\d+$/.test(w.t.text) && main[i - 1] !== undefined && main[i - 1] === actionWords.at(-1) && ["NOUN", "PROPN"].includes(main[i - 1]!.pos) && !perWindowAfter(main, i);
     if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering) inConditions = true;
     // "Crates over 40 kg must not be lifted": the subject's conditions come before the effect, and
-    // the participle right after it ("be lifted") is the action's verb, not a word of a condition.
-    let back = i - 1;
-    while (back >= 0 && (wordIs(main[back], "be", "been", "ever", "only") || MODALS.has(main[back]!.norm) || (main[back]!.used && main[back]!.t.kind === "word"))) back--;
-    const afterCue = wordIs(main[i - 1], "be", "been") && main.slice(back + 1, i).some((x) => x.used || MODALS.has(x.norm));
-    // ("… may not be tapped or sold": each participle of the list is a verb of the action.)
-    const listed = (k: number) => actionWords.at(-1) === main[k] && main[k]?.pos === "VERB";
-    const joinsVerbs = wordIs(w, "or", "and") && listed(i - 1) && main[i + 1]?.pos === "VERB" && isPastParticiple(main[i + 1]!);
-    const passiveVerb = inConditions && w.pos === "VERB" && isPastParticiple(w) && ((w.passive === true && afterCue && actionWords.some((a) => ["NOUN", "PROPN"].includes(a.pos))) || (actionWords.at(-1) === main[i - 1] && wordIs(main[i - 1], "or", "and") && actionWords.at(-2) === main[i - 2]));
+    // the participle right after it ("be lifted") is the action's verb, not a word of a condition; so is
+    // each participle of a list after it ("… may not be tapped or sold").
+    const names = actionWords.some((a) => ["NOUN", "PROPN"].includes(a.pos));
+    const passiveVerb: boolean = inConditions && w.pos === "VERB" && isPastParticiple(w) && (passiveList || (w.passive === true && names && afterEffectBe(main, i)));
+    const joinsVerbs: boolean = inConditions && passiveList && wordIs(w, "or", "and") && main[i + 1]?.pos === "VERB" && isPastParticiple(main[i + 1]!);
+    passiveList = passiveVerb || joinsVerbs;
     // "No kayak may be hired …": a modal and its "be" in the subject's sentence only carry the verb.
-    if (!inConditions && w.pos === "AUX" && (MODALS.has(w.norm) || wordIs(w, "be")) && actionWords.some((a) => ["NOUN", "PROPN"].includes(a.pos))) {
+    if (!inConditions && w.pos === "AUX" && (MODALS.has(w.norm) || wordIs(w, "be")) && names) {
       w.used = true;
       continue;
     }
-    (inConditions && !passiveVerb && !joinsVerbs ? conditionWords : actionWords).push(w);
+    (inConditions && !passiveList ? conditionWords : actionWords).push(w);
   }
   // "coach tours going over 80 km", "concerts expecting over 3,000 people": a participle after the
   // action's noun, right before its conditions, is the verb of a clause about the thing, not its operation
@@ -3438,8 +3451,13 @@ function leadSubject(ws: W[]): { start: number; end: number; having?: boolean } 
 // People words that name those who work for the business, not those it serves.
 const STAFF_WORDS = new Set(["employee", "staff", "worker", "colleague", "volunteer", "driver", "crew"]);
 
+// "Only <one to three words> …": who the sentence reserves the action for (or to).
+const ONLY_WHO = String.raw`^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+`;
+const ONLY_WHO_MAY = new RegExp(ONLY_WHO + String.raw`(?:may|can|shall|should|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!be\b|not\b|never\b)(.+)$`, "i");
+const ONLY_WHO_MAY_BE = new RegExp(ONLY_WHO + String.raw`(?:may|can|shall|should)\s+be\s+([a-z]{3,}(?:ed|en|wn))\s+(.+?)[.!]?$`, "i");
+
 function onlyWhoMay(text: string): string {
-  const m = /^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|should|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!be\b|not\b|never\b)(.+)$/i.exec(text);
+  const m = ONLY_WHO_MAY.exec(text);
   const role = m ? roleNamed(m[1]!) : undefined;
   return role ? `Only allow ${m![2]} when the role is "${role}"` : text;
 }
@@ -3450,7 +3468,7 @@ function onlyWhoMay(text: string): string {
  * else is blocked from them; other actions are not governed.
  */
 function onlyWhoMayBe(text: string): string {
-  const m = /^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|should)\s+be\s+([a-z]{3,}(?:ed|en|wn))\s+(.+?)[.!]?$/i.exec(text.trim());
+  const m = ONLY_WHO_MAY_BE.exec(text.trim());
   const role = m ? roleNamed(m[1]!) : undefined;
   // ("assigned to shifts …": the thing after the preposition is what the verb is done with, and names the
   // tool with it; a rule about rostering is no rule about every assignment.)

@@ -350,6 +350,9 @@ const NEGATIONS = new Set(["no", "not", "don't", "dont", "never", "without", "sk
  */
 export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean> {
   const out = new Map<string, boolean>();
+  // A form's lines "label: value", read once for every yes/no parameter.
+  const labels = [...turn.text.matchAll(/^[\s\-*•]*([A-Za-z][A-Za-z /-]{0,30}?)(?:\s*[:=]|\s+[-–—])\s*(\S+)/gm)].map((m) => ({ label: m[1]!.toLowerCase().split(/[\s/-]+/), said: m[2]!.toLowerCase().replace(/[.,;!]+$/, "") }));
+  const holds = (s: Signature, label: string[]) => label.some((w) => s.keyWords.some((k) => k.length > 2 && sameWord(w, k)));
   for (const sig of sigs) {
     if (sig.kind !== "boolean") continue;
     const state = stateOf(sig, turn);
@@ -363,14 +366,9 @@ export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean
     if (parts.length === 0) continue;
     // "Glaze: yes" for `glaze_check`, in a form's lines: a label that is a word of the key, then yes or no
     // (the only such key among the yes/no parameters).
-    const labelled = [...turn.text.matchAll(/^[\s\-*•]*([A-Za-z][A-Za-z /-]{0,30}?)(?:\s*[:=]|\s+[-–—])\s*(\S+)/gm)].find((m) => {
-      const label = m[1]!.toLowerCase().split(/[\s/-]+/);
-      const holds = (s: Signature) => label.some((w) => s.keyWords.some((k) => k.length > 2 && sameWord(w, k)));
-      return holds(sig) && sigs.filter((s) => s.kind === "boolean" && holds(s)).length === 1;
-    });
-    const said = labelled?.[2]!.toLowerCase().replace(/[.,;!]+$/, "");
-    if (said !== undefined && (YES.has(said) || NO.has(said))) {
-      out.set(sig.key, YES.has(said));
+    const labelled = labels.find((l) => holds(sig, l.label) && sigs.filter((s) => s.kind === "boolean" && holds(s, l.label)).length === 1);
+    if (labelled && (YES.has(labelled.said) || NO.has(labelled.said))) {
+      out.set(sig.key, YES.has(labelled.said));
       continue;
     }
     const head = parts[0]!;
