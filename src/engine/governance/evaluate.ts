@@ -499,6 +499,13 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
           matched++;
           continue;
         }
+        // "an active-ingredient substitution" and `approve_ingredient_substitution`: a compound of words
+        // whose head the tool's name has is that thing, its modifier read as the words before a noun are.
+        if (o.parts && o.parts.length > 1 && meets(action.name, o.parts.at(-1) as Set<string>)) {
+          matched++;
+          own++;
+          continue;
+        }
         // Another name where it would be: not this action. No name at all: it may be (fail closed).
         const unclaimedNames = action.fields.some((f) => typeof f.value === "string" && f.value.length <= MAX_VALUE_WORDS_LENGTH && /[-_\d]/.test(f.value));
         const declaredButMissing = action.params ? [...action.params].some((p) => !action.fields.some((f) => f.path === p)) : action.fields.length === 0;

@@ -1803,9 +1803,18 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
         ]),
       );
     }
-    it("words after the verb keep the sentence refused rather than read into the limit", () => {
-      expect(parseRule("Only boxes under 5 kg may be posted by courier.").ok).toBe(false);
-    });
+    // Words after the verb say which of those actions the kinds alone may have; others are blocked from it.
+    for (const sentence of ["Only boxes under 5 kg may be posted by courier.", "Only boxes that weigh under 5 kg can be posted by courier"]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["post_box", { weight_kg: 7, method: "courier" }, "blocked"],
+          ["post_box", { weight_kg: 5, method: "courier" }, "blocked"],
+          ["post_box", { weight_kg: 3, method: "courier" }, "approved"],
+          ["post_box", { weight_kg: 7, method: "standard" }, "approved"],
+          ["track_box", { weight_kg: 7, method: "courier" }, "approved"],
+        ]),
+      );
+    }
   });
 
   // "may not include over six rooms", "may use more than 20 kg": a verb of having before an amount.

@@ -146,6 +146,9 @@ function analyze(text: string): W[] {
   // "if they are carried out in the payroll domain", "any call performed in the HR domain": the doing itself, said
   // of the action before its scope, is no condition of it.
   text = text.replace(/\b(?:(?:if|when|whenever|where)\s+(?:it|they)\s+(?:is|are|gets?)\s+)?(taken|done|performed|made|carried\s+out|executed|run|requested|initiated|triggered|undertaken)\s+(?=(?:in|within|inside|for)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+domains?\b)/gi, (m, _p, offset: number, whole: string) => (/\b(?:actions?|anything|operations?|calls?|requests?|steps?)\s+$/i.test(whole.slice(0, offset)) || /^(?:if|when|whenever|where)\b/i.test(m) ? "" : m));
+  // "when the spacecraft is in nominal mode", "while the line is in a maintenance state": the thing's mode is
+  // that value ("the spacecraft mode is nominal").
+  text = text.replace(/\b([a-z][\w-]*)\s+(is|are|isn't|aren't|is\s+not|are\s+not)\s+in\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(mode|state|status|phase|stage)\b/gi, "$1 $4 $2 $3");
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
@@ -959,7 +962,8 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
 function thingNamedAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
   let m = k;
   while (wordIs(ws[m], "the", "a", "an", "any", "its", "their")) m++;
-  const words = phraseAt(ws, m, (w, _taken, at) => !opensClause(w) && DAYS[w.norm] === undefined && MONTHS[w.norm] === undefined && (["NOUN", "PROPN", "ADJ"].includes(w.pos) || /'s$/.test(w.norm) || (w.pos === "VERB" && ws[at + 1]?.pos === "NOUN")));
+  // ("its last antibiotic treatment": which one of them, "last" or "previous", is a part of its name.)
+  const words = phraseAt(ws, m, (w, _taken, at) => !opensClause(w) && DAYS[w.norm] === undefined && MONTHS[w.norm] === undefined && (["NOUN", "PROPN", "ADJ"].includes(w.pos) || /'s$/.test(w.norm) || (w.pos === "VERB" && ws[at + 1]?.pos === "NOUN") || (at === m && wordIs(w, "last", "latest", "previous", "next", "first", "most"))));
   return words.length > 0 && ["NOUN", "PROPN"].includes(words.at(-1)!.pos) ? { words, next: m + words.length } : undefined;
 }
 
@@ -1394,6 +1398,9 @@ class ConditionReader {
   private zoneAround(ws: W[], k: number): { zone: string; next: number } {
     let j = k;
     // ("on a Friday or Saturday, Pacific Time": set off by a comma.)
+    if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === ",") j++;
+    // ("06:30-18:00 local time (America/Chicago)": the zone says which local time.)
+    if (wordIs(ws[j], "local") && wordIs(ws[j + 1], "time")) j += 2;
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === ",") j++;
     if (wordIs(ws[j], "in")) j++;
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === "(") j++;
@@ -2411,6 +2418,15 @@ function negate(c: Condition): Condition {
 const ACTORS = new Set(["agent", "agents", "ai", "bot", "bots", "assistant", "assistants", "automation", "automations", "automated", "user", "users", "employee", "employees", "staff", "anyone", "anybody", "nobody", "someone", "somebody", "everyone", "we", "you", "they", "it", "llm", "llms", "model", "models", "copilot", "system", "systems", "service", "services", "app", "apps", "application", "applications", "script", "scripts", "people", "person"]);
 // Verbs that say when an action's own time is: "inspections that begin on a Sunday".
 // Participles that place the action's own time: "scheduled for a Saturday", "starting on a Sunday".
+// Verbs of planning a thing that happens later, at a time of its own.
+const PLANNING_VERBS = new Set(["schedule", "book", "plan", "reserve", "arrange", "reschedule", "rebook"]);
+/** A time window without a subject, as the action's own time (or when it has none, the time it runs). */
+function atOwnTime(c: Condition): Condition {
+  if (c.kind === "time") return c.subject ? c : { ...c, subject: OWN_TIME };
+  if (c.kind === "not") return { ...c, of: atOwnTime(c.of) };
+  if (c.kind === "or" || c.kind === "and") return { ...c, of: c.of.map(atOwnTime) };
+  return c;
+}
 const PLANNED = new Set(["scheduled", "planned", "booked", "set", "due", "slated", "arranged", "dated", "timed", "starting", "beginning", "ending", "falling", "occurring", "happening", "taking"]);
 const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", "occur", "open", "close", "expire", "fall", "land", "depart", "arrive", "leave"]);
 
@@ -2621,22 +2637,27 @@ const MANNER_EXCLUDED = new Set(["only", "early", "daily", "weekly", "monthly", 
 const LIST_SEPARATORS = new Set(["or", "and", "nor"]);
 
 /** A list of two or more single values from k ("US, CA or GB", "Acme, Globex and Initech"): its values and end. */
-function listAt(ws: W[], k: number): { values: string[]; next: number } | undefined {
+function listAt(ws: W[], k: number, names = false): { values: string[]; next: number } | undefined {
   const values: string[] = [];
   let m = k;
   while (m < ws.length) {
     const w = ws[m]!;
-    const text = w.t.kind === "word" ? (DETERMINERS.has(w.norm) || LIST_SEPARATORS.has(w.norm) || CONDITION_MARKERS.has(w.norm) || w.used ? undefined : w.norm) : valueText(w);
+    let text = w.t.kind === "word" ? (DETERMINERS.has(w.norm) || LIST_SEPARATORS.has(w.norm) || CONDITION_MARKERS.has(w.norm) || w.used ? undefined : w.norm) : valueText(w);
     if (text === undefined) break;
-    values.push(text);
     m++;
+    // A list of names: a name of several nouns is one item ("Cascade Pulp", "North Star Freight").
+    while (names && nameWord(w) && nameWord(ws[m])) text = `${text} ${ws[m++]!.norm}`;
+    values.push(text);
     const comma = ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",";
     const skip = comma ? (wordIs(ws[m + 1], ...LIST_SEPARATORS) ? 2 : 1) : wordIs(ws[m], ...LIST_SEPARATORS) ? 1 : 0;
     if (skip === 0 || !ws[m + skip] || ws[m + skip]!.t.kind === "punct") break;
     m += skip;
   }
-  return values.length >= 2 ? { values, next: m } : undefined;
+  // (One name of several words is a list of one: "to buyers other than Cascade Pulp".)
+  return values.length >= 2 || (names && values.length === 1 && values[0]!.includes(" ")) ? { values, next: m } : undefined;
 }
+
+const nameWord = (w: W | undefined) => !!w && w.t.kind === "word" && !w.used && (w.pos === "NOUN" || w.pos === "PROPN") && !LIST_SEPARATORS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !DETERMINERS.has(w.norm);
 
 /** A list written apart, after a colon or an opening bracket and an optional label ("(approved: A, B)"). */
 function statedList(ws: W[]): { values: string[]; from: number; next: number } | undefined {
@@ -2672,7 +2693,9 @@ function readListExclusions(ws: W[]): Condition[] {
     const cue = NOT_AMONG.find((phrase) => phrase.every((p, k) => wordIs(ws[i + k], p) && !ws[i + k]!.used));
     if (!cue || !noun(ws[i - 1])) continue;
     const after = i + cue.length;
-    const list = listAt(ws, after);
+    // (A name alone, "other than Cascade Pulp", only after words that name an exception: "outside business
+    // hours" is a time.)
+    const list = listAt(ws, after, cue[0] !== "outside" && cue[0] !== "not");
     if (list) {
       exclude(ws[i - 1]!, list.values, ws.slice(i, list.next));
       continue;
@@ -3123,6 +3146,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // "windows starting on a Sunday": the participle says when, it is not the action's operation.
     if (planned.norm.endsWith("ing") && actionWords.length > 1 && days.length > 0) actionWords.pop();
   }
+  // "Never schedule a route outside 06:30-18:00": what is planned has its own time, which the window is about
+  // (the time the action runs, when the tool has none).
+  if (actionWords.some((w) => w.pos === "VERB" && PLANNING_VERBS.has(w.lemma))) read.conditions = read.conditions.map(atOwnTime);
   const spareNouns = read.spare;
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
@@ -3357,7 +3383,7 @@ export function parseRule(sentence: string): ParseResult {
   const extraIgnored = perParty && RATE_UNITS[perParty[1]!.toLowerCase()] === undefined ? [perParty[0].trim()] : [];
   // "more then 20", a common slip: a comparative is followed by "than".
   const reading = readClause(
-    onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(withoutRestatedAside(restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text)))))
+    limitOnThingsDone(onlyKindsMayBe(onlyByWho(onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(withoutRestatedAside(restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text))))))))
       .replace(/\binside(?:\s+of)?\b/gi, "in")
       .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
       // "Max 10 renewals per week": a limit written as a notice says no more than that.
@@ -3492,7 +3518,7 @@ function roleNamed(phrase: string): string | undefined {
   // prospect.)
   const post = words.length > 1 && /(?:admin|nurse|lead|head|officer|director|clerk|chef|pilot|medic|manager|supervisor)$/.test(single);
   const served = namesPeople(single) && !STAFF_WORDS.has(single) && !post;
-  const person = !served && /(?:er|or|ist|ian|ant|ent|ee|man|woman|admin|nurse|lead|head|officer|staff|director|clerk|chef|pilot|medic|vet)$/.test(single);
+  const person = !served && /(?:er|or|ist|ian|ant|ent|ee|man|woman|admin|nurse|lead|head|officer|staff|director|clerk|chef|pilot|medic|vet|judge|guard|warden|marshal|coach|steward|cook)$/.test(single);
   return person ? [...words.slice(0, -1), single].join(" ") : undefined;
 }
 
@@ -3505,6 +3531,75 @@ function roleNamed(phrase: string): string | undefined {
 function onlyThingsMayBe(text: string): string {
   const m = /^only\s+(.+?)\s+(may|can|shall|should)\s+be\s+(?!not\b|never\b)([a-z]+[.!]?)$/i.exec(text.trim());
   return m ? `${m[1]} ${m[2]} only be ${m[3]}` : text;
+}
+
+/**
+ * "No more than 3 dive sessions a day may be booked …", "At most 4 passes can be issued in one request":
+ * a limit on the things a passive verb is done to is the limit on doing it, "Do not book more than 3 dive
+ * sessions a day …", which the count and rate readers read with the rest of the sentence as written.
+ */
+const LIMIT_ON_THINGS_DONE = /^(?:no|not)\s+more\s+than\s+|^(?:at\s+most|a\s+maximum\s+of|up\s+to)\s+/i;
+function limitOnThingsDone(text: string): string {
+  // "Teams may file no more than 3 disputes per day": a permission up to a limit forbids what is beyond it;
+  // who may is not kept (the limit is read for every caller, the stricter reading).
+  const permitted = /^(?:[a-z][\w-]*\s+){1,4}?(?:may|can|shall|are\s+allowed\s+to|is\s+allowed\s+to)\s+([a-z]{3,})\s+(?:no\s+more\s+than|not\s+more\s+than|at\s+most|up\s+to|a\s+maximum\s+of)\s+(.+)$/i.exec(text.trim());
+  if (permitted && tag(["they", permitted[1]!.toLowerCase()])[1]?.pos === "VERB") return `Do not ${permitted[1]} more than ${permitted[2]}`;
+  const lead = LIMIT_ON_THINGS_DONE.exec(text.trim());
+  if (!lead) return text;
+  const rest = text.trim().slice(lead[0].length);
+  const m = /^(.+?)\s+(?:may|can|could|shall|should|(?:are|is)\s+(?:allowed|permitted)\s+to)\s+(?:be|get)\s+([a-z]{3,})\b\s*(.*)$/i.exec(rest);
+  if (!m || !/\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|dozen)\b/i.test(m[1]!)) return text;
+  const base = tag(["it", "was", m[2]!.toLowerCase()])[2];
+  if (base?.pos !== "VERB") return text;
+  return `Do not ${base.lemma} more than ${m[1]} ${m[3]}`.trim();
+}
+
+/**
+ * "Sealed case files may only be opened by judges and court clerks": the people after "by" are the only
+ * ones who may; every other role is blocked from it (other actions are not governed).
+ */
+function onlyByWho(text: string): string {
+  const m = /^(.+?)\s+(may|can|shall|should|must)\s+(?:only\s+be\s+([a-z]{3,})|be\s+([a-z]{3,})\s+only)\s+by\s+(?:an?\s+|the\s+)?([a-z][\w\s,-]*?)[.!]?$/i.exec(text.trim());
+  // ("may be approved only by a finance manager" asks for that person's approval: the approval reader's.)
+  if (!m || APPROVAL_PARTICIPLES.has((m[3] ?? m[4]!).toLowerCase())) return text;
+  const roles = m[5]!.split(/\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+/).map((r) => roleNamed(r.replace(/^(?:an?|the)\s+/i, "")));
+  if (roles.length === 0 || roles.some((r) => r === undefined)) return text;
+  return `${m[1]} ${m[2]} only be ${m[3] ?? m[4]} when the role is ${roles.map((r) => `"${r}"`).join(" or ")}`;
+}
+
+/**
+ * "Only resident and disabled permits may be issued for more than 90 days", "Only crates under 5 kg may be
+ * lifted by the crane": the kinds named with the things done to are the exception to what the words after
+ * the verb say. Others are blocked from it ("Block permits issued for more than 90 days unless they are
+ * resident or disabled", "Block crates lifted by the crane unless they are under 5 kg"), which the clause
+ * reader reads as written. (People are read as a role above; with nothing after the verb, "may only be"
+ * says it above.)
+ */
+const KIND_CLAUSE_LEADS = new Set(["that", "which", "with", "whose"]);
+const ONLY_KINDS_MAY_BE = /^only\s+(.+?)\s+(?:may|can|shall|should)\s+(?:only\s+)?be\s+([a-z]{3,})\s+(.+?)[.!]?$/i;
+function onlyKindsMayBe(text: string): string {
+  const m = ONLY_KINDS_MAY_BE.exec(text.trim());
+  if (!m) return text;
+  const [, phrase, participle, rest] = m as unknown as [string, string, string, string];
+  const words = phrase.toLowerCase().split(/\s+/);
+  const tagged = tag(["the", ...words, "were", participle.toLowerCase()]).slice(1);
+  if (tagged.at(-1)!.pos !== "VERB") return text;
+  // The head: the last noun of the words before a condition ("crates" of "crates under 5 kg").
+  const cond = tagged.findIndex((w, i) => i > 0 && (w.pos === "ADP" || KIND_CLAUSE_LEADS.has(words[i]!)));
+  if (cond < 0) {
+    // A list of kinds and the things: "resident and disabled permits".
+    const listed = phrase.toLowerCase().replace(/\s+\S+$/, "");
+    const head = words.at(-1)!;
+    if (!/s$/.test(head) || tagged.slice(0, words.length).some((w, i) => !["ADJ", "NOUN", "PROPN", "VERB", "CCONJ"].includes(w.pos) && !/^,?$/.test(words[i]!.replace(/[a-z-]/g, "")))) return text;
+    if (listed === "") return text;
+    return `Block ${head} ${participle} ${rest} unless they are ${listed.split(/\s*,\s*|\s+(?:and|or)\s+/).join(" or ")}`;
+  }
+  if (tagged.slice(0, cond).some((w) => w.pos !== "NOUN" && w.pos !== "ADJ")) return text;
+  const head = words.slice(0, cond).join(" ");
+  const condition = words.slice(cond).join(" ");
+  const lead = words[cond]!;
+  const unless = lead === "with" ? `they have ${condition.slice(5)}` : lead === "that" || lead === "which" ? `they ${condition.replace(/^\S+\s+/, "")}` : lead === "whose" ? `their ${condition.slice(6)}` : `they are ${condition}`;
+  return `Block ${head} ${participle} ${rest} unless ${unless}`;
 }
 
 /** "Only a dispatcher — never a driver or a clerk — may …": an aside between dashes that names who is not
@@ -3526,6 +3621,7 @@ export function splitClauses(text: string): string[] {
     // Not after an abbreviation: "5 p.m. Europe/London", "e.g. Refunds".
     .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
     .flatMap(elaborated)
+    .flatMap(sharedSubject)
     .map((s) => s.trim())
     .filter((s) => s.length > 0 && !isRestatementNote(s));
 }
@@ -3543,6 +3639,21 @@ function elaborated(sentence: string): string[] {
   // Only a reason may follow ("…, the water is wasted"): anything else would be a part of the rule left out.
   if (!condition || (after.trim() !== "" && !/^[,.—–-]/.test(after.trim()))) return [sentence];
   return [first, `${second} ${condition}`];
+}
+
+/**
+ * "Products containing nuts may only be made on line A and must never be scheduled on lines 1 or 2": two
+ * rules about one subject, each with its own modal verb, are two clauses; the second takes the first's
+ * subject. (Only a subject of a few words with no condition of its own, and only a second modal that
+ * restricts: "… and must be logged" adds no rule, and stays with the first.)
+ */
+function sharedSubject(sentence: string): string[] {
+  const m = /^([^,;:]+?)\s+((?:must|may|should|shall|can|cannot|can't|are|is)\s.+?),?\s+and\s+((?:must|may|should|shall|can|cannot|can't|are|is)\s+(?:not|never|only)\b.+)$/i.exec(sentence.trim());
+  if (!m) return [sentence];
+  const [, subject, first, second] = m as unknown as [string, string, string, string];
+  const words = subject.split(/\s+/);
+  if (words.length > 8 || /\b(?:when|whenever|if|unless|while|where|once|and|or|never|only|no)\b/i.test(subject)) return [sentence];
+  return [`${subject} ${first}`, `${subject} ${second}`];
 }
 
 // A restatement read back as a rule: its closing note explains, it is not a clause.

@@ -139,6 +139,17 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
     const q = quantity(1, `${words[per - 1]}/${words[per + 1]}`);
     if (q) return q;
   }
+  // `density_kg_m3`, `flow_l_min`, `speed_km_h`: a unit per another written without "per", when the two
+  // read as a quantity of a kind of its own (density, flow, speed), not of either part's.
+  if (words.length >= 3) {
+    const [a, b] = words.slice(-2) as [string, string];
+    const top = /^\d+$/.test(a) || a === "in" ? undefined : quantity(1, a);
+    const bottom = /^\d+$/.test(b) || b === "in" ? undefined : quantity(1, b);
+    if (top && bottom && top.kind !== "unitless" && bottom.kind !== "unitless" && top.kind !== bottom.kind) {
+      const q = quantity(1, `${a}/${b}`);
+      if (q && q.kind !== "unitless" && q.kind !== top.kind && q.kind !== bottom.kind) return q;
+    }
+  }
   // Only the last word: a unit is written as a suffix (`payload_kg`); "in" reads as inches and "min" as
   // minutes only there, never inside a name (`min_amount`).
   const last = words.at(-1);
