@@ -6,7 +6,7 @@
 // guessed: a parameter no words give, or two values fit equally, stays missing and is asked for.
 import { conceptsOf, wordsOf } from "../language/lemmas.ts";
 import { assignTurn } from "./arguments/assign.ts";
-import { compilePattern, signaturesOf, type JsonSchema, type Signature } from "./arguments/signature.ts";
+import { compilePattern, examplesOf, signaturesOf, type JsonSchema, type Signature } from "./arguments/signature.ts";
 import { readTurn } from "./arguments/values.ts";
 import { dateOrderOfCurrencies, dateOrderShown, type DateOrder } from "../language/dates.ts";
 
@@ -166,6 +166,20 @@ export function freeTextCues(text: string): Set<string> {
   if (SPEECH.test(text)) for (const k of ["body", "message", "text", "content"]) keys.add(k);
   for (const m of text.matchAll(/\b([a-z]+)(?: line)?\s*:/gi)) keys.add(m[1]!.toLowerCase());
   return keys;
+}
+
+/**
+ * Codes with the letters a parameter's examples start with ("CH-02" for an example "CH-04", "SUP-9" for
+ * "SUP-118"): the kind of record the API documents the parameter as, though its schema has no pattern.
+ * Undefined unless every example is such a code, with two letters or more before its digits.
+ */
+export function examplePrefixPattern(schema: JsonSchema): RegExp | undefined {
+  if (typeof schema.pattern === "string" || Array.isArray(schema.enum)) return undefined;
+  const examples = examplesOf(schema);
+  const prefixes = examples.map((e) => /^([A-Za-z]{2,})([-/.]?)\d[A-Za-z0-9./-]*$/.exec(e));
+  if (prefixes.length === 0 || prefixes.some((p) => !p)) return undefined;
+  const alternatives = [...new Set(prefixes.map((p) => `${p![1]!.toUpperCase()}${p![2] ? `\\${p![2]}` : ""}`))];
+  return new RegExp(`(?<![A-Za-z0-9])(?:${alternatives.join("|")})\\d[A-Za-z0-9./-]*(?![A-Za-z0-9])`, "i");
 }
 
 /** A parameter pattern that only accepts codes (`^ORD-[0-9]+$`, `^[A-Z]{2}$`), not ordinary words. */

@@ -5,7 +5,7 @@
 import type { CatalogIntegration } from "../ports.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
-import { askedParameters, dateOrderOf, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
+import { askedParameters, dateOrderOf, examplePrefixPattern, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
 import { signaturesOf } from "./arguments/signature.ts";
 import { classMembers, conceptsOf, initialsOfRuns, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { isKnownWord } from "../language/nlp.ts";
@@ -252,7 +252,9 @@ function codeHits(tool: Tool, text: string, prefixedOnly = false): number {
     const props = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
     patterns = Object.values(props).flatMap((schema) => {
       const re = strictPattern(schema);
-      return re ? [{ re, prefixed: typeof schema.pattern === "string" && /^\^?[A-Za-z]{2}/.test(schema.pattern) }] : [];
+      if (re) return [{ re, prefixed: typeof schema.pattern === "string" && /^\^?[A-Za-z]{2}/.test(schema.pattern) }];
+      const example = examplePrefixPattern(schema);
+      return example ? [{ re: example, prefixed: true }] : [];
     });
     codePatterns.set(tool, patterns);
   }

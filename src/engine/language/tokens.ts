@@ -91,6 +91,9 @@ const LEXEME = new RegExp(
     String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
     // "80p": pence, written attached (one or two digits: "1080p" is a screen, and pounds are written as pounds).
     String.raw`(?<pence>(?<!\d)\d{1,2}p(?![a-z0-9]))`,
+    // "8trx442", "4ab10": digits, letters, digits is a code (a plate, a part), not a number and a word; one
+    // letter between ("1h30", "3x4") is left to the readers of durations and sizes.
+    String.raw`(?<code>(?<![a-z0-9])\d+[a-z]{2,}\d[a-z0-9]*(?![a-z0-9]))`,
     String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
@@ -207,7 +210,7 @@ function lex(text: string, spans?: Span[]): Token[] {
     } else if (g.op !== undefined) {
       const op = ({ ">": "gt", ">=": "gte", "=>": "gte", "≥": "gte", "<": "lt", "<=": "lte", "≤": "lte", "=": "eq", "==": "eq", "!=": "neq", "≠": "neq" } as const)[raw]!;
       tokens.push({ kind: "op", text: raw, op });
-    } else if (g.path !== undefined || g.ip !== undefined) tokens.push({ kind: "word", text: raw, norm: raw });
+    } else if (g.path !== undefined || g.ip !== undefined || g.code !== undefined) tokens.push({ kind: "word", text: raw, norm: raw });
     else if (g.domain !== undefined) tokens.push({ kind: "domain", text: raw, domain: raw.replace(/^\*\./, "") });
     else if (g.glued !== undefined) {
       // Only the currencies people glue to amounts: "cad1024" or "top100" is more likely a reference.

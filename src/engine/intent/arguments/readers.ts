@@ -7,6 +7,7 @@ import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
 import { convertTo } from "../../language/units.ts";
 import { isNumberWord, readNumberWords } from "../../language/numbers.ts";
+import { isKnownWord } from "../../language/nlp.ts";
 import { ARTICLES, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
 import { contextOf, type Turn } from "./values.ts";
 
@@ -48,7 +49,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       const { left, right, near } = contextOf(turn.text, turn.words, span);
       let score = (strict ? 3 : 1.6) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right);
       // Shaped like the schema's example ("KL642": letters then digits) is likelier than a bare number.
-      if (sig.example && shape(v) === shape(sig.example)) score += 0.4;
+      if (sig.example && shape(v) === shape(sig.example)) score += 0.4 + (prefixOf(v) !== "" && sig.examples!.some((e) => prefixOf(e) === prefixOf(v)) ? 0.5 : 0);
       else if (sig.example && /[A-Za-z]/.test(sig.example) && !/[A-Za-z]/.test(v)) score -= 0.8;
       else if (sig.example && punctuation(v) === punctuation(sig.example)) score += 0.2;
       if (asked.has(sig.key)) score += 1.5;
@@ -116,6 +117,8 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
 
 /** A value's look: letters, digits and punctuation in order, runs collapsed ("KL642" → A9, "4.2.1" → 9.9.9). */
 const shape = (value: string) => value.replace(/[A-Za-z]+/g, "A").replace(/\d+/g, "9");
+/** The letters a code starts with ("CUST" of CUST-1050), upper-cased; "" for a code that starts with a digit. */
+const prefixOf = (value: string) => /^[A-Za-z]+/.exec(value)?.[0].toUpperCase() ?? "";
 const punctuation = (value: string) => [...new Set(value.replace(/[A-Za-z0-9]/g, ""))].sort().join("");
 
 /** The base forms of a word, without verb classes: "mowing" → mowing, mow. */
@@ -213,7 +216,9 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     // parameter's own label.
     // (Not when a part is initials or a code, "hv" of hv_switching: that part says which kind.)
     if (parts.length >= 2 && parts.every((p) => p.length >= 4)) {
-      const own = parts.slice(0, 1).filter((p) => p.length >= 6 && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
+      // (A shorter word the English lexicon does not know, "artic" of artic_trailer, is a term of art: it
+      // says which as surely.)
+      const own = parts.slice(0, 1).filter((p) => (p.length >= 6 || !isKnownWord(p)) && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
       if (own.length > 0 && !out.some((m) => m.value === form.value)) {
         for (let i = 0; i < words.length; i++) if (own.some((p) => sameWord(words[i]!.word, p))) out.push({ value: form.value, span: words[i]!.span, words: 0.5 });
       }

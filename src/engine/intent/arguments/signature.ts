@@ -224,6 +224,26 @@ export function compilePattern(source: string): Signature["pattern"] | undefined
   }
 }
 
+/**
+ * A schema without a pattern whose examples are all codes ("e.g. CUST-1050", "e.g. PK-2026-118930"): the
+ * codes of their shape, which is how the API's own documentation says its values look. Runs of letters
+ * and digits may vary in length (a product's SKU "PC-220" for an example "WB-800"); a value with the
+ * example's own prefix scores higher where codes are read. Examples that are words ("e.g. flour, butter")
+ * give none.
+ */
+function patternOfExamples(examples: string[]): Signature["pattern"] | undefined {
+  const codes = examples.filter((e) => /^[A-Za-z0-9][A-Za-z0-9./-]*[A-Za-z0-9]$/.test(e) && /\d/.test(e) && /[A-Za-z]/.test(e));
+  if (codes.length === 0 || codes.length !== examples.length) return undefined;
+  const shapes = codes.map((code) =>
+    code.replace(/[A-Za-z]+|\d+|[./-]/g, (run) => {
+      if (/\d/.test(run)) return `\\d{${Math.max(1, run.length - 2)},${run.length + 2}}`;
+      if (/[./-]/.test(run)) return `\\${run}`;
+      return `[A-Z]{${Math.max(1, run.length - 1)},${run.length + 1}}`;
+    }),
+  );
+  return compilePattern([...new Set(shapes)].join("|"));
+}
+
 /** "Maximum speed in metres per second" → m/s; "Load in kilograms" → kg; "in percent" is not a unit. */
 function unitOfDescription(description: string): Quantity | undefined {
   const m = /\bin\s+([a-z°/]+(?:\s+(?:per|an|a)\s+[a-z]+)?)\b/i.exec(description);
@@ -262,10 +282,10 @@ function labelOf(key: string, description: string): Set<string> {
   return out;
 }
 
-const PLACE_WORDS = new Set(["location", "place", "site", "address", "venue", "area", "locale", "position"]);
+export const PLACE_WORDS = new Set(["location", "place", "site", "address", "venue", "area", "locale", "position"]);
 
 /** The schema's examples: its `example`, its `examples`, and the values after "e.g." in its description ("e.g. BA2490 or U28147"). */
-function examplesOf(schema: JsonSchema): string[] {
+export function examplesOf(schema: JsonSchema): string[] {
   const out: string[] = [];
   if (typeof schema.example === "string") out.push(schema.example);
   if (Array.isArray(schema.examples)) for (const e of schema.examples) if (typeof e === "string") out.push(e);
@@ -302,6 +322,10 @@ function kindOf(keyWords: string[], schema: JsonSchema, description: string, uni
   if (head === "version") return "version";
   if (["path", "file", "filename", "filepath", "dir", "directory", "folder"].includes(head)) return "path";
   if (ID_NOUNS.has(head) && keyWords.length > 1) return "identifier";
+  // `officer_badge`, "Badge number of the issuing officer": the description's first phrase says what the
+  // value is, an identifier.
+  const described = wordsOf(description.split(/[,;:(]|\s(?:of|for|from|that|which|used|e\.g\.)\s/i)[0] ?? "").at(-1);
+  if (type === "string" && described !== undefined && ID_NOUNS.has(described) && !NAME_NOUNS.has(head)) return "identifier";
   if (keyWords.some((w) => NAME_NOUNS.has(w)) && !keyWords.some((w) => TEXT_NOUNS.has(w))) return "name";
   // A job title, a position, a role: a short name of a thing, not a sentence.
   if (["title", "position", "role"].includes(head) && !(typeof schema.maxLength === "number" && schema.maxLength >= 200)) return "name";
@@ -333,6 +357,7 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   const unitWord = keyWords.at(-1) ?? "";
   const usableUnit = unit && unit.kind !== "unitless" && !(keyWords.length === 1 && unit.kind === "length" && unitWord.length === 1) ? unit : undefined;
   const kind = kindOf(keyWords, s, description, usableUnit, currency);
+  const examples = examplesOf(s);
   const sig: Signature = {
     key,
     required,
@@ -344,6 +369,7 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
     roles: [...new Set(keyWords.map((w) => ROLE_WORDS[w]).filter((r): r is Role => r !== undefined))],
   };
   if (typeof s.pattern === "string") sig.pattern = compilePattern(s.pattern);
+  else if ((kind === "identifier" || kind === "name") && examples.length > 0) sig.pattern = patternOfExamples(examples);
   if (Array.isArray(s.enum)) {
     const values = (s.enum as unknown[]).filter((v): v is string | number => typeof v === "string" || typeof v === "number");
     const aliases = aliasesOf(values, description);
@@ -362,7 +388,6 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
     if (currency) sig.currency = currency;
     if (minorWord) sig.minor = true;
   }
-  const examples = examplesOf(s);
   if (examples.length > 0) {
     sig.example = examples[0];
     sig.examples = examples;

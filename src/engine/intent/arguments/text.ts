@@ -6,7 +6,7 @@
 import { conceptsOf, wordsOf } from "../../language/lemmas.ts";
 import { isKnownWord, tag } from "../../language/nlp.ts";
 import type { Span } from "../../language/tokens.ts";
-import { cueScore, type Signature } from "./signature.ts";
+import { cueScore, PLACE_WORDS, type Signature } from "./signature.ts";
 import { overlaps, type Found, type Turn } from "./values.ts";
 
 
@@ -23,6 +23,8 @@ const PURPOSE_NOUNS = new Set(["purpose", "occasion", "event", "use", "activity"
 const REASON_CUES = ["because", "due", "since", "as", "reason", "cause", "owing"];
 const ID_SUFFIXES = new Set(["id", "key", "code", "number", "no", "ref", "reference", "slug", "handle", "sku", "uuid"]);
 const FILE_PATH = /(?<![\w/])(?:~|\.{1,2})?\/[^\s'"`,;]+|(?<!\w)[A-Za-z]:\\[^\s'"`,;]+|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/])/g;
+// The kinds of street an address names (the common postal suffixes, written out or abbreviated).
+const STREET_ADDRESS = /\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Ln|Lane|Row|Dr|Drive|Way|Blvd|Boulevard|Pl|Place|Ct|Court|Terrace|Close|Crescent|Sq|Square|Hwy|Highway|Pkwy|Parkway|Walk|Mews|Gardens|Grove|Hill)\b\.?/g;
 const URL = /\bhttps?:\/\/[^\s<>"')\]]+/g;
 
 const named = (sig: Signature, word: string) => {
@@ -33,7 +35,8 @@ const named = (sig: Signature, word: string) => {
 /** "Company: Harbour Tiles Ltd", "- reason = flooding", "Subject line: Renewal": the value after the label. */
 function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
   // ("where: Level 3 slab" labels a place: see labelOf.)
-  const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word)].includes(k)) || (word === "where" && sig.label.has("where"));
+  // ("location: 12 Mercer St" for a street address: a word for a place labels any parameter of a place.)
+  const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word)].includes(k)) || ((word === "where" || PLACE_WORDS.has(word)) && sig.label.has("where"));
   for (let i = 0; i < turn.words.length; i++) {
     const w = turn.words[i]!;
     if (!keyNamed(w.word)) continue;
@@ -315,6 +318,15 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
         out.set(sig.key, emails.map((f) => (f.value as { address: string }).address));
         for (const f of emails) taken.push(f.span);
       }
+    }
+  }
+  // A street address ("77 Linden Ave", "12 Mercer St."): a house number, a capitalised name and the word
+  // for its kind of street, wherever it stands, for a parameter of an address or a street.
+  for (const sig of open) {
+    if (out.has(sig.key) || (sig.kind !== "name" && sig.kind !== "text") || !sig.keyWords.some((w) => w === "address" || w === "street")) continue;
+    for (const m of turn.text.matchAll(STREET_ADDRESS)) {
+      const value = m[0].replace(/\.$/, "");
+      if (claim(sig.key, taken.some((t) => overlaps(t, { start: m.index!, end: m.index! + value.length })) ? undefined : { value, span: { start: m.index!, end: m.index! + value.length } })) break;
     }
   }
   // Names: each run of capitals to the name parameter it fits best, best pairs first.
