@@ -18,6 +18,11 @@ export interface GovernedAction {
    * tool cannot carry does not apply, one on a declared field the call left out fails closed.
    */
   parameters?: string[];
+  /**
+   * The values each of the tool's parameters with a closed list may take (`vehicle_class: [passenger, bus]`):
+   * a rule naming one of them ("towing a bus") is not about a call that holds another.
+   */
+  choices?: Readonly<Record<string, readonly string[]>>;
   /** Who asks: the workspace is the caller's, never taken from the action. */
   caller: Actor;
   /** Stands in for the clock (tests, replays); the real clock otherwise. */
@@ -90,15 +95,35 @@ export function parameterPaths(schema: Record<string, unknown> | undefined): str
   return paths;
 }
 
+const choicesCache = new WeakMap<object, Readonly<Record<string, readonly string[]>>>();
+
+/** The string values of each parameter with an enum, by dotted path (see `parameterSchemas`). */
+export function parameterChoices(schema: Record<string, unknown> | undefined): Readonly<Record<string, readonly string[]>> | undefined {
+  if (!schema || typeof schema !== "object") return undefined;
+  let choices = choicesCache.get(schema);
+  if (!choices) {
+    const out: Record<string, readonly string[]> = {};
+    for (const [path, leaf] of parameterSchemas(schema)!) {
+      const values = Array.isArray(leaf.enum) ? leaf.enum.filter((v): v is string => typeof v === "string") : [];
+      if (values.length > 1) out[path] = values;
+    }
+    choices = out;
+    choicesCache.set(schema, choices);
+  }
+  return choices;
+}
+
 /** The one way to make a governed action from a tool call. */
 export function governedAction(tool: GovernableTool, args: Record<string, unknown>, context: { caller: Actor; domain?: string | null; now?: Date }): GovernedAction {
   const parameters = parameterPaths(tool.parameters);
+  const choices = parameterChoices(tool.parameters);
   return {
     tool: tool.name,
     arguments: tool.attributes ? tool.attributes(args) : args,
     ...(context.domain ? { domain: context.domain } : {}),
     ...(tool.description ? { description: tool.description } : {}),
     ...(parameters && parameters.length > 0 ? { parameters } : {}),
+    ...(choices && Object.keys(choices).length > 0 ? { choices } : {}),
     caller: context.caller,
     ...(context.now ? { now: context.now } : {}),
   };

@@ -72,7 +72,7 @@ export function createGovernance(deps: {
   async function decide(set: RuleSet, workspaceId: string, action: Omit<GovernedAction, "caller">): Promise<Decision> {
     const now = action.now ?? clock.now();
     const history = set.hasRates ? await recentGovernedActions(db, workspaceId, new Date(now.getTime() - set.maxWindowSeconds * 1000), HISTORY_LIMIT) : undefined;
-    return set.decide(prepareAction({ tool: action.tool, description: action.description, domain: action.domain, args: action.arguments ?? {}, ...(action.parameters ? { params: action.parameters } : {}), now, history }));
+    return set.decide(prepareAction({ tool: action.tool, description: action.description, domain: action.domain, args: action.arguments ?? {}, ...(action.parameters ? { params: action.parameters } : {}), ...(action.choices ? { choices: action.choices } : {}), now, history }));
   }
 
   /**

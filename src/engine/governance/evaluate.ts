@@ -24,6 +24,8 @@ export interface ActionInput {
   args: Record<string, unknown>;
   /** The tool's parameters (names, flattened with dots), when its schema is known: binds conditions. */
   params?: readonly string[];
+  /** The values of the tool's parameters with a closed list, by path, when its schema is known. */
+  choices?: Readonly<Record<string, readonly string[]>>;
   now: Date;
   /** Earlier approved actions in the workspace, for rate rules: tool name and time, newest last. */
   history?: { tool: string; at: Date }[];
@@ -106,24 +108,26 @@ interface ToolProfile {
   looks: boolean;
   /** Parameter paths the tool declares (schema), when known. */
   params: Set<string> | undefined;
+  /** The concepts of each value of the tool's parameters with a closed list, by path. */
+  choices: { path: string; values: Set<string>[] }[];
 }
 
 // A workspace calls the same few tools again and again: each tool's profile is read once (bounded), found
 // by its name, then by its description and parameters (the same list object, or one with the same paths).
-const profiles = new Map<string, { description: string | undefined; params: readonly string[] | undefined; profile: ToolProfile }[]>();
+const profiles = new Map<string, { description: string | undefined; params: readonly string[] | undefined; choices: ActionInput["choices"]; profile: ToolProfile }[]>();
 let profileCount = 0;
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) => a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
 
 function toolProfile(input: ActionInput): ToolProfile {
   const known = profiles.get(input.tool);
-  if (known) for (const k of known) if (k.description === input.description && sameList(k.params, input.params)) return k.profile;
+  if (known) for (const k of known) if (k.description === input.description && sameList(k.params, input.params) && k.choices === input.choices) return k.profile;
   const profile = readProfile(input);
   if (profileCount >= CACHE_LIMIT) {
     profiles.clear();
     profileCount = 0;
   }
   const entries = profiles.get(input.tool) ?? [];
-  entries.push({ description: input.description, params: input.params, profile });
+  entries.push({ description: input.description, params: input.params, choices: input.choices, profile });
   profiles.set(input.tool, entries);
   profileCount++;
   return profile;
@@ -143,7 +147,8 @@ function readProfile(input: ActionInput): ToolProfile {
   for (const p of input.params ?? []) for (const c of lexical(conceptSet(p.replace(/[._]/g, " ")))) paramConcepts.add(c);
   const makes = operation.has(":create") || MAKING_VERBS.has(wordsOfName(input.tool)[0] ?? "");
   const looks = LOOKING.has(wordsOfName(input.tool)[0] ?? "");
-  return { name, operation, concepts, paramConcepts, objectClasses, makes, looks, params: input.params ? new Set(input.params) : undefined };
+  const choices = Object.entries(input.choices ?? {}).map(([path, values]) => ({ path, values: values.map((v) => lexical(conceptSet(v))) }));
+  return { name, operation, concepts, paramConcepts, objectClasses, makes, looks, params: input.params ? new Set(input.params) : undefined, choices };
 }
 
 // Where a description turns to what the tool does not do: "without a decline", "does not send", "use
@@ -192,6 +197,7 @@ export function prepareAction(input: ActionInput): PreparedAction {
     valueConcepts: undefined,
     fields,
     params: profile.params,
+    choices: profile.choices,
     unknowns: new Set(),
     zoned: new Map(),
     claimed: new Set(),
@@ -447,6 +453,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // ("business class flights" with cabin "business": the noun after a value names the value's kind.)
     const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
     if (otherKind(action) && objects.some((o, i) => (i < objects.length - 1 || headIsVerb) && !afterAValue(i) && unnamed(o, action))) return false;
+    // "towing a bus" and `request_tow {vehicle_class: passenger}`: a thing the tool's name does not say but
+    // one of its closed lists does is that argument's value; a call holding another value is about another
+    // thing (one without it may be about it, which fails closed).
+    if (objects.some((o) => !meets(action.name, o.concepts) && anotherChoice(action, o.concepts))) return false;
     if (nounOfAction && noNameLike) return true;
     if (term.exact) return objects.every((o) => meets(action.concepts, o.concepts));
     if (phraseInitials.length >= 2 && action.name.has(phraseInitials)) return true;
@@ -1132,6 +1142,17 @@ function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient
   if (o.nameLike) return o.parts !== undefined && o.parts.every((part) => unnamed({ concepts: part, implied: false, recipient: false, nameLike: false }, action));
   const set = o.concepts as Set<string>;
   return !meets(action.concepts, set) && !meets(action.paramConcepts, set) && !meets(valueConceptsOf(action), set) && !action.fields.some((f) => meets(f.concepts as Set<string>, set)) && !(o.initials !== undefined && initialsOf(action).has(o.initials));
+}
+
+/** Whether a closed list of the tool's has a value the words name, and the call holds another value there. */
+function anotherChoice(action: PreparedAction, concepts: ReadonlySet<string>): boolean {
+  for (const c of action.choices) {
+    const named = c.values.findIndex((v) => meets(v, concepts as Set<string>));
+    if (named < 0) continue;
+    const held = action.fields.find((f) => f.path === c.path);
+    if (typeof held?.value === "string" && !meets(lexical(conceptSet(held.value)), concepts as Set<string>)) return true;
+  }
+  return false;
 }
 
 /**

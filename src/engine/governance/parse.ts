@@ -2509,7 +2509,11 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   }
   let any = false;
   const terms: ActionTerm[] = [];
+  // Whether the last term was a verb and its objects ("towing a truck"), whose verb things listed after it share.
+  let verbLed = false;
   for (const g of groups) {
+    const afterVerbLed = verbLed;
+    verbLed = false;
     // "… approved by the agent", "… run by a bot": who does it is not what is done.
     const byActor = (w: W) => ACTORS.has(w.norm) && g.slice(Math.max(0, g.indexOf(w) - 3), g.indexOf(w)).some((x) => wordIs(x, "by")) && g.slice(g.indexOf(w) + 1).every((x) => x.t.kind !== "word" || DETERMINERS.has(x.norm));
     const content = g.filter((w) => !byActor(w) && (w.t.kind === "word" || w.t.kind === "quoted") && !DETERMINERS.has(w.norm) && !NEGATORS.has(w.norm) && !MODALS.has(w.norm) && !["is", "are", "be", "been", "to", "of", "please", "ever", "let", "it", "they", "them", "who", "that", "which", "when", "there", "do", "does", "done", "by", "api", "apis", "endpoint", "endpoints", "made", "would", "at", "once"].includes(w.norm) && (!["ADP", "AUX", "PRON", "SCONJ", "CCONJ", "PART", "DET"].includes(w.pos) || isPossessor(w)));
@@ -2614,6 +2618,17 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       if (operation >= 0) verbs.splice(0, 1, objects.splice(operation, 1)[0]!);
     }
     if (verbs.length + objects.length === 0) continue;
+    // "towing a truck or a bus", "deleting files or folders": things listed after a verb's object are its
+    // objects too ("towing a bus"), not actions of their own ("bus" alone would be every tool about buses).
+    const previous = afterVerbLed ? terms.at(-1) : undefined;
+    verbLed = verbs.length === 1 && objects.length > 0 && words[0] !== undefined && baseOf(words[0]) === verbs[0] && words[0].pos === "VERB";
+    if (verbs.length === 0 && !exact && previous && previous.verbs.length === 1 && previous.objects.length > 0 && !previous.exact && words.every((w) => w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "ADJ") && !words.some((w) => LIGHT_VERBS.has(w.lemma) || verbClassOf(w.norm) !== undefined)) {
+      verbs.push(previous.verbs[0]!);
+      const text = g.filter((w) => !DETERMINERS.has(w.norm) && !["ADP", "SCONJ", "PART"].includes(w.pos)).map((w) => w.t.text).join(" ");
+      terms.push({ text: `${previous.verbs[0]} ${text}`, verbs, objects, ...(described && !passive ? { described: true } : {}) });
+      verbLed = true;
+      continue;
+    }
     terms.push({ text: g.filter((w) => !DETERMINERS.has(w.norm) && (!["ADP", "SCONJ", "PART"].includes(w.pos) || isPossessor(w))).map((w) => w.t.text).join(" "), verbs, objects, ...(exact ? { exact: true } : {}), ...(described && !passive ? { described: true } : {}) });
   }
   return { any: any && terms.length === 0, terms };
