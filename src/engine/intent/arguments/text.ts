@@ -320,6 +320,15 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
       }
     }
   }
+  // One of the values the description gives as examples ("Ingredient name, e.g. flour, butter, yeast"),
+  // written in the turn as a word of its own: "order flour from …".
+  for (const sig of open) {
+    if (out.has(sig.key) || sig.kind !== "name" || !sig.examples || sig.examples.some((e) => /\d/.test(e))) continue;
+    for (const example of sig.examples) {
+      const at = new RegExp(`(?<![\\w-])${example.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}s?(?![\\w-])`, "i").exec(turn.text);
+      if (at && claim(sig.key, taken.some((t) => overlaps(t, { start: at.index, end: at.index + at[0].length })) ? undefined : { value: turn.text.slice(at.index, at.index + example.length), span: { start: at.index, end: at.index + at[0].length } })) break;
+    }
+  }
   // A street address ("77 Linden Ave", "12 Mercer St."): a house number, a capitalised name and the word
   // for its kind of street, wherever it stands, for a parameter of an address or a street.
   for (const sig of open) {
