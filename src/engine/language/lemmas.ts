@@ -170,17 +170,26 @@ function morphology(w: string): string[] {
     ["ancy", ["ant"]],
     ["ency", ["ent"]],
     ["ly", [""]],
+    // "departure" → depart, "closure" → close, "seizure" → seize; "storage" → store, "breakage" → break.
+    ["ure", ["", "e"]],
+    ["age", ["", "e"]],
   ];
   for (const [suffix, endings] of derived) {
-    // (A stem of two letters is enough before the long Latin endings: "assumption", "reception".)
-    if (!w.endsWith(suffix) || w.length <= suffix.length + (suffix.length >= 6 ? 1 : 2)) continue;
+    // (A stem of two letters is enough before the long Latin endings: "assumption", "reception"; four
+    // before -ure and -age, which end many words that are no doing: "nature", "image", "manage".)
+    if (!w.endsWith(suffix) || w.length <= suffix.length + (suffix.length >= 6 ? 1 : suffix === "ure" || suffix === "age" ? 3 : 2)) continue;
     const stem = w.slice(0, -suffix.length);
     for (const e of endings) add(`${stem}${e}`);
     if (stem.endsWith("ll")) add(stem.slice(0, -1)); // "cancellation" → cancel
     break;
   }
+  const irregular = IRREGULAR_NOUNS_OF_ACTION[w];
+  if (irregular) out.push(irregular);
   return out;
 }
+
+// Nouns of action whose verb their spelling does not give: "sales" are selling, "gifts" giving.
+const IRREGULAR_NOUNS_OF_ACTION: Record<string, string> = { sale: "sell", loss: "lose", gift: "give", proof: "prove", choice: "choose", sold: "sell" };
 
 const FORMS_CACHE = new Map<string, ReadonlySet<string>>();
 const CACHE_LIMIT = 20_000;
