@@ -19,8 +19,8 @@ export interface GovernedAction {
    */
   parameters?: string[];
   /**
-   * The values each of the tool's parameters with a closed list may take (`vehicle_class: [passenger, bus]`):
-   * a rule naming one of them ("towing a bus") is not about a call that holds another.
+   * The values each of the tool's parameters with a closed list may take (`hull_class: [dinghy, yacht]`):
+   * a rule naming one of them ("hauling out a yacht") is not about a call that holds another.
    */
   choices?: Readonly<Record<string, readonly string[]>>;
   /** Who asks: the workspace is the caller's, never taken from the action. */

@@ -453,7 +453,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // ("business class flights" with cabin "business": the noun after a value names the value's kind.)
     const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
     if (otherKind(action) && objects.some((o, i) => (i < objects.length - 1 || headIsVerb) && !afterAValue(i) && unnamed(o, action))) return false;
-    // "towing a bus" and `request_tow {vehicle_class: passenger}`: a thing the tool's name does not say but
+    // "hauling out a yacht" and `haul_out {hull_class: dinghy}`: a thing the tool's name does not say but
     // one of its closed lists does is that argument's value; a call holding another value is about another
     // thing (one without it may be about it, which fails closed).
     if (objects.some((o) => !meets(action.name, o.concepts) && anotherChoice(action, o.concepts))) return false;
@@ -478,9 +478,10 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         i++;
         continue;
       }
-      // "off-cycle payroll runs" and `off_cycle`: a hyphenated modifier that is a yes/no argument's name
-      // names the kind of action it is true for (missing: it may be, which fails closed).
-      const flag = o.nameLike ? action.fields.find((f) => norm(f.path) === o.whole && (typeof f.value === "boolean" || f.value === "true" || f.value === "false")) : undefined;
+      // "off-cycle payroll runs" and `off_cycle`, "fragile crates" and `fragile`: a modifier that is a
+      // yes/no argument's name names the kind of action it is true for (missing: it may be, which fails
+      // closed).
+      const flag = action.fields.length > 0 ? action.fields.find((f) => norm(f.path) === o.whole && (typeof f.value === "boolean" || f.value === "true" || f.value === "false")) : undefined;
       if (flag) {
         if (flag.value === false || flag.value === "false") return false;
         matched++;
@@ -509,7 +510,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
           matched++;
           continue;
         }
-        // "an active-ingredient substitution" and `approve_ingredient_substitution`: a compound of words
+        // "a cold-water rinse" and `schedule_water_rinse`: a compound of words
         // whose head the tool's name has is that thing, its modifier read as the words before a noun are.
         if (o.parts && o.parts.length > 1 && meets(action.name, o.parts.at(-1) as Set<string>)) {
           matched++;
@@ -1268,6 +1269,9 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
 
 const STATE_PREPOSITIONS = new Set(["under", "on", "in", "at", "pending", "awaiting"]);
 
+// The last word of an argument that holds a thing's state.
+const STATUS_KEYS = new Set(["status", "state", "result", "outcome", "stage"]);
+
 function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Truth {
   const booleans = bySubject(a, subject, (f) => typeof f.value === "boolean" || f.value === "true" || f.value === "false");
   if (booleans.length > 0) {
@@ -1292,6 +1296,16 @@ function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Tru
   if (state) {
     const t = evaluateEquals(a, { text: "", words: [] }, [state, subject.text.split(" ").at(-1) ?? state]);
     if (t !== UNKNOWN) return expect ? t : ((2 - t) as Truth);
+    // "who has not yet passed the fitness test" and `fitness_status: pending`: the one argument of a status (of
+    // the thing the other words name, when they name one) holds the state or another.
+    const others = subject.words.slice(0, -1);
+    const statuses = a.fields.filter((f) => typeof f.value === "string" && f.value.length <= 30 && STATUS_KEYS.has(f.words.at(-1) ?? "") && (others.length === 0 || others.some((w) => hasConcept(f.concepts, w))));
+    if (statuses.length === 1) {
+      const held = statuses[0]!;
+      a.claimed.add(held.path);
+      const same = sameValue(held.value as string, state) || meets(lexical(conceptSet(held.value as string)), conceptsOf(state) as Set<string>);
+      return same === expect ? TRUE : FALSE;
+    }
   }
   if (a.params && !toolCanCarry(a, subject)) return FALSE;
   a.unknowns.add(subject.text);

@@ -146,9 +146,11 @@ function analyze(text: string): W[] {
   // "if they are carried out in the payroll domain", "any call performed in the HR domain": the doing itself, said
   // of the action before its scope, is no condition of it.
   text = text.replace(/\b(?:(?:if|when|whenever|where)\s+(?:it|they)\s+(?:is|are|gets?)\s+)?(taken|done|performed|made|carried\s+out|executed|run|requested|initiated|triggered|undertaken)\s+(?=(?:in|within|inside|for)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+domains?\b)/gi, (m, _p, offset: number, whole: string) => (/\b(?:actions?|anything|operations?|calls?|requests?|steps?)\s+$/i.test(whole.slice(0, offset)) || /^(?:if|when|whenever|where)\b/i.test(m) ? "" : m));
-  // "when the spacecraft is in nominal mode", "while the line is in a maintenance state": the thing's mode is
-  // that value ("the spacecraft mode is nominal").
+  // "when the telescope is in safe mode", "while the press is in a cleaning state": the thing's mode is
+  // that value ("the telescope mode is safe").
   text = text.replace(/\b([a-z][\w-]*)\s+(is|are|isn't|aren't|is\s+not|are\s+not)\s+in\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(mode|state|status|phase|stage)\b/gi, "$1 $4 $2 $3");
+  // "has not yet passed", "haven't yet signed": "yet" says when, not what state.
+  text = text.replace(/\b(not|n't|never)\s+yet\b/gi, "$1");
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
@@ -962,7 +964,7 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
 function thingNamedAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
   let m = k;
   while (wordIs(ws[m], "the", "a", "an", "any", "its", "their")) m++;
-  // ("its last antibiotic treatment": which one of them, "last" or "previous", is a part of its name.)
+  // ("its last service visit": which one of them, "last" or "previous", is a part of its name.)
   const words = phraseAt(ws, m, (w, _taken, at) => !opensClause(w) && DAYS[w.norm] === undefined && MONTHS[w.norm] === undefined && (["NOUN", "PROPN", "ADJ"].includes(w.pos) || /'s$/.test(w.norm) || (w.pos === "VERB" && ws[at + 1]?.pos === "NOUN") || (at === m && wordIs(w, "last", "latest", "previous", "next", "first", "most"))));
   return words.length > 0 && ["NOUN", "PROPN"].includes(words.at(-1)!.pos) ? { words, next: m + words.length } : undefined;
 }
@@ -1399,7 +1401,7 @@ class ConditionReader {
     let j = k;
     // ("on a Friday or Saturday, Pacific Time": set off by a comma.)
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === ",") j++;
-    // ("06:30-18:00 local time (America/Chicago)": the zone says which local time.)
+    // ("10:00-16:00 local time (Asia/Tokyo)": the zone says which local time.)
     if (wordIs(ws[j], "local") && wordIs(ws[j + 1], "time")) j += 2;
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === ",") j++;
     if (wordIs(ws[j], "in")) j++;
@@ -2509,7 +2511,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
   }
   let any = false;
   const terms: ActionTerm[] = [];
-  // Whether the last term was a verb and its objects ("towing a truck"), whose verb things listed after it share.
+  // Whether the last term was a verb and its objects ("hauling out a dinghy"), whose verb things listed after it share.
   let verbLed = false;
   for (const g of groups) {
     const afterVerbLed = verbLed;
@@ -2618,8 +2620,8 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
       if (operation >= 0) verbs.splice(0, 1, objects.splice(operation, 1)[0]!);
     }
     if (verbs.length + objects.length === 0) continue;
-    // "towing a truck or a bus", "deleting files or folders": things listed after a verb's object are its
-    // objects too ("towing a bus"), not actions of their own ("bus" alone would be every tool about buses).
+    // "hauling out a dinghy or a yacht", "deleting files or folders": things listed after a verb's object are
+    // its objects too ("hauling out a yacht"), not actions of their own ("yacht" alone would be every tool about yachts).
     const previous = afterVerbLed ? terms.at(-1) : undefined;
     verbLed = verbs.length === 1 && objects.length > 0 && words[0] !== undefined && baseOf(words[0]) === verbs[0] && words[0].pos === "VERB";
     if (verbs.length === 0 && !exact && previous && previous.verbs.length === 1 && previous.objects.length > 0 && !previous.exact && words.every((w) => w.pos === "NOUN" || w.pos === "PROPN" || w.pos === "ADJ") && !words.some((w) => LIGHT_VERBS.has(w.lemma) || verbClassOf(w.norm) !== undefined)) {
@@ -2660,7 +2662,7 @@ function listAt(ws: W[], k: number, names = false): { values: string[]; next: nu
     let text = w.t.kind === "word" ? (DETERMINERS.has(w.norm) || LIST_SEPARATORS.has(w.norm) || CONDITION_MARKERS.has(w.norm) || w.used ? undefined : w.norm) : valueText(w);
     if (text === undefined) break;
     m++;
-    // A list of names: a name of several nouns is one item ("Cascade Pulp", "North Star Freight").
+    // A list of names: a name of several nouns is one item ("Harbour Glass", "Blue Fern Nursery").
     while (names && nameWord(w) && nameWord(ws[m])) text = `${text} ${ws[m++]!.norm}`;
     values.push(text);
     const comma = ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",";
@@ -2668,7 +2670,7 @@ function listAt(ws: W[], k: number, names = false): { values: string[]; next: nu
     if (skip === 0 || !ws[m + skip] || ws[m + skip]!.t.kind === "punct") break;
     m += skip;
   }
-  // (One name of several words is a list of one: "to buyers other than Cascade Pulp".)
+  // (One name of several words is a list of one: "to suppliers other than Harbour Glass".)
   return values.length >= 2 || (names && values.length === 1 && values[0]!.includes(" ")) ? { values, next: m } : undefined;
 }
 
@@ -2708,7 +2710,7 @@ function readListExclusions(ws: W[]): Condition[] {
     const cue = NOT_AMONG.find((phrase) => phrase.every((p, k) => wordIs(ws[i + k], p) && !ws[i + k]!.used));
     if (!cue || !noun(ws[i - 1])) continue;
     const after = i + cue.length;
-    // (A name alone, "other than Cascade Pulp", only after words that name an exception: "outside business
+    // (A name alone, "other than Harbour Glass", only after words that name an exception: "outside business
     // hours" is a time.)
     const list = listAt(ws, after, cue[0] !== "outside" && cue[0] !== "not");
     if (list) {
@@ -3161,7 +3163,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // "windows starting on a Sunday": the participle says when, it is not the action's operation.
     if (planned.norm.endsWith("ing") && actionWords.length > 1 && days.length > 0) actionWords.pop();
   }
-  // "Never schedule a route outside 06:30-18:00": what is planned has its own time, which the window is about
+  // "Never schedule a recital outside 10:00-16:00": what is planned has its own time, which the window is about
   // (the time the action runs, when the tool has none).
   if (actionWords.some((w) => w.pos === "VERB" && PLANNING_VERBS.has(w.lemma))) read.conditions = read.conditions.map(atOwnTime);
   const spareNouns = read.spare;
@@ -3549,13 +3551,13 @@ function onlyThingsMayBe(text: string): string {
 }
 
 /**
- * "No more than 3 dive sessions a day may be booked …", "At most 4 passes can be issued in one request":
- * a limit on the things a passive verb is done to is the limit on doing it, "Do not book more than 3 dive
- * sessions a day …", which the count and rate readers read with the rest of the sentence as written.
+ * "No more than 3 balloon flights each day can be booked …", "At most 4 wristbands can be issued in one request":
+ * a limit on the things a passive verb is done to is the limit on doing it, "Do not book more than 3
+ * balloon flights a day …", which the count and rate readers read with the rest of the sentence as written.
  */
 const LIMIT_ON_THINGS_DONE = /^(?:no|not)\s+more\s+than\s+|^(?:at\s+most|a\s+maximum\s+of|up\s+to)\s+/i;
 function limitOnThingsDone(text: string): string {
-  // "Teams may file no more than 3 disputes per day": a permission up to a limit forbids what is beyond it;
+  // "Lifeguards may close no more than 2 lanes per hour": a permission up to a limit forbids what is beyond it;
   // who may is not kept (the limit is read for every caller, the stricter reading).
   const permitted = /^(?:[a-z][\w-]*\s+){1,4}?(?:may|can|shall|are\s+allowed\s+to|is\s+allowed\s+to)\s+([a-z]{3,})\s+(?:no\s+more\s+than|not\s+more\s+than|at\s+most|up\s+to|a\s+maximum\s+of)\s+(.+)$/i.exec(text.trim());
   if (permitted && tag(["they", permitted[1]!.toLowerCase()])[1]?.pos === "VERB") return `Do not ${permitted[1]} more than ${permitted[2]}`;
@@ -3570,7 +3572,7 @@ function limitOnThingsDone(text: string): string {
 }
 
 /**
- * "Sealed case files may only be opened by judges and court clerks": the people after "by" are the only
+ * "Rare manuscripts may only be handled by archivists and senior conservators": the people after "by" are the only
  * ones who may; every other role is blocked from it (other actions are not governed).
  */
 function onlyByWho(text: string): string {
@@ -3583,10 +3585,10 @@ function onlyByWho(text: string): string {
 }
 
 /**
- * "Only resident and disabled permits may be issued for more than 90 days", "Only crates under 5 kg may be
+ * "Only annual and lifetime passes can be sold for longer than 30 days", "Only crates under 5 kg may be
  * lifted by the crane": the kinds named with the things done to are the exception to what the words after
- * the verb say. Others are blocked from it ("Block permits issued for more than 90 days unless they are
- * resident or disabled", "Block crates lifted by the crane unless they are under 5 kg"), which the clause
+ * the verb say. Others are blocked from it ("Block passes sold for longer than 30 days unless they are
+ * annual or lifetime", "Block crates lifted by the crane unless they are under 5 kg"), which the clause
  * reader reads as written. (People are read as a role above; with nothing after the verb, "may only be"
  * says it above.)
  */
@@ -3602,7 +3604,7 @@ function onlyKindsMayBe(text: string): string {
   // The head: the last noun of the words before a condition ("crates" of "crates under 5 kg").
   const cond = tagged.findIndex((w, i) => i > 0 && (w.pos === "ADP" || KIND_CLAUSE_LEADS.has(words[i]!)));
   if (cond < 0) {
-    // A list of kinds and the things: "resident and disabled permits".
+    // A list of kinds and the things: "annual and lifetime passes".
     const listed = phrase.toLowerCase().replace(/\s+\S+$/, "");
     const head = words.at(-1)!;
     if (!/s$/.test(head) || tagged.slice(0, words.length).some((w, i) => !["ADJ", "NOUN", "PROPN", "VERB", "CCONJ"].includes(w.pos) && !/^,?$/.test(words[i]!.replace(/[a-z-]/g, "")))) return text;
@@ -3657,7 +3659,7 @@ function elaborated(sentence: string): string[] {
 }
 
 /**
- * "Products containing nuts may only be made on line A and must never be scheduled on lines 1 or 2": two
+ * "Seed lots may only be stored in vault A and must never be shipped to region B": two
  * rules about one subject, each with its own modal verb, are two clauses; the second takes the first's
  * subject. (Only a subject of a few words with no condition of its own, and only a second modal that
  * restricts: "… and must be logged" adds no rule, and stays with the first.)

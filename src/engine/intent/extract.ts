@@ -169,8 +169,8 @@ export function freeTextCues(text: string): Set<string> {
 }
 
 /**
- * Codes with the letters a parameter's examples start with ("CH-02" for an example "CH-04", "SUP-9" for
- * "SUP-118"): the kind of record the API documents the parameter as, though its schema has no pattern.
+ * Codes with the letters a parameter's examples start with ("HL-0107" for an example "HL-0042", "JB-9"
+ * for "JB-118"): the kind of record the API documents the parameter as, though its schema has no pattern.
  * Undefined unless every example is such a code, with two letters or more before its digits.
  */
 export function examplePrefixPattern(schema: JsonSchema): RegExp | undefined {

@@ -181,8 +181,14 @@ function morphology(w: string): string[] {
     const stem = w.slice(0, -suffix.length);
     for (const e of endings) add(`${stem}${e}`);
     if (stem.endsWith("ll")) add(stem.slice(0, -1)); // "cancellation" → cancel
+    if (suffix === "ation" && /[^aeiou]r$/.test(stem)) add(`${stem.slice(0, -1)}er`); // "registration" → register
     break;
   }
+  // British and American spellings of one word: "enrol"/"enroll", "organise"/"organize".
+  if (/[aeiou]ll$/.test(w) && w.length > 5) add(w.slice(0, -1));
+  else if (/[aeiou]l$/.test(w) && !/[aeiou]{2}l$/.test(w) && w.length > 4) add(`${w}l`);
+  if (/[^aeiou]is(?:e|ed|es|ing|ation)$/.test(w) && w.length > 5) add(w.replace(/is(e|ed|es|ing|ation)$/, "iz$1"));
+  else if (/[^aeiou]iz(?:e|ed|es|ing|ation)$/.test(w) && w.length > 5) add(w.replace(/iz(e|ed|es|ing|ation)$/, "is$1"));
   const irregular = IRREGULAR_NOUNS_OF_ACTION[w];
   if (irregular) out.push(irregular);
   return out;

@@ -91,7 +91,7 @@ const LEXEME = new RegExp(
     String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
     // "80p": pence, written attached (one or two digits: "1080p" is a screen, and pounds are written as pounds).
     String.raw`(?<pence>(?<!\d)\d{1,2}p(?![a-z0-9]))`,
-    // "8trx442", "4ab10": digits, letters, digits is a code (a plate, a part), not a number and a word; one
+    // "4ab10", "7kqd215": digits, letters, digits is a code (a plate, a part), not a number and a word; one
     // letter between ("1h30", "3x4") is left to the readers of durations and sizes.
     String.raw`(?<code>(?<![a-z0-9])\d+[a-z]{2,}\d[a-z0-9]*(?![a-z0-9]))`,
     String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,

@@ -117,7 +117,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
 
 /** A value's look: letters, digits and punctuation in order, runs collapsed ("KL642" → A9, "4.2.1" → 9.9.9). */
 const shape = (value: string) => value.replace(/[A-Za-z]+/g, "A").replace(/\d+/g, "9");
-/** The letters a code starts with ("CUST" of CUST-1050), upper-cased; "" for a code that starts with a digit. */
+/** The letters a code starts with ("HL" of HL-0042), upper-cased; "" for a code that starts with a digit. */
 const prefixOf = (value: string) => /^[A-Za-z]+/.exec(value)?.[0].toUpperCase() ?? "";
 const punctuation = (value: string) => [...new Set(value.replace(/[A-Za-z0-9]/g, ""))].sort().join("");
 
@@ -216,7 +216,7 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     // parameter's own label.
     // (Not when a part is initials or a code, "hv" of hv_switching: that part says which kind.)
     if (parts.length >= 2 && parts.every((p) => p.length >= 4)) {
-      // (A shorter word the English lexicon does not know, "artic" of artic_trailer, is a term of art: it
+      // (A shorter word the English lexicon does not know, "luton" of luton_van, is a term of art: it
       // says which as surely.)
       const own = parts.slice(0, 1).filter((p) => (p.length >= 6 || !isKnownWord(p)) && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
       if (own.length > 0 && !out.some((m) => m.value === form.value)) {

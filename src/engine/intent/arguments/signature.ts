@@ -225,10 +225,10 @@ export function compilePattern(source: string): Signature["pattern"] | undefined
 }
 
 /**
- * A schema without a pattern whose examples are all codes ("e.g. CUST-1050", "e.g. PK-2026-118930"): the
+ * A schema without a pattern whose examples are all codes ("e.g. HL-0042", "e.g. JB-2026-00417"): the
  * codes of their shape, which is how the API's own documentation says its values look. Runs of letters
- * and digits may vary in length (a product's SKU "PC-220" for an example "WB-800"); a value with the
- * example's own prefix scores higher where codes are read. Examples that are words ("e.g. flour, butter")
+ * and digits may vary in length (a part number "TR-77" for an example "KB-410"); a value with the
+ * example's own prefix scores higher where codes are read. Examples that are words ("e.g. oak, ash")
  * give none.
  */
 function patternOfExamples(examples: string[]): Signature["pattern"] | undefined {
@@ -322,7 +322,7 @@ function kindOf(keyWords: string[], schema: JsonSchema, description: string, uni
   if (head === "version") return "version";
   if (["path", "file", "filename", "filepath", "dir", "directory", "folder"].includes(head)) return "path";
   if (ID_NOUNS.has(head) && keyWords.length > 1) return "identifier";
-  // `officer_badge`, "Badge number of the issuing officer": the description's first phrase says what the
+  // `keeper_tag`, "Tag number of the keeper on shift": the description's first phrase says what the
   // value is, an identifier.
   const described = wordsOf(description.split(/[,;:(]|\s(?:of|for|from|that|which|used|e\.g\.)\s/i)[0] ?? "").at(-1);
   if (type === "string" && described !== undefined && ID_NOUNS.has(described) && !NAME_NOUNS.has(head)) return "identifier";

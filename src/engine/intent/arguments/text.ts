@@ -35,7 +35,7 @@ const named = (sig: Signature, word: string) => {
 /** "Company: Harbour Tiles Ltd", "- reason = flooding", "Subject line: Renewal": the value after the label. */
 function labelled(sig: Signature, turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
   // ("where: Level 3 slab" labels a place: see labelOf.)
-  // ("location: 12 Mercer St" for a street address: a word for a place labels any parameter of a place.)
+  // ("location: 4 Quay Road" for a street address: a word for a place labels any parameter of a place.)
   const keyNamed = (word: string) => sig.keyWords.filter((k) => !ID_SUFFIXES.has(k)).some((k) => [...conceptsOf(word)].includes(k)) || ((word === "where" || PLACE_WORDS.has(word)) && sig.label.has("where"));
   for (let i = 0; i < turn.words.length; i++) {
     const w = turn.words[i]!;
@@ -320,8 +320,8 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
       }
     }
   }
-  // One of the values the description gives as examples ("Ingredient name, e.g. flour, butter, yeast"),
-  // written in the turn as a word of its own: "order flour from …".
+  // One of the values the description gives as examples ("Timber, e.g. oak, ash, larch"), written in the
+  // turn as a word of its own: "plane the oak for …".
   for (const sig of open) {
     if (out.has(sig.key) || sig.kind !== "name" || !sig.examples || sig.examples.some((e) => /\d/.test(e))) continue;
     for (const example of sig.examples) {
@@ -329,7 +329,7 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
       if (at && claim(sig.key, taken.some((t) => overlaps(t, { start: at.index, end: at.index + at[0].length })) ? undefined : { value: turn.text.slice(at.index, at.index + example.length), span: { start: at.index, end: at.index + at[0].length } })) break;
     }
   }
-  // A street address ("77 Linden Ave", "12 Mercer St."): a house number, a capitalised name and the word
+  // A street address ("4 Quay Road", "19 Orchard Lane"): a house number, a capitalised name and the word
   // for its kind of street, wherever it stands, for a parameter of an address or a street.
   for (const sig of open) {
     if (out.has(sig.key) || (sig.kind !== "name" && sig.kind !== "text") || !sig.keyWords.some((w) => w === "address" || w === "street")) continue;
