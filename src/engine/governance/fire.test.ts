@@ -1970,3 +1970,362 @@ describe("twelfth session: shapes that had lost their verb, their values or thei
       ["release_shipment", { shipment_id: "S-1", damaged_cartons: 0 }, "approved"],
     ]));
 });
+
+// Shapes added in the thirteenth session, each across surface forms, with calls on either side. Every example
+// is our own.
+describe("thirteenth session: limits on things done, kinds and posts that alone may, shared subjects, modes and own times", () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const NOW = new Date("2027-03-02T12:00:00Z");
+  /** A call after `earlier` calls of `previous` (by default the same tool): spread inside the window before now, or all just before it. */
+  const afterEarlier = (set: RuleSet, tool: string, args: Record<string, unknown>, earlier: number, windowMs: number, opts: { outside?: boolean; previous?: string } = {}) => {
+    const history = Array.from({ length: earlier }, (_, i) => ({
+      tool: opts.previous ?? tool,
+      at: new Date(NOW.getTime() - (opts.outside ? windowMs + (i + 1) * 60_000 : ((i + 1) * windowMs) / (earlier + 1))),
+    }));
+    return set.decide(prepareAction({ tool, args, now: NOW, history })).decision;
+  };
+  const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
+
+  // "No more than 3 sauna sessions a day may be booked": a rate on the actions the passive verb names.
+  describe("a limit on things a passive verb is done to", () => {
+    const PERIODS = [["a day", DAY], ["per hour", HOUR], ["each week", 7 * DAY]] as const;
+    const THINGS = [
+      ["sauna sessions", "booked", "book_sauna_session", "cancel_sauna_session"],
+      ["telescope slots", "reserved", "reserve_telescope_slot", "release_telescope_slot"],
+      ["balloon flights", "launched", "launch_balloon_flight", "log_balloon_flight"],
+      ["bell castings", "poured", "pour_bell_casting", "inspect_bell_casting"],
+    ] as const;
+    const COUNTS = [[3, "three"], [5, "5"], [2, "two"], [4, "four"]] as const;
+    const FRAMES: ((n: string, things: string, per: string, done: string) => string)[] = [
+      (n, things, per, done) => `No more than ${n} ${things} ${per} may be ${done}.`,
+      (n, things, per, done) => `At most ${n} ${things} ${per} can be ${done}`,
+      (n, things, per, done) => `Up to ${n} ${things} ${per} may be ${done}`,
+      (n, things, per, done) => `A maximum of ${n} ${things} ${per} are allowed to be ${done}.`,
+      (n, things, per, done) => `No more than ${n} ${things} may be ${done} ${per}`,
+    ];
+    FRAMES.forEach((frame, f) =>
+      PERIODS.forEach(([per, windowMs], p) => {
+        const [things, done, tool, other] = THINGS[(f + p) % THINGS.length]!;
+        const [n, written] = COUNTS[(f + 2 * p) % COUNTS.length]!;
+        const sentence = frame(written, things, per, done);
+        it(sentence, () => {
+          const set = ruleSetOf(sentence);
+          expect([
+            afterEarlier(set, tool, {}, n, windowMs),
+            afterEarlier(set, tool, {}, n - 1, windowMs),
+            // As many earlier, but before the window: not counted.
+            afterEarlier(set, tool, {}, n, windowMs, { outside: true }),
+            // Another operation on the same things, after as many of the limited ones.
+            afterEarlier(set, other, {}, n, windowMs, { previous: tool }),
+          ]).toEqual(["blocked", "approved", "approved", "approved"]);
+        });
+      }),
+    );
+
+    // Words after the verb narrow the limit to the actions they describe.
+    it("words after the participle", () => {
+      const set = ruleSetOf("A maximum of five seed samples each week can be withdrawn from the vault");
+      const week = 7 * DAY;
+      expect([
+        afterEarlier(set, "withdraw_seed_sample", { source: "vault" }, 5, week),
+        afterEarlier(set, "withdraw_seed_sample", { source: "vault" }, 4, week),
+        afterEarlier(set, "withdraw_seed_sample", { source: "field_store" }, 5, week),
+        afterEarlier(set, "catalogue_seed_sample", { source: "vault" }, 5, week, { previous: "withdraw_seed_sample" }),
+      ]).toEqual(["blocked", "approved", "approved", "approved"]);
+    });
+
+    // "in a single request", "per order": a count on each action, not a rate.
+    for (const [sentence, tool, key, other] of [
+      ["No more than 4 puppets can be hired in a single request", "hire_puppet", "puppet_count", "repair_puppet"],
+      ["At most four puppets may be hired per order", "hire_puppet", "quantity", "repair_puppet"],
+      ["Up to 4 puppets can be hired per request.", "hire_puppet", "puppet_count", "repair_puppet"],
+      ["A maximum of 4 bell ropes may be ordered in a single order.", "order_bell_rope", "quantity", "splice_bell_rope"],
+      ["No more than four bell ropes can be ordered per order", "order_bell_rope", "rope_count", "splice_bell_rope"],
+    ] as const) {
+      it(sentence, () =>
+        decide(sentence, [
+          [tool, { [key]: 5 }, "blocked"],
+          [tool, { [key]: 4 }, "approved"],
+          [tool, { [key]: 1 }, "approved"],
+          [other, { [key]: 5 }, "approved"],
+        ]),
+      );
+    }
+
+    // "Stargazers may reserve no more than 2 telescope slots per day": a permission up to a limit is the same rate.
+    for (const [sentence, tool, other, n, windowMs] of [
+      ["Stargazers may reserve no more than 2 telescope slots per day", "reserve_telescope_slot", "release_telescope_slot", 2, DAY],
+      ["Visitors can book at most three sauna sessions a day.", "book_sauna_session", "cancel_sauna_session", 3, DAY],
+      ["Pilots may launch up to 4 balloon flights each week", "launch_balloon_flight", "log_balloon_flight", 4, 7 * DAY],
+      ["Curators may withdraw a maximum of 5 seed samples per hour.", "withdraw_seed_sample", "catalogue_seed_sample", 5, HOUR],
+      ["Guests are allowed to book no more than three sauna sessions per day", "book_sauna_session", "cancel_sauna_session", 3, DAY],
+    ] as const) {
+      it(sentence, () => {
+        const set = ruleSetOf(sentence);
+        expect([
+          afterEarlier(set, tool, {}, n, windowMs),
+          afterEarlier(set, tool, {}, n - 1, windowMs),
+          afterEarlier(set, tool, {}, n, windowMs, { outside: true }),
+          afterEarlier(set, other, {}, n, windowMs, { previous: tool }),
+        ]).toEqual(["blocked", "approved", "approved", "approved"]);
+      });
+    }
+  });
+
+  // "Only annual and lifetime memberships may be issued for more than 30 days": other kinds are blocked from
+  // what the words after the verb say; "Only bells under 2 tonnes may be hung in the north tower": things
+  // outside the condition are blocked from it.
+  describe("only some kinds of things may be done to, as the words after say", () => {
+    for (const [sentence, kinds] of [
+      ["Only annual and lifetime memberships may be issued for more than 30 days", ["annual", "lifetime"]],
+      ["Only annual or lifetime memberships can be issued for longer than 30 days.", ["annual", "lifetime"]],
+      ["Only annual and lifetime memberships may be issued for more than a month", ["annual", "lifetime"]],
+      ["Only season and annual memberships can be issued for over 30 days", ["season", "annual"]],
+    ] as const) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["issue_sauna_membership", { member_id: "M-1", membership_type: "day", duration_days: 40 }, "blocked"],
+          ...kinds.map((k): Probe => ["issue_sauna_membership", { member_id: "M-1", membership_type: k, duration_days: 40 }, "approved"]),
+          ["issue_sauna_membership", { member_id: "M-1", membership_type: "day", duration_days: 20 }, "approved"],
+          ["revoke_sauna_membership", { member_id: "M-1", membership_type: "day", duration_days: 40 }, "approved"],
+        ]),
+      );
+    }
+    for (const sentence of [
+      "Only bells under 2 tonnes may be hung in the north tower",
+      "Only bells that weigh under 2 tonnes can be hung in the north tower.",
+      "Only bells below 2000 kg can be hung in the north tower",
+      "Only bells which weigh under 2 t may be hung in the north tower.",
+    ]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["hang_bell", { bell_id: "B-1", weight_kg: 2500, tower: "north" }, "blocked"],
+          ["hang_bell", { bell_id: "B-1", weight_kg: 1500, tower: "north" }, "approved"],
+          ["hang_bell", { bell_id: "B-1", weight_kg: 2500, tower: "south" }, "approved"],
+          ["tune_bell", { bell_id: "B-1", weight_kg: 2500, tower: "north" }, "approved"],
+        ]),
+      );
+    }
+    for (const sentence of ["Only balloons under 300 kg may be launched from the roof", "Only balloons that weigh under 300 kg can be launched from the roof."]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["launch_balloon", { balloon_id: "G-1", weight_kg: 400, launch_site: "roof" }, "blocked"],
+          ["launch_balloon", { balloon_id: "G-1", weight_kg: 200, launch_site: "roof" }, "approved"],
+          ["launch_balloon", { balloon_id: "G-1", weight_kg: 400, launch_site: "meadow" }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  // "Seed samples may only be released by curators": the post of whoever asks; others are blocked.
+  describe("things that may be done only by some posts", () => {
+    for (const [sentence, tool, other, allowed, refused] of [
+      ["Seed samples may only be released by curators", "release_seed_sample", "catalogue_seed_sample", ["curator"], ["volunteer", "botanist"]],
+      ["Seed samples can be released only by a curator, a botanist or a lab manager", "release_seed_sample", "catalogue_seed_sample", ["curator", "botanist", "lab_manager"], ["volunteer", "head_gardener"]],
+      ["Seed samples may be released only by the head curator or a lab manager.", "release_seed_sample", "catalogue_seed_sample", ["head_curator", "lab_manager"], ["botanist", "volunteer"]],
+      ["Telescope slots may only be booked by duty astronomers or visiting observers", "book_telescope_slot", "release_telescope_slot", ["duty_astronomer", "visiting_observer"], ["tour_guide"]],
+      ["Telescope slots can be booked only by a duty astronomer.", "book_telescope_slot", "release_telescope_slot", ["duty_astronomer"], ["visiting_observer", "tour_guide"]],
+    ] as const) {
+      it(sentence, () => {
+        for (const key of ["requester_role", "user_role"]) {
+          decide(sentence, [
+            ...allowed.map((r): Probe => [tool, { item_id: "X-1", [key]: r }, "approved"]),
+            ...refused.map((r): Probe => [tool, { item_id: "X-1", [key]: r }, "blocked"]),
+            // Who asks unsaid: fail closed.
+            [tool, { item_id: "X-1" }, "blocked"],
+            [other, { item_id: "X-1", [key]: refused[0] }, "approved"],
+          ]);
+        }
+      });
+    }
+    // "may only be approved by a duty astronomer": whoever approves is the approver, not a post that acts.
+    for (const [sentence, tool, post, other, elsewhere] of [
+      ["Telescope bookings may only be approved by a duty astronomer", "book_telescope", "duty_astronomer", "visitor", "clean_telescope"],
+      ["Seed sample releases can only be approved by the head curator.", "release_seed_sample", "head_curator", "volunteer", "catalogue_seed_sample"],
+    ] as const) {
+      it(sentence, () => {
+        const parsed = parseRule(sentence);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        expect(parsed.rule.effect).toBe("require_approval");
+        expect(restate(parsed.rule)).not.toMatch(/role is/);
+        decide(sentence, [
+          [tool, { item_id: "X-1", requester_role: post }, "conditional"],
+          [tool, { item_id: "X-1", requester_role: other }, "conditional"],
+          [elsewhere, { item_id: "X-1", requester_role: other }, "approved"],
+        ]);
+      });
+    }
+  });
+
+  // "Bells may only be tuned in the foundry and must never be rung in the yard": the second modal clause
+  // shares the subject and is a rule of its own.
+  describe("two modal clauses sharing a subject", () => {
+    for (const [text, first, second] of [
+      ["Bells may only be tuned in the foundry and must never be rung in the yard.", ["tune_bell", "foundry", "yard"], ["ring_bell", "yard", "tower"]],
+      ["Seed samples can only be opened in the clean room and must not be dried in the greenhouse.", ["open_seed_sample", "clean_room", "greenhouse"], ["dry_seed_sample", "greenhouse", "drying_room"]],
+    ] as const) {
+      it(text, () => {
+        const clauses = splitClauses(text);
+        expect(clauses).toHaveLength(2);
+        const [one, two] = clauses.map((c) => ruleSetOf(c));
+        const at = (set: RuleSet, tool: string, location: string) => set.decide(prepareAction({ tool, args: { item_id: "X-1", location }, now: NOW })).decision;
+        // The first clause: only where it says.
+        expect([at(one!, first[0], first[1]), at(one!, first[0], first[2])]).toEqual(["approved", "blocked"]);
+        // The second: its own verb at its own place, not the first verb there.
+        expect([at(two!, second[0], second[1]), at(two!, second[0], second[2]), at(two!, first[0], second[1])]).toEqual(["blocked", "approved", "approved"]);
+      });
+    }
+  });
+
+  // "while the telescope is in maintenance mode": the state of a thing, an argument named by both words.
+  describe("a thing in a mode, state, status or phase", () => {
+    const THINGS = [
+      { doing: "opening the dome", verb: "open the dome", nouns: "dome openings", tool: "open_dome", other: "close_dome", thing: "telescope", value: "maintenance", another: "observing" },
+      { doing: "opening the seed vault", verb: "open the seed vault", nouns: "seed vault openings", tool: "open_seed_vault", other: "close_seed_vault", thing: "freezer", value: "defrost", another: "cooling" },
+      { doing: "launching balloons", verb: "launch balloons", nouns: "balloon launches", tool: "launch_balloon", other: "inflate_balloon", thing: "burner", value: "standby", another: "running" },
+    ];
+    const FRAMES: [frame: (t: (typeof THINGS)[number], word: string) => string, fired: Expect, at: "value" | "another"][] = [
+      [(t, word) => `Block ${t.doing} while the ${t.thing} is in ${t.value} ${word}`, "blocked", "value"],
+      [(t, word) => `${capital(t.nouns)} are only allowed when the ${t.thing} is in ${t.value} ${word}.`, "blocked", "another"],
+      [(t, word) => `Never ${t.verb} when the ${t.thing} is not in ${t.value} ${word}`, "blocked", "another"],
+      [(t, word) => `Require approval for ${t.doing} when the ${t.thing} is in ${t.value} ${word}.`, "conditional", "value"],
+    ];
+    FRAMES.forEach(([frame, fired, firesAt], f) =>
+      ["mode", "state", "status", "phase"].forEach((word, w) => {
+        const t = THINGS[(f + w) % THINGS.length]!;
+        const sentence = frame(t, word);
+        const key = `${t.thing}_${word}`;
+        it(sentence, () =>
+          decide(sentence, [
+            [t.tool, { [key]: t.value }, firesAt === "value" ? fired : "approved"],
+            [t.tool, { [key]: t.another }, firesAt === "another" ? fired : "approved"],
+            [t.other, { [key]: firesAt === "value" ? t.value : t.another }, "approved"],
+          ]),
+        );
+      }),
+    );
+  });
+
+  // "Never schedule balloon flights outside 08:00-18:00": the hours of the flight, not of the call.
+  describe("a window after a verb of planning is the planned thing's own time", () => {
+    // [rule, tool, argument, [start, now] inside, [start, now] outside]: each `now` on the other side.
+    const cases: [string, string, string, [string, string], [string, string]][] = [
+      ["Never schedule balloon flights outside 08:00-18:00", "schedule_balloon_flight", "departure_time", ["2027-05-04T19:00:00Z", "2027-05-04T12:00:00Z"], ["2027-05-04T09:00:00Z", "2027-05-04T20:00:00Z"]],
+      ["Do not schedule balloon flights outside 08:00 to 18:00.", "schedule_balloon_flight", "launch_at", ["2027-05-04T07:00:00Z", "2027-05-04T12:00:00Z"], ["2027-05-04T17:00:00Z", "2027-05-04T05:00:00Z"]],
+      // Berlin in January is UTC+1: 21:30Z is 22:30 there; 23:00Z is midnight.
+      ["Do not book sauna sessions between 22:00 and 06:00 local time (Europe/Berlin)", "book_sauna_session", "start_time", ["2027-01-12T21:30:00Z", "2027-01-12T12:00:00Z"], ["2027-01-12T19:30:00Z", "2027-01-12T23:00:00Z"]],
+      // In July UTC+2: 20:30Z is 22:30, 04:30Z is 06:30 (at UTC+1 they would be 21:30 and 05:30).
+      ["Do not book sauna sessions between 22:00 and 06:00 local time (Europe/Berlin).", "book_sauna_session", "session_start", ["2027-07-13T20:30:00Z", "2027-07-13T12:00:00Z"], ["2027-07-14T04:30:00Z", "2027-07-13T23:00:00Z"]],
+      // New York in January is UTC-5: 03:30Z is 22:30 the evening before; in July UTC-4: 02:30Z is 22:30, 10:30Z is 06:30.
+      ["Do not book telescope sessions between 22:00 and 06:00 local time (America/New_York)", "book_telescope_session", "start_time", ["2027-01-13T03:30:00Z", "2027-01-12T17:00:00Z"], ["2027-01-13T02:30:00Z", "2027-01-13T05:00:00Z"]],
+      ["Do not book telescope sessions between 22:00 and 06:00 local time (America/New_York).", "book_telescope_session", "starts_at", ["2027-07-14T02:30:00Z", "2027-07-13T17:00:00Z"], ["2027-07-14T10:30:00Z", "2027-07-14T05:00:00Z"]],
+    ];
+    for (const [sentence, tool, key, [inside, nowOutside], [outside, nowInside]] of cases) {
+      it(`${sentence} (${key} ${inside})`, () =>
+        decide(sentence, [
+          [tool, { [key]: inside, now: nowOutside }, "blocked"],
+          [tool, { [key]: outside, now: nowInside }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  // "to any buyer other than Marta Okafor, Jonas Breit or Ilse Varga": each name of several words is one value.
+  describe("an exclusion list of names of several words", () => {
+    for (const [sentence, fired, names] of [
+      ["Block bell sales to any buyer other than Marta Okafor, Jonas Breit or Ilse Varga", "blocked", ["Marta Okafor", "jonas breit", "ILSE VARGA"]],
+      ["Bell sales to any buyer other than Marta Okafor or Jonas Breit are forbidden.", "blocked", ["marta okafor", "Jonas Breit"]],
+      ["Never sell bells to buyers other than Rowan Achebe", "blocked", ["rowan achebe"]],
+      ["Require approval for selling bells to buyers other than Marta Okafor and Jonas Breit", "conditional", ["Marta Okafor", "Jonas Breit"]],
+    ] as const) {
+      it(sentence, () =>
+        decide(sentence, [
+          ...names.map((n): Probe => ["sell_bell", { bell_id: "B-1", buyer_name: n }, "approved"]),
+          ["sell_bell", { bell_id: "B-1", buyer_name: "Peter Lund" }, fired],
+          ["sell_bell", { bell_id: "B-1", buyer_name: names.length === 1 ? "Marta Okafor" : "Rowan Achebe" }, fired],
+        ]),
+      );
+    }
+    // "outside business hours (…)" stays a time, not a value excluded.
+    for (const [sentence, tool, fired] of [
+      ["Block balloon refuelling outside business hours (9am-5pm UTC, Mon-Fri)", "refuel_balloon", "blocked"],
+      ["Never refuel balloons outside business hours (9am-5pm UTC, Mon-Fri).", "refuel_balloon", "blocked"],
+      ["Balloon refuelling outside business hours (9am-5pm UTC, Mon-Fri) needs the chief pilot's approval", "refuel_balloon", "conditional"],
+    ] as const) {
+      it(sentence, () =>
+        decide(sentence, [
+          // Tuesday noon and evening, then Saturday noon.
+          [tool, { balloon_id: "G-1", now: "2027-03-02T12:00:00Z" }, "approved"],
+          [tool, { balloon_id: "G-1", now: "2027-03-02T20:00:00Z" }, fired],
+          [tool, { balloon_id: "G-1", now: "2027-03-06T12:00:00Z" }, fired],
+          ["inflate_balloon", { balloon_id: "G-1", now: "2027-03-02T20:00:00Z" }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  // "less than 14 days after its last inspection": the other date is the thing's last such event.
+  describe("the other date of a gap named by 'its last' or 'its previous'", () => {
+    for (const [sentence, tool, keys, own] of [
+      ["Never service a balloon less than 14 days after its last inspection", "service_balloon", ["last_inspection_date", "inspection_date"], "service_date"],
+      ["Block servicing a balloon fewer than two weeks after its last inspection.", "service_balloon", ["last_inspection_date", "inspection_date"], "service_date"],
+      ["Do not tune a bell less than 14 days after its previous tuning", "tune_bell", ["previous_tuning_date", "last_tuning_date"], "scheduled_date"],
+      ["Never restock a seed vault less than 14 days after its last audit.", "restock_seed_vault", ["last_audit_date", "audit_date"], "restock_date"],
+      ["Do not refill a balloon tank less than 14 days after its previous pressure test", "refill_balloon_tank", ["last_pressure_test_date", "pressure_test_date"], "refill_date"],
+    ] as const) {
+      it(sentence, () => {
+        for (const key of keys) {
+          decide(sentence, [
+            [tool, { item_id: "X-1", [key]: "2027-05-01", [own]: "2027-05-21" }, "approved"],
+            [tool, { item_id: "X-1", [key]: "2027-05-01", [own]: "2027-05-11" }, "blocked"],
+          ]);
+        }
+      });
+    }
+  });
+
+  // `density_kg_m3`, `speed_km_h`, `flow_l_min`: a unit per another without "per" in the argument's name.
+  describe("a unit per another written without 'per' in an argument's name", () => {
+    for (const [sentence, tool, key, over, at_, under] of [
+      ["Block puppet head foam fills with a density above 12 kg/m³", "fill_puppet_head", "foam_density_kg_m3", 13, 12, 11],
+      ["Block puppet head foam fills with a density above 12 kg/m³.", "fill_puppet_head", "density_g_cm3", 0.013, 0.012, 0.011],
+      ["Block balloon launches in winds above 40 km/h", "launch_balloon", "wind_speed_km_h", 41, 40, 39],
+      // 40 km/h is 11.1 m/s.
+      ["Block balloon launches in winds above 40 km/h.", "launch_balloon", "wind_speed_m_s", 12, 11.1, 10],
+      // 600 l/h is 10 l/min.
+      ["Block sauna water flows above 600 l/h", "set_sauna_water_flow", "flow_l_min", 11, 10, 9],
+      ["Block sauna water flows above 10 litres per minute", "set_sauna_water_flow", "flow_l_h", 660, 600, 540],
+    ] as const) {
+      it(`${sentence} (${key})`, () =>
+        decide(sentence, [
+          [tool, { [key]: over }, "blocked"],
+          [tool, { [key]: at_ }, "approved"],
+          [tool, { [key]: under }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  // "a high-altitude flight" and `approve_altitude_flight`: the compound's head names the tool.
+  describe("a hyphenated compound whose head names the tool", () => {
+    const TOOLS = { "high-altitude flight": "approve_altitude_flight", "cold-storage transfer": "approve_storage_transfer", "bronze-alloy change": "approve_alloy_change", "deep-sky booking": "approve_sky_booking" } as const;
+    for (const [sentence, thing, post, other] of [
+      ["Only chief pilots may approve a high-altitude flight", "high-altitude flight", "chief_pilot", "trainee_pilot"],
+      ["Only chief pilots are allowed to approve high-altitude flights.", "high-altitude flight", "chief_pilot", "trainee_pilot"],
+      ["Only head curators may approve a cold-storage transfer", "cold-storage transfer", "head_curator", "volunteer"],
+      ["Only foundry masters can approve a bronze-alloy change.", "bronze-alloy change", "foundry_master", "apprentice"],
+      ["Only a duty astronomer may approve deep-sky bookings", "deep-sky booking", "duty_astronomer", "visitor"],
+    ] as const) {
+      it(sentence, () => {
+        const tool = TOOLS[thing];
+        const elsewhere = Object.values(TOOLS).find((t) => t !== tool)!;
+        decide(sentence, [
+          [tool, { item_id: "X-1", requester_role: post }, "approved"],
+          [tool, { item_id: "X-1", requester_role: other }, "blocked"],
+          [elsewhere, { item_id: "X-1", requester_role: other }, "approved"],
+        ]);
+      });
+    }
+  });
+});

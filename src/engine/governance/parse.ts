@@ -149,6 +149,8 @@ function analyze(text: string): W[] {
   // "when the telescope is in safe mode", "while the press is in a cleaning state": the thing's mode is
   // that value ("the telescope mode is safe").
   text = text.replace(/\b([a-z][\w-]*)\s+(is|are|isn't|aren't|is\s+not|are\s+not)\s+in\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(mode|state|status|phase|stage)\b/gi, "$1 $4 $2 $3");
+  // "at most twice per hour", "more than once": a number of times.
+  text = text.replace(/\b(more\s+than|at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|fewer\s+than|less\s+than|at\s+least)\s+(once|twice|thrice)\b/gi, (_m, bound: string, n: string) => `${bound} ${{ once: 1, twice: 2, thrice: 3 }[n.toLowerCase() as "once"]} times`);
   // "has not yet passed", "haven't yet signed": "yet" says when, not what state.
   text = text.replace(/\b(not|n't|never)\s+yet\b/gi, "$1");
   // "any attempt to share …", "trying to delete …": the attempt is the action.
@@ -892,9 +894,11 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
   }
   // "stronger than", "steeper than", "louder than": any comparative the tagger reads as one (an adjective
   // whose lemma is its base) says more of that quality, unless its base names the low end of a scale.
+  // ("sooner than": an adverb of time is one too, which the tagger leaves unlemmatised.)
   const w = ws[i];
-  if (w?.t.kind === "word" && w.pos === "ADJ" && /[a-z]{2}(?:er|r)$/.test(w.norm) && w.lemma !== w.norm && w.norm.startsWith(w.lemma.slice(0, 2)) && wordIs(ws[i + 1], "than")) {
-    return { op: LOW_END.has(w.lemma) ? "lt" : "gt", length: 2 };
+  if (w?.t.kind === "word" && (w.pos === "ADJ" || w.pos === "ADV") && /[a-z]{2}(?:er|r)$/.test(w.norm) && wordIs(ws[i + 1], "than")) {
+    const base = w.lemma !== w.norm && w.norm.startsWith(w.lemma.slice(0, 2)) ? w.lemma : w.pos === "ADV" && isKnownWord(w.norm.slice(0, -2)) ? w.norm.slice(0, -2) : undefined;
+    if (base) return { op: LOW_END.has(base) ? "lt" : "gt", length: 2 };
   }
   // "goes above", "is greater than": a verb before the comparator is skipped by the caller.
   return undefined;
@@ -904,7 +908,7 @@ const HAVING_VERBS = new Set(["include", "contain", "use", "have", "hold", "carr
 /** "include more than eight", "use 2 kg": a verb of having at k with an amount right after it. */
 const holdsAmount = (ws: W[], k: number) => HAVING_VERBS.has(ws[k]?.lemma ?? "") && (comparatorAt(ws, k + 1) !== undefined || NUMERIC_KINDS.has(ws[k + 1]?.t.kind ?? ""));
 // Adjectives whose comparative says less of a measure ("weaker than 5 knots" is below 5 knots).
-const LOW_END = new Set(["low", "small", "short", "young", "light", "slow", "cold", "cool", "close", "near", "narrow", "shallow", "few", "cheap", "weak", "thin", "quiet", "soft", "dim", "early", "little", "slight", "brief", "mild", "scarce", "tiny", "sparse"]);
+const LOW_END = new Set(["low", "small", "short", "young", "light", "slow", "cold", "cool", "close", "near", "narrow", "shallow", "few", "cheap", "weak", "thin", "quiet", "soft", "dim", "early", "little", "slight", "brief", "mild", "scarce", "tiny", "sparse", "soon"]);
 
 /**
  * A time of day compared as a value: "later than 14:00", "earlier than 6am", "past 2pm". Said of a thing
@@ -3561,6 +3565,11 @@ function limitOnThingsDone(text: string): string {
   // who may is not kept (the limit is read for every caller, the stricter reading).
   const permitted = /^(?:[a-z][\w-]*\s+){1,4}?(?:may|can|shall|are\s+allowed\s+to|is\s+allowed\s+to)\s+([a-z]{3,})\s+(?:no\s+more\s+than|not\s+more\s+than|at\s+most|up\s+to|a\s+maximum\s+of)\s+(.+)$/i.exec(text.trim());
   if (permitted && tag(["they", permitted[1]!.toLowerCase()])[1]?.pos === "VERB") return `Do not ${permitted[1]} more than ${permitted[2]}`;
+  // "Sessions may be booked no more than 3 times a day": how often the things may be done to.
+  const often = /^(.+?)\s+(?:may|can|shall|should|(?:are|is)\s+(?:allowed|permitted)\s+to)\s+(?:be|get)\s+([a-z]{3,})\s+(?:no\s+more\s+than|not\s+more\s+than|at\s+most|up\s+to|a\s+maximum\s+of)\s+(?:(\S+)\s+times?|(once|twice|thrice))\b\s*(.*)$/i.exec(text.trim());
+  const done = often ? tag(["it", "was", often[2]!.toLowerCase()])[2] : undefined;
+  const times = often ? (often[3] ?? { once: "1", twice: "2", thrice: "3" }[often[4]!.toLowerCase() as "once"]) : undefined;
+  if (often && done?.pos === "VERB") return `Do not ${done.lemma} ${often[1]} more than ${times} times ${often[5]}`.trim();
   const lead = LIMIT_ON_THINGS_DONE.exec(text.trim());
   if (!lead) return text;
   const rest = text.trim().slice(lead[0].length);
@@ -3609,7 +3618,8 @@ function onlyKindsMayBe(text: string): string {
     const head = words.at(-1)!;
     if (!/s$/.test(head) || tagged.slice(0, words.length).some((w, i) => !["ADJ", "NOUN", "PROPN", "VERB", "CCONJ"].includes(w.pos) && !/^,?$/.test(words[i]!.replace(/[a-z-]/g, "")))) return text;
     if (listed === "") return text;
-    return `Block ${head} ${participle} ${rest} unless they are ${listed.split(/\s*,\s*|\s+(?:and|or)\s+/).join(" or ")}`;
+    const kinds = listed.split(/\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+/);
+    return `Block ${head} ${participle} ${rest} unless they are ${kinds.length > 2 ? `${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}` : kinds.join(" or ")}`;
   }
   if (tagged.slice(0, cond).some((w) => w.pos !== "NOUN" && w.pos !== "ADJ")) return text;
   const head = words.slice(0, cond).join(" ");
