@@ -2329,3 +2329,51 @@ describe("thirteenth session: limits on things done, kinds and posts that alone 
     }
   });
 });
+
+// Forms the thirteenth session's test writer found misread, then read: how often a thing may be done to, a
+// number of times in words, three kinds in a list, and "sooner than". Every example is our own.
+describe("thirteenth session: how often, three kinds, sooner", () => {
+  const at = new Date("2027-05-12T12:00:00Z");
+  const earlierCalls = (sentence: string, tool: string, earlier: number, windowMs: number) => {
+    const set = ruleSetOf(sentence);
+    const history = Array.from({ length: earlier }, (_, i) => ({ tool, at: new Date(at.getTime() - ((i + 1) * windowMs) / (earlier + 1)) }));
+    return set.decide(prepareAction({ tool, args: {}, now: at, history })).decision;
+  };
+  const HOUR = 3_600_000;
+  for (const [sentence, tool, n, windowMs] of [
+    ["Sauna sessions may be booked no more than 3 times a day.", "book_sauna_session", 3, 24 * HOUR],
+    ["Sauna sessions can be booked at most three times per day", "book_sauna_session", 3, 24 * HOUR],
+    ["Each locker can be opened at most twice per hour.", "open_locker", 2, HOUR],
+    ["Lockers may be opened not more than twice an hour", "open_locker", 2, HOUR],
+    ["Never retune a bell more than once a week", "retune_bell", 1, 7 * 24 * HOUR],
+  ] as const) {
+    it(sentence, () => {
+      expect(earlierCalls(sentence, tool, n, windowMs)).toBe("blocked");
+      expect(earlierCalls(sentence, tool, n - 1, windowMs)).toBe("approved");
+      expect(ruleSetOf(sentence).decide(prepareAction({ tool: "clean_sauna", args: {}, now: at, history: [] })).decision).toBe("approved");
+    });
+  }
+
+  for (const sentence of ["Only annual, season or lifetime memberships can be issued for longer than 30 days.", "Only annual, season and lifetime memberships may be issued for more than 30 days", "Only annual, season, or lifetime memberships can be issued for over 30 days"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["issue_membership", { membership_type: "lifetime", duration_days: 40 }, "approved"],
+        ["issue_membership", { membership_type: "season", duration_days: 40 }, "approved"],
+        ["issue_membership", { membership_type: "day", duration_days: 40 }, "blocked"],
+        ["issue_membership", { membership_type: "day", duration_days: 20 }, "approved"],
+      ]),
+    );
+  }
+
+  for (const [sentence, fired] of [
+    ["A balloon must not be serviced sooner than 14 days after its previous inspection.", "blocked"],
+    ["Require approval for servicing a balloon sooner than 14 days after its last inspection", "conditional"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["service_balloon", { previous_inspection_date: "2027-03-01", service_date: "2027-03-10" }, fired],
+        ["service_balloon", { previous_inspection_date: "2027-03-01", service_date: "2027-03-20" }, "approved"],
+      ]),
+    );
+  }
+});
