@@ -53,6 +53,19 @@ describe("verb classes", () => {
     const pairs = [["prescriptions", "prescribe"], ["subscription", "subscribe"], ["transcriptions", "transcribe"], ["consumption", "consume"], ["assumptions", "assume"], ["exceptions", "except"], ["interceptions", "intercept"], ["reductions", "reduce"], ["introduction", "introduce"], ["deductions", "deduct"], ["interventions", "intervene"], ["preventions", "prevent"]] as const;
     for (const [noun, verb] of pairs) expect(conceptsOf(noun).has(verb), `${noun} → ${verb}`).toBe(true);
   });
+
+  it("nouns in -ure, -age and -ration reach their verb, and a few whose spelling does not give it", () => {
+    const pairs = [["departures", "depart"], ["closure", "close"], ["seizures", "seize"], ["failure", "fail"], ["storage", "store"], ["breakages", "break"], ["shrinkage", "shrink"], ["registration", "register"], ["administration", "administer"], ["filtration", "filter"], ["sales", "sell"], ["gifts", "give"], ["losses", "lose"]] as const;
+    for (const [noun, verb] of pairs) expect(conceptsOf(noun).has(verb), `${noun} → ${verb}`).toBe(true);
+    // Words that only end like them are no doing of a verb of theirs.
+    for (const [word, not] of [["nature", "nat"], ["image", "im"], ["manage", "man"], ["garage", "gar"]] as const) expect(conceptsOf(word).has(not), `${word} ↛ ${not}`).toBe(false);
+  });
+
+  it("British and American spellings are one word", () => {
+    for (const [a, b] of [["enrol", "enroll"], ["enrolment", "enroll"], ["instal", "install"], ["organise", "organize"], ["authorisation", "authorization"], ["cancelled", "cancel"], ["criticising", "criticizing"]] as const) {
+      expect(sameConcept(a, b) || conceptsOf(a).has(b) || conceptsOf(b).has(a), `${a}/${b}`).toBe(true);
+    }
+  });
 });
 
 describe("typed values", () => {
@@ -191,6 +204,30 @@ describe("two numbers joined like a range", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("a code of digits, letters and digits", () => {
+  // ("6KWP318" on a plate reaches the tokenizer as written; it lower-cases it, as every test here shows.)
+  const words = (text: string) => tokenize(text).filter((t) => t.kind === "word").map((t) => t.text);
+  it("is one word, not a number and a word", () => {
+    for (const code of ["6kwp318", "12ab345", "6KWP318"]) {
+      for (const text of [code, `plate ${code} please`, `serial: ${code}.`, `(${code}), then`]) {
+        expect(words(text), text).toContain(code.toLowerCase());
+        expect(tokenize(text).some((t) => t.kind === "number" || t.kind === "quantity" || t.kind === "time"), text).toBe(false);
+      }
+    }
+  });
+  it("one letter between numbers, a unit or a meridiem keeps its number, quantity or time", () => {
+    for (const [text, kind, value] of [["1h30", "number", 1], ["3x4", "number", 3], ["5kg", "quantity", 5], ["10am", "time", 600]] as const) {
+      for (const written of [text, `about ${text} please`]) {
+        const tokens = tokenize(written);
+        expect(tokens.some((t) => t.kind === "word" && t.text === text), written).toBe(false);
+        const first = tokens.find((t) => t.kind !== "word" && t.kind !== "punct");
+        const read = first?.kind === "quantity" ? first.quantity.value : first?.kind === "time" ? first.minutes : first?.kind === "number" ? first.value : undefined;
+        expect([first?.kind, read], written).toEqual([kind, value]);
+      }
+    }
   });
 });
 

@@ -11,7 +11,7 @@ import type { Span } from "../../language/tokens.ts";
 import { OPPOSITE, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
 import { contextOf, overlaps, type Found, type Turn } from "./values.ts";
 import { readEnums, readBooleans, readCodes, type Candidate } from "./readers.ts";
-import { readTexts } from "./text.ts";
+import { readTexts, STREET_ADDRESS } from "./text.ts";
 
 // Below this a pair is not evidence enough; a lone value of the right type with no cue scores about 1.1.
 const FLOOR = 1;
@@ -136,7 +136,10 @@ function typedCandidates(sigs: Signature[], turn: Turn, asked: Set<string>, pair
   const lessening = takesAway(turn);
   const numeric = sigs.filter((s) => NUMERIC.has(s.kind)).length;
   const signed = sigs.filter((s) => NUMERIC.has(s.kind) && s.min !== undefined && s.min < 0);
+  // A house number is part of its address ("to 58 Alder Grove"), never a count or an amount.
+  const addresses = [...turn.text.matchAll(STREET_ADDRESS)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
   for (const f of turn.found) {
+    if (f.value.kind === "number" && addresses.some((a) => a.start <= f.span.start && f.span.end <= a.end)) continue;
     const numbered = numbersAThing(sigs, f);
     const counted = countedNoun(f);
     const ofPeople = counted !== undefined && namesPeople(counted);

@@ -4,7 +4,7 @@
 // typed values) rendered by writers that know nothing of the parser; the expected arguments come from the
 // meaning. Each class has a check that fails when the class is read wrong, not only when it is not read.
 import { describe, expect, it } from "vitest";
-import { extractArguments } from "../extract.ts";
+import { askedParameters, extractArguments, type JsonSchema } from "../extract.ts";
 
 const NOW = new Date("2026-11-24T12:00:00Z");
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -854,5 +854,315 @@ describe("twelfth session: values of workshops and ships", () => {
   });
   it("a code written in five groups", () => {
     expect(read("electric_small on 3 March 2027 at 08:00, code 978-1-86197-876-9").catalogue_code).toBe("9781861978769");
+  });
+});
+
+// The thirteenth session: codes whose shape only the description's examples give ("Hull id, e.g. HL-0042"),
+// codes of digits, letters and digits, identifiers a description names ("Badge number of …"), street
+// addresses, and terms of art that name an enum value. Every case is a meaning of our own rendered in
+// several surface forms (word orders, "key: value" lines, lower case, inside a sentence, the answer to a
+// question in a second turn); the expected arguments come from the meaning, and each class has a check that
+// fails when the class is read wrong (a value given to the wrong parameter, a code read as its first number).
+const HAUL_OUT = {
+  type: "object",
+  required: ["hull_id", "haul_date"],
+  properties: {
+    hull_id: { type: "string", description: "Hull id, e.g. HL-0042." },
+    supplier_code: { type: "string", description: "Supplier code, e.g. SUP-631." },
+    job_number: { type: "string", description: "Job number, e.g. JB-2026-00417." },
+    timber: { type: "string", description: "Timber for the repair, e.g. oak, ash." },
+    haul_date: { type: "string", format: "date", description: "Day the boat comes out of the water." },
+  },
+} as const;
+
+const REPAIR_INVOICE = {
+  type: "object",
+  required: ["account", "invoice", "amount_eur"],
+  properties: {
+    account: { type: "string", description: "Customer account, e.g. ACC-4105." },
+    invoice: { type: "string", description: "Invoice to settle, e.g. INV-50293." },
+    amount_eur: { type: "number", description: "Amount in EUR." },
+  },
+} as const;
+
+const HIVE_CHECK = {
+  type: "object",
+  required: ["hive_id", "inspection_date"],
+  properties: {
+    hive_id: { type: "string", description: "Hive id, e.g. KB-410." },
+    inspection_date: { type: "string", format: "date" },
+    frames: { type: "integer", minimum: 1, maximum: 40, description: "Frames to check." },
+  },
+} as const;
+
+const RIG_HIRE = {
+  type: "object",
+  required: ["van_plate", "fixtures"],
+  properties: {
+    van_plate: { type: "string", description: "Plate number of the van." },
+    dimmer_serial: { type: "string", description: "Serial number of the dimmer rack." },
+    fixtures: { type: "integer", minimum: 1, maximum: 200, description: "Fixtures to load." },
+    crew_badge: { type: "string", description: "Badge number of the rigger in charge." },
+    desk_id: { type: "string", description: "Id of the lighting desk." },
+  },
+} as const;
+
+const RIG_DELIVERY = {
+  type: "object",
+  required: ["vehicle", "fixtures"],
+  properties: {
+    vehicle: { type: "string", enum: ["flatbed_truck", "luton_van", "box_van"], description: "Vehicle to send." },
+    fixtures: { type: "integer", minimum: 1, maximum: 200, description: "Fixtures to load." },
+    delivery_address: { type: "string", description: "Where the rig goes." },
+  },
+} as const;
+
+const COLONY_SETUP = {
+  type: "object",
+  required: ["hive_type", "colonies"],
+  properties: {
+    hive_type: { type: "string", enum: ["langstroth_hive", "warre_hive", "topbar_hive"], description: "Kind of hive to set up." },
+    colonies: { type: "integer", minimum: 1, maximum: 50, description: "Colonies to house." },
+    street_address: { type: "string", description: "Apiary to deliver to." },
+  },
+} as const;
+
+const SWARM_CALL = {
+  type: "object",
+  required: ["address"],
+  properties: {
+    address: { type: "string", description: "Where the swarm hangs." },
+    seen_date: { type: "string", format: "date" },
+  },
+} as const;
+
+describe("thirteenth session: codes by their documented examples, addresses and terms of art", () => {
+  const read = (schema: JsonSchema, ...turns: string[]) => extractArguments(schema, turns, { now: NOW });
+  // The assistant's question, recorded as the parameters it asks for; the user's reply is the second turn.
+  const answer = (schema: JsonSchema, first: string, question: string, reply: string) => extractArguments(schema, [first, reply], { now: NOW, asked: askedParameters(schema, question) });
+  const codesOf = (args: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, args[k]]));
+
+  describe("a code shaped like the description's examples", () => {
+    const HAUL_KEYS = ["hull_id", "supplier_code", "job_number", "haul_date"] as const;
+    interface Haul {
+      hull: string;
+      supplier: string;
+      job: string;
+    }
+    // Each code after the word that names its parameter: the example's own prefix with other digits, or
+    // another prefix of the same shape.
+    const CUED: Record<string, (x: Haul) => string[] | { first: string; question: string; reply: string }> = {
+      sentence: (x) => [`Haul out hull ${x.hull} on 3 March 2027 with timber from supplier ${x.supplier}, job ${x.job}.`],
+      labels: (x) => [`hull id: ${x.hull}\nsupplier: ${x.supplier}\njob: ${x.job}\ndate: 3 March 2027`],
+      lowerCase: (x) => [`hull ${x.hull}, supplier ${x.supplier}, job number ${x.job}, 3 march 2027`.toLowerCase()],
+      jobFirst: (x) => [`Can you get job ${x.job} going? It's hull ${x.hull}, wood from supplier ${x.supplier}, out on 3 March 2027.`],
+      answered: (x) => ({ first: `Haul out on 3 March 2027, supplier ${x.supplier}, job ${x.job}`, question: "Which hull?", reply: x.hull }),
+    };
+    const HAULS: Haul[] = [
+      { hull: "HL-0977", supplier: "SUP-204", job: "JB-2027-00031" },
+      { hull: "HL-977", supplier: "SUP-2040", job: "JB-2027-0031" },
+      { hull: "KT-5512", supplier: "BRN-77", job: "RQ-2027-00031" },
+    ];
+
+    it("each code goes to the parameter its word names, whatever its prefix, in every form", () => {
+      const wrong: string[] = [];
+      for (const x of HAULS) {
+        for (const [form, write] of Object.entries(CUED)) {
+          const w = write(x);
+          const got = Array.isArray(w) ? read(HAUL_OUT, ...w) : answer(HAUL_OUT, w.first, w.question, w.reply);
+          const want = { hull_id: x.hull, supplier_code: x.supplier, job_number: x.job, haul_date: "2027-03-03" };
+          if (JSON.stringify(codesOf(got, HAUL_KEYS)) !== JSON.stringify(want)) wrong.push(`${form}/${x.hull}: ${JSON.stringify(codesOf(got, HAUL_KEYS))}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+
+    it("without a word before them, codes with the examples' prefixes go to their own parameters", () => {
+      for (const text of [
+        "Haul out HL-0977 on 3 March 2027, timber from SUP-204, job JB-2027-00031.",
+        "JB-2027-00031: haul out HL-0977 on 3 March 2027, wood from SUP-204",
+        "haul out hl-0977 3 march 2027 sup-204 jb-2027-00031",
+      ]) {
+        expect(codesOf(read(HAUL_OUT, text), HAUL_KEYS), text).toEqual({ hull_id: "HL-0977", supplier_code: "SUP-204", job_number: "JB-2027-00031", haul_date: "2027-03-03" });
+      }
+    });
+
+    it("examples that are words give no pattern: a code is not taken for that parameter, a word of its kind is", () => {
+      for (const text of ["Haul out HL-0977 on 3 March 2027, timber XQ-55", "Haul out HL-0977 on 3 March 2027, timber: XQ-55", "timber XQ-55 for HL-0977, 3 March 2027"]) {
+        const got = read(HAUL_OUT, text);
+        expect(got.timber, text).toBeUndefined();
+        expect(got.hull_id, text).toBe("HL-0977");
+      }
+      expect(read(HAUL_OUT, "Haul out HL-0977 on 3 March 2027 in oak").timber).toBe("oak");
+      expect(read(HAUL_OUT, "Haul out HL-0977 on 3 March 2027, timber: ash").timber).toBe("ash");
+    });
+
+    it("one code parameter takes a code of its example's shape with another prefix, and leaves counts alone", () => {
+      for (const [text, code] of [
+        ["Inspect TR-77 on 3 March 2027, 12 frames", "TR-77"],
+        ["hive: tr-77\ndate: 3 March 2027\nframes: 12", "TR-77"],
+        ["please inspect hive WB-815 on 3 March 2027, 12 frames", "WB-815"],
+        ["on 3 March 2027 check 12 frames of hive TR-77", "TR-77"],
+        ["inspect hive tr-77 3 march 2027 12 frames", "TR-77"],
+      ] as const) {
+        expect(read(HIVE_CHECK, text), text).toEqual({ hive_id: code, inspection_date: "2027-03-03", frames: 12 });
+      }
+      expect(answer(HIVE_CHECK, "Inspect 12 frames on 3 March 2027", "Which hive?", "TR-77")).toEqual({ hive_id: "TR-77", inspection_date: "2027-03-03", frames: 12 });
+    });
+
+    it("two code parameters each take their own code, by the word before it or by the example's prefix", () => {
+      const want = { account: "ACC-3318", invoice: "INV-50294", amount_eur: 450 };
+      for (const text of [
+        "Settle INV-50294 for ACC-3318, 450 EUR",
+        "for ACC-3318, INV-50294, €450",
+        "account ACC-3318 invoice INV-50294 450 euros",
+        "invoice: inv-50294\naccount: acc-3318\namount: 450 EUR",
+        "pay INV-50294 from ACC-3318 450 eur",
+      ]) {
+        expect(read(REPAIR_INVOICE, text), text).toEqual(want);
+      }
+      expect(answer(REPAIR_INVOICE, "Settle INV-50294, 450 EUR", "Which account should be charged?", "acc-3318")).toEqual(want);
+      expect(answer(REPAIR_INVOICE, "Settle 450 EUR", "Which account and invoice?", "ACC-3318, INV-50294")).toEqual(want);
+      // Another prefix for each: the word before it decides, in either order.
+      expect(read(REPAIR_INVOICE, "account BX-3310, invoice QR-50021, €450")).toEqual({ account: "BX-3310", invoice: "QR-50021", amount_eur: 450 });
+      expect(read(REPAIR_INVOICE, "invoice BX-3310, account QR-50021, €450")).toEqual({ account: "QR-50021", invoice: "BX-3310", amount_eur: 450 });
+    });
+  });
+
+  describe("a code of digits, letters and digits is one value", () => {
+    // A plate's letters may be written in either case: the value is compared without it.
+    const upper = (v: unknown) => (typeof v === "string" ? v.toUpperCase() : v);
+    it("for a plate and a serial, never the number it starts with", () => {
+      for (const text of [
+        "van 6KWP318, 24 fixtures, dimmer 12AB345",
+        "24 fixtures, van plate 6KWP318, dimmer serial 12AB345",
+        "plate: 6kwp318\ndimmer serial: 12ab345\nfixtures: 24",
+        "dimmer 12AB345 goes in van 6KWP318 with 24 fixtures",
+        "van 6KWP318 with 24 fixtures and the 12AB345 dimmer",
+      ]) {
+        const got = read(RIG_HIRE, text);
+        expect([upper(got.van_plate), upper(got.dimmer_serial), got.fixtures], text).toEqual(["6KWP318", "12AB345", 24]);
+      }
+      const asked = answer(RIG_HIRE, "Load 24 fixtures, dimmer 12AB345", "Which van? Give its plate number.", "6KWP318");
+      expect([asked.van_plate, asked.dimmer_serial, asked.fixtures]).toEqual(["6KWP318", "12AB345", 24]);
+    });
+    it("with no count in the turn, the code's digits are no count", () => {
+      for (const text of ["Put dimmer 12AB345 in van 6KWP318", "the van is 6KWP318", "put them in van 6kwp318", "plate number 6KWP318 please"]) {
+        const got = read(RIG_HIRE, text);
+        expect(upper(got.van_plate), text).toBe("6KWP318");
+        expect(got.fixtures, text).toBeUndefined();
+      }
+    });
+  });
+
+  describe("a parameter its description calls a number or an id of something", () => {
+    it("is a string identifier: 'badge 5186' is \"5186\", not a count or another identifier", () => {
+      for (const text of [
+        "24 fixtures on van 6KWP318, rigger badge 5186",
+        "badge: 5186\nplate: 6KWP318\nfixtures: 24",
+        "van 6KWP318 with 24 fixtures, rigger in charge is badge 5186",
+        "send van 6KWP318; the rigger in charge has badge 5186, 24 fixtures",
+        "Badge 5186 is in charge, van 6KWP318, 24 fixtures",
+        "crew badge 5186, 24 fixtures, van 6KWP318",
+      ]) {
+        const got = read(RIG_HIRE, text);
+        expect([got.crew_badge, got.fixtures, got.van_plate, got.desk_id, got.dimmer_serial], text).toEqual(["5186", 24, "6KWP318", undefined, undefined]);
+      }
+      expect(answer(RIG_HIRE, "Load 24 fixtures into van 6KWP318", "Which rigger is in charge? Their badge number?", "5186").crew_badge).toBe("5186");
+    });
+    it("serial numbers and ids of things each to their own", () => {
+      expect(read(RIG_HIRE, "load van 6KWP318, desk 4471, badge 5186, 24 fixtures")).toEqual({ van_plate: "6KWP318", desk_id: "4471", crew_badge: "5186", fixtures: 24 });
+      for (const text of ["dimmer serial: 55120", "serial 55120 on the dimmer, 24 fixtures"]) {
+        const got = read(RIG_HIRE, text);
+        expect([got.dimmer_serial, got.desk_id, got.crew_badge], text).toEqual(["55120", undefined, undefined]);
+      }
+      for (const text of ["desk id: 4471", "lighting desk 4471", "desk 4471, 24 fixtures, van 6KWP318"]) {
+        const got = read(RIG_HIRE, text);
+        expect([got.desk_id, got.dimmer_serial, got.crew_badge], text).toEqual(["4471", undefined, undefined]);
+      }
+    });
+  });
+
+  describe("a street address", () => {
+    it("for an address parameter, inside a sentence, after a label that names a place, or as the answer", () => {
+      for (const [text, place, day] of [
+        ["Swarm hanging in a tree outside 58 Alder Grove since 3 March 2027", "58 Alder Grove", "2027-03-03"],
+        ["our van was parked outside 58 Alder Grove yesterday and a swarm landed on it", "58 Alder Grove", "2026-11-23"],
+        ["swarm spotted at 31 Tanner St. on 3 March 2027", "31 Tanner St", "2027-03-03"],
+        ["location: 31 Tanner St, by the gate", "31 Tanner St", undefined],
+        ["address: 4 Harbour Road\nseen: 3 March 2027", "4 Harbour Road", "2027-03-03"],
+        ["4 Harbour Road has a swarm in the hedge", "4 Harbour Road", undefined],
+      ] as const) {
+        expect(read(SWARM_CALL, text), text).toEqual(day ? { address: place, seen_date: day } : { address: place });
+      }
+      for (const [reply, place] of [["31 Tanner St.", "31 Tanner St"], ["58 Alder Grove", "58 Alder Grove"], ["it's 4 Harbour Road", "4 Harbour Road"]] as const) {
+        expect(answer(SWARM_CALL, "a swarm on 3 March 2027", "What is the address?", reply), reply).toEqual({ address: place, seen_date: "2027-03-03" });
+      }
+    });
+    it("for a delivery or street address beside counts: the house number is no count", () => {
+      for (const [text, place] of [
+        ["24 fixtures on a flatbed to 58 Alder Grove", "58 Alder Grove"],
+        ["deliver to 4 Harbour Road: 24 fixtures on the flatbed", "4 Harbour Road"],
+        ["24 fixtures on the flatbed to 31 Tanner St.", "31 Tanner St"],
+        ["location: 31 Tanner St, by the gate\nflatbed, 24 fixtures", "31 Tanner St"],
+      ] as const) {
+        expect(read(RIG_DELIVERY, text), text).toEqual({ vehicle: "flatbed_truck", fixtures: 24, delivery_address: place });
+      }
+      expect(read(COLONY_SETUP, "3 colonies, langstroth, deliver to 4 Harbour Road")).toEqual({ colonies: 3, hive_type: "langstroth_hive", street_address: "4 Harbour Road" });
+      expect(read(COLONY_SETUP, "location: 31 Tanner St, by the gate\n3 colonies, langstroth")).toEqual({ colonies: 3, hive_type: "langstroth_hive", street_address: "31 Tanner St" });
+    });
+  });
+
+  describe("an enum value of two words named by a term of art", () => {
+    it("a first word the lexicon does not know names its value", () => {
+      for (const [text, kind] of [
+        ["set up 3 langstroth hives", "langstroth_hive"],
+        ["3 colonies in Langstroth hives", "langstroth_hive"],
+        ["hive type: langstroth\ncolonies: 3", "langstroth_hive"],
+        ["a Warre for 3 colonies", "warre_hive"],
+        ["3 colonies, warre", "warre_hive"],
+        ["topbar for 3 colonies", "topbar_hive"],
+      ] as const) {
+        expect(read(COLONY_SETUP, text), text).toEqual({ hive_type: kind, colonies: 3 });
+      }
+      expect(answer(COLONY_SETUP, "3 colonies at 58 Alder Grove", "Which kind of hive?", "warre").hive_type).toBe("warre_hive");
+      // (A term of art in lower case, first or labelled, with a short head: "luton" of luton_van.)
+      for (const [text, vehicle] of [["24 fixtures in the Luton", "luton_van"], ["send the luton with 24 fixtures", "luton_van"], ["Luton please, 24 fixtures", "luton_van"], ["vehicle: luton\nfixtures: 24", "luton_van"], ["send the flatbed, 24 fixtures", "flatbed_truck"], ["send the box van, 24 fixtures", "box_van"]] as const) {
+        expect(read(RIG_DELIVERY, text), text).toEqual({ vehicle, fixtures: 24 });
+      }
+    });
+    it("a common word that several values share picks none", () => {
+      for (const text of ["3 colonies in new hives", "3 hives please"]) expect(read(COLONY_SETUP, text).hive_type, text).toBeUndefined();
+      expect(answer(COLONY_SETUP, "3 colonies at 58 Alder Grove", "Which kind of hive?", "a hive").hive_type).toBeUndefined();
+      for (const text of ["send a van with 24 fixtures", "24 fixtures, one van"]) expect(read(RIG_DELIVERY, text).vehicle, text).toBeUndefined();
+    });
+  });
+});
+
+// A house number is part of its address, never a count (found by the thirteenth session's test writer).
+describe("thirteenth session: house numbers", () => {
+  const RIG = {
+    type: "object",
+    required: ["vehicle", "delivery_address", "fixtures"],
+    properties: {
+      vehicle: { type: "string", enum: ["flatbed_truck", "luton_van", "box_van"] },
+      delivery_address: { type: "string", description: "Where the rig goes" },
+      fixtures: { type: "integer", minimum: 1, maximum: 200 },
+    },
+  } as const;
+  for (const [text, address] of [
+    ["send the flatbed to 58 Alder Grove", "58 Alder Grove"],
+    ["send the flatbed to 4 Harbour Road", "4 Harbour Road"],
+    ["deliver to 31 Tanner St. on the flatbed", "31 Tanner St"],
+    ["address: 58 Alder Grove, flatbed", "58 Alder Grove"],
+  ] as const) {
+    it(text, () => {
+      const got = extractArguments(RIG, [text], { now: NOW });
+      expect(got.delivery_address).toBe(address);
+      expect(got.fixtures).toBeUndefined();
+    });
+  }
+  it("a count beside an address keeps both", () => {
+    expect(extractArguments(RIG, ["flatbed with 24 fixtures to 58 Alder Grove"], { now: NOW })).toMatchObject({ fixtures: 24, delivery_address: "58 Alder Grove" });
   });
 });

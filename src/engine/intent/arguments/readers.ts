@@ -215,7 +215,7 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     // "acid") names the kind, and is said of other things too. Six letters or more, and no word of the
     // parameter's own label.
     // (Not when a part is initials or a code, "hv" of hv_switching: that part says which kind.)
-    if (parts.length >= 2 && parts.every((p) => p.length >= 4)) {
+    if (parts.length >= 2 && parts[0]!.length >= 4 && parts.every((p) => p.length >= 3)) {
       // (A shorter word the English lexicon does not know, "luton" of luton_van, is a term of art: it
       // says which as surely.)
       const own = parts.slice(0, 1).filter((p) => (p.length >= 6 || !isKnownWord(p)) && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));

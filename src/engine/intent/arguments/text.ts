@@ -24,7 +24,7 @@ const REASON_CUES = ["because", "due", "since", "as", "reason", "cause", "owing"
 const ID_SUFFIXES = new Set(["id", "key", "code", "number", "no", "ref", "reference", "slug", "handle", "sku", "uuid"]);
 const FILE_PATH = /(?<![\w/])(?:~|\.{1,2})?\/[^\s'"`,;]+|(?<!\w)[A-Za-z]:\\[^\s'"`,;]+|(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w/])/g;
 // The kinds of street an address names (the common postal suffixes, written out or abbreviated).
-const STREET_ADDRESS = /\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Ln|Lane|Row|Dr|Drive|Way|Blvd|Boulevard|Pl|Place|Ct|Court|Terrace|Close|Crescent|Sq|Square|Hwy|Highway|Pkwy|Parkway|Walk|Mews|Gardens|Grove|Hill)\b\.?/g;
+export const STREET_ADDRESS = /\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'-]*\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Ln|Lane|Row|Dr|Drive|Way|Blvd|Boulevard|Pl|Place|Ct|Court|Terrace|Close|Crescent|Sq|Square|Hwy|Highway|Pkwy|Parkway|Walk|Mews|Gardens|Grove|Hill)\b\.?/g;
 const URL = /\bhttps?:\/\/[^\s<>"')\]]+/g;
 
 const named = (sig: Signature, word: string) => {
