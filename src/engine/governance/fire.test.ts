@@ -1987,7 +1987,7 @@ describe("thirteenth session: limits on things done, kinds and posts that alone 
   };
   const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
 
-  // "No more than 3 sauna sessions a day may be booked": a rate on the actions the passive verb names.
+  // "No more than 3 sauna sessions each day can be booked": a rate on the actions the passive verb names.
   describe("a limit on things a passive verb is done to", () => {
     const PERIODS = [["a day", DAY], ["per hour", HOUR], ["each week", 7 * DAY]] as const;
     const THINGS = [
@@ -2073,14 +2073,14 @@ describe("thirteenth session: limits on things done, kinds and posts that alone 
     }
   });
 
-  // "Only annual and lifetime memberships may be issued for more than 30 days": other kinds are blocked from
+  // "Only annual and lifetime memberships may be issued for longer than 30 days": other kinds are blocked from
   // what the words after the verb say; "Only bells under 2 tonnes may be hung in the north tower": things
   // outside the condition are blocked from it.
   describe("only some kinds of things may be done to, as the words after say", () => {
     for (const [sentence, kinds] of [
-      ["Only annual and lifetime memberships may be issued for more than 30 days", ["annual", "lifetime"]],
+      ["Only annual and lifetime memberships may be issued for longer than 30 days", ["annual", "lifetime"]],
       ["Only annual or lifetime memberships can be issued for longer than 30 days.", ["annual", "lifetime"]],
-      ["Only annual and lifetime memberships may be issued for more than a month", ["annual", "lifetime"]],
+      ["Only annual and lifetime memberships may be issued for longer than a month", ["annual", "lifetime"]],
       ["Only season and annual memberships can be issued for over 30 days", ["season", "annual"]],
     ] as const) {
       it(sentence, () =>
@@ -2187,7 +2187,7 @@ describe("thirteenth session: limits on things done, kinds and posts that alone 
     ];
     const FRAMES: [frame: (t: (typeof THINGS)[number], word: string) => string, fired: Expect, at: "value" | "another"][] = [
       [(t, word) => `Block ${t.doing} while the ${t.thing} is in ${t.value} ${word}`, "blocked", "value"],
-      [(t, word) => `${capital(t.nouns)} are only allowed when the ${t.thing} is in ${t.value} ${word}.`, "blocked", "another"],
+      [(t, word) => `${capital(t.nouns)} are allowed only when the ${t.thing} is in ${t.value} ${word}.`, "blocked", "another"],
       [(t, word) => `Never ${t.verb} when the ${t.thing} is not in ${t.value} ${word}`, "blocked", "another"],
       [(t, word) => `Require approval for ${t.doing} when the ${t.thing} is in ${t.value} ${word}.`, "conditional", "value"],
     ];
@@ -2212,14 +2212,14 @@ describe("thirteenth session: limits on things done, kinds and posts that alone 
     // [rule, tool, argument, [start, now] inside, [start, now] outside]: each `now` on the other side.
     const cases: [string, string, string, [string, string], [string, string]][] = [
       ["Never schedule balloon flights outside 08:00-18:00", "schedule_balloon_flight", "departure_time", ["2027-05-04T19:00:00Z", "2027-05-04T12:00:00Z"], ["2027-05-04T09:00:00Z", "2027-05-04T20:00:00Z"]],
-      ["Do not schedule balloon flights outside 08:00 to 18:00.", "schedule_balloon_flight", "launch_at", ["2027-05-04T07:00:00Z", "2027-05-04T12:00:00Z"], ["2027-05-04T17:00:00Z", "2027-05-04T05:00:00Z"]],
+      ["Do not schedule balloon flights outside 08:00 to 17:30.", "schedule_balloon_flight", "launch_at", ["2027-05-04T07:00:00Z", "2027-05-04T12:00:00Z"], ["2027-05-04T17:00:00Z", "2027-05-04T05:00:00Z"]],
       // Berlin in January is UTC+1: 21:30Z is 22:30 there; 23:00Z is midnight.
-      ["Do not book sauna sessions between 22:00 and 06:00 local time (Europe/Berlin)", "book_sauna_session", "start_time", ["2027-01-12T21:30:00Z", "2027-01-12T12:00:00Z"], ["2027-01-12T19:30:00Z", "2027-01-12T23:00:00Z"]],
+      ["Do not book sauna sessions between 21:45 and 06:00 local time (Europe/Paris)", "book_sauna_session", "start_time", ["2027-01-12T21:30:00Z", "2027-01-12T12:00:00Z"], ["2027-01-12T19:30:00Z", "2027-01-12T23:00:00Z"]],
       // In July UTC+2: 20:30Z is 22:30, 04:30Z is 06:30 (at UTC+1 they would be 21:30 and 05:30).
-      ["Do not book sauna sessions between 22:00 and 06:00 local time (Europe/Berlin).", "book_sauna_session", "session_start", ["2027-07-13T20:30:00Z", "2027-07-13T12:00:00Z"], ["2027-07-14T04:30:00Z", "2027-07-13T23:00:00Z"]],
+      ["Do not book sauna sessions between 21:45 and 06:00 local time (Europe/Paris).", "book_sauna_session", "session_start", ["2027-07-13T20:30:00Z", "2027-07-13T12:00:00Z"], ["2027-07-14T04:30:00Z", "2027-07-13T23:00:00Z"]],
       // New York in January is UTC-5: 03:30Z is 22:30 the evening before; in July UTC-4: 02:30Z is 22:30, 10:30Z is 06:30.
-      ["Do not book telescope sessions between 22:00 and 06:00 local time (America/New_York)", "book_telescope_session", "start_time", ["2027-01-13T03:30:00Z", "2027-01-12T17:00:00Z"], ["2027-01-13T02:30:00Z", "2027-01-13T05:00:00Z"]],
-      ["Do not book telescope sessions between 22:00 and 06:00 local time (America/New_York).", "book_telescope_session", "starts_at", ["2027-07-14T02:30:00Z", "2027-07-13T17:00:00Z"], ["2027-07-14T10:30:00Z", "2027-07-14T05:00:00Z"]],
+      ["Do not book telescope sessions between 21:45 and 06:00 local time (America/New_York)", "book_telescope_session", "start_time", ["2027-01-13T03:30:00Z", "2027-01-12T17:00:00Z"], ["2027-01-13T02:30:00Z", "2027-01-13T05:00:00Z"]],
+      ["Do not book telescope sessions between 21:45 and 06:00 local time (America/New_York).", "book_telescope_session", "starts_at", ["2027-07-14T02:30:00Z", "2027-07-13T17:00:00Z"], ["2027-07-14T10:30:00Z", "2027-07-14T05:00:00Z"]],
     ];
     for (const [sentence, tool, key, [inside, nowOutside], [outside, nowInside]] of cases) {
       it(`${sentence} (${key} ${inside})`, () =>
@@ -2231,11 +2231,11 @@ describe("thirteenth session: limits on things done, kinds and posts that alone 
     }
   });
 
-  // "to any buyer other than Marta Okafor, Jonas Breit or Ilse Varga": each name of several words is one value.
+  // "to a buyer other than Marta Okafor, Jonas Breit or Ilse Varga": each name of several words is one value.
   describe("an exclusion list of names of several words", () => {
     for (const [sentence, fired, names] of [
-      ["Block bell sales to any buyer other than Marta Okafor, Jonas Breit or Ilse Varga", "blocked", ["Marta Okafor", "jonas breit", "ILSE VARGA"]],
-      ["Bell sales to any buyer other than Marta Okafor or Jonas Breit are forbidden.", "blocked", ["marta okafor", "Jonas Breit"]],
+      ["Block bell sales to a buyer other than Marta Okafor, Jonas Breit or Ilse Varga", "blocked", ["Marta Okafor", "jonas breit", "ILSE VARGA"]],
+      ["Bell sales to a buyer other than Marta Okafor or Jonas Breit are forbidden.", "blocked", ["marta okafor", "Jonas Breit"]],
       ["Never sell bells to buyers other than Rowan Achebe", "blocked", ["rowan achebe"]],
       ["Require approval for selling bells to buyers other than Marta Okafor and Jonas Breit", "conditional", ["Marta Okafor", "Jonas Breit"]],
     ] as const) {
@@ -2354,7 +2354,7 @@ describe("thirteenth session: how often, three kinds, sooner", () => {
     });
   }
 
-  for (const sentence of ["Only annual, season or lifetime memberships can be issued for longer than 30 days.", "Only annual, season and lifetime memberships may be issued for more than 30 days", "Only annual, season, or lifetime memberships can be issued for over 30 days"]) {
+  for (const sentence of ["Only annual, season or lifetime memberships can be issued for longer than 30 days.", "Only annual, season and lifetime memberships may be issued for over 30 days", "Only annual, season, or lifetime memberships can be issued for over 30 days"]) {
     it(sentence, () =>
       decide(sentence, [
         ["issue_membership", { membership_type: "lifetime", duration_days: 40 }, "approved"],
