@@ -55,6 +55,8 @@ export interface Value {
   value: number;
   /** ISO 4217 code for money ("$500" → USD). */
   currency?: string;
+  /** Only cents were named ("18 cents"): the currency is the argument's own, whichever it is. */
+  anyCurrency?: boolean;
   /** A percentage as written (15 for "15%"); compared with fractions (0.15) when the argument is one. */
   percent?: boolean;
   /** A quantity's unit (js-quantities name) and kind (mass, speed, time…). */

@@ -274,6 +274,16 @@ const DESCRIBING_CLASSES = [":move", ":book", ":create", ":run"];
 /** The stems a verb's argument names may start with ("store" → "stor-age": a final e goes before a suffix). */
 const doingStems = (verb: ReadonlySet<string>) => [...new Set([...verb].filter((c) => !c.startsWith(":")).map((c) => c.replace(/e$/, "")).filter((c) => c.length >= 4))];
 
+/** Whether an argument of the tool is how much of the verb it does (`refund_fraction`, `refund_amount_cents`). */
+function recordsAmountOf(action: PreparedAction, stems: readonly string[]): boolean {
+  const names = action.params ? [...action.params] : action.fields.map((f) => f.path);
+  return names.some((name) => {
+    const words = name.split(/[._]/);
+    const measures = (w: string) => AMOUNT_WORDS.includes(w) || COUNT_WORDS.includes(w) || PERCENT_WORDS.includes(w) || unitOfName([w]) !== undefined || currencyOfWord(w) !== undefined;
+    return words.length > 1 && stems.some((c) => words[0]!.startsWith(c) && words[0]!.length - c.length <= 3) && words.slice(1).some(measures);
+  });
+}
+
 /** Whether an argument of the tool is named by a form of the verb ("storage" for "stored", "usage" for "used"). */
 function recordsDoing(action: PreparedAction, stems: readonly string[]): boolean {
   if (stems.length === 0) return false;
@@ -429,7 +439,9 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // does not do but records of the thing (an argument named by it) says in which state the thing is; the
       // objects must then name the tool.
       // (Not a tool that only looks: `get_price {change_percent}` reads a change, it makes none.)
-      if (objects.length > 0 && !action.looks && recordsDoing(action, stems[k]!)) {
+      // ("Refunding more than half …" and `cancel_booking {refund_fraction}`: a verb alone too, when the tool
+      // records how much of it it does; the cancellation does that refunding.)
+      if (!action.looks && recordsDoing(action, stems[k]!) && (objects.length > 0 || recordsAmountOf(action, stems[k]!))) {
         byKind = true;
         continue;
       }
@@ -452,7 +464,16 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // name, where the action says which kind it is, names another kind. (The last noun is what is done.)
     // ("business class flights" with cabin "business": the noun after a value names the value's kind.)
     const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
-    if (otherKind(action) && objects.some((o, i) => (i < objects.length - 1 || headIsVerb) && !afterAValue(i) && unnamed(o, action))) return false;
+    const kinds = kindFields(action);
+    if (kinds.length > 0) {
+      const unnamedModifiers = objects.filter((o, i) => (i < objects.length - 1 || headIsVerb) && !afterAValue(i) && unnamed(o, action));
+      // ("voter roll exports" and `export_voter_records {format: csv}`: where the kind is a bare dimension
+      // of the call, not of the thing, a modifier is another word for a word of the tool's name the term
+      // leaves unsaid, "roll" for "records"; one modifier per such word. A modifier that says it is a kind
+      // ("business-class") is one.)
+      const saysKind = unnamedModifiers.some((o) => o.whole.split(/[- ]/).some((w) => KIND_KEYS.has(w)));
+      if (unnamedModifiers.length > 0 && (saysKind || kinds.some((f) => f.words.length > 1) || spareNameWords(action, namedByTerm) < unnamedModifiers.length)) return false;
+    }
     // "hauling out a yacht" and `haul_out {hull_class: dinghy}`: a thing the tool's name does not say but
     // one of its closed lists does is that argument's value; a call holding another value is about another
     // thing (one without it may be about it, which fails closed).
@@ -1162,10 +1183,18 @@ function anotherChoice(action: PreparedAction, concepts: ReadonlySet<string>): b
  * (`user_role`, `agent_role`, `approver_role`: an agent noun may name either, so it is read as a party) or a
  * bare `role` is a party's.
  */
-function otherKind(action: PreparedAction): boolean {
+function kindFields(action: PreparedAction): Field[] {
   const thing = (word: string) => !namesPeople(word) && !/(?:er|or|ist|ant|ent|ee)$/.test(word);
   const kindKey = (words: readonly string[]) => KIND_KEYS.has(words.at(-1) ?? "") || (words.at(-1) === "role" && words.length > 1 && thing(words.at(-2)!));
-  return action.fields.some((f) => typeof f.value === "string" && f.value.length <= 30 && !/\s/.test(f.value.trim()) && kindKey(f.words));
+  return action.fields.filter((f) => typeof f.value === "string" && f.value.length <= 30 && !/\s/.test(f.value.trim()) && kindKey(f.words));
+}
+const otherKind = (action: PreparedAction) => kindFields(action).length > 0;
+
+/** Words of the tool's name, past its operation, that no word of the rule's term names. */
+function spareNameWords(action: PreparedAction, named: (word: string) => boolean): number {
+  const words = wordsOfName(action.input.tool);
+  const operation = operationWords(words);
+  return words.slice(1).filter((w) => !operation.includes(w) && !named(w)).length;
 }
 const sameConceptWord = (a: string, b: string) => a === b || hasConcept(conceptsOf(b) as Set<string>, a);
 
@@ -1547,7 +1576,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           let v: Truth;
           const currency = value.currency ? currencyOf(a, f) : undefined;
           const x = comparable(f, value, subject);
-          if (currency && value.currency && currency !== value.currency) {
+          if (currency && value.currency && currency !== value.currency && !value.anyCurrency) {
             a.unknowns.add(`${subject.text ? `the ${subject.text}` : "the amount"} in ${value.currency}`);
             v = UNKNOWN;
           } else if (x === undefined) v = UNKNOWN;
@@ -1813,7 +1842,18 @@ export class RuleSet {
       state = this.wakeOf(action);
       this.wakeByTool.set(action.profile, state);
     }
-    return state.slice();
+    const copy = state.slice();
+    // A tool whose parameters are not declared shows them only in its arguments, which the matcher reads
+    // (`refund_fraction` for "refunding"): those wake rules too, per call.
+    if (!action.params) {
+      for (const f of action.fields) {
+        for (const c of f.concepts) {
+          const ids = this.index.get(c);
+          if (ids) for (const id of ids) copy[id] = 0;
+        }
+      }
+    }
+    return copy;
   }
 
   private wakeOf(action: PreparedAction): Uint8Array {

@@ -2377,3 +2377,78 @@ describe("thirteenth session: how often, three kinds, sooner", () => {
     );
   }
 });
+
+describe("approvals named with a participle, parts of another amount, cents of any currency (fourteenth session)", () => {
+  // "needs the owner's written approval before it is raised": the participle says which approval, and the
+  // clause after it says when, which an approval always is.
+  for (const sentence of [
+    "Any kiln firing with a fuel cost of more than £400 needs the supervisor's written approval before it is started.",
+    "Kiln firings with a fuel cost over £400 need signed approval from the supervisor",
+    "Kiln firings costing more than £400 require the supervisor's documented sign-off before they are scheduled",
+    "A kiln firing with a fuel cost above 400 GBP needs written approval",
+  ]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["schedule_kiln_firing", { kiln_id: "K-2", fuel_cost_pence: 45_000 }, "conditional"],
+        ["schedule_kiln_firing", { kiln_id: "K-2", fuel_cost_pence: 40_000 }, "approved"],
+        ["cancel_kiln_firing", { kiln_id: "K-2" }, "approved"],
+      ]),
+    );
+  }
+  // "without recorded consent" is a state of the record, not a call for approval.
+  it("a participle after 'without' stays a state", () => {
+    const parsed = parseRule("Releasing a sample without recorded donor consent is prohibited");
+    expect(parsed.ok && parsed.rule.effect).toBe("block");
+  });
+
+  // "more than half of the deposit": a share of another argument, or the share alone where the tool holds
+  // the fraction; a tool that records how much of the verb it does (`refund_fraction`) is covered by it.
+  for (const [part, share] of [["half", 0.5], ["a third", 1 / 3], ["two thirds", 2 / 3], ["three quarters", 0.75]] as const) {
+    for (const frame of [(p: string) => `Refunding more than ${p} of the deposit on a cancelled rental requires sign-off from the desk lead`, (p: string) => `Require approval for refunds of more than ${p} of the deposit`]) {
+      const sentence = frame(part);
+      it(sentence, () =>
+        decide(sentence, [
+          ["cancel_rental", { rental_id: "R-1", refund_fraction: share + 0.05 }, "conditional"],
+          ["cancel_rental", { rental_id: "R-1", refund_fraction: share - 0.05 }, "approved"],
+          ["refund_rental", { rental_id: "R-1", refund_cents: Math.round(share * 10_000) + 100, deposit_cents: 10_000 }, "conditional"],
+          ["refund_rental", { rental_id: "R-1", refund_cents: Math.round(share * 10_000) - 100, deposit_cents: 10_000 }, "approved"],
+          ["extend_rental", { rental_id: "R-1", days: 2 }, "approved"],
+        ]),
+      );
+    }
+  }
+
+  // "18 cents" names no currency: the argument's own, whichever it is.
+  for (const sentence of ["Never pay a courier more than 40 cents per parcel", "Courier rates above 40 cents a parcel are forbidden", "Block courier payments of over 40 cents per parcel"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["pay_courier", { courier_id: "C-1", rate_per_parcel_eur: 0.45 }, "blocked"],
+        ["pay_courier", { courier_id: "C-1", rate_per_parcel_eur: 0.35 }, "approved"],
+        ["pay_courier", { courier_id: "C-1", rate_per_parcel_aud: 0.45 }, "blocked"],
+        ["pay_courier", { courier_id: "C-1", rate_per_parcel_cents: 35 }, "approved"],
+      ]),
+    );
+  }
+  it("a restatement of cents reads back as the same rule", () => {
+    const parsed = parseRule("Never pay a courier more than 40 cents per parcel");
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    expect(restate(parsed.rule)).toContain("40 cents");
+  });
+
+  // A kind given by a bare dimension of the call (`format`, `channel`) is not the kind a modifier names,
+  // when the modifier stands for a word of the tool's name the rule leaves unsaid.
+  for (const sentence of ["Member ledger exports of more than 200 rows need approval", "Require approval for exporting member ledgers of over 200 rows"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["export_member_records", { row_count: 500, format: "csv" }, "conditional"],
+        ["export_member_records", { row_count: 100, format: "csv" }, "approved"],
+        ["import_member_records", { row_count: 500, format: "csv" }, "approved"],
+      ]),
+    );
+  }
+  it("a modifier that says it is a kind still names another kind", () =>
+    decide("Economy-class bookings for trips of 3 hours or more need approval", [
+      ["book_trip", { cabin: "business", duration_minutes: 300 }, "approved"],
+      ["book_trip", { cabin: "economy", duration_minutes: 300 }, "conditional"],
+    ]));
+});

@@ -118,6 +118,10 @@ function analyze(text: string): W[] {
   // "… must approve the order first", "… signed off beforehand": when the approval comes, which an
   // approval always does (before the action), so no word of the action.
   text = text.replace(/\s+(?:first|beforehand|in\s+advance|ahead\s+of\s+time)(?=\s*(?:[.,;(]|$))/gi, "");
+  // "… needs the owner's approval before it is raised": the same, said of the action by a pronoun.
+  if (/\b(?:approv\w*|sign[\s-]*off|consent|authori[sz]\w*|review)\b/i.test(text)) {
+    text = text.replace(/\s+before\s+(?:it|they|this|these|one)\s+(?:is|are|gets?|can\s+be|may\s+be)\s+[a-z]+(?=\s*(?:[.,;(]|$))/gi, "");
+  }
   // "Ensure that …", "Make sure …": the rule itself follows.
   text = text.replace(/^\s*(?:please\s+)?(?:ensure|make\s+sure|see\s+to\s+it)\s+(?:that\s+)?/i, "");
   // Idioms of a second person's check: "another set of eyes", "an extra pair of eyes", "the four-eyes
@@ -357,7 +361,9 @@ function effectCues(ws: W[]): EffectCue[] {
       // After "with", "after" or "pending" the approval itself must be named: the approver before it is
       // skipped ("with manager approval", "after a manager's sign-off", "with human review").
       const approvalAct = wordIs(w, "with", "after", "pending");
-      const skippable = (x: W, at: number) => ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(x.pos) || /'s?$/.test(x.norm) || (approvalAct && APPROVAL_NOUNS.has(x.norm)) || gradesPost(ws, at);
+      // ("needs the owner's written approval": a participle says what kind of approval is needed; after
+      // "without" it says a state of the record, "without recorded consent", which is a condition.)
+      const skippable = (x: W, at: number) => ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(x.pos) || (!wordIs(w, "with", "without", "after", "pending", "subject") && x.pos === "VERB" && /(?:[^e]ed|[^e]en)$/.test(x.norm) && !NEED_LEMMAS.has(x.lemma)) || /'s?$/.test(x.norm) || (approvalAct && APPROVAL_NOUNS.has(x.norm)) || gradesPost(ws, at);
       while (j < n && j <= i + 4 && ws[j]!.t.kind === "word" && !(approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm) && skippable(ws[j]!, j) && !["for", "to"].includes(ws[j]!.norm)) j++;
       if (j < n && (approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm)) {
         let end = j + 1;
@@ -867,7 +873,7 @@ function valueOf(t: Token): Value | undefined {
     case "number":
       return { value: t.value, text: t.text };
     case "money":
-      return { value: t.value, currency: t.currency, text: t.text };
+      return { value: t.value, currency: t.currency, text: t.text, ...(t.anyCurrency ? { anyCurrency: true } : {}) };
     case "percent":
       return { value: t.value, percent: true, text: t.text };
     case "quantity":
@@ -973,12 +979,12 @@ function thingNamedAt(ws: W[], k: number): { words: W[]; next: number } | undefi
   return words.length > 0 && ["NOUN", "PROPN"].includes(words.at(-1)!.pos) ? { words, next: m + words.length } : undefined;
 }
 
-/** A fraction in words at k ("half", "a third", "two thirds"), not followed by "of" ("half of the …"). */
-function fractionAt(ws: W[], k: number): { value: number; length: number; text: string } | undefined {
+/** A fraction in words at k ("half", "a third", "two thirds"); "of" after it ("half of the …") when `of` allows. */
+function fractionAt(ws: W[], k: number, of = false): { value: number; length: number; text: string } | undefined {
   // "two thirds": the tokenizer has read "two" as a number already.
   const words = ws.slice(k, k + 3).map((w) => (w.t.kind === "word" ? w.norm : w.t.kind === "number" && Number.isInteger(w.t.value) ? (["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][w.t.value] ?? "") : ""));
   const got = readFractionWords(words, 0);
-  if (!got || wordIs(ws[k + got.length], "of")) return undefined;
+  if (!got || (!of && wordIs(ws[k + got.length], "of"))) return undefined;
   return { ...got, text: words.slice(0, got.length).join(" ") };
 }
 
@@ -1659,9 +1665,10 @@ class ConditionReader {
       if (high?.currency && !value?.currency && value) value = { ...value, currency: high.currency };
       if (high?.unit && !value?.unit && value) value = { ...value, unit: high.unit, kind: high.kind };
       if (high?.percent && value) value = { ...value, percent: true };
-    } else if (cmp && fractionAt(ws, j + cmp.length)) {
-      // "less than half", "more than two thirds": a part of the whole, as a percentage.
-      const part = fractionAt(ws, j + cmp.length)!;
+    } else if (cmp && cmp.op !== "between" && fractionAt(ws, j + cmp.length, true)) {
+      // "less than half", "more than two thirds": a part of the whole, as a percentage ("more than half of
+      // the fee": a share of another argument, read below as "more than 50% of the fee" is).
+      const part = fractionAt(ws, j + cmp.length, true)!;
       op = cmp.op;
       value = { value: Math.round(part.value * 1e6) / 1e4, percent: true, text: part.text };
       k = j + cmp.length + part.length;

@@ -11,7 +11,8 @@ export type Comparator = "gt" | "gte" | "lt" | "lte" | "eq" | "neq";
 export type Token =
   | { kind: "word"; text: string; norm: string }
   | { kind: "number"; text: string; value: number }
-  | { kind: "money"; text: string; value: number; currency: string }
+  /** `anyCurrency`: only a minor unit was named ("18 cents"), which many currencies share. */
+  | { kind: "money"; text: string; value: number; currency: string; anyCurrency?: boolean }
   | { kind: "percent"; text: string; value: number }
   | { kind: "quantity"; text: string; quantity: Quantity }
   /** Minutes after midnight. */
@@ -368,7 +369,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
           if (spans && outSpans) outSpans[out.length - 1] = { start: outSpans[out.length - 1]!.start, end: spans[i]!.end };
           break step;
         }
-        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value: minor ? value : moneyAmount(t.text, value), currency });
+        out.push({ kind: "money", text: `${t.text} ${n1!.text}`, value: minor ? value : moneyAmount(t.text, value), currency, ...(/^cents?$/i.test(n1!.text) ? { anyCurrency: true } : {}) });
         i++;
         break step;
       }
