@@ -128,7 +128,10 @@ describe("bindings: what does not apply, and readings with several arguments", (
 
   it("days and hours say which clock they read", () => {
     const t = tool("schedule_outage", { site: { type: "string" }, start_time: { type: "string", format: "date-time" } });
-    expect(bindRule(compile("Block outages on weekends"), t)[0]!.note).toBe("the time the action runs (UTC)");
+    // A thing that happens on a day is read at its planned start, as an hour window is; any action at the time it runs.
+    expect(bindRule(compile("Block outages on weekends"), t)[0]).toMatchObject({ parameters: ["start_time"], note: "its planned start, read in UTC (when it runs, if not given)" });
+    expect(bindRule(compile("Block any action on weekends"), t)[0]!.note).toBe("the time the action runs (UTC)");
+    expect(bindRule(compile("Block outages on weekends"), tool("restart_site", { site: { type: "string" } }))[0]!.note).toBe("the time the action runs (UTC)");
     expect(bindRule(compile("Block outages scheduled for a Sunday"), t)[0]).toMatchObject({ parameters: ["start_time"], note: "read in UTC" });
   });
 });

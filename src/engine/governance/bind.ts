@@ -20,6 +20,7 @@ import {
   shareOf,
   TIME_KEY,
   CLOCK_KEY,
+  PLANNED_KEY,
   toolCanCarry,
   type Field,
   type PreparedAction,
@@ -110,7 +111,7 @@ function leafConditions(c: Condition | null, out: Condition[] = []): Condition[]
 type Read = Pick<Binding, "parameters" | "note" | "applies">;
 
 /** Which arguments one condition reads on this tool. */
-function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNode>): Read {
+function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNode>, anyAction = false): Read {
   const paths = (fields: Field[]) => [...new Set(fields.map((f) => f.path))];
   call.claimed.clear();
   switch (c.kind) {
@@ -153,6 +154,9 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
     }
     case "weekday":
     case "time": {
+      // (As evaluation reads it: the planned start the tool gives, else when it runs; any action: when it runs.)
+      const planned = anyAction ? [] : [...leaves.keys()].filter((p) => PLANNED_KEY.test(p));
+      if (!c.subject && planned.length > 0) return { parameters: planned, applies: true, note: `its planned start, read in ${c.tz || "UTC"} (when it runs, if not given)` };
       if (!c.subject) return { parameters: [], applies: true, note: `the time the action runs (${c.tz || "UTC"})` };
       const named = c.subject.implied === "time" ? [] : bySubject(call, c.subject, (f) => typeof f.value === "string" || typeof f.value === "number");
       const ofDay = c.kind === "time" && c.subject.implied === "time";
@@ -212,7 +216,7 @@ export function bindRule(rule: CompiledRule, tool: GovernableTool): Binding[] {
   const leaves = leafSchemas(tool.parameters);
   const call = exampleCall(tool, leaves);
   const bind = (c: Condition, exception: boolean): Binding => {
-    const read = readOf(c, call, leaves);
+    const read = readOf(c, call, leaves, rule.actions.any);
     return { condition: describeCondition(c), tool: tool.name, ...read, ambiguous: read.parameters.length > 1, exception };
   };
   return [...leafConditions(rule.when).map((c) => bind(c, false)), ...leafConditions(rule.unless).map((c) => bind(c, true))];

@@ -332,6 +332,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     };
   });
   const verbsOnly = term.verbs.length > 0;
+  const textWords = wordsOf(term.text);
+  const positionOf = (o: { whole: string; concepts: ReadonlySet<string> }) => textWords.findIndex((w) => norm(w) === o.whole || meets(conceptsOf(w) as Set<string>, o.concepts));
   const firstWord = wordsOf(term.text)[0] ?? "";
   const leadsWithIng = firstWord.endsWith("ing");
   // The term's words as written, generic nouns included ("customer records" keeps "records").
@@ -472,7 +474,14 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // leaves unsaid, "roll" for "records"; one modifier per such word. A modifier that says it is a kind
       // ("business-class") is one.)
       const saysKind = unnamedModifiers.some((o) => o.whole.split(/[- ]/).some((w) => KIND_KEYS.has(w)));
-      if (unnamedModifiers.length > 0 && (saysKind || kinds.some((f) => f.words.length > 1) || spareNameWords(action, namedByTerm) < unnamedModifiers.length)) return false;
+      // (A kind of a named thing, `piercing_type`, is written before the word that names the thing,
+      // "helix piercing": a word after it, "piercing appointments", names something else.)
+      const competing = (f: Field) => {
+        const thing = f.words.slice(0, -1);
+        const at = textWords.findIndex((w) => thing.some((x) => sameConceptWord(x, w)));
+        return at < 0 ? unnamedModifiers : unnamedModifiers.filter((o) => positionOf(o) < at);
+      };
+      if (unnamedModifiers.length > 0 && (saysKind || kinds.some((f) => f.words.length > 1 && competing(f).length > 0) || (kinds.every((f) => f.words.length === 1) && spareNameWords(action, namedByTerm) < unnamedModifiers.length))) return false;
     }
     // "hauling out a yacht" and `haul_out {hull_class: dinghy}`: a thing the tool's name does not say but
     // one of its closed lists does is that argument's value; a call holding another value is about another
@@ -1411,9 +1420,9 @@ type Check = (action: PreparedAction) => Truth;
  * the action runs or of its own time argument: false for a tool that has no such time, unknown when the
  * action leaves it out.
  */
-function onClock(subject: Subject | undefined, zone: string, test: (at: WallClock) => boolean, ofDay = false): Check {
+function onClock(subject: Subject | undefined, zone: string, test: (at: WallClock) => boolean, ofDay = false, planned = ofDay): Check {
   const tz = zone || "UTC";
-  const when = timeSource(subject, ofDay);
+  const when = timeSource(subject, ofDay, planned);
   return (a) => {
     const at = when(a);
     if (at === null) return FALSE;
@@ -1426,11 +1435,13 @@ function onClock(subject: Subject | undefined, zone: string, test: (at: WallCloc
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
  * argument ("inspections that begin on a Sunday" → `start_time`).
  */
-function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
+function timeSource(subject: Subject | undefined, ofDay: boolean, planned: boolean): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
   if (subject?.implied === "time") return actionTime(subject, ofDay);
   // An hour window with no subject ("maintenance outside 01:00-05:00") is when the action takes place: its
-  // planned start when it has one (`start_time`, `scheduled_at` with an hour), else now.
-  if (!subject && ofDay) return (a) => plannedStart(a) ?? ((tz) => zonedNow(a, tz));
+  // planned start when it has one (`start_time`, `scheduled_at` with an hour), else now. So is a day ("no
+  // haul-outs on Sundays" and `scheduled_start`), except for a rule about any action, whose days are
+  // when anything runs.
+  if (!subject && planned) return (a) => plannedStart(a, ofDay) ?? ((tz) => zonedNow(a, tz));
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
     // A tool that has no such time ("cancel" has no start) is not what the rule is about.
@@ -1452,12 +1463,12 @@ function timeSource(subject: Subject | undefined, ofDay: boolean): (a: PreparedA
 const HOLDING_WORDS = new Set(["contains", "contain", "has", "have", "includes", "include", "with"]);
 
 // Names of an argument that holds when an action is planned to start.
-const PLANNED_KEY = /(?:^|[._])(?:start|starts|scheduled|planned|begin|begins)(?:$|[._])/;
+export const PLANNED_KEY = /(?:^|[._])(?:start|starts|scheduled|planned|begin|begins)(?:$|[._])/;
 
 /** The action's planned start with its hour (an ISO date-time under a start-like name), if it gives one. */
-function plannedStart(a: PreparedAction): ((tz: string) => WallClock) | undefined {
+function plannedStart(a: PreparedAction, withHour = true): ((tz: string) => WallClock) | undefined {
   for (const f of a.fields) {
-    const at = typeof f.value === "string" && PLANNED_KEY.test(f.path) ? isoClock(f.value, true) : undefined;
+    const at = typeof f.value === "string" && PLANNED_KEY.test(f.path) ? isoClock(f.value, withHour) : undefined;
     if (at) return at;
   }
   return undefined;
@@ -1710,11 +1721,11 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     }
     case "weekday": {
       const days = new Set(c.days);
-      return onClock(c.subject, c.tz, (at) => days.has(at.day));
+      return onClock(c.subject, c.tz, (at) => days.has(at.day), false, !selector.any);
     }
     case "dates": {
       const { from, to } = c;
-      return onClock(c.subject, c.tz, (at) => (from <= to ? at.monthDay >= from && at.monthDay <= to : at.monthDay >= from || at.monthDay <= to));
+      return onClock(c.subject, c.tz, (at) => (from <= to ? at.monthDay >= from && at.monthDay <= to : at.monthDay >= from || at.monthDay <= to), false, !selector.any);
     }
     case "time": {
       const { from, to } = c;

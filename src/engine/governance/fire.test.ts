@@ -2452,3 +2452,59 @@ describe("approvals named with a participle, parts of another amount, cents of a
       ["book_trip", { cabin: "economy", duration_minutes: 300 }, "conditional"],
     ]));
 });
+
+describe("zones by a city's initials or a region, domains listed in brackets, a kind before its noun, a day at the planned start", () => {
+  // 17:30 UTC on a summer Monday is 10:30 in Los Angeles, 07:30 in Honolulu, 13:30 in New York.
+  const at = "2026-07-06T17:30:00Z";
+  for (const [zone, fired] of [["LA time", true], ["Pacific time", true], ["Hawaii time", true], ["NY time", false], ["Eastern time", false], ["UTC", false]] as const) {
+    const sentence = `Block starting dyno runs before 11:00 ${zone}`;
+    it(sentence, () => decide(sentence, [["start_dyno_run", { now: at }, fired ? "blocked" : "approved"]]));
+  }
+
+  for (const sentence of [
+    "Never share design files with recipients on personal mail (mailbox.test, inbox.test or post.test)",
+    "Do not share design files with anyone on a personal address (mailbox.test, inbox.test, post.test).",
+    "Block sharing design files to addresses at mailbox.test, inbox.test or post.test",
+  ]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["share_design_files", { recipient_email: "a@inbox.test" }, "blocked"],
+        ["share_design_files", { recipient_email: "b@post.test" }, "blocked"],
+        ["share_design_files", { recipient_email: "c@studio.test" }, "approved"],
+      ]),
+    );
+  }
+
+  // `glaze_type` is the kind of the glaze: a word after "glaze" ("glaze orders") is not a kind of it.
+  for (const sentence of ["Glaze orders may not be placed after 16:00 UTC", "Block glaze orders placed after 4pm UTC"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["order_glaze", { glaze_type: "celadon", now: "2026-07-06T17:00:00Z" }, "blocked"],
+        ["order_glaze", { glaze_type: "celadon", now: "2026-07-06T15:00:00Z" }, "approved"],
+      ]),
+    );
+  }
+  it("a kind written before the noun is still another kind", () =>
+    decide("Block celadon glaze orders", [
+      ["order_glaze", { glaze_type: "tenmoku" }, "approved"],
+      ["order_glaze", { glaze_type: "celadon" }, "blocked"],
+    ]));
+
+  // A thing that happens on a day: its planned start when the call gives one, else when the call runs.
+  // 2026-07-04 is a Saturday; 23:30 UTC on it is Sunday in Auckland.
+  for (const [sentence, tz] of [["No crane lifts on Sundays (Auckland time)", "auckland"], ["Crane lifts are not allowed on Sundays", "utc"], ["Block crane lifts on a Sunday", "utc"]] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["schedule_crane_lift", { scheduled_start: "2026-07-04T23:30:00Z", now: "2026-07-01T10:00:00Z" }, tz === "auckland" ? "blocked" : "approved"],
+        ["schedule_crane_lift", { scheduled_start: "2026-07-05T13:00:00Z", now: "2026-07-01T10:00:00Z" }, tz === "auckland" ? "approved" : "blocked"],
+        ["schedule_crane_lift", { now: "2026-07-05T13:00:00Z" }, tz === "auckland" ? "approved" : "blocked"],
+        ["schedule_crane_lift", { now: "2026-07-06T10:00:00Z" }, "approved"],
+      ]),
+    );
+  }
+  it("a rule about any action is about when it runs", () =>
+    decide("Block any action on Sundays", [
+      ["schedule_crane_lift", { scheduled_start: "2026-07-05T10:00:00Z", now: "2026-07-06T10:00:00Z" }, "approved"],
+      ["schedule_crane_lift", { scheduled_start: "2026-07-06T10:00:00Z", now: "2026-07-05T10:00:00Z" }, "blocked"],
+    ]));
+});

@@ -1589,9 +1589,18 @@ class ConditionReader {
       j += 2;
     } else if (wordIs(ws[j], "at", "in", "from", "on", "to", "@")) j++;
     if (wordIs(ws[j], "the")) j++;
+    // "on free webmail (a.com, b.com or c.com)": the domains in brackets say what the words before them are.
+    const bracket = ws.findIndex((w, at) => at >= j && at <= j + 3 && w.t.kind === "punct" && w.t.text === "(");
+    if (bracket > j && ws.slice(j, bracket).every((w) => w.t.kind === "word" && ["NOUN", "ADJ", "PROPN", "DET"].includes(w.pos)) && ws[bracket + 1]?.t.kind === "domain") j = bracket;
     const domains: string[] = [];
+    // Punctuation between domains ("a.com, b.com", "(a.com)") lists them as "or" does.
+    const listMark = (w: W) => w.t.kind === "punct" && [",", "(", ")", "/"].includes(w.t.text);
     while (j < ws.length) {
       const t = ws[j]!.t;
+      if (listMark(ws[j]!) && (domains.length > 0 ? ws[j + 1]?.t.kind === "domain" || wordIs(ws[j + 1], "or", "and") || (t.kind === "punct" && t.text === ")") : ws[j + 1]?.t.kind === "domain")) {
+        j++;
+        continue;
+      }
       if (t.kind === "domain" && /^non-/.test(t.domain)) {
         // "non-acme.com addresses": outside it.
         domains.push(t.domain.slice(4));

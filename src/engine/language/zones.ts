@@ -6,12 +6,24 @@ let byCity: Map<string, string> | undefined;
 function cities(): Map<string, string> {
   if (byCity) return byCity;
   byCity = new Map();
+  const initials = new Map<string, string[]>();
   for (const zone of Intl.supportedValuesOf("timeZone")) {
     const city = zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ").toLowerCase();
     if (!byCity.has(city)) byCity.set(city, zone);
+    // "LA time", "NY time", "HK time": a city of several words by its initials, where no other city has them.
+    const words = city.split(" ");
+    if (words.length > 1) {
+      const key = words.map((w) => w[0]).join("");
+      initials.set(key, [...(initials.get(key) ?? []), zone]);
+    }
   }
+  for (const [key, zones] of initials) if (zones.length === 1 && !byCity.has(key)) byCity.set(key, zones[0]!);
   return byCity;
 }
+
+// The regions of IANA's backward-compatible names ("US/Hawaii", "Canada/Atlantic", "Australia/Queensland"):
+// "Hawaii time", "Queensland time" name a zone by the state or province it is kept for.
+const REGION_PREFIXES = ["US", "Canada", "Australia", "Brazil", "Mexico", "Chile"];
 
 // Zones by the name Intl gives them in English ("Eastern Time", "United Kingdom Time", "Japan Standard
 // Time"): "Eastern time", "UK time", "Japan time". Where several zones share a name, the one an abbreviation
@@ -71,5 +83,15 @@ export function zoneOf(text: string): string | undefined {
     if (isTimeZone(canonical)) return canonical;
     if (isTimeZone(t)) return t;
   }
-  return cities().get(lower.replace(/_/g, " ")) ?? names().get(lower);
+  return cities().get(lower.replace(/_/g, " ")) ?? names().get(lower) ?? regionZone(t);
+}
+
+function regionZone(text: string): string | undefined {
+  if (!/^[a-z][a-z ]{2,30}$/i.test(text)) return undefined;
+  const name = text.split(" ").map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join("_");
+  for (const prefix of REGION_PREFIXES) {
+    const zone = `${prefix}/${name}`;
+    if (isTimeZone(zone)) return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+  }
+  return undefined;
 }
