@@ -781,6 +781,13 @@ export function shareOf(c: Extract<Condition, { kind: "compare_fields" }>): Cond
 
 /** The two arguments a comparison of fields reads: the thing compared (left) and what it is compared with. */
 export function comparedFields(a: PreparedAction, subject: Subject, other: Subject): { left: Field[]; right: Field[] } {
+  // "a delivery date later than the translator's due date": two dates compare as well as two amounts.
+  // With no words of its own, the action's other dates.
+  const datedOther = bySubject(a, other, isDate);
+  if (datedOther.length > 0 && (subject.words.length > 0 || subject.implied === "time")) {
+    const dated = (subject.words.length > 0 ? bySubject(a, subject, isDate) : a.fields.filter(isDate)).filter((f) => !datedOther.includes(f));
+    if (dated.length > 0) return { left: dated, right: datedOther };
+  }
   let right = bySubject(a, other, isNumber);
   let named = subject.words.length > 0 ? bySubject(a, subject, isNumber) : a.fields.filter((f) => isNumber(f) && f.words.some((w) => AMOUNT_WORDS.includes(w)));
   // "crane lifts above 90% of rated load" with `lift_kg` and `rated_load_kg`: with no argument
@@ -799,6 +806,9 @@ export function comparedFields(a: PreparedAction, subject: Subject, other: Subje
   }
   return { left: named.filter((f) => !right.includes(f)), right };
 }
+
+/** A field's number, or a date's instant (two dates compare as two amounts do). */
+const measureOf = (f: Field): number | undefined => numberOf(f) ?? (isDate(f) ? Date.parse((f.value as string).length === 10 ? `${f.value as string}T00:00:00Z` : (f.value as string)) : undefined);
 
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_VALUE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -1612,11 +1622,11 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           a.unknowns.add(missing.text || missing.implied || "amount");
           return UNKNOWN;
         }
-        const y = numberOf(right[0]!)! * (c.factor ?? 1);
+        const y = measureOf(right[0]!)! * (c.factor ?? 1);
         let result: Truth = exempting ? TRUE : FALSE;
         for (const f of left) {
           a.claimed.add(f.path);
-          const v: Truth = compareNumbers(op, numberOf(f)!, y) ? TRUE : FALSE;
+          const v: Truth = compareNumbers(op, measureOf(f)!, y) ? TRUE : FALSE;
           if (exempting ? v < result : v > result) result = v;
         }
         return result;

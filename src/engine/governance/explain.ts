@@ -4,6 +4,7 @@
 import type { CompiledRule, Condition, Subject, Value } from "./compiled.ts";
 
 const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const DATE_OPS: Record<string, string> = { gt: "later than", gte: "no earlier than", lt: "earlier than", lte: "no later than", eq: "on", neq: "not on" };
 const OPS: Record<string, string> = { gt: "more than", gte: "at least", lt: "less than", lte: "at most", eq: "exactly", neq: "other than" };
 
 const clock = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
@@ -86,6 +87,7 @@ export function describeCondition(c: Condition): string {
       if (c.op === "between") return `${subjectText(c.subject)} is between ${quantity(c.value)} and ${quantity(c.high!)}`;
       return `${subjectText(c.subject)} is ${OPS[c.op]} ${quantity(c.value)}${c.since ? ` ${c.since.after ? "after" : "before"} the ${c.since.from.text}` : ""}`;
     case "compare_fields":
+      if (c.subject.implied === "time" && c.factor === undefined) return `${subjectText(c.subject)} is ${DATE_OPS[c.op]} ${subjectText(c.other)}`;
       return `${subjectText(c.subject)} is ${OPS[c.op]} ${c.factor !== undefined ? `${Math.round(c.factor * 1e6) / 1e4}% of ` : ""}${subjectText(c.other)}`;
     case "equals":
       // A kind of party or thing the action is for ("to contractors"): read back as the same category.

@@ -2508,3 +2508,66 @@ describe("zones by a city's initials or a region, domains listed in brackets, a 
       ["schedule_crane_lift", { scheduled_start: "2026-07-06T10:00:00Z", now: "2026-07-05T10:00:00Z" }, "blocked"],
     ]));
 });
+
+describe("a check that has passed, a thing the object has, a date against another date", () => {
+  // "the inspection has passed" is a check that succeeded; "the deadline has passed" is a time gone by.
+  for (const sentence of [
+    "Boilers must not be restarted unless the safety inspection has passed.",
+    "Never restart a boiler unless its safety inspection has passed",
+    "Restarting boilers is forbidden unless the safety inspection has passed",
+  ]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["restart_boiler", { boiler_id: "B-1", inspection_status: "passed" }, "approved"],
+        ["restart_boiler", { boiler_id: "B-1", inspection_status: "pending" }, "blocked"],
+        ["restart_boiler", { boiler_id: "B-1", safety_inspection_passed: true }, "approved"],
+        ["restart_boiler", { boiler_id: "B-1", safety_inspection_passed: false }, "blocked"],
+      ]),
+    );
+  }
+  it("a deadline that has passed is a date in the past", () =>
+    decide("Block late entries once the entry deadline has passed", [
+      ["submit_late_entry", { entry_deadline: "2026-01-01", now: "2026-03-01T00:00:00Z" }, "blocked"],
+      ["submit_late_entry", { entry_deadline: "2026-06-01", now: "2026-03-01T00:00:00Z" }, "approved"],
+    ]));
+
+  // "while the press has an active guard fault", "if the batch has no label": a thing the object has, and
+  // its state, name a yes/no argument; "no" says it lacks it.
+  for (const sentence of ["Press runs are prohibited while the press has an active guard fault.", "Block press runs when the press has an active guard fault", "Never start a press run if the press has an active guard fault"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["start_press_run", { press_id: "P-2", guard_fault_active: true }, "blocked"],
+        ["start_press_run", { press_id: "P-2", guard_fault_active: false }, "approved"],
+        ["clear_press_fault", { press_id: "P-2", guard_fault_active: true }, "approved"],
+      ]),
+    );
+  }
+  it("'has no' says it lacks it", () =>
+    decide("Block shipping a batch if the batch has no lot label", [
+      ["ship_batch", { batch_id: "B-7", lot_label: false }, "blocked"],
+      ["ship_batch", { batch_id: "B-7", lot_label: true }, "approved"],
+    ]));
+
+  // A date compared with another date of the action, named with its owner or after "of".
+  for (const [sentence, op] of [
+    ["Never confirm a pickup date earlier than the supplier's ready date.", "lt"],
+    ["Pickup dates earlier than the ready date of the supplier's order are not allowed", "lt"],
+    ["Never issue a loan with a return date later than the expiry date of the borrower's card.", "gt"],
+    ["Block loans with a return date beyond the expiry date of the member's card", "gt"],
+  ] as const) {
+    it(sentence, () => {
+      const tool = op === "lt" ? "confirm_pickup" : "issue_loan";
+      const [own, other] = op === "lt" ? ["pickup_date", "supplier_ready_date"] : ["return_date", "card_expiry_date"];
+      decide(sentence, [
+        [tool, { [own]: "2026-05-01", [other]: "2026-05-03" }, op === "lt" ? "blocked" : "approved"],
+        [tool, { [own]: "2026-05-03", [other]: "2026-05-03" }, "approved"],
+        [tool, { [own]: "2026-05-05", [other]: "2026-05-03" }, op === "gt" ? "blocked" : "approved"],
+      ]);
+    });
+  }
+  it("a date compared with another reads back in words of time", () => {
+    const parsed = parseRule("Never confirm a pickup date earlier than the supplier's ready date.");
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    expect(restate(parsed.rule)).toContain("earlier than the ready date");
+  });
+});

@@ -16,7 +16,7 @@ import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, E
 import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { isKnownWord, tag } from "../language/nlp.ts";
 import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
-import { convert } from "../language/units.ts";
+import { convert, unitOfName } from "../language/units.ts";
 import { tokenize, isValue, type Token } from "../language/tokens.ts";
 import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
@@ -747,7 +747,7 @@ const COMPARATORS: [string[], Comparator][] = [
   [["no", "greater", "than"], "lte"], [["no", "higher", "than"], "lte"], [["not", "exceeding"], "lte"], [["not", "over"], "lte"],
   [["more", "than"], "gt"], [["greater", "than"], "gt"], [["higher", "than"], "gt"], [["larger", "than"], "gt"], [["bigger", "than"], "gt"],
   [["further", "than"], "gt"], [["farther", "than"], "gt"], [["deeper", "than"], "gt"], [["wider", "than"], "gt"], [["taller", "than"], "gt"],
-  [["closer", "than"], "lt"], [["nearer", "than"], "lt"], [["narrower", "than"], "lt"], [["shallower", "than"], "lt"],
+  [["earlier", "than"], "lt"], [["later", "than"], "gt"], [["closer", "than"], "lt"], [["nearer", "than"], "lt"], [["narrower", "than"], "lt"], [["shallower", "than"], "lt"],
   [["longer", "than"], "gt"], [["older", "than"], "gt"], [["heavier", "than"], "gt"], [["faster", "than"], "gt"], [["hotter", "than"], "gt"], [["warmer", "than"], "gt"],
   [["in", "excess", "of"], "gt"], [["upwards", "of"], "gt"], [["north", "of"], "gt"],
   [["shorter", "than"], "lt"], [["younger", "than"], "lt"], [["lighter", "than"], "lt"], [["slower", "than"], "lt"], [["colder", "than"], "lt"], [["cooler", "than"], "lt"],
@@ -960,9 +960,14 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
   while (m < ws.length && words.length < 3 && ws[m]!.t.kind === "word" && !CONDITION_MARKERS.has(ws[m]!.norm) && !LIST_SEPARATORS.has(ws[m]!.norm) && ["NOUN", "ADJ", "VERB", "PROPN"].includes(ws[m]!.pos)) words.push(ws[m++]!);
   // An amount named as one ("credit limit", "the maximum discount"), or anything someone owns that is
   // compared with ("the clerk's markdown authority").
-  const amount = (w: W) => AMOUNT_NOUNS.has(w.norm.replace(/s$/, ""));
+  // ("the expiry date of the applicant's passport": a date, and whose it is after "of", which names it too.)
+  const amount = (w: W) => AMOUNT_NOUNS.has(w.norm.replace(/s$/, "")) || DATE_NOUNS.has(w.norm);
   if (words.length === 0 || !(amount(words.at(-1)!) || words.some(amount) || (owned && words.at(-1)!.pos === "NOUN"))) return undefined;
   if (ws[m] && NUMERIC_KINDS.has(ws[m]!.t.kind)) return undefined;
+  if (wordIs(ws[m], "of") && DATE_NOUNS.has(words.at(-1)!.norm)) {
+    const whose = thingNamedAt(ws, m + 1);
+    if (whose) return { words: [...words, ...whose.words.filter((w) => !/'s$/.test(w.norm))], next: whose.next };
+  }
   return { words, next: m };
 }
 
@@ -1686,7 +1691,8 @@ class ConditionReader {
       const other = fieldAt(ws, j + cmp.length)!;
       if (probe) return { condition: { kind: "and", of: [] }, next: other.next };
       const s = subjectOf(subject.filter((w) => !this.actionNouns.some((a) => conceptsOf(a).has(w.norm))));
-      const left: Subject = s.words.length > 0 ? s : { ...s, implied: "amount" };
+      // (Compared with a date, the action's own date: "never promise a date earlier than the due date".)
+      const left: Subject = s.words.length > 0 ? s : { ...s, implied: other.words.some((w) => DATE_NOUNS.has(w.norm)) ? "time" : "amount" };
       const condition: Condition = { kind: "compare_fields", subject: left, op: cmp.op, other: subjectOf(other.words) };
       return { condition: negated ? negate(condition) : condition, next: other.next, subject: subject.length > 0 ? subject : undefined };
     } else if (cmp && cmp.op !== "between" && ws[j + cmp.length]?.t.kind === "word" && ws[j + cmp.length]!.pos === "NOUN" && !ws[j + cmp.length]!.used && ws[j + cmp.length + 1]?.t.kind === "number") {
@@ -1882,6 +1888,7 @@ class ConditionReader {
    * clause opens with, else the nouns right before it.
    */
   private readDated(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    const isTimeNoun = (w: W) => TIME_NOUNS.has(w.lemma) || TIME_NOUNS.has(w.norm) || unitOfName([w.norm])?.kind === "time";
     let j = i;
     if (wordIs(ws[j], "that", "which", "who", "whose")) j++;
     const np: W[] = [];
@@ -1895,7 +1902,10 @@ class ConditionReader {
     let past: boolean | undefined;
     let end = j;
     if (wordIs(ws[j], "taken") && wordIs(ws[j + 1], "place")) [past, end] = [true, j + 2];
-    else if (verb && wordIs(ws[j], "happened", "passed", "occurred", "ended", "finished", "expired", "lapsed", "elapsed")) [past, end] = [true, j + 1];
+    else if (verb && wordIs(ws[j], "happened", "occurred", "ended", "finished", "expired", "lapsed", "elapsed")) [past, end] = [true, j + 1];
+    // "the deadline has passed" is a time gone by; "the QA check has passed" is a check that succeeded,
+    // a state the action records (read by the readers of states).
+    else if (verb && wordIs(ws[j], "passed") && np.length > 0 && isTimeNoun(np.at(-1)!)) [past, end] = [true, j + 1];
     else if (wordIs(ws[j], "in") && wordIs(ws[j + 1], "the") && wordIs(ws[j + 2], "past", "future")) [past, end] = [ws[j + 2]!.norm === "past", j + 3];
     if (past === undefined || (np.length === 0 && j === i && !wordIs(ws[i], "in"))) return undefined;
     // Without a noun phrase of its own, the nouns before it ("events that have …", "bookings in the future").
@@ -1993,6 +2003,28 @@ class ConditionReader {
     return { condition: { kind: "equals", subject: { text: "", words: [] }, values, negate: false }, next: k };
   }
 
+  private readHaving(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    let k = i;
+    if (wordIs(ws[k], "while", "when", "whenever", "if", "unless", "once")) k++;
+    if (wordIs(ws[k], "the", "its", "their", "a", "an")) k++;
+    const owner = phraseAt(ws, k, (w) => !opensClause(w) && NOMINAL.has(w.pos) && !wordIs(w, "has", "have"));
+    if (owner.length === 0 || owner.length > 3) return undefined;
+    k += owner.length;
+    if (!wordIs(ws[k], "has", "have")) return undefined;
+    k++;
+    let expect = true;
+    if (wordIs(ws[k], "no")) {
+      expect = false;
+      k++;
+    } else if (wordIs(ws[k], "a", "an", "any")) k++;
+    else return undefined;
+    const held = phraseAt(ws, k, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || STATE_WORDS.has(w.norm)));
+    if (held.length === 0 || !NOMINAL.has(held.at(-1)!.pos) || !endsClause(ws, k + held.length)) return undefined;
+    // The state words go last, as argument names put them (`alarm_active`).
+    const ordered = [...held.filter((w) => !STATE_WORDS.has(w.norm)), ...held.filter((w) => STATE_WORDS.has(w.norm))];
+    return { condition: { kind: "flag", subject: subjectOf(ordered), expect }, next: k + held.length };
+  }
+
   /** Yes/no facts: "a crane is running", "checks have not completed", "the supplier is not on the allowed list", "openly". */
   private readFlag(ws: W[], i: number, probe: boolean): { condition: Condition; next: number } | undefined {
     // A restatement's yes/no fact: '"reviewed" is false'.
@@ -2069,6 +2101,10 @@ class ConditionReader {
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: true }, next: k };
       }
     }
+    // "while the turbine has an active ice alarm", "if the order has no invoice": a thing the action's object
+    // has, and its state, is a yes/no fact named by both (`ice_alarm_active`, `invoice`); "no" says it lacks it.
+    const had = this.readHaving(ws, i);
+    if (had) return probe ? { condition: { kind: "and", of: [] }, next: had.next } : had;
     let j = i;
     const subject: W[] = [];
     let negated = false;
@@ -2402,6 +2438,11 @@ function valueText(w: W): string | undefined {
       return undefined;
   }
 }
+
+// Nouns of an argument that holds a date, compared with another: "later than the due date".
+const DATE_NOUNS = new Set(["date", "deadline", "expiry", "expiration", "day"]);
+// Nouns of a time that can pass, besides the units of time: "the deadline has passed".
+const TIME_NOUNS = new Set(["deadline", "date", "time", "period", "window", "term", "expiry", "cutoff", "cut-off", "due", "moment", "season", "grace"]);
 
 /** One zone per rule: a zone written after a clock ("after 08:00 Asia/Tokyo") applies to its days too. */
 function spreadZone(conditions: Condition[]): void {

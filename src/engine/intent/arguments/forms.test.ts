@@ -1166,3 +1166,29 @@ describe("thirteenth session: house numbers", () => {
     expect(extractArguments(RIG, ["flatbed with 24 fixtures to 58 Alder Grove"], { now: NOW })).toMatchObject({ fixtures: 24, delivery_address: "58 Alder Grove" });
   });
 });
+
+describe("an enum value's word that only describes another thing gives way to the one that names the value", () => {
+  const LOG_JOB = {
+    type: "object",
+    required: ["site_id", "job"],
+    properties: {
+      site_id: { type: "string", pattern: "^ST-[0-9]{3}$", description: "The allotment site, e.g. ST-104." },
+      job: { type: "string", enum: ["compost", "water", "prune", "fence", "survey"], description: "Kind of work logged." },
+    },
+  } as const;
+  const cases: [text: string, job: string][] = [
+    // The other value modifies a noun ("the water butt"): it names the butt, not the job.
+    ["ST-104: log a prune job next to the water butt please", "prune"],
+    ["Log a fence repair for ST-104, the one by the compost bins.", "fence"],
+    // The other value is a thing someone has ("last month's survey"): not the job asked for.
+    ["ST-104 needs pruning according to last month's survey", "prune"],
+    ["Please log watering for ST-104 as per the warden's survey", "water"],
+  ];
+  for (const [text, job] of cases) {
+    it(text, () => expect(extractArguments(LOG_JOB, [text], { now: NOW })).toMatchObject({ site_id: "ST-104", job }));
+  }
+  it("a value followed by its own kind's noun is still the value", () => {
+    const SHIP = { type: "object", required: ["speed"], properties: { speed: { type: "string", enum: ["express", "standard"], description: "Shipping speed." } } } as const;
+    expect(extractArguments(SHIP, ["send it by express shipping"], { now: NOW })).toMatchObject({ speed: "express" });
+  });
+});

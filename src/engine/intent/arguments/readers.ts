@@ -7,7 +7,7 @@ import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
 import { convertTo } from "../../language/units.ts";
 import { isNumberWord, readNumberWords } from "../../language/numbers.ts";
-import { isKnownWord } from "../../language/nlp.ts";
+import { isKnownWord, tag } from "../../language/nlp.ts";
 import { ARTICLES, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
 import { contextOf, type Turn } from "./values.ts";
 
@@ -295,6 +295,20 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
 const NEGATIVE = new Set(["non", "not", "no", "un"]);
 const FUNCTION_WORDS = new Set(["of", "the", "a", "an", "and", "or", "to", "for", "in", "on", "at", "by", "with", "from"]);
 
+/**
+ * A value's word that only describes another thing: "on the fuel berth" (a berth, not a fuel charge),
+ * "last year's survey" (a thing someone has, not the service asked for). Its noun is not the parameter's
+ * own ("express shipping" names the shipping's kind). Such a mention gives way to one that names the value.
+ */
+function modifierPenalty(sig: Signature, turn: Turn, span: Span, right: string[], nearRight: number): number {
+  if (/['’]s\s+$/.test(turn.text.slice(Math.max(0, span.start - 12), span.start))) return 0.5;
+  const next = right[0];
+  if (next === undefined || nearRight === 0 || !/^[ \t]+$/.test(turn.text.slice(span.end, turn.text.indexOf(next, span.end)))) return 0;
+  if (sig.label.has(next) || [...conceptsOf(next)].some((c) => sig.label.has(c))) return 0;
+  const [, after] = tag([turn.text.slice(span.start, span.end).toLowerCase().split(/\s+/).at(-1) ?? "", next]);
+  return after?.pos === "NOUN" ? 0.5 : 0;
+}
+
 /** Enum values the turn names, for every enum parameter, scored like typed values. */
 export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, paired: Set<Role>): Candidate[] {
   const out: Candidate[] = [];
@@ -324,7 +338,7 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       // another ("foreign body removal, open" is not the value described as "opening the bladder to remove").
       if (m.described && (mentions.some((o) => !o.described) || literal.some((o) => o.span.start < m.span.end && m.span.start < o.span.end))) continue;
       const { left, right, near } = contextOf(turn.text, turn.words, m.span);
-      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0);
+      const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0) - modifierPenalty(sig, turn, m.span, right, near?.right ?? Infinity);
       // A described value spans words that may be other values ("the courier left PKG-1234 at the
       // wrong address"): it describes them, it does not take them.
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum", ...(m.described ? { shared: true } : {}) });
