@@ -189,7 +189,7 @@ export function prepareAction(input: ActionInput): PreparedAction {
     profile,
     name: profile.name,
     operation: profile.operation,
-    paramConcepts: profile.paramConcepts,
+    paramConcepts: input.params || fields.length === 0 ? profile.paramConcepts : argumentConcepts(fields),
     objectClasses: profile.objectClasses,
     makes: profile.makes,
     looks: profile.looks,
@@ -202,6 +202,21 @@ export function prepareAction(input: ActionInput): PreparedAction {
     zoned: new Map(),
     claimed: new Set(),
   };
+}
+
+// A call whose tool declares no parameters shows them by its arguments' names, which then say what it
+// acts on as declared parameters do (`vessel` of `authorise_departure`). Cached by the names.
+const argumentNames = new Map<string, Set<string>>();
+function argumentConcepts(fields: Field[]): Set<string> {
+  const key = fields.map((f) => f.path).join(",");
+  let hit = argumentNames.get(key);
+  if (!hit) {
+    hit = new Set<string>();
+    for (const f of fields) for (const c of lexical(conceptSet(f.path.replace(/[._]/g, " ")))) hit.add(c);
+    if (argumentNames.size >= CACHE_LIMIT) argumentNames.clear();
+    argumentNames.set(key, hit);
+  }
+  return hit;
 }
 
 // Word forms without verb classes: a class is matched only against the tool's operation word, so "publish"
@@ -651,7 +666,7 @@ const VALUE_LIKE = /^(?:[ivx]{1,4}|[a-z]?\d[\w.-]*|[a-z]\d?)$/;
  */
 function valueAfterParameter(action: PreparedAction, concepts: ReadonlySet<string>, next: { whole: string; concepts: ReadonlySet<string> } | undefined): "same" | "other" | "unknown" | undefined {
   if (!next || !VALUE_LIKE.test(next.whole) || meets(action.concepts, next.concepts) || meets(action.paramConcepts, next.concepts)) return undefined;
-  const param = [...(action.params ?? [])].find((p) => meets(lexical(conceptSet(p.replace(/[._]/g, " "))), concepts));
+  const param = (action.params ? [...action.params] : action.fields.map((f) => f.path)).find((p) => meets(lexical(conceptSet(p.replace(/[._]/g, " "))), concepts));
   if (!param) return undefined;
   const field = action.fields.find((f) => f.path === param);
   if (!field || field.value === undefined || field.value === null || field.value === "") return "unknown";

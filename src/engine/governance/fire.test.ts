@@ -2571,3 +2571,16 @@ describe("a check that has passed, a thing the object has, a date against anothe
     expect(restate(parsed.rule)).toContain("earlier than the ready date");
   });
 });
+
+describe("a call without a declared schema shows its parameters by its arguments' names", () => {
+  // The same decision whether the tool's parameters are declared or only seen in the call.
+  for (const sentence of ["No barge may depart while the river level is above 4.2 metres.", "Barges must not depart when the river level is over 4.2 m", "Block barge departures while the river level exceeds 4.2 metres"]) {
+    it(sentence, () => {
+      const set = ruleSetOf(sentence);
+      for (const params of [undefined, ["barge", "river_level_m"]]) {
+        const decide = (args: Record<string, unknown>) => set.decide(prepareAction({ tool: "approve_departure", args, ...(params ? { params } : {}), now: new Date() })).decision;
+        expect([decide({ barge: "B-4", river_level_m: 4.5 }), decide({ barge: "B-4", river_level_m: 3.9 })], `${sentence} ${params ? "declared" : "seen"}`).toEqual(["blocked", "approved"]);
+      }
+    });
+  }
+});
