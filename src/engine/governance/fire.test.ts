@@ -2584,3 +2584,39 @@ describe("a call without a declared schema shows its parameters by its arguments
     });
   }
 });
+
+describe("a noun of doing whose verb no suffix gives names the tool that does it", () => {
+  for (const [sentence, fired] of [
+    ["Badge revocations need a security lead's sign-off", "conditional"],
+    ["Revocations of badges are forbidden", "blocked"],
+    ["No more than 0 badge revocations an hour", "blocked"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["revoke_badge", { badge_id: "BG-1" }, fired],
+        ["print_badge", { badge_id: "BG-1" }, "approved"],
+      ]),
+    );
+  }
+  it("Permit issuance after 17:00 UTC is forbidden", () =>
+    decide("Permit issuance after 17:00 UTC is forbidden", [
+      ["issue_permit", { permit_id: "P-1", now: "2026-07-06T18:00:00Z" }, "blocked"],
+      ["issue_permit", { permit_id: "P-1", now: "2026-07-06T10:00:00Z" }, "approved"],
+      ["review_permit", { permit_id: "P-1", now: "2026-07-06T18:00:00Z" }, "approved"],
+    ]));
+});
+
+describe("one country code after 'the'", () => {
+  for (const sentence of ["Kiln sales to buyers outside the US need approval", "Require approval for kiln sales to buyers outside the US", "Kiln sales to buyers who are not in the US need approval"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["create_kiln_sale", { buyer_country: "MY" }, "conditional"],
+        ["create_kiln_sale", { buyer_country: "US" }, "approved"],
+      ]),
+    );
+  }
+  it("the IT team is no country", () => {
+    const parsed = parseRule("Block granting access to the IT team");
+    expect(parsed.ok && JSON.stringify(parsed.rule.when)).not.toContain("IT");
+  });
+});

