@@ -209,11 +209,13 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
       const wh = ws.findIndex((w) => WH.has(w));
       // A reported question starts after its "if"/"whether"; the words before it never count, even when
       // the question refers back to them.
-      const reported = ws.findIndex((w, i) => (w === "if" || w === "whether") && i > 0 && REPORTING.has(tags[i - 1]!.lemma));
-      const frame = reported >= 0 && (wh < 0 || reported < wh) ? reported + 1 : 0;
+      // ("asking how much water there is": a wh-word right after a verb of asking reports a question too.)
+      const reported = ws.findIndex((w, i) => (w === "if" || w === "whether" || WH.has(w)) && i > 0 && REPORTING.has(tags[i - 1]!.lemma));
+      const frame = reported >= 0 && (wh < 0 || reported <= wh) ? reported + 1 : 0;
       const start = frame > 0 ? frame : wh >= 0 ? wh : segment.trim().endsWith("?") ? 0 : ws.length;
-      // (A reported question's pronouns are its asker's: "asking if he can park his van".)
-      if (frame === 0 && ws.slice(start).some((w) => REFERRING.has(w))) refers = true;
+      // (A reported question's pronouns are its asker's: "asking if he can park his van". "This" alone, a
+      // pronoun, refers back too: "what did we offer last time this happened?")
+      if (frame === 0 && ws.slice(start).some((w, i) => REFERRING.has(w) || (w === "this" && tags[start + i]!.pos === "PRON"))) refers = true;
       // The noun phrase right after "which"/"what" names the kind of answer.
       const kind = new Set<number>();
       if (wh >= 0 && ASKS_FOR_KIND.has(ws[wh]!)) for (let i = wh + 1; i < ws.length && NOUN_PHRASE.has(tags[i]!.pos); i++) kind.add(i);
@@ -226,8 +228,12 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
         for (; i < ws.length && (NOUN_PHRASE.has(tags[i]!.pos) || acronyms.has(ws[i]!)); i++) head = i;
         if (head >= 0 && tags[head]!.pos === "NOUN" && head > wh + 2) kind.add(head);
       }
+      // Read together with the question that refers back to it, a sentence before the question says what
+      // it is about, but an id there is the one case told of, not what is asked ("Visitor on G-04 has
+      // overstayed. How have we handled overstayers before?").
+      const preamble = everything && start === ws.length && !segment.trim().endsWith("?");
       ws.forEach((w, i) => {
-        const role: Role = !asked || i < frame || (!everything && i < start) ? "context" : kind.has(i) ? "soft" : "core";
+        const role: Role = !asked || i < frame || (!everything && i < start) ? "context" : kind.has(i) || (preamble && (/\d/.test(w) || ids.get(ws[i + 1] ?? "")?.some((id) => id.startsWith(w)))) ? "soft" : "core";
         const wants = i > 0 && ws[i - 1] === "how" ? VALUE_ASKED[w] : undefined;
         if (wants) terms.push({ stem: `#how ${w}`, concepts: new Set(), weight: 0, role, word: w, wants });
         if (/^\d+$/.test(w)) {

@@ -182,3 +182,17 @@ describe("asksHistory", () => {
     for (const q of ["What's the status of loan L-9?", "Is van V-3 charged yet?", "did order 7 ship?", "Where is van V-3 now?"]) expect(asksHistory(q), q).toBe(false);
   });
 });
+
+describe("questions in speech and a check of one's own", () => {
+  it("a question run on after what came before, without stops, is a question", () => {
+    expectKind("question", [
+      "hi it's Sam at the loading bay a driver is on the phone asking where to park the van what do I tell him",
+      "ok so the oven is making a noise again what should we do",
+      "the atlas came back damaged how do we charge for that",
+    ]);
+  });
+  it("wanting to check before saying yes is the reason of a question, not a request", () => {
+    expectKind("question", ["A school wants 30 copies by Friday. How many can we order a week? Want to sanity-check before I say yes.", "How long do loans last? Want to double-check before I tell the patron."]);
+    expectKind("request", ["Need to check the stock level of rye flour", "I want to verify the invoice INV-2231", "book the room for whoever does the training"]);
+  });
+});

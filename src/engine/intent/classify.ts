@@ -66,6 +66,10 @@ const GREETINGS = new Set(["hi", "hello", "hey", "hiya", "yo", "morning", "after
 // Verbs whose command asks for knowledge, not an action ("tell me…", "remind me…", "I need to know…").
 const KNOWING = new Set(["tell", "explain", "remind", "describe", "clarify", "know", "wonder", "understand", "learn", "recall"]);
 // Verbs of wanting: what follows them is the request ("I'd like X added", "we need to refund…").
+// Verbs of making sure of something, which want an object to be a request ("check the stock").
+const CHECKING = new Set(["check", "verify", "double", "sanity", "confirm"]);
+// Verbs that report a question after them ("asking what…", "wondering how…"): its wh-word opens no question of the turn.
+const REPORTING = new Set(["ask", "wonder", "know", "see", "check", "find", "tell", "explain", "understand", "decide"]);
 const WANTING = new Set(["need", "want", "like", "wish", "love", "prefer", "require"]);
 // Verbs of stance, whose subject casual writing drops ("hope you're well", "guess that's it"): a
 // statement, not a command.
@@ -156,6 +160,13 @@ export function clausesOf(text: string): Clause[] {
         } else if (w.pos !== "PUNCT" || /[→]/.test(w.text)) piece.push(w);
       }
       if (piece.length > 0) pieces.push({ words: piece, after: "" });
+      // Speech written without stops runs a question into what came before ("… at low tide what do I tell
+      // him"): a wh-word followed by an auxiliary and its subject starts a question of its own.
+      for (let p = 0; p < pieces.length; p++) {
+        const ws = pieces[p]!.words;
+        const at = ws.findIndex((w, n) => n > 0 && WH.has(w.lower) && ws[n + 1]?.pos === "AUX" && ["PRON", "NOUN", "PROPN", "DET"].includes(ws[n + 2]?.pos ?? "") && !WH.has(ws[n - 1]!.lower) && ws[n - 1]!.pos !== "ADP" && !REPORTING.has(ws[n - 1]!.lemma));
+        if (at > 0) pieces.splice(p, 1, { words: ws.slice(0, at), after: "" }, { words: ws.slice(at), after: pieces[p]!.after });
+      }
       // A label opens a key-value piece ("Email - ana@…", "Reason: double booking", "Room = B2"): one to
       // three words before ":", "=" or a dash, at the start of the line. It names a field, it commands
       // nothing; the value after it is content.
@@ -304,6 +315,11 @@ function readClause(words: Word[], asked: boolean): Clause {
   const wanting = (from: number): Clause | undefined => {
     for (let k = from; k < words.length; k++) {
       const w = words[k]!;
+      // ("want to sanity-check before I say yes": checking with nothing to check named is the speaker's own
+      // knowing, the reason of a question, not a request.)
+      // (A compound verb, "sanity-check", may be tagged as a noun.)
+      const checking = CHECKING.has(w.lower.replace(/^.*-/, "")) && (w.pos === "VERB" || w.lower.includes("-"));
+      if (checking && objectAfter(words, k + 1) === undefined) return clause("question", w.lemma, k);
       if (w.pos === "VERB" || (w.pos === "AUX" && w.lower === "do")) return KNOWING.has(w.lemma) ? clause("question", w.lemma, k) : command(k);
     }
     return negated ? undefined : clause("command", undefined);

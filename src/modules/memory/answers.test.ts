@@ -265,3 +265,18 @@ describe("memory answers: typo correction", () => {
     for (const form of surfaces("How much is colour printing for the Kwiatkowski newsletter?")) expectUnknown(ask(form), form);
   });
 });
+
+describe("memory answers: a case told before a question about the general rule, a question asked in speech", () => {
+  // The case is told with its id; the question that refers back asks how such cases go, which an item
+  // about no id answers.
+  for (const question of [
+    "Member LB-4471 wants to borrow 16 items. How many items may members borrow at a time - is there a cap on it?",
+    "Borrower LB-4471 wants a 16th book. How many items can members borrow at most? Does this happen often?",
+  ]) {
+    it(question, () => expectAnswer(ask(question), "Members may borrow at most 15 items at a time.", question));
+  }
+  it("a question reported after a verb of asking is the question, not who asks it", () => {
+    const question = "uh hi it's Dana at the front counter a patron is asking how much printing costs per page in colour what do I tell her";
+    expectAnswer(ask(question), "Printing costs 0.10 USD per page in black and white and 0.50 USD in colour.", question);
+  });
+});
