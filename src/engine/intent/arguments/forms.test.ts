@@ -1192,3 +1192,31 @@ describe("an enum value's word that only describes another thing gives way to th
     expect(extractArguments(SHIP, ["send it by express shipping"], { now: NOW })).toMatchObject({ speed: "express" });
   });
 });
+
+describe("a yes/no stated before its noun, an enum of quantities, an identifier in hyphenated groups", () => {
+  const LOCKER = {
+    type: "object",
+    required: ["member_name"],
+    properties: {
+      member_name: { type: "string", description: "Member's full name." },
+      key_deposit_paid: { type: "boolean", description: "Whether the key deposit was taken." },
+      heater_power: { type: "string", enum: ["none", "500W", "1000W", "2kW"], description: "Locker heater rating." },
+      membership_number: { type: "string", maxLength: 40 },
+    },
+  } as const;
+  const read = (text: string) => extractArguments(LOCKER, [text], { now: NOW });
+  it("a negated verb before the key's noun says no; said plainly, yes", () => {
+    for (const text of ["Locker for Ana Ruiz, she hasn't paid the key deposit yet", "Locker for Ana Ruiz - key deposit not paid", "Locker for Ana Ruiz, the key deposit was never paid"]) expect(read(text), text).toMatchObject({ key_deposit_paid: false });
+    for (const text of ["Locker for Ana Ruiz, she has paid the key deposit", "Locker for Ana Ruiz, key deposit paid"]) expect(read(text), text).toMatchObject({ key_deposit_paid: true });
+  });
+  it("an enum of quantities is read from the quantity in any spelling of its unit", () => {
+    for (const [text, power] of [["Locker for Ana Ruiz with a 1000 watt heater", "1000W"], ["Locker for Ana Ruiz, heater: 1 kW", "1000W"], ["Locker for Ana Ruiz, heater 2000 W", "2kW"], ["Locker for Ana Ruiz, 500 watts of heating", "500W"]] as const) {
+      expect(read(text), text).toMatchObject({ heater_power: power });
+    }
+  });
+  it("an identifier written in hyphenated groups is one identifier", () => {
+    for (const [text, id] of [["Locker for Ana Ruiz, membership number 4410-2093", "4410-2093"], ["Locker for Ana Ruiz, membership 77-120-4", "77-120-4"], ["Locker for Ana Ruiz, membership 5521", "5521"]] as const) {
+      expect(read(text), text).toMatchObject({ membership_number: id });
+    }
+  });
+});

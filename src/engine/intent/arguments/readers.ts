@@ -5,7 +5,7 @@
 import { regionCodes, regions } from "../../language/regions.ts";
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
-import { convertTo } from "../../language/units.ts";
+import { convert, convertTo, quantity } from "../../language/units.ts";
 import { isNumberWord, readNumberWords } from "../../language/numbers.ts";
 import { isKnownWord, tag } from "../../language/nlp.ts";
 import { ARTICLES, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
@@ -332,6 +332,7 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       continue;
     }
     out.push(...noneByNegation(sig, turn, asked));
+    out.push(...quantityValues(sig, turn, asked));
     const mentions = mentionsOf.get(sig)!;
     for (const m of mentions) {
       // A value named by its description gives way to one named by its own words, of this parameter or of
@@ -343,6 +344,27 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       // wrong address"): it describes them, it does not take them.
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum", ...(m.described ? { shared: true } : {}) });
     }
+  }
+  return out;
+}
+
+/**
+ * An enum whose values are quantities ("16A", "32A", "63A"; "10mm"): the value equal to a quantity the turn
+ * writes in any spelling of its unit ("32 amp", "32 amps", "32A"), by js-quantities.
+ */
+function quantityValues(sig: Signature, turn: Turn, asked: Set<string>): Candidate[] {
+  const values = (sig.enumForms ?? []).flatMap((f) => {
+    const m = typeof f.value === "string" ? /^(\d+(?:\.\d+)?)\s*([a-zA-Z°µ]+)$/.exec(f.value) : null;
+    const q = m ? quantity(Number(m[1]), m[2]!) : undefined;
+    return q ? [{ value: f.value, q }] : [];
+  });
+  if (values.length === 0) return [];
+  const out: Candidate[] = [];
+  for (const f of turn.found) {
+    if (f.value.kind !== "quantity") continue;
+    const said = f.value.quantity;
+    const hit = values.find((v) => v.q.kind === said.kind && Math.abs((convert(said.value, said.unit, v.q.unit) ?? NaN) - v.q.value) < 1e-9);
+    if (hit) out.push({ key: sig.key, value: hit.value, score: 2.4 + cueScore(sig, f.left, f.right, f.near) + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum" });
   }
   return out;
 }
@@ -393,19 +415,35 @@ export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean
     const head = parts[0]!;
     const at = turn.words.findIndex((w) => sameWord(w.word, head));
     if (at < 0) continue;
-    // Every word of the key within a short window ("send … email" for send_email).
-    const window = turn.words.slice(at, at + parts.length + 3).map((w) => w.word);
+    // Every word of the key within a short window ("send … email" for send_email), which may open before
+    // the key's first word: "hasn't paid the deposit" for `deposit_paid`.
+    const from = Math.max(0, at - 3);
+    const window = turn.words.slice(from, at + parts.length + 3).map((w) => w.word);
     if (!parts.every((p) => window.some((w) => sameWord(w, p)))) continue;
+    const earliest = from + window.findIndex((w) => parts.some((p) => sameWord(w, p)));
+    if (earliest < at) {
+      // A verb of the key before its noun: negated before it ("has not paid", "hasn't paid") says no.
+      const before = turn.words.slice(Math.max(0, earliest - 2), earliest).map((w) => w.word);
+      out.set(sig.key, !before.some((w) => NEGATIONS.has(w) || w.endsWith("n't")));
+      continue;
+    }
     // Said after it: "pump: yes", "pump — no", "pump not needed".
     const after = turn.words.slice(at + parts.length, at + parts.length + 2).map((w) => w.word);
     if (YES.has(after[0] ?? "")) out.set(sig.key, true);
-    else if (NO.has(after[0] ?? "") || (after[0] === "not" && WANTED.has(after[1] ?? ""))) out.set(sig.key, false);
+    else if (NO.has(after[0] ?? "") || (after[0] === "not" && WANTED.has(after[1] ?? "")) || negatedBetween(window, parts)) out.set(sig.key, false);
     else {
       const before = turn.words.slice(Math.max(0, at - 3), at).map((w) => w.word);
       out.set(sig.key, !before.some((w) => NEGATIONS.has(w) || w.endsWith("n't")));
     }
   }
   return out;
+}
+
+/** A negation between the key's words: "deposit not paid", "deposit never collected". */
+function negatedBetween(window: string[], parts: string[]): boolean {
+  const at = window.map((w, i) => (parts.some((p) => sameWord(w, p)) ? i : -1)).filter((i) => i >= 0);
+  if (at.length < 2) return false;
+  return window.slice(at[0]! + 1, at.at(-1)).some((w) => NEGATIONS.has(w) || w.endsWith("n't"));
 }
 
 // Words of a yes/no argument's name that say the thing is wanted ("pump_required", "lift_needed").

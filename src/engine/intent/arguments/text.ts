@@ -245,9 +245,15 @@ function identifier(sig: Signature, turn: Turn, taken: Span[], asked: boolean): 
   const nouns = sig.keyWords.filter((w) => !ID_SUFFIXES.has(w));
   const tokens = turn.found.filter((f) => (f.value.kind === "token" || f.value.kind === "number") && !taken.some((t) => overlaps(t, f.span)));
   const clean = (raw: string) => raw.replace(/^#/, "").replace(/[.:]+$/, "");
+  // ("PO 4500-7781": the groups joined by hyphens or slashes are one identifier, not a number and a
+  // negative one, nor a range.)
+  const whole = (f: (typeof tokens)[number]) => {
+    const m = /^#?[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)+/.exec(turn.text.slice(f.span.start));
+    return m && m[0].length > f.raw.length ? { value: clean(m[0]), span: { start: f.span.start, end: f.span.start + m[0].length } } : { value: clean(f.raw), span: f.span };
+  };
   for (const f of tokens) {
     const lead = f.left.filter((w) => !ID_SUFFIXES.has(w) && w !== "the")[0];
-    if (lead && nouns.some((n) => [...conceptsOf(lead)].includes(n))) return { value: clean(f.raw), span: f.span };
+    if (lead && nouns.some((n) => [...conceptsOf(lead)].includes(n))) return whole(f);
     const after = f.right[0];
     if (f.value.kind === "token" && after && nouns.some((n) => [...conceptsOf(after)].includes(n))) return { value: clean(f.raw), span: f.span };
   }
