@@ -2,7 +2,7 @@
 // terms ("battery → move_robot.battery (0–1); 15% = 0.15"). Shown to the author with the policy, so a rule
 // bound to the wrong field, or to several, is seen before it is confirmed. Computed with the evaluator's own
 // field finders over a call made from the tool's JSON Schema, so what is shown is what evaluation reads.
-import type { CompiledRule, Condition, Value } from "./compiled.ts";
+import type { ActionSelector, CompiledRule, Condition, Value } from "./compiled.ts";
 import { parameterPaths, parameterSchemas, type GovernableTool } from "./action.ts";
 import {
   bySubject,
@@ -21,6 +21,7 @@ import {
   TIME_KEY,
   CLOCK_KEY,
   PLANNED_KEY,
+  namesDoingOf,
   toolCanCarry,
   type Field,
   type PreparedAction,
@@ -111,7 +112,7 @@ function leafConditions(c: Condition | null, out: Condition[] = []): Condition[]
 type Read = Pick<Binding, "parameters" | "note" | "applies">;
 
 /** Which arguments one condition reads on this tool. */
-function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNode>, anyAction = false): Read {
+function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNode>, actions?: ActionSelector): Read {
   const paths = (fields: Field[]) => [...new Set(fields.map((f) => f.path))];
   call.claimed.clear();
   switch (c.kind) {
@@ -155,7 +156,8 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
     case "weekday":
     case "time": {
       // (As evaluation reads it: the planned start the tool gives, else when it runs; any action: when it runs.)
-      const planned = anyAction ? [] : [...leaves.keys()].filter((p) => PLANNED_KEY.test(p));
+      const verbs = actions && !actions.any ? actions.terms.flatMap((t) => t.verbs) : [];
+      const planned = !actions || actions.any ? [] : [...leaves.keys()].filter((p) => PLANNED_KEY.test(p) || namesDoingOf(p, verbs));
       if (!c.subject && planned.length > 0) return { parameters: planned, applies: true, note: `its planned start, read in ${c.tz || "UTC"} (when it runs, if not given)` };
       if (!c.subject) return { parameters: [], applies: true, note: `the time the action runs (${c.tz || "UTC"})` };
       const named = c.subject.implied === "time" ? [] : bySubject(call, c.subject, (f) => typeof f.value === "string" || typeof f.value === "number");
@@ -216,7 +218,7 @@ export function bindRule(rule: CompiledRule, tool: GovernableTool): Binding[] {
   const leaves = leafSchemas(tool.parameters);
   const call = exampleCall(tool, leaves);
   const bind = (c: Condition, exception: boolean): Binding => {
-    const read = readOf(c, call, leaves, rule.actions.any);
+    const read = readOf(c, call, leaves, rule.actions);
     return { condition: describeCondition(c), tool: tool.name, ...read, ambiguous: read.parameters.length > 1, exception };
   };
   return [...leafConditions(rule.when).map((c) => bind(c, false)), ...leafConditions(rule.unless).map((c) => bind(c, true))];

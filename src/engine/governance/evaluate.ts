@@ -10,6 +10,7 @@ import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 import { countryCode } from "../language/regions.ts";
 import { isEnglishWord, isKnownWord } from "../language/nlp.ts";
+import { relatedVerbWords, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
 
 const FALSE = 0;
 const UNKNOWN = 1;
@@ -289,6 +290,15 @@ const DESCRIBING_CLASSES = [":move", ":book", ":create", ":run"];
 /** The stems a verb's argument names may start with ("store" → "stor-age": a final e goes before a suffix). */
 const doingStems = (verb: ReadonlySet<string>) => [...new Set([...verb].filter((c) => !c.startsWith(":")).map((c) => c.replace(/e$/, "")).filter((c) => c.length >= 4))];
 
+/**
+ * Whether an argument of the tool is named by a noun of doing whose verb is the rule's verb in another word
+ * ("leave the site" and `departure_time`: departing is a way of leaving), by WordNet.
+ */
+function recordsDoingOf(action: PreparedAction, verb: string): boolean {
+  const names = action.params ? [...action.params] : action.fields.map((f) => f.path);
+  return names.some((name) => name.split(/[._]/).some((word) => word.length >= 5 && verbsOfDoing(word).some((v) => verbsRelated(v, verb))));
+}
+
 /** Whether an argument of the tool is how much of the verb it does (`refund_fraction`, `refund_amount_cents`). */
 function recordsAmountOf(action: PreparedAction, stems: readonly string[]): boolean {
   const names = action.params ? [...action.params] : action.fields.map((f) => f.path);
@@ -381,6 +391,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     let nounOfAction = false;
     let byDelivery = false;
     let byKind = false;
+    let byPlace = false;
     // The term's only "verb" modifies its noun: it names a thing, as a term without a verb does.
     let modifierOnly = false;
     for (let k = 0; k < verbs.length; k++) {
@@ -459,6 +470,14 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // ("Refunding more than half …" and `cancel_booking {refund_fraction}`: a verb alone too, when the tool
       // records how much of it it does; the cancellation does that refunding.)
       if (!action.looks && recordsDoing(action, stems[k]!) && (objects.length > 0 || recordsAmountOf(action, stems[k]!))) {
+        byKind = true;
+        continue;
+      }
+      // "Trailers must not leave the site after 22:00" and `create_dispatch {departure_time}`: a tool that
+      // records the act under a noun of another verb for it (departing, for leaving) does it; what is left
+      // is a place, which the tool need not name. (Not one that only looks, cancels or rejects.)
+      if (!action.looks && !action.operation.has(":cancel") && !action.operation.has(":reject") && recordsDoingOf(action, term.verbs[k]!)) {
+        byPlace = true;
         byKind = true;
         continue;
       }
@@ -594,6 +613,7 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
     // Words only the description has name the tool when they are all there is and all of them are found.
     const owned = own > 0 || (describedOnly > 0 && matched === objects.length);
+    if (byPlace) return true;
     if (byDelivery || byKind) return owned && matched * 2 >= objects.length;
     if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched) || namesBareHead(action);
     return owned && matched * 2 >= objects.length;
@@ -685,8 +705,12 @@ function valueAfterParameter(action: PreparedAction, concepts: ReadonlySet<strin
  */
 function termKeys(term: ActionTerm): Set<string> | undefined {
   const keys = new Set<string>();
-  // A verb meets the tool's operation through its broader classes too ("import" → create).
-  for (const v of term.verbs) for (const c of withBroaderClasses(conceptsOf(v))) keys.add(c);
+  // A verb meets the tool's operation through its broader classes too ("import" → create), and an argument's
+  // noun of doing through the verbs WordNet relates to it ("leave" and `departure_time`).
+  for (const v of term.verbs) {
+    for (const c of withBroaderClasses(conceptsOf(v))) keys.add(c);
+    for (const w of relatedVerbWords(v)) keys.add(w);
+  }
   for (let i = 0; i < term.objects.length; i++) {
     const o = term.objects[i]!;
     if (isNameLike(o) || (i > 0 && VALUE_LIKE.test(norm(o)))) return undefined;
@@ -702,7 +726,21 @@ function termKeys(term: ActionTerm): Set<string> | undefined {
 
 /** The concepts an action offers a term (see `termKeys`). */
 function actionKeys(action: PreparedAction): Set<string>[] {
-  return [action.operation, action.concepts, action.objectClasses, action.paramConcepts, initialsOf(action)];
+  return [action.operation, action.concepts, action.objectClasses, action.paramConcepts, initialsOf(action), doingKeys(action.params ? [...action.params] : [])];
+}
+
+/** The verbs related to the nouns of doing in argument names (`departure_time` → depart, leave, go …). */
+const doingCache = new Map<string, Set<string>>();
+function doingKeys(names: readonly string[]): Set<string> {
+  const key = names.join(",");
+  let hit = doingCache.get(key);
+  if (!hit) {
+    hit = new Set<string>();
+    for (const name of names) for (const word of name.split(/[._]/)) if (word.length >= 5) for (const v of verbsOfDoing(word)) for (const w of relatedVerbWords(v)) hit.add(w);
+    if (doingCache.size >= CACHE_LIMIT) doingCache.clear();
+    doingCache.set(key, hit);
+  }
+  return hit;
 }
 
 /** `termKeys` for every term of a selector; `undefined` when any term can match without them. */
@@ -1445,9 +1483,9 @@ type Check = (action: PreparedAction) => Truth;
  * the action runs or of its own time argument: false for a tool that has no such time, unknown when the
  * action leaves it out.
  */
-function onClock(subject: Subject | undefined, zone: string, test: (at: WallClock) => boolean, ofDay = false, planned = ofDay): Check {
+function onClock(subject: Subject | undefined, zone: string, test: (at: WallClock) => boolean, ofDay = false, planned = ofDay, verbs: readonly string[] = []): Check {
   const tz = zone || "UTC";
-  const when = timeSource(subject, ofDay, planned);
+  const when = timeSource(subject, ofDay, planned, verbs);
   return (a) => {
     const at = when(a);
     if (at === null) return FALSE;
@@ -1460,13 +1498,13 @@ function onClock(subject: Subject | undefined, zone: string, test: (at: WallCloc
  * When a day or hour rule looks: the time the action runs (now), or with a subject the action's own time
  * argument ("inspections that begin on a Sunday" → `start_time`).
  */
-function timeSource(subject: Subject | undefined, ofDay: boolean, planned: boolean): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
+function timeSource(subject: Subject | undefined, ofDay: boolean, planned: boolean, verbs: readonly string[]): (a: PreparedAction) => ((tz: string) => WallClock) | null | undefined {
   if (subject?.implied === "time") return actionTime(subject, ofDay);
   // An hour window with no subject ("maintenance outside 01:00-05:00") is when the action takes place: its
   // planned start when it has one (`start_time`, `scheduled_at` with an hour), else now. So is a day ("no
   // haul-outs on Sundays" and `scheduled_start`), except for a rule about any action, whose days are
   // when anything runs.
-  if (!subject && planned) return (a) => plannedStart(a, ofDay) ?? ((tz) => zonedNow(a, tz));
+  if (!subject && planned) return (a) => plannedStart(a, ofDay, verbs) ?? ((tz) => zonedNow(a, tz));
   if (!subject || subject.words.length === 0) return (a) => (tz) => zonedNow(a, tz);
   return (a) => {
     // A tool that has no such time ("cancel" has no start) is not what the rule is about.
@@ -1491,13 +1529,30 @@ const HOLDING_WORDS = new Set(["contains", "contain", "has", "have", "includes",
 export const PLANNED_KEY = /(?:^|[._])(?:start|starts|scheduled|planned|begin|begins)(?:$|[._])/;
 
 /** The action's planned start with its hour (an ISO date-time under a start-like name), if it gives one. */
-function plannedStart(a: PreparedAction, withHour = true): ((tz: string) => WallClock) | undefined {
+function plannedStart(a: PreparedAction, withHour = true, verbs: readonly string[] = []): ((tz: string) => WallClock) | undefined {
   for (const f of a.fields) {
     const at = typeof f.value === "string" && PLANNED_KEY.test(f.path) ? isoClock(f.value, withHour) : undefined;
     if (at) return at;
   }
+  // "trailers must not leave between 22:00 and 05:30" and `departure_time: "23:15"`: the time of the act
+  // the rule names, recorded under its noun of doing (departing is leaving), a date-time or a time of day.
+  if (verbs.length === 0) return undefined;
+  for (const f of a.fields) {
+    if (typeof f.value !== "string" || !namesDoingOf(f.path, verbs)) continue;
+    const clock = withHour ? CLOCK.exec(f.value) : null;
+    if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
+    const at = isoClock(f.value, withHour);
+    if (at) return at;
+  }
   return undefined;
 }
+
+/** An argument's name holds a noun of doing of one of the verbs ("departure" of leave), or the verb's own form. */
+export function namesDoingOf(path: string, verbs: readonly string[]): boolean {
+  return path.split(/[._]/).some((word) => word.length >= 5 && (verbs.some((v) => word.startsWith(v.replace(/e$/, ""))) || verbsOfDoing(word).some((d) => verbs.some((v) => verbsRelated(d, v)))));
+}
+
+const selectorVerbs = (selector: ActionSelector): string[] => (selector.any ? [] : selector.terms.flatMap((t) => t.verbs));
 
 /** An ISO date or date-time as a wall clock in any zone (`withHour`: only one that gives its hour). */
 function isoClock(value: string, withHour: boolean): ((tz: string) => WallClock) | undefined {
@@ -1746,16 +1801,16 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
     }
     case "weekday": {
       const days = new Set(c.days);
-      return onClock(c.subject, c.tz, (at) => days.has(at.day), false, !selector.any);
+      return onClock(c.subject, c.tz, (at) => days.has(at.day), false, !selector.any, selectorVerbs(selector));
     }
     case "dates": {
       const { from, to } = c;
-      return onClock(c.subject, c.tz, (at) => (from <= to ? at.monthDay >= from && at.monthDay <= to : at.monthDay >= from || at.monthDay <= to), false, !selector.any);
+      return onClock(c.subject, c.tz, (at) => (from <= to ? at.monthDay >= from && at.monthDay <= to : at.monthDay >= from || at.monthDay <= to), false, !selector.any, selectorVerbs(selector));
     }
     case "time": {
       const { from, to } = c;
       const starts = c.after ? (m: number) => m > from : (m: number) => m >= from;
-      return onClock(c.subject, c.tz, (at) => (from <= to ? starts(at.minutes) && at.minutes < to : starts(at.minutes) || at.minutes < to), true);
+      return onClock(c.subject, c.tz, (at) => (from <= to ? starts(at.minutes) && at.minutes < to : starts(at.minutes) || at.minutes < to), true, !selector.any, selectorVerbs(selector));
     }
     case "rate": {
       const { op, count, window_seconds } = c;
@@ -1887,6 +1942,10 @@ export class RuleSet {
           const ids = this.index.get(c);
           if (ids) for (const id of ids) copy[id] = 0;
         }
+      }
+      for (const c of doingKeys(action.fields.map((f) => f.path))) {
+        const ids = this.index.get(c);
+        if (ids) for (const id of ids) copy[id] = 0;
       }
     }
     return copy;

@@ -2620,3 +2620,28 @@ describe("one country code after 'the'", () => {
     expect(parsed.ok && JSON.stringify(parsed.rule.when)).not.toContain("IT");
   });
 });
+
+describe("an act the tool records under a noun of another verb for it, at its own time, and a cause after the rule", () => {
+  // "leave" and `departure_time`; "arrive" and `arrival_time`: the tool that books the trip records the act.
+  for (const [sentence, key] of [
+    ["Tankers are not allowed to leave the depot between 22:00 and 05:30 because of the noise limits.", "departure_time"],
+    ["Tankers must not leave the yard between 22:00 and 05:30", "departure_time"],
+    ["Tankers may not arrive at the dairy between 22:00 and 05:30, due to the night curfew", "arrival_time"],
+  ] as const) {
+    it(sentence, () => {
+      const set = ruleSetOf(sentence);
+      const call = (args: Record<string, unknown>, params?: string[]) => set.decide(prepareAction({ tool: "book_collection_run", args, ...(params ? { params } : {}), now: new Date("2026-07-06T12:00:00Z") })).decision;
+      for (const params of [undefined, ["tanker_id", key, "run_date"]]) {
+        expect(call({ tanker_id: "TK-1", [key]: "23:15", run_date: "2026-07-08" }, params), `${sentence} 23:15`).toBe("blocked");
+        expect(call({ tanker_id: "TK-1", [key]: "05:00", run_date: "2026-07-08" }, params), `${sentence} 05:00`).toBe("blocked");
+        expect(call({ tanker_id: "TK-1", [key]: "07:00", run_date: "2026-07-08" }, params), `${sentence} 07:00`).toBe("approved");
+      }
+      // A tool that only looks, or cancels, does not do the act.
+      expect(set.decide(prepareAction({ tool: "cancel_collection_run", args: { [key]: "23:15" }, now: new Date() })).decision).toBe("approved");
+    });
+  }
+  it("a cause before the effect stays a condition of the action", () => {
+    const parsed = parseRule("Refunds due to damage need approval");
+    expect(parsed.ok && JSON.stringify(parsed.rule.when)).toContain("damage");
+  });
+});

@@ -145,6 +145,9 @@ function analyze(text: string): W[] {
   // Switching something off or on: "turn off MFA" disables it, "switch on debug mode" enables it.
   // (Not a participle of state: "with auto-renew switched off" is a yes/no condition, read below.)
   text = text.replace(/\b(?:turn(?:s|ing)?|switch(?:es|ing)?|shut(?:s|ting)?)\s+off\b/gi, "disable").replace(/\b(?:turn(?:s|ing)?|switch(?:es|ing)?)\s+on\b/gi, "enable");
+  // "… between 22:00 and 05:30 because of the access road", "…, due to noise complaints": after a time or
+  // an amount, or set off by a comma, at the end, the cause says why the rule is, no part of it.
+  text = text.replace(/(?:(?<=\d(?:\s?(?:am|pm|[a-z%]{1,5}))?)|\s*,)\s+(?:because\s+of|due\s+to|owing\s+to|on\s+account\s+of)\s+[^,;.]+$/i, "");
   // "on grounds of fraud", "by reason of illness", "because of a dispute": what it is for.
   text = text.replace(/\b(?:on\s+(?:the\s+)?grounds?\s+of|by\s+reason\s+of|for\s+reasons?\s+of|because\s+of|due\s+to|owing\s+to)\s+/gi, "for ");
   // "if they are carried out in the payroll domain", "any call performed in the HR domain": the doing itself, said

@@ -125,3 +125,67 @@ export function verbsOfDoing(noun: string): string[] {
   cache.set(key, hit);
   return hit;
 }
+
+const related = new Map<string, boolean>();
+
+/**
+ * Whether two verbs name the same act in their commonest senses: a synset they share, or one's sense a
+ * direct kind of the other's ("depart" is a way to "leave"). Used only where a rule's verb meets a noun of
+ * doing the tool records (`departure_time` for "leave the site"), never to merge the operations of the verb
+ * classes.
+ */
+export function verbsRelated(a: string, b: string): boolean {
+  if (a === b) return true;
+  const key = a < b ? `${a} ${b}` : `${b} ${a}`;
+  let hit = related.get(key);
+  if (hit === undefined) {
+    const db = load();
+    hit = false;
+    if (db && /^[a-z]+$/.test(a) && /^[a-z]+$/.test(b)) {
+      const offsets = (lemma: string) => {
+        const line = indexLine(db.index.verb, lemma);
+        if (!line) return [];
+        const parts = line.split(" ");
+        const kinds = Number(parts[3]);
+        return parts.slice(4 + kinds + 2, 4 + kinds + 2 + Number(parts[2])).map(Number).slice(0, SENSES_READ);
+      };
+      const [x, y] = [offsets(a), offsets(b)];
+      const up = (o: number) => synsetAt(db.data.verb, o).pointers.filter((p) => p.symbol === "@" && p.pos === "v").map((p) => p.offset);
+      hit = x.some((o) => y.includes(o)) || x.some((o) => up(o).some((h) => y.includes(h))) || y.some((o) => up(o).some((h) => x.includes(h)));
+    }
+    if (related.size >= CACHE_LIMIT) related.clear();
+    related.set(key, hit);
+  }
+  return hit;
+}
+
+const neighbours = new Map<string, string[]>();
+
+/**
+ * The one-word verbs `verbsRelated` may pair with a verb: the words of its commonest senses and of the
+ * senses they are kinds of, and of the senses that are kinds of them. For the rule index, which must wake
+ * every rule the matcher could pair with a tool (a superset; the matcher decides).
+ */
+export function relatedVerbWords(verb: string): string[] {
+  let hit = neighbours.get(verb);
+  if (hit) return hit;
+  const words = new Set<string>([verb]);
+  const db = load();
+  if (db && /^[a-z]+$/.test(verb)) {
+    const line = indexLine(db.index.verb, verb);
+    if (line) {
+      const parts = line.split(" ");
+      const kinds = Number(parts[3]);
+      const offsets = parts.slice(4 + kinds + 2, 4 + kinds + 2 + Number(parts[2])).map(Number).slice(0, SENSES_READ);
+      for (const o of offsets) {
+        const synset = synsetAt(db.data.verb, o);
+        const linked = [o, ...synset.pointers.filter((p) => p.symbol === "@" && p.pos === "v").map((p) => p.offset)];
+        for (const l of linked) for (const w of synsetAt(db.data.verb, l).words) if (/^[a-z]+$/.test(w)) words.add(w);
+      }
+    }
+  }
+  hit = [...words];
+  if (neighbours.size >= CACHE_LIMIT) neighbours.clear();
+  neighbours.set(verb, hit);
+  return hit;
+}
