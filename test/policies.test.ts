@@ -271,6 +271,22 @@ describe("governance chokepoint", () => {
     expect(later.decision).toBe("approved");
   });
 
+  it("a rate per party counts that party's approved actions only; the history keeps no secret", async () => {
+    const ws = await newWorkspace(server());
+    await activePolicy(ws, { name: "reset rate", rule: "More than 2 password resets of the same user within an hour are blocked" });
+    const reset = (user: string) => evaluate(ws, { action: "reset_password", context: { user_id: user, admin_token: "tok_live_do_not_store", note: "x".repeat(500) } });
+    expect((await reset("u1")).body).toMatchObject({ decision: "approved" });
+    expect((await reset("u1")).body).toMatchObject({ decision: "approved" });
+    expect((await reset("u1")).body).toMatchObject({ decision: "blocked", policy: { name: "reset rate" } });
+    expect((await reset("u2")).body).toMatchObject({ decision: "approved" });
+    const rows = await query(server(), sql`select args from governed_actions where workspace_id = ${ws.id}`);
+    expect(rows).toHaveLength(3);
+    const stored = JSON.stringify(rows);
+    expect(stored).toContain("u1");
+    expect(stored).not.toContain("tok_live_do_not_store");
+    expect(stored).not.toContain("x".repeat(200));
+  });
+
   it("fails closed: a broken stored rule blocks instead of approving", async () => {
     const ws = await newWorkspace(server());
     const policy = await activePolicy(ws, { name: "refunds", rule: "Block refunds over $500" });

@@ -323,6 +323,8 @@ export const governedActions = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
     tool: text("tool").notNull(),
+    /** The action's short scalar arguments, for rates counted per party ("3 resets of the same turbine"). */
+    args: jsonb("args").$type<Record<string, string | number | boolean>>(),
     createdAt: createdAt(),
   },
   (t) => [index("governed_actions_workspace_idx").on(t.workspaceId, t.createdAt)],

@@ -166,8 +166,11 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
       if (timed.length === 0 && c.subject.orNow) return { parameters: [], applies: true, note: `the time the action runs (${c.tz || "UTC"})` };
       return timed.length > 0 ? { parameters: timed, applies: true, note: `read in ${c.tz || "UTC"}` } : { parameters: [], applies: false };
     }
-    case "rate":
-      return { parameters: [], applies: true, note: "the workspace's recent governed actions this rule covers" };
+    case "rate": {
+      if (!c.per) return { parameters: [], applies: true, note: "the workspace's recent governed actions this rule covers" };
+      const party = bySubject(call, c.per, (f) => typeof f.value === "string" || typeof f.value === "number");
+      return { parameters: paths(party), applies: true, note: party.length > 0 ? `the workspace's recent governed actions this rule covers, for the same ${c.per.text}` : `the workspace's recent governed actions this rule covers (the tool names no ${c.per.text}: all of them)` };
+    }
     case "compare_fields": {
       const { left, right } = comparedFields(call, c.subject, c.other);
       // (A share of another argument the tool does not carry is read as the share alone, as evaluation does.)

@@ -118,7 +118,7 @@ export function createGovernance(deps: {
       const policy = fired && { id: fired.ref.policyId, name: fired.ref.policyName, version: fired.ref.version, clause: fired.ref.rule.source };
       if (decision.decision === "approved") {
         // History is kept only while a rate rule is active: a write per action is not paid for nothing.
-        if (mode.record && set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
+        if (mode.record && set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now(), action.arguments);
         if (mode.record && ++approvals % PRUNE_EVERY === 0) await pruneGovernedActions(db, workspaceId, new Date(clock.now().getTime() - Math.max(HISTORY_RETENTION_MS, (set.maxWindowSeconds + 86_400) * 1000)));
         return { decision: "approved", reason, ...(policy ? { policy } : {}), decision_detail: decision };
       }
@@ -141,13 +141,13 @@ export function createGovernance(deps: {
     record: async (action) => {
       const workspaceId = action.caller.workspaceId;
       const set = await ports.ruleSet(workspaceId);
-      if (set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now());
+      if (set.hasRates) await recordGovernedAction(db, workspaceId, action.tool, action.now ?? clock.now(), action.arguments);
     },
     dryRun: async (set, action, options = {}) => {
       const decision = await decide(set, action.workspaceId, action);
       // An evaluation counts toward rate rules when asked to (the evaluate endpoint, by default): a client
       // that asks before each call is governed by "at most 5 exports a day" as one that calls.
-      if (options.record && decision.decision === "approved" && set.hasRates) await recordGovernedAction(db, action.workspaceId, action.tool, action.now ?? clock.now());
+      if (options.record && decision.decision === "approved" && set.hasRates) await recordGovernedAction(db, action.workspaceId, action.tool, action.now ?? clock.now(), action.arguments);
       return decision;
     },
     govern: async (action) => {

@@ -650,10 +650,33 @@ describe("limits per window", () => {
     for (const form of ["Max 2 password resets per hour", "Maximum of 2 password resets an hour", "max two password resets per hour"]) secondIsOverTwo(form);
   });
 
-  it("a limit per party is counted for all parties together, and the author is told", () => {
-    for (const form of ["Max 2 password resets per user per hour", "No more than 2 password resets per account per hour", "Limit password resets to 2 per employee per hour"]) {
-      secondIsOverTwo(form);
-      expect(compiled(form).ignored?.join(" "), form).toMatch(/^per (user|account|employee)$/);
+  it("a limit per party is counted for that party only; a call that names none is counted against all", () => {
+    const forms = [
+      "Max 2 password resets per user per hour",
+      "No more than 2 password resets per user per hour",
+      "Limit password resets to 2 per user per hour",
+      "More than 2 password resets of the same user in an hour are blocked",
+      "Block more than 2 password resets in 1 hour for the same user",
+      "Block more than 2 password resets within 60 minutes for any one user",
+      "Never allow more than 2 password resets an hour for a single user",
+      "Never reset passwords of the same user more than 2 times per hour",
+    ];
+    const past = (user: string | undefined, m: number) => ({ tool: "reset_password", at: new Date(`2026-11-18T11:${String(m).padStart(2, "0")}:00Z`), ...(user ? { args: { user_id: user } } : {}) });
+    for (const form of forms) {
+      const rule = compiled(form);
+      const set = setOf(rule);
+      const decideWith = (args: Record<string, unknown>, history: ReturnType<typeof past>[]) => set.decide(prepareAction({ tool: "reset_password", args, now: new Date(WED_12), history })).decision;
+      expect(rule.ignored, form).toBeUndefined();
+      // Two earlier resets of u1: a third for u1 is over the limit, a first for u2 is not.
+      expect(decideWith({ user_id: "u1" }, [past("u1", 10), past("u1", 20)]), form).toBe("blocked");
+      expect(decideWith({ user_id: "u2" }, [past("u1", 10), past("u1", 20)]), form).toBe("approved");
+      expect(decideWith({ user_id: "u1" }, [past("u1", 10), past("u2", 20)]), form).toBe("approved");
+      // Outside the window they are not counted; a call that does not say whose it is counts them all.
+      expect(decideWith({ user_id: "u1" }, [past("u1", 10), { ...past("u1", 0), at: new Date("2026-11-18T10:30:00Z") }]), form).toBe("approved");
+      expect(decideWith({}, [past("u1", 10), past("u2", 20)]), form).toBe("blocked");
+      // The restatement reads back to the same limit, per the same party.
+      const again = parseRule(splitClauses(restate(rule))[0]!);
+      expect(again.ok && again.rule.when, form).toEqual(rule.when);
     }
   });
 

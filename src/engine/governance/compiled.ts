@@ -137,7 +137,8 @@ export type Condition =
    */
   | { kind: "time"; from: number; to: number; tz: string; subject?: Subject; after?: boolean }
   /** True when this action would make the count of matching actions in the window exceed the limit. */
-  | { kind: "rate"; op: "gt" | "gte"; count: number; window_seconds: number }
+  /** `per`: counted only over actions for the same party as this one ("3 resets of the same turbine"). */
+  | { kind: "rate"; op: "gt" | "gte"; count: number; window_seconds: number; per?: Subject }
   /** True when the action itself matches: "except get_status", "unless it is a refund". */
   | { kind: "action"; terms: ActionTerm[] };
 

@@ -9,8 +9,9 @@ import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, na
 import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 import { countryCode } from "../language/regions.ts";
+import { inNetwork, networkOf, type Network } from "../language/networks.ts";
 import { isEnglishWord, isKnownWord } from "../language/nlp.ts";
-import { relatedVerbWords, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
+import { relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
 
 const FALSE = 0;
 const UNKNOWN = 1;
@@ -28,8 +29,8 @@ export interface ActionInput {
   /** The values of the tool's parameters with a closed list, by path, when its schema is known. */
   choices?: Readonly<Record<string, readonly string[]>>;
   now: Date;
-  /** Earlier approved actions in the workspace, for rate rules: tool name and time, newest last. */
-  history?: { tool: string; at: Date }[];
+  /** Earlier approved actions in the workspace, for rate rules: tool name, time and short arguments, newest last. */
+  history?: { tool: string; at: Date; args?: Readonly<Record<string, unknown>> }[];
 }
 
 export interface Field {
@@ -280,7 +281,10 @@ function isNounOfAction(word: string): boolean {
 // A name-like word ("analytics-prod", "db_2") is one particular thing, matched as text.
 const isNameLike = (word: string) => /[-_\d]/.test(word);
 // "personal-training", "business-class": a hyphenated compound of dictionary words, not a code.
-const isWordCompound = (word: string) => /^[a-z]{3,}(?:-[a-z]{3,})+$/.test(word) && word.split("-").every((p) => isKnownWord(p));
+// ("target-of-opportunity", "point-of-sale", "work-in-progress": a short linking word between two words too,
+// whose initial is one of the initials: ToO, POS, WIP.)
+const LINKING = new Set(["of", "in", "on", "to", "at", "by", "and", "for"]);
+const isWordCompound = (word: string) => /^[a-z]{3,}(?:-(?:[a-z]{3,}|(?:of|in|on|to|at|by|and|for)-[a-z]{3,}))+$/.test(word) && word.split("-").every((p) => LINKING.has(p) || isKnownWord(p));
 // "POs", "VMs": a short word without a vowel pair may be the initials of words of a tool's name.
 const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}/.test(word) ? word.replace(/s$/, "") : undefined);
 
@@ -343,10 +347,11 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
       // "wire money", "deploy code", "SMS messages": an object the term's verb acts on anyway.
       implied: [...verbClasses].some((c) => impliedObject(c, o) || concepts.has(`:${c}`)),
       initials: initialsIn(o),
+      doing: /^[a-z]{4,}ing$/.test(o),
       // "personal-training": a compound of dictionary words may be written by its initials (pt).
       compoundInitials: isWordCompound(o) ? o.split("-").map((p) => p[0]).join("") : undefined,
       // "business-class": a compound of dictionary words is a modifier like any other, named by its parts.
-      parts: isWordCompound(o) ? o.split("-").map((p) => conceptsOf(p)) : undefined,
+      parts: isWordCompound(o) ? o.split("-").filter((p) => !LINKING.has(p)).map((p) => conceptsOf(p)) : undefined,
       // "shut-offs": its words run together, and the other words the lexicon gives it (its own spellings and
       // parts left out), which name a tool by its sense.
       squashed: norm(o).replace(/[- ]/g, ""),
@@ -473,6 +478,12 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         byKind = true;
         continue;
       }
+      // "Interpreting sessions …" and `book_interpreter`: a tool that books, assigns or sends who does the act
+      // arranges the act. (Not one that only looks, cancels or rejects.)
+      if (!action.looks && !action.operation.has(":cancel") && !action.operation.has(":reject") && meets(agentVerbsOf(action), v)) {
+        byPlace = true;
+        continue;
+      }
       // "Trailers must not leave the site after 22:00" and `create_dispatch {departure_time}`: a tool that
       // records the act under a noun of another verb for it (departing, for leaving) does it; what is left
       // is a place, which the tool need not name. (Not one that only looks, cancels or rejects.)
@@ -595,10 +606,12 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
         matched++;
         continue;
       }
-      if (meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials))) {
+      // ("interpreting sessions" and `book_interpreter`: a doing named by who does it is the tool's own word.)
+      const byAgent = o.doing && meets(agentVerbsOf(action), o.concepts);
+      if (byAgent || meets(action.concepts, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials))) {
         // A word only the description has ("from their account's credit balance") narrows, but does not
         // name the tool alone: its name, its parameters or its initials must.
-        const named = meets(action.name, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials));
+        const named = byAgent || meets(action.name, o.concepts) || meets(action.paramConcepts, o.concepts) || (o.initials !== undefined && initialsOf(action).has(o.initials));
         if (!o.participle && (named || action.name === action.concepts)) own++;
         else if (!o.participle) describedOnly++;
         matched++;
@@ -664,6 +677,19 @@ function undoes(operation: Set<string>, verb: ReadonlySet<string>): boolean {
 
 // The initials of each run of two to four words of a tool's name after its operation: `create_purchase_order` → po.
 const initialsCache = new Map<string, Set<string>>();
+// The verbs of the persons a tool's name names ("book_interpreter" → interpret), by tool name.
+const agentVerbsCache = new Map<string, Set<string>>();
+function agentVerbsOf(action: PreparedAction): Set<string> {
+  const tool = action.input.tool;
+  let hit = agentVerbsCache.get(tool);
+  if (!hit) {
+    hit = new Set(wordsOfName(tool).slice(1).flatMap((w) => verbsOfAgent(w)));
+    if (agentVerbsCache.size >= CACHE_LIMIT) agentVerbsCache.clear();
+    agentVerbsCache.set(tool, hit);
+  }
+  return hit;
+}
+
 function initialsOf(action: PreparedAction): Set<string> {
   const tool = action.input.tool;
   let hit = initialsCache.get(tool);
@@ -726,7 +752,7 @@ function termKeys(term: ActionTerm): Set<string> | undefined {
 
 /** The concepts an action offers a term (see `termKeys`). */
 function actionKeys(action: PreparedAction): Set<string>[] {
-  return [action.operation, action.concepts, action.objectClasses, action.paramConcepts, initialsOf(action), doingKeys(action.params ? [...action.params] : [])];
+  return [action.operation, action.concepts, action.objectClasses, action.paramConcepts, initialsOf(action), agentVerbsOf(action), doingKeys(action.params ? [...action.params] : [])];
 }
 
 /** The verbs related to the nouns of doing in argument names (`departure_time` → depart, leave, go …). */
@@ -1182,6 +1208,45 @@ function compareValues(a: string, b: string): boolean {
   return xs.every((w, i) => w === ys[i] || conceptsOf(w).has(ys[i]!) || conceptsOf(ys[i]!).has(w));
 }
 
+// A rule's values that are all addresses or blocks ("outside 10.20.0.0/16"), read once per values list.
+const networksCache = new WeakMap<string[], Network[] | null>();
+function networksOf(values: string[]): Network[] | undefined {
+  let hit = networksCache.get(values);
+  if (hit === undefined) {
+    // (0.0.0.0/0 holds every address, so no author means "inside it": it names "anywhere" as a value, read
+    // as written: "open port 22 to 0.0.0.0/0".)
+    const read = values.map(networkOf);
+    hit = values.length > 0 && read.every((n) => n !== undefined && n.bits > 0) ? (read as Network[]) : null;
+    networksCache.set(values, hit);
+  }
+  return hit ?? undefined;
+}
+
+const ADDRESS_KEY = /(?:^|[._])(?:ip|ips|ipv4|address|addresses|host|hosts|target|targets|cidr|subnet|network|source|destination|src|dst)(?:$|[._])/;
+
+/**
+ * Membership of the action's addresses in blocks: the arguments whose value is an IPv4 address or block
+ * (a list of them too), by the subject's name first. An address the tool cannot carry makes the condition
+ * false; one it could carry and the call left out is unknown.
+ */
+function evaluateNetworks(a: PreparedAction, subject: Subject, networks: Network[], every: boolean): Truth {
+  const addresses = (f: Field): Network[] | undefined => {
+    const list = Array.isArray(f.value) ? f.value : [f.value];
+    const read = list.map((x) => (typeof x === "string" ? networkOf(x) : undefined));
+    return read.length > 0 && read.every((n) => n !== undefined) ? (read as Network[]) : undefined;
+  };
+  const named = subject.words.length > 0 ? bySubject(a, subject, (f) => addresses(f) !== undefined) : [];
+  const fields = named.length > 0 ? named : a.fields.filter((f) => addresses(f) !== undefined);
+  if (fields.length === 0) {
+    if (a.params && ![...a.params].some((p) => ADDRESS_KEY.test(p))) return FALSE;
+    a.unknowns.add(subject.text || "the address");
+    return UNKNOWN;
+  }
+  const inside = (f: Field) => addresses(f)!.every((n) => networks.some((block) => inNetwork(n, block)));
+  for (const f of fields) a.claimed.add(f.path);
+  return (every ? fields.every(inside) : fields.some(inside)) ? TRUE : FALSE;
+}
+
 const isShort = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= 40 && !/\s{2}/.test(v);
 const shapeOf = (s: string) => `${s.trim().split(/\s+/).length}|${/\d/.test(s) ? "d" : "a"}`;
 
@@ -1230,7 +1295,9 @@ const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class"
 const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format"]);
 
 /** A word of the rule's action that neither the tool nor any value of the action names. */
-function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string; parts?: ReadonlySet<string>[] }, action: PreparedAction): boolean {
+function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string; parts?: ReadonlySet<string>[]; doing?: boolean }, action: PreparedAction): boolean {
+  // "interpreting sessions" and `book_interpreter`: a doing is named by who does it.
+  if (o.doing && meets(agentVerbsOf(action), o.concepts)) return false;
   if (o.implied || o.recipient) return false;
   // A compound of words ("business-class" and `cabin: economy`) is unnamed when none of its parts is named.
   if (o.nameLike) return o.parts !== undefined && o.parts.every((part) => unnamed({ concepts: part, implied: false, recipient: false, nameLike: false }, action));
@@ -1286,6 +1353,8 @@ const SETTING_KEYS: Record<Setting, string[]> = {
 const IDENTIFIER_KEY = /(?:^|[._])(?:id|ids|ref|reference|code|number|no)$/;
 
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false, setting?: Setting): Truth {
+  const networks = networksOf(values);
+  if (networks) return evaluateNetworks(a, subject, networks, every);
   const { wanted, phraseWords, parts: valueParts } = valueWords(values);
   // Yes/no arguments are rare: an action without one skips the two readings of them.
   if (a.fields.some(isBoolean)) {
@@ -1725,16 +1794,19 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           const flag = a.fields.find((f) => typeof f.value === "boolean" && f.words.some((w) => HOLDING_WORDS.has(w)) && f.words.some((w) => meets(wantedConcepts as Set<string>, conceptsOf(w))));
           if (flag) return (flag.value === true) !== negate ? TRUE : FALSE;
         }
-        const fields = subject.words.length > 0 ? bySubject(a, subject, (f) => typeof f.value === "string") : a.fields.filter((f) => typeof f.value === "string");
+        // A list of texts ("materials": ["ivory", "silver"]) holds what one of its items holds.
+        const texts = (f: Field) => typeof f.value === "string" || shortList(f.value);
+        const fields = subject.words.length > 0 ? bySubject(a, subject, texts) : a.fields.filter(texts);
         if (fields.length === 0) {
           if (a.params && !toolCanCarry(a, subject)) return FALSE;
           a.unknowns.add(subject.text || "text");
           return UNKNOWN;
         }
-        const holds = (f: Field) => {
-          const text = (f.value as string).toLowerCase();
+        const holdsText = (value: string) => {
+          const text = value.toLowerCase();
           return mode === "starts" ? text.startsWith(wanted) : mode === "ends" ? text.endsWith(wanted) : text.includes(wanted);
         };
+        const holds = (f: Field) => (typeof f.value === "string" ? holdsText(f.value) : (f.value as string[]).some((x) => holdsText(x) || (mode === "contains" && sameValue(x, wanted))));
         const hit = exempting !== negate ? fields.every(holds) : fields.some(holds);
         const t: Truth = hit ? TRUE : FALSE;
         return negate ? ((2 - t) as Truth) : t;
@@ -1813,7 +1885,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       return onClock(c.subject, c.tz, (at) => (from <= to ? starts(at.minutes) && at.minutes < to : starts(at.minutes) || at.minutes < to), true, !selector.any, selectorVerbs(selector));
     }
     case "rate": {
-      const { op, count, window_seconds } = c;
+      const { op, count, window_seconds, per } = c;
       const match = selector.any ? undefined : matchesTerms(selector.terms);
       const counts = (tool: string) => match === undefined || match(prepareAction({ tool, args: {}, now: new Date(0) }));
       return (a) => {
@@ -1822,9 +1894,12 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           a.unknowns.add("recent actions");
           return UNKNOWN;
         }
+        // Counted per party: only earlier actions for the same one as this ("of the same turbine"). An
+        // action that does not say which party it is for is counted against all of them (the stricter count).
+        const party = per ? partyOf(a, per) : undefined;
         const since = a.input.now.getTime() - window_seconds * 1000;
         let n = 1; // this action
-        for (const h of history) if (h.at.getTime() > since && h.at.getTime() <= a.input.now.getTime() && counts(h.tool)) n++;
+        for (const h of history) if (h.at.getTime() > since && h.at.getTime() <= a.input.now.getTime() && counts(h.tool) && (!party || sameParty(h.args, party, per!))) n++;
         return (op === "gt" ? n > count : n >= count) ? TRUE : FALSE;
       };
     }
@@ -1991,6 +2066,22 @@ export class RuleSet {
     const woken = this.wake(action);
     return this.rules.filter((r) => woken[r.selector] === 0).map((r) => r.ref);
   }
+}
+
+/** The argument that says which party an action is for, by the rate's subject ("turbine" → `turbine_id`). */
+function partyOf(a: PreparedAction, per: Subject): { path: string; value: string } | undefined {
+  const f = bySubject(a, per, (x) => typeof x.value === "string" || typeof x.value === "number")[0];
+  if (!f) return undefined;
+  a.claimed.add(f.path);
+  return { path: f.path, value: String(f.value) };
+}
+
+/** Whether an earlier action was for the same party: the same argument (or one named for the party) holds the same value. */
+function sameParty(args: Readonly<Record<string, unknown>> | undefined, party: { path: string; value: string }, per: Subject): boolean {
+  if (!args) return false;
+  const at = args[party.path];
+  if (at !== undefined) return sameValue(String(at), party.value);
+  return Object.entries(args).some(([path, v]) => (typeof v === "string" || typeof v === "number") && per.words.some((w) => wordsOf(path).some((p) => sameConceptWord(p, w))) && sameValue(String(v), party.value));
 }
 
 function windowOf(c: Condition | null): number {

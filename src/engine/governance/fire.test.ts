@@ -2645,3 +2645,170 @@ describe("an act the tool records under a noun of another verb for it, at its ow
     expect(parsed.ok && JSON.stringify(parsed.rule.when)).toContain("damage");
   });
 });
+
+describe("a list of references (letters, a hyphen, digits) is a list of values", () => {
+  const lists = ["LOT-4410, LOT-4452 or LOT-4490", "LOT-4410, LOT-4452, or LOT-4490", "LOT-4410 or LOT-4452 or LOT-4490", "lot-4410, lot-4452 and lot-4490"];
+  for (const list of lists) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(`shipments of the quarantined batches ${list}`);
+      it(sentence, () =>
+        decide(sentence, [
+          ["create_shipment", { batch_id: "LOT-4452", carrier: "DHL" }, fired],
+          ["create_shipment", { batch_id: "LOT-4490", carrier: "DHL" }, fired],
+          ["create_shipment", { batch_id: "LOT-4411", carrier: "DHL" }, "approved"],
+        ]),
+      );
+    });
+  }
+  it("a short code with a hyphen and few digits stays a word and a number", () => {
+    const parsed = parseRule("Block upgrades to tier-2 accounts");
+    expect(parsed.ok && JSON.stringify(parsed.rule.when)).not.toContain("tier-2");
+  });
+});
+
+describe("addresses and blocks of addresses (IPv4, CIDR)", () => {
+  const outside = ["SSH sessions to hosts outside 10.0.0.0/8", "SSH sessions to any address outside 10.0.0.0/8", "SSH sessions outside the office range of 10.0.0.0/8", "SSH sessions to hosts not in 10.0.0.0/8"];
+  for (const phrase of outside) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(phrase);
+      it(sentence, () =>
+        decide(sentence, [
+          ["open_ssh_session", { host: "10.20.30.40", user: "ops" }, "approved"],
+          ["open_ssh_session", { host: "10.255.0.1", user: "ops" }, "approved"],
+          ["open_ssh_session", { host: "11.0.0.1", user: "ops" }, fired],
+          ["open_ssh_session", { host: "192.168.1.5", user: "ops" }, fired],
+        ]),
+      );
+    });
+  }
+  it("0.0.0.0/0 names anywhere as a value, not every address", () => {
+    decide("Security group rules that expose port 3389 to 0.0.0.0/0 are forbidden", [
+      ["add_security_group_rule", { port: 3389, cidr: "0.0.0.0/0" }, "blocked"],
+      ["add_security_group_rule", { port: 3389, cidr: "172.16.0.0/12" }, "approved"],
+    ]);
+  });
+  it("inside a block, and a list of blocks", () => {
+    decide("Block port scans of 192.168.0.0/16 or 172.16.0.0/12", [
+      ["start_port_scan", { target_ip: "192.168.4.4" }, "blocked"],
+      ["start_port_scan", { target_ip: "172.20.1.1" }, "blocked"],
+      ["start_port_scan", { target_ip: "172.32.1.1" }, "approved"],
+      ["start_port_scan", { target_ip: "8.8.8.8" }, "approved"],
+    ]);
+  });
+  it("an address the call leaves out is unknown (fail closed); one it gives is read by the schema's name", () => {
+    const set = ruleSetOf("Block SSH sessions to hosts outside 10.0.0.0/8");
+    expect(set.decide(prepareAction({ tool: "open_ssh_session", args: { user: "ops" }, params: ["user", "host"], now: new Date() })).decision).toBe("blocked");
+    expect(set.decide(prepareAction({ tool: "open_ssh_session", args: { user: "ops", host: "10.1.1.1" }, params: ["user", "host"], now: new Date() })).decision).toBe("approved");
+    // Inside a block only a block inside it: 10.0.0.0/7 reaches past 10.0.0.0/8.
+    expect(set.decide(prepareAction({ tool: "open_ssh_session", args: { host: "10.0.0.0/7" }, now: new Date() })).decision).toBe("blocked");
+    expect(set.decide(prepareAction({ tool: "open_ssh_session", args: { host: "10.8.0.0/16" }, now: new Date() })).decision).toBe("approved");
+  });
+});
+
+describe("containing one of a list of things", () => {
+  for (const list of ["lithium, lead acid or mercury", "lithium, lead acid, or mercury", "lithium or lead acid or mercury"]) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(`parcels containing ${list}`);
+      it(sentence, () =>
+        decide(sentence, [
+          ["ship_parcel", { parcel_id: "P-1", contents: ["mercury", "glass"] }, fired],
+          ["ship_parcel", { parcel_id: "P-2", contents: ["lead acid"] }, fired],
+          ["ship_parcel", { parcel_id: "P-3", contents: ["paper", "glass"] }, "approved"],
+        ]),
+      );
+    });
+  }
+});
+
+describe("'is not to be' and 'is never to be' forbid", () => {
+  for (const sentence of ["Refunds over $500 are not to be issued", "Refunds over $500 are never to be issued", "A refund over $500 is not to be issued"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["issue_refund", { amount: 800 }, "blocked"],
+        ["issue_refund", { amount: 200 }, "approved"],
+      ]),
+    );
+  }
+});
+
+describe("the parts of a thing in brackets gloss it", () => {
+  for (const parts of ["(payslips and ID)", "(payslips or ID)", "(payslips, ID and bank statements)"]) {
+    const sentence = `Loans must not be disbursed unless the applicant's documents ${parts} have been verified`;
+    it(sentence, () =>
+      decide(sentence, [
+        ["disburse_loan", { loan_id: "L-1", documents_verified: true }, "approved"],
+        ["disburse_loan", { loan_id: "L-1", documents_verified: false }, "blocked"],
+      ]),
+    );
+  }
+  it("a list after a place the action must be in stays values", () => {
+    decide("Block shipments with carriers not on the approved roster (acme and globex)", [
+      ["create_shipment", { carrier: "acme" }, "approved"],
+      ["create_shipment", { carrier: "initech" }, "blocked"],
+    ]);
+  });
+});
+
+describe("a compound with a linking word is named by its initials", () => {
+  for (const [compound, tool] of [["point-of-sale reboots", "reboot_pos_terminal"], ["proof-of-delivery uploads", "upload_pod_scan"], ["work-in-progress moves", "move_wip_item"]] as const) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(`${compound} after 18:00`);
+      it(sentence, () =>
+        decide(sentence, [
+          [tool, { now: "2026-07-08T19:00:00Z" }, fired],
+          [tool, { now: "2026-07-08T10:00:00Z" }, "approved"],
+        ]),
+      );
+    });
+  }
+});
+
+describe("a window of several units", () => {
+  for (const window of ["in 48 hours", "within 48 hours", "in 2 days", "within two days"]) {
+    it(window, () => {
+      const set = ruleSetOf(`More than 2 data exports ${window} need approval`);
+      const at = (iso: string) => ({ tool: "export_data", at: new Date(iso) });
+      const now = new Date("2026-11-18T12:00:00Z");
+      const decideWith = (history: { tool: string; at: Date }[]) => set.decide(prepareAction({ tool: "export_data", args: {}, now, history })).decision;
+      expect(decideWith([at("2026-11-17T09:00:00Z"), at("2026-11-18T09:00:00Z")]), window).toBe("conditional");
+      expect(decideWith([at("2026-11-16T09:00:00Z"), at("2026-11-18T09:00:00Z")]), window).toBe("approved");
+    });
+  }
+  it("'within 2 hours of' measures from something: no window", () => {
+    const parsed = parseRule("Block more than 2 exports within 2 hours of a release");
+    expect(parsed.ok && parsed.rule.when?.kind === "rate" && parsed.rule.when.window_seconds === 7200).toBe(false);
+  });
+});
+
+describe("names in brackets after a plural are its members", () => {
+  for (const phrase of ["exports to sanctioned countries (Iran, Syria or Cuba)", "exports to embargoed destinations (IR, SY and CU)", "exports to the listed countries (Iran, Syria, Cuba)"]) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(phrase);
+      it(sentence, () =>
+        decide(sentence, [
+          ["export_goods", { destination_country: "SY", sku: "A-1" }, fired],
+          ["export_goods", { destination_country: "FR", sku: "A-1" }, "approved"],
+        ]),
+      );
+    });
+  }
+});
+
+describe("a doing named by who does it", () => {
+  for (const [phrase, tool, other] of [
+    ["interpreting sessions longer than 4 hours", "book_interpreter", "book_translator"],
+    ["surveying jobs longer than 4 hours", "assign_surveyor", "assign_driver"],
+    ["inspecting visits longer than 4 hours", "dispatch_inspector", "dispatch_courier"],
+  ] as const) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(phrase);
+      it(sentence, () =>
+        decide(sentence, [
+          [tool, { duration_minutes: 300 }, fired],
+          [tool, { duration_minutes: 120 }, "approved"],
+          [other, { duration_minutes: 300 }, "approved"],
+        ]),
+      );
+    });
+  }
+});

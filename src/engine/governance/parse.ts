@@ -21,6 +21,7 @@ import { tokenize, isValue, type Token } from "../language/tokens.ts";
 import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
 import { countryCode } from "../language/regions.ts";
+import { networkOf } from "../language/networks.ts";
 
 export { isTimeZone };
 export const MAX_RULE_LENGTH = 500;
@@ -111,6 +112,11 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
   // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
   text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
+  // "… more than 3 a day to any one patient", "for a single employee": in a count per window, the one party
+  // the count is kept for, as "the same" says it.
+  if (/\b(?:per|an?|each|every|in|within)\s+(?:[\d.]+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i.test(text)) {
+    text = text.replace(/\b(of|for|to|from|on|with|against)\s+(?:any|a|each)\s+(?:single|individual|one)\s+(?=[a-z])/gi, "$1 the same ");
+  }
   // "Any single fuel order", "each individual refund": every one of them, which "any" says already.
   text = text.replace(/\b(any|each|every|a|no)\s+(?:single|individual|one)\s+(?=[a-z])/gi, "$1 ");
   // "must not be left unheated", "left running overnight": what is left so is what is done to it.
@@ -572,13 +578,16 @@ function effectCues(ws: W[]): EffectCue[] {
     // Block by negation: "never X", "do not X", "must not X", "X must never happen", "no X may be Y-ed".
     // "regions not on the allowed list", "vendors not in the registry": a noun's negated place is a condition.
     // "… that are not between $2,000 and $6,000": a negated range is a condition too.
-    const negatedPlace = wordIs(w, "not") && ((["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"));
+    // (A plural the tagger took for a verb, after "to", is a noun too: "to hosts not in …".)
+    const partyBefore = ["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") || (ws[i - 1]?.pos === "VERB" && /[^s]s$/.test(ws[i - 1]!.norm) && wordIs(ws[i - 2], "to", "for"));
+    const negatedPlace = wordIs(w, "not") && ((partyBefore && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"));
     if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing", "nobody", "noone") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       // "No deployments at weekends": a "no" opening the sentence forbids what it names, like a sign.
       if (wordIs(w, "no") && !(i === 0 || isClauseStart(ws, i)) && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
       let end = i + 1;
-      while (end < n && (NEGATORS.has(ws[end]!.norm) || MODALS.has(ws[end]!.norm) || wordIs(ws[end], "ever", "be", "let", "allow", "permit", "allowed", "permitted", "happen", "run", "occur", "take"))) {
+      // ("are not to be put on …", "is never to be shared": an obligation said with "to be".)
+      while (end < n && (NEGATORS.has(ws[end]!.norm) || MODALS.has(ws[end]!.norm) || wordIs(ws[end], "ever", "be", "let", "allow", "permit", "allowed", "permitted", "happen", "run", "occur", "take") || (wordIs(ws[end], "to") && wordIs(ws[end + 1], "be") && NEGATORS.has(ws[end - 1]!.norm)))) {
         if (wordIs(ws[end], "take") && !wordIs(ws[end + 1], "place")) break;
         end++;
         if (wordIs(ws[end - 1], "take")) end++;
@@ -646,9 +655,18 @@ function insideCondition(ws: W[], i: number): boolean {
 
 /** A condition or exception word ("unless", "if", "when" …) opens a clause that reaches `at` (no punctuation between). */
 function conditionOpenedBefore(ws: W[], at: number): boolean {
-  for (let j = at - 1; j >= 0 && j >= at - 6; j--) {
-    if (ws[j]!.t.kind === "punct") return false;
-    if (wordIs(ws[j], "unless", "if", "when", "whenever", "where", "while", "once", "until", "whether", "except")) return true;
+  // (Words in brackets are an aside: "unless the documents (payslips and ID) have been verified".)
+  let depth = 0;
+  for (let j = at - 1, seen = 0; j >= 0 && seen < 6; j--) {
+    const t = ws[j]!.t;
+    if (t.kind === "punct" && t.text === ")") depth++;
+    else if (t.kind === "punct" && t.text === "(" && depth > 0) depth--;
+    else if (depth > 0) continue;
+    else if (t.kind === "punct") return false;
+    else {
+      seen++;
+      if (wordIs(ws[j], "unless", "if", "when", "whenever", "where", "while", "once", "until", "whether", "except")) return true;
+    }
   }
   return false;
 }
@@ -1066,6 +1084,70 @@ function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next:
 }
 
 
+/**
+ * The party a count is kept for: "of the same turbine", "for the same customer", "per patient", "for any one
+ * vendor", "to a single recipient". Its noun (and a noun before it) is the subject the actions must share.
+ */
+function readParty(ws: W[], at: number, anywhere = false, object = false): { subject: Subject; from: number; next: number } | undefined {
+  const PREPOSITIONS = ["of", "for", "to", "on", "from", "at", "by", "with", "against"];
+  for (let k = at; k < (anywhere ? ws.length : at + 1); k++) {
+    let m = k;
+    if (wordIs(ws[m], "per", "each")) m++;
+    // (An object after its verb: "text the same patient".)
+    else if (object && wordIs(ws[m], "the", "any", "a") && wordIs(ws[m + 1], "same", "single")) m += 2;
+    else if (wordIs(ws[m], ...PREPOSITIONS) && wordIs(ws[m + 1], "the", "a", "any", "one", "each") && (wordIs(ws[m + 2], "same", "single", "given", "particular", "individual", "one") || (ws[m + 2]?.t.kind === "number" && (ws[m + 2]!.t as { value: number }).value === 1))) m += 3;
+    else continue;
+    const nouns: W[] = [];
+    // (An adjective only before its noun: "of the same user more than …" ends at the noun.)
+    const fits = (w: W | undefined) => w?.t.kind === "word" && RATE_UNITS[w.lemma] === undefined && !CONDITION_MARKERS.has(w.norm) && comparatorAt(ws, ws.indexOf(w)) === undefined;
+    while (nouns.length < 2 && fits(ws[m]) && (["NOUN", "PROPN"].includes(ws[m]!.pos) || (ws[m]!.pos === "ADJ" && ["NOUN", "PROPN"].includes(ws[m + 1]?.pos ?? "") && fits(ws[m + 1])))) nouns.push(ws[m++]!);
+    if (nouns.length === 0) continue;
+    return { subject: subjectOf(nouns), from: k, next: m };
+  }
+  return undefined;
+}
+
+// A reference: letters and digits joined by a hyphen or underscore ("lot-4410", "ink_2291"), or letters glued
+// to digits ("sku4410"); not a plain number, which counts or measures.
+const isReference = (w: W | undefined) => !!w && w.t.kind === "word" && /\d/.test(w.norm) && /[a-z]/.test(w.norm) && !networkOf(w.norm);
+
+/**
+ * References named in the action's words after their noun ("batches LOT-1, LOT-2 or LOT-3"): an equality
+ * of that noun to any of them. The words leave the action: from the preposition that opens the noun's
+ * phrase when there is one ("of the recalled batches …"), else the references alone (the noun stays the
+ * action's object).
+ */
+function referencesInAction(words: W[]): Condition | undefined {
+  const network = (w: W | undefined) => w?.t.kind === "word" && networkOf(w.norm) !== undefined;
+  for (let i = 0; i < words.length - 1; i++) {
+    const noun = words[i]!;
+    // "port scans of 192.168.0.0/16": addresses after a preposition too (they say which argument they are
+    // of, whatever the word before them is tagged).
+    const through = noun.t.kind === "word" && !isReference(noun) && wordIs(words[i + 1], "of", "on", "in", "against", "to", "from") && network(words[i + 2]) ? 1 : 0;
+    if (!through && (noun.t.kind !== "word" || !["NOUN", "PROPN"].includes(noun.pos) || isReference(noun))) continue;
+    const item = (w: W | undefined) => (through ? network(w) : isReference(w) || network(w));
+    if (!item(words[i + 1 + through])) continue;
+    const values: string[] = [words[i + 1 + through]!.norm];
+    let m = i + 2 + through;
+    for (;;) {
+      const skip = words[m]?.t.kind === "punct" && words[m]!.t.text === "," ? (wordIs(words[m + 1], "or", "and") ? 2 : 1) : wordIs(words[m], "or", "and") ? 1 : 0;
+      if (skip === 0 || !item(words[m + skip])) break;
+      values.push(words[m + skip]!.norm);
+      m += skip + 1;
+    }
+    if (through) {
+      words.splice(i + 1, m - i - 1);
+      return { kind: "equals", subject: { text: "", words: [] }, values, negate: false };
+    }
+    let start = i;
+    while (start > 0 && words[start - 1]!.t.kind === "word" && (["ADJ", "NOUN", "DET"].includes(words[start - 1]!.pos) || PAST_PARTICIPLE.test(words[start - 1]!.norm)) && !wordIs(words[start - 1], "or", "and")) start--;
+    const opened = start > 0 && wordIs(words[start - 1], "of", "from", "in", "for", "with", "on");
+    words.splice(opened ? start - 1 : i + 1, opened ? m - start + 1 : m - i - 1);
+    return { kind: "equals", subject: subjectOf([noun]), values, negate: false };
+  }
+  return undefined;
+}
+
 /** Reads conditions from words; returns the conditions and the words no reader placed. */
 class ConditionReader {
   constructor(
@@ -1209,36 +1291,58 @@ class ConditionReader {
 
   /** "over 10 exports per day", "at most 5 a day", "3 times per hour". */
   private readRate(ws: W[], i: number): { condition: Condition; next: number; spare?: W[] } | undefined {
+    // "… of the same user more than 2 times per hour": the party first, then the count.
+    const first = readParty(ws, i, false, true);
+    if (first && comparatorAt(ws, first.next)) {
+      const counted = this.readRate(ws, first.next);
+      if (counted?.condition.kind === "rate" && !counted.condition.per) return { ...counted, condition: { ...counted.condition, per: first.subject } };
+    }
     const cmp = comparatorAt(ws, i);
     const j = cmp ? i + cmp.length : i;
     if (ws[j]?.t.kind !== "number") return undefined;
     const count = (ws[j]!.t as { value: number }).value;
     let k = j + 1;
     // (The things counted and their verb: "3 HMRC duty drawback claims filed per day".)
-    while (k < ws.length && k <= j + 6 && ws[k]!.t.kind === "word" && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
+    // ("… texts to any one patient per day": the "one" of a party is no count.)
+    const oneOf = (at: number) => ws[at]?.t.kind === "number" && (ws[at]!.t as { value: number }).value === 1 && wordIs(ws[at - 1], "any", "a", "the");
+    while (k < ws.length && k <= j + 7 && (ws[k]!.t.kind === "word" || oneOf(k)) && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
+    // "3 resets of the same turbine in 24 hours": the party the count is kept for sits among the words counted.
+    let counted = ws.slice(j + 1, k);
+    const party = readParty(counted, 0, true);
+    // "2 refunds per customer a day": the party right before the window.
+    const lead = party ? undefined : readParty(ws, k);
+    if (lead) k = lead.next;
+    const op = cmp?.op === "gte" ? "gte" : "gt";
+    // "at most 5 per day" is a limit of 5 (the 6th is over it); "more than 3" the same; "at least 3" fires at 3.
+    const rate = (seconds: number, next: number): { condition: Condition; next: number; spare: W[] } => {
+      // "… in 24 hours for the same turbine", "… a day per customer": the party after the window.
+      const after = party || lead ? undefined : readParty(ws, next);
+      if (party) counted = [...counted.slice(0, party.from), ...counted.slice(party.next)];
+      const per = party ?? lead ?? after;
+      return {
+        condition: { kind: "rate", op, count, window_seconds: seconds, ...(per ? { per: per.subject } : {}) },
+        next: after ? after.next : next,
+        spare: counted.filter((w) => !wordIs(w, "times", "time")),
+      };
+    };
     // "2 an hour": the tokenizer reads "an hour" as a length of time; one of its unit is the window.
     const whole = ws[k]?.t;
     if (whole?.kind === "quantity" && whole.quantity.kind === "time" && whole.quantity.value === 1 && /^(?:a|an|one|per)\b/i.test(whole.text)) {
       const seconds = convert(1, whole.quantity.unit, "s");
-      if (seconds !== undefined) return { condition: { kind: "rate", op: cmp?.op === "gte" ? "gte" : "gt", count, window_seconds: seconds }, next: k + 1, spare: ws.slice(j + 1, k).filter((w) => !wordIs(w, "times", "time")) };
+      if (seconds !== undefined) return rate(seconds, k + 1);
     }
-    // "within one hour": the tokenizer reads "one hour" as a length of time; one of its unit is the window.
+    // "within one hour", "in 24 hours": the tokenizer reads "24 hours" as a length of time, the window; not
+    // when it measures from something ("within 2 hours of the booking" is a gap).
     const span = ws[k + 1]?.t;
-    if (wordIs(ws[k], "in", "within") && span?.kind === "quantity" && span.quantity.value === 1 && span.quantity.kind === "time") {
-      const seconds = convert(1, span.quantity.unit, "s");
-      if (seconds !== undefined) {
-        const op = cmp?.op === "gte" ? "gte" : "gt";
-        return { condition: { kind: "rate", op, count, window_seconds: seconds }, next: k + 2, spare: ws.slice(j + 1, k).filter((w) => !wordIs(w, "times", "time")) };
-      }
+    if (wordIs(ws[k], "in", "within") && span?.kind === "quantity" && span.quantity.kind === "time" && span.quantity.value > 0 && !wordIs(ws[k + 2], "of", "before", "after", "from", "since", "prior")) {
+      const seconds = convert(span.quantity.value, span.quantity.unit, "s");
+      if (seconds !== undefined && seconds >= 1) return rate(Math.round(seconds), k + 2);
     }
     if (!(wordIs(ws[k], "per", "a", "an", "every", "each") || (wordIs(ws[k], "in", "within") && wordIs(ws[k + 1], "a", "an", "one", "any")))) return undefined;
     const unitAt = wordIs(ws[k], "in", "within") ? k + 2 : k + 1;
     const unit = ws[unitAt];
     if (!unit || unit.t.kind !== "word" || RATE_UNITS[unit.lemma] === undefined) return undefined;
-    const op = cmp?.op === "gte" ? "gte" : "gt";
-    const limit = cmp && (cmp.op === "lte" || cmp.op === "lt") ? count : count;
-    // "at most 5 per day" is a limit of 5 (the 6th is over it); "more than 3" the same; "at least 3" fires at 3.
-    return { condition: { kind: "rate", op: cmp?.op === "gte" ? "gte" : op, count: limit, window_seconds: RATE_UNITS[unit.lemma]! }, next: unitAt + 1, spare: ws.slice(j + 1, k).filter((w) => !wordIs(w, "times", "time")) };
+    return rate(RATE_UNITS[unit.lemma]!, unitAt + 1);
   }
 
   /**
@@ -1881,7 +1985,30 @@ class ConditionReader {
     }
     const value = v.t.kind === "quoted" ? v.t.value : v.t.kind === "word" ? v.norm : v.t.kind === "tag" || v.t.kind === "domain" ? v.t.text : v.t.kind === "number" ? v.t.text : undefined;
     if (value === undefined) return undefined;
-    return { condition: { kind: "text", subject: subjectOf(subject), mode, value: mark + value, negate: false }, next: k + 1 };
+    const first: Condition = { kind: "text", subject: subjectOf(subject), mode, value: mark + value, negate: false };
+    // "containing ivory, rhino horn or tortoiseshell": any one of the listed things (a thing of two words is
+    // one item); the list ends at a word that is no noun or adjective of it.
+    const listed = mode === "contains" && !mark && v.t.kind !== "number" ? this.containedList(ws, k + 1) : undefined;
+    if (listed) return { condition: { kind: "or", of: [first, ...listed.values.map((x): Condition => ({ ...first, value: x }))] }, next: listed.next };
+    return { condition: first, next: k + 1 };
+  }
+
+  /** The items after a first one in "A, B C or D" (from the separator after A), when one follows. */
+  private containedList(ws: W[], k: number): { values: string[]; next: number } | undefined {
+    const values: string[] = [];
+    let m = k;
+    for (;;) {
+      const comma = ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",";
+      const skip = comma ? (wordIs(ws[m + 1], "or", "and") ? 2 : 1) : wordIs(ws[m], "or", "and") ? 1 : 0;
+      if (skip === 0) break;
+      // (In a list any content word is a thing named: "lead acid" is tagged a verb and a noun.)
+      const item = ws[m + skip]?.t.kind === "quoted" ? [ws[m + skip]!] : phraseAt(ws, m + skip, (w) => !opensClause(w) && !["AUX", "ADP", "SCONJ", "CCONJ", "DET", "PRON", "PART"].includes(w.pos) && !MODALS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !LIST_SEPARATORS.has(w.norm));
+      // ("… or the sender is new": a new clause, not an item.)
+      if (item.length === 0 || wordIs(ws[m + skip + item.length], "is", "are", "was", "were", "has", "have")) break;
+      values.push(item.map((w) => (w.t.kind === "quoted" ? w.t.value : w.norm)).join(" "));
+      m += skip + item.length;
+    }
+    return values.length > 0 ? { values, next: m } : undefined;
   }
 
   /** "a shipping address in another region than billing": two arguments of one kind that differ. */
@@ -2350,6 +2477,13 @@ class ConditionReader {
     if (phrase.length === 0) return undefined;
     const values: string[] = [];
     let attribute: W[] = [];
+    // "outside the engagement scope of 10.20.0.0/16": a named range of addresses; the addresses say which
+    // arguments it is about, whatever the range is called.
+    if (wordIs(ws[m], "of") && ws[m + 1]?.t.kind === "word" && networkOf(ws[m + 1]!.norm) && phrase.every((v) => v.t.kind === "word" && !networkOf(v.norm))) {
+      phrase.length = 0;
+      phrase.push(ws[m + 1]!);
+      m += 2;
+    }
     // A Roman numeral after its noun is a value too ("Class III", "Grade IV"); "i", "v" and "x" alone are words.
     const valueLike = phrase.filter((v, n) => v.t.kind === "tag" || v.t.kind === "quoted" || v.t.kind === "number" || /[_\d]/.test(v.norm) || ENVIRONMENTS.has(v.norm) || (n > 0 && /^(?:ii|iii|iv|vi|vii|viii|ix)$/.test(v.norm)));
     if (valueLike.length > 0) {
@@ -2371,9 +2505,17 @@ class ConditionReader {
       if (CONDITION_MARKERS.has(v.norm) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm) || MODALS.has(v.norm)) return false;
       return !(ws[k + 1]?.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[k + 1]!.pos));
     };
-    while ((wordIs(ws[m], "or") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) && ws[m + 1] && (ws[m + 1]!.t.kind === "tag" || ws[m + 1]!.t.kind === "quoted" || ENVIRONMENTS.has(ws[m + 1]!.norm) || oneWordValue(m + 1))) {
-      values.push(valueText(ws[m + 1]!)!);
-      m += 2;
+    // "lots INK-2291, INK-2304 or INK-2310": after a code, codes ("A, B or C": a comma then "or" is one separator).
+    const codeLike = (v: W | undefined) => valueLike.length > 0 && !!v && !v.used && (v.t.kind === "number" || (v.t.kind === "word" && /\d/.test(v.norm)));
+    for (;;) {
+      const skip = ws[m]?.t.kind === "punct" && ws[m]!.t.text === "," && wordIs(ws[m + 1], "or", "and") ? 2 : 1;
+      const separator = wordIs(ws[m], "or") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",") || (skip === 1 && wordIs(ws[m], "and") && codeLike(ws[m + 1]));
+      const next = ws[m + skip];
+      if (!separator || !next) break;
+      if (next.t.kind === "tag" || next.t.kind === "quoted" || ENVIRONMENTS.has(next.norm) || codeLike(next) || oneWordValue(m + skip)) {
+        values.push(valueText(next)!);
+        m += skip + 1;
+      } else break;
     }
     if (probe) return { condition: { kind: "and", of: [] }, next: m };
     const subject = subjectOf(attribute);
@@ -2735,7 +2877,8 @@ function listAt(ws: W[], k: number, names = false): { values: string[]; next: nu
     m += skip;
   }
   // (One name of several words is a list of one: "to suppliers other than Harbour Glass".)
-  return values.length >= 2 || (names && values.length === 1 && values[0]!.includes(" ")) ? { values, next: m } : undefined;
+  // (So is one block of addresses: "to hosts outside 10.0.0.0/8".)
+  return values.length >= 2 || (values.length === 1 && ((names && values[0]!.includes(" ")) || networkOf(values[0]!) !== undefined)) ? { values, next: m } : undefined;
 }
 
 const nameWord = (w: W | undefined) => !!w && w.t.kind === "word" && !w.used && (w.pos === "NOUN" || w.pos === "PROPN") && !LIST_SEPARATORS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !DETERMINERS.has(w.norm);
@@ -2763,7 +2906,8 @@ const NOT_AMONG: string[][] = [["except"], ["excluding"], ["other", "than"], ["o
  */
 function readListExclusions(ws: W[]): Condition[] {
   const out: Condition[] = [];
-  const noun = (w: W | undefined) => !!w && w.t.kind === "word" && !w.used && (w.pos === "NOUN" || w.pos === "PROPN") && !WILDCARD_NOUNS.has(w.lemma) && !DETERMINERS.has(w.norm);
+  // (A plural the tagger took for a verb is the party after "to" or "any": "to hosts outside …".)
+  const noun = (w: W | undefined) => !!w && w.t.kind === "word" && !w.used && (w.pos === "NOUN" || w.pos === "PROPN" || (w.pos === "VERB" && ((/[^s]s$/.test(w.norm) && wordIs(ws[ws.indexOf(w) - 1], "to", "for")) || wordIs(ws[ws.indexOf(w) - 1], "any", "every", "all")))) && !WILDCARD_NOUNS.has(w.lemma) && !DETERMINERS.has(w.norm);
   const exclude = (party: W, values: string[], words: W[]) => {
     out.push({ kind: "equals", subject: subjectOf([party]), values, negate: true });
     for (const w of [party, ...words]) w.used = true;
@@ -2784,7 +2928,8 @@ function readListExclusions(ws: W[]): Condition[] {
     // "not on the allowed roster (A, B, C)": the list is stated apart.
     let m = after;
     while (DETERMINERS.has(ws[m]?.norm ?? "") || ws[m]?.pos === "ADJ" || ws[m]?.pos === "VERB") m++;
-    const stated = wordIs(ws[m], "list", "lists", "allowlist", "whitelist") ? statedList(ws) : undefined;
+    // (Any noun for a kept list of names: a list, roster, register, panel, directory.)
+    const stated = wordIs(ws[m], "list", "lists", "allowlist", "whitelist", "allow-list", "roster", "rosters", "register", "registry", "panel", "directory", "catalogue", "catalog") ? statedList(ws) : undefined;
     if (stated) exclude(ws[i - 1]!, stated.values, [...ws.slice(i, m + 1), ...ws.slice(stated.from, stated.next)]);
   }
   // "unapproved vendors (approved: A, B and C)": a negated participle before the party, the list after it.
@@ -2881,13 +3026,37 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (const k of c.span) ws[k]!.used = true;
   }
 
+  // "to sanctioned countries (Iran, Syria or Cuba)", "high-risk vendors (Acme and Globex)": names in
+  // brackets after a plural noun are its members, the values it may be.
+  const bracketed: Condition[] = [];
   // "form 1099 (contractor income) returns": lower-case words in brackets that hold no value, condition or
   // exception gloss the word before them; they say nothing the rule needs.
   for (let i = 0; i < ws.length; i++) {
     if (ws[i]!.t.kind !== "punct" || ws[i]!.t.text !== "(" || ws[i]!.used) continue;
     const close = ws.findIndex((w, k) => k > i && w.t.kind === "punct" && w.t.text === ")");
     const inside = ws.slice(i + 1, close);
-    const gloss = close > i + 1 && close <= i + 6 && inside.every((w) => w.t.kind === "word" && !w.used && ["NOUN", "ADJ"].includes(w.pos) && !/^(?:time|hours?|zone)$|[/\d]/.test(w.norm) && !LIST_SEPARATORS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !EXCEPTION_WORDS.has(w.norm) && !NEGATORS.has(w.norm) && !ENVIRONMENTS.has(w.norm));
+    // ("biometrics (fingerprints and photo)": the parts of what the word names, joined by "and" or "or",
+    // gloss it too; not where a list of values may stand, after a place the action must (not) be in.)
+    const listMayStand = ws.slice(Math.max(0, i - 5), i).some((w) => NOT_AMONG.some((p) => p[0] === w.norm) || wordIs(w, "approved", "allowed", "listed", "permitted", "among", "list", "roster"));
+    const comma = (w: W) => w.t.kind === "punct" && w.t.text === ",";
+    const separator = (w: W) => LIST_SEPARATORS.has(w.norm) || comma(w);
+    const listed = inside.some(separator);
+    const part = (w: W, k: number) => !separator(w) || (!listMayStand && k > 0 && k < inside.length - 1);
+    const glossWord = (w: W) => w.t.kind === "word" && !w.used && (["NOUN", "ADJ"].includes(w.pos) || (w.pos === "PROPN" && listed) || LIST_SEPARATORS.has(w.norm)) && !/^(?:time|hours?|zone)$|[/\d]/.test(w.norm) && !CONDITION_MARKERS.has(w.norm) && !EXCEPTION_WORDS.has(w.norm) && !NEGATORS.has(w.norm) && !ENVIRONMENTS.has(w.norm);
+    const named = inside.filter((w) => !separator(w));
+    const party = ws[i - 1];
+    // (Not after "not on", "outside", "except": a list the party must not be among, read as such below.)
+    const amongNear = ws.slice(Math.max(0, i - 5), i).some((w) => NOT_AMONG.some((p) => p[0] === w.norm));
+    const members = listed && !amongNear && close <= i + 12 && named.length >= 2 && named.every((w) => w.t.kind === "word" && !w.used && (w.pos === "PROPN" || countryCode(w.norm) !== undefined)) && inside.every((w, k) => !separator(w) || (k > 0 && k < inside.length - 1)) && party?.t.kind === "word" && !party.used && party.pos === "NOUN" && party.lemma !== party.norm;
+    if (members) {
+      bracketed.push({ kind: "equals", subject: subjectOf([party]), values: named.map((w) => w.norm), negate: false });
+      // ("sanctioned countries": what the members are called is said by the list itself.)
+      let from = i - 1;
+      while (from > i - 3 && ws[from - 1]?.t.kind === "word" && !ws[from - 1]!.used && (ws[from - 1]!.pos === "ADJ" || PAST_PARTICIPLE.test(ws[from - 1]!.norm) || ws[from - 1]!.norm.includes("-"))) from--;
+      for (let k = from; k <= close; k++) ws[k]!.used = true;
+      continue;
+    }
+    const gloss = close > i + 1 && close <= i + (listed ? 9 : 6) && inside.every((w, k) => (glossWord(w) || comma(w)) && part(w, k)) && !named.every((w) => w.pos === "PROPN");
     if (gloss) for (let k = i; k <= close; k++) ws[k]!.used = true;
     // "… for longer than 45 minutes (the batch is scrapped after that)": a clause of its own
     // in brackets at the end, holding no value, says why; it is no part of the rule.
@@ -3151,11 +3320,14 @@ export function readClause(sentence: string): Reading | ParseFailure {
   const leadComma = main.findIndex((w) => w.t.kind === "punct" && w.t.text === ",");
   // An imperative right after the comma ("For gold customers, block …") makes what precedes it a lead too:
   // its words are conditions, and the action is what the imperative governs.
+  // (A condition read on past the comma holds it: "Lots containing ivory, horn or shell must never …" is
+  // one list, no lead.)
+  const leadRead = leadComma > 0 ? ((reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): { next: number } | undefined }).readOne(main, 0, [], true)?.next ?? 0) : 0;
   const readLead =
     leadComma > 0 &&
     main.slice(0, leadComma).every((w) => !w.used) &&
     main.slice(leadComma + 1).some((w) => w.used) &&
-    (main[leadComma + 1]?.used === true || ((reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): { next: number } | undefined }).readOne(main, 0, [], true)?.next ?? 0) >= leadComma);
+    (main[leadComma + 1]?.used === true || (leadRead >= leadComma && leadRead <= leadComma + 1));
   if (wordIs(main[0], "if", "when", "whenever", "where", "while") || readLead) {
     // The lead ends at the comma closest before the effect ("When the vendor is not one of A, B, C, prevent …").
     let comma = -1;
@@ -3234,8 +3406,20 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
   const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
-  const conditions = [...read.conditions, ...excluded, ...scope, ...(actor?.conditions ?? []), ...actorKinds];
+  const conditions = [...read.conditions, ...excluded, ...bracketed, ...scope, ...(actor?.conditions ?? []), ...actorKinds];
   spreadZone(conditions);
+  // "Never text the same patient more than 3 times a day", "send over 5 invoices to any one customer a
+  // week": a party the action is done to, said as one and the same, is the party the count is kept for.
+  // "shipments of the quarantined batches LOT-4410, LOT-4452 or LOT-4490": references after the noun they
+  // name are values of it, not other actions.
+  const referenced = referencesInAction(actionWords);
+  if (referenced) conditions.push(referenced);
+  const rateAt = conditions.findIndex((c) => c.kind === "rate" && !c.per);
+  const party = rateAt >= 0 ? readParty(actionWords, 0, true, true) : undefined;
+  if (party) {
+    conditions[rateAt] = { ...(conditions[rateAt] as Extract<Condition, { kind: "rate" }>), per: party.subject };
+    actionWords.splice(party.from, party.next - party.from);
+  }
   const loose = read.loose;
   rest = [...rest, ...postfix];
   const exception = rest.length > 0 ? reader.read(rest.filter((w) => !w.used)) : { conditions: [], loose: [], spare: new Set<W>() };
@@ -3462,13 +3646,9 @@ export function parseRule(sentence: string): ParseResult {
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
-  // "3 resets per user per hour": the count per party is not kept (rates count every matching
-  // action), so the limit is read for all of them together, the stricter reading, and said to the author.
-  const perParty = /\bper\s+([a-z]+)\s+(?=(?:per|a|an|every|each)\s+(?:second|minute|hour|day|week|fortnight|month|quarter|year)s?\b)/i.exec(text);
-  const extraIgnored = perParty && RATE_UNITS[perParty[1]!.toLowerCase()] === undefined ? [perParty[0].trim()] : [];
   // "more then 20", a common slip: a comparative is followed by "than".
   const reading = readClause(
-    limitOnThingsDone(onlyKindsMayBe(onlyByWho(onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(withoutRestatedAside(restrictionOfPermission(extraIgnored.length > 0 ? text.replace(perParty![0], "") : text))))))))
+    limitOnThingsDone(onlyKindsMayBe(onlyByWho(onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(withoutRestatedAside(restrictionOfPermission(text))))))))
       .replace(/\binside(?:\s+of)?\b/gi, "in")
       .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
       // "Max 10 renewals per week": a limit written as a notice says no more than that.
@@ -3508,7 +3688,7 @@ export function parseRule(sentence: string): ParseResult {
     when = all(reading.when);
     unless = all(reading.unless);
   }
-  const ignored = [...reading.loose, ...extraIgnored];
+  const ignored = reading.loose;
   const rule: CompiledRule = { source: sentence.trim(), effect, actions, when, unless, format: 2, ...(ignored.length > 0 ? { ignored } : {}) };
   return { ok: true, rule };
 }

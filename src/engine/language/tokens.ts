@@ -93,8 +93,10 @@ const LEXEME = new RegExp(
     // "80p": pence, written attached (one or two digits: "1080p" is a screen, and pounds are written as pounds).
     String.raw`(?<pence>(?<!\d)\d{1,2}p(?![a-z0-9]))`,
     // "4ab10", "7kqd215": digits, letters, digits is a code (a plate, a part), not a number and a word; one
-    // letter between ("1h30", "3x4") is left to the readers of durations and sizes.
-    String.raw`(?<code>(?<![a-z0-9])\d+[a-z]{2,}\d[a-z0-9]*(?![a-z0-9]))`,
+    // letter between ("1h30", "3x4") is left to the readers of durations and sizes. A short prefix, a hyphen
+    // and three digits or more ("INK-2291", "SYD-2026-04417") is a reference too, not a word and a negative
+    // number ("covid-19", "tier-2" stay words and numbers).
+    String.raw`(?<code>(?<![a-z0-9])(?:\d+[a-z]{2,}\d[a-z0-9]*|[a-z]{1,6}-\d{3,}(?:-[a-z0-9]+)*)(?![a-z0-9]))`,
     String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,

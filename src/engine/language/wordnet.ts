@@ -126,6 +126,35 @@ export function verbsOfDoing(noun: string): string[] {
   return hit;
 }
 
+const PERSON_FILE = 18;
+const agents = new Map<string, string[]>();
+
+/**
+ * The verbs a noun for who does them is made from ("interpreter" → interpret, "cleaner" → clean), by
+ * WordNet's derivation links from its person senses; the verb keeps the noun's stem.
+ */
+export function verbsOfAgent(noun: string): string[] {
+  const key = noun.toLowerCase();
+  let hit = agents.get(key);
+  if (hit) return hit;
+  const verbs = new Set<string>();
+  if (/^[a-z]{5,}(?:er|or)$/.test(key)) {
+    const db = load();
+    for (const synset of synsetsOf(key, "noun").slice(0, SENSES_READ)) {
+      if (synset.lexFile !== PERSON_FILE || !db) continue;
+      for (const p of synset.pointers) {
+        if (p.symbol !== "+" || p.pos !== "v") continue;
+        const word = synsetAt(db.data.verb, p.offset).words[p.target - 1];
+        if (word && /^[a-z]+$/.test(word) && word.slice(0, 4) === key.slice(0, 4)) verbs.add(word);
+      }
+    }
+  }
+  hit = [...verbs];
+  if (agents.size >= CACHE_LIMIT) agents.clear();
+  agents.set(key, hit);
+  return hit;
+}
+
 const related = new Map<string, boolean>();
 
 /**

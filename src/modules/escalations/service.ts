@@ -1,4 +1,5 @@
 import { shortText } from "../../safe-json.ts";
+import { isSecretKey } from "../../engine/governance/secret-keys.ts";
 import { EventEmitter } from "node:events";
 import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/index.ts";
@@ -42,18 +43,8 @@ export interface EscalationService {
 }
 
 const CHANNEL = "svc_escalations";
-// Argument values under keys that name a secret are shown as "[redacted]". The key is read as words
-// (snake_case, kebab-case, camelCase), not searched for a fragment: "pass_id" (a lift or boarding pass),
-// "bypass_valve" and "max_tokens" are ordinary arguments, "db_password", "authToken" and "api-key" are not.
-const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "pwd", "secret", "secrets", "token", "apikey", "authorization", "authorisation", "credential", "credentials", "cookie", "cookies"]);
-const SECRET_PAIRS = new Set(["api key", "private key", "access key", "secret key", "signing key"]);
-
-/** Whether an argument key names a secret (its value is withheld wherever the action is shown or stored). */
-export function isSecretKey(key: string): boolean {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-  if (words.length === 1 && words[0] === "pass") return true;
-  return words.some((word, i) => SECRET_WORDS.has(word) || (i > 0 && SECRET_PAIRS.has(`${words[i - 1]} ${word}`)));
-}
+// Argument values under keys that name a secret (engine/governance/secret-keys.ts) are shown as "[redacted]".
+export { isSecretKey };
 
 /** A copy of the action safe to store and show: secret-looking argument values are withheld. */
 export function redactAction(value: unknown, depth = 0): unknown {

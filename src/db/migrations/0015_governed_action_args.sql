@@ -1,0 +1,1 @@
+ALTER TABLE "governed_actions" ADD COLUMN "args" jsonb;
