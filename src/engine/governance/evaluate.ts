@@ -8,7 +8,7 @@ import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Setti
 import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
-import { countryCode } from "../language/regions.ts";
+import { countryCode, unionMembers } from "../language/regions.ts";
 import { inNetwork, networkOf, type Network } from "../language/networks.ts";
 import { isEnglishWord, isKnownWord } from "../language/nlp.ts";
 import { relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
@@ -1201,6 +1201,13 @@ function compareValues(a: string, b: string): boolean {
   if (x.length === 2 || y.length === 2) {
     const cx = countryCode(x);
     if (cx !== undefined && cx === countryCode(y)) return true;
+    // A member of a union a rule names as one place ("ES" and "the EU").
+    const inUnion = (country: string, union: string) => {
+      const members = unionMembers(union);
+      const code = members && countryCode(country);
+      return code !== undefined && members!.has(code);
+    };
+    if (inUnion(x, y) || inUnion(y, x)) return true;
   }
   const xs = x.split(" ");
   const ys = y.split(" ");

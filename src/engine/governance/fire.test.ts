@@ -2812,3 +2812,31 @@ describe("a doing named by who does it", () => {
     });
   }
 });
+
+describe("a union of countries named as one place", () => {
+  for (const phrase of ["transfers of customer data to processors outside the EU", "transfers of customer data to processors outside the European Union", "transfers of customer data to processors based outside the EEA"]) {
+    forEachFrame((frame, fired) => {
+      const sentence = frame(phrase);
+      it(sentence, () =>
+        decide(sentence, [
+          ["transfer_customer_data", { processor_country: "US" }, fired],
+          ["transfer_customer_data", { processor_country: "PT" }, "approved"],
+          ["transfer_customer_data", { processor_country: phrase.includes("EEA") ? "NO" : "SE" }, "approved"],
+        ]),
+      );
+    });
+  }
+});
+
+describe("'not permitted to be Y-ed' and numbers listed after their noun", () => {
+  for (const sentence of ["Hazmat of UN class 1, 2.1 or 7 is not permitted to be stored in zone C", "Hazmat of UN class 1, 2.1 or 7 must not be stored in zone C", "Never store hazmat of UN class 1, 2.1 or 7 in zone C"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["store_hazmat", { un_class: "2.1", zone: "C" }, "blocked"],
+        ["store_hazmat", { un_class: "7", zone: "C" }, "blocked"],
+        ["store_hazmat", { un_class: "3", zone: "C" }, "approved"],
+        ["store_hazmat", { un_class: "7", zone: "A" }, "approved"],
+      ]),
+    );
+  }
+});

@@ -587,7 +587,7 @@ function effectCues(ws: W[]): EffectCue[] {
       let start = i;
       let end = i + 1;
       // ("are not to be put on …", "is never to be shared": an obligation said with "to be".)
-      while (end < n && (NEGATORS.has(ws[end]!.norm) || MODALS.has(ws[end]!.norm) || wordIs(ws[end], "ever", "be", "let", "allow", "permit", "allowed", "permitted", "happen", "run", "occur", "take") || (wordIs(ws[end], "to") && wordIs(ws[end + 1], "be") && NEGATORS.has(ws[end - 1]!.norm)))) {
+      while (end < n && (NEGATORS.has(ws[end]!.norm) || MODALS.has(ws[end]!.norm) || wordIs(ws[end], "ever", "be", "let", "allow", "permit", "allowed", "permitted", "happen", "run", "occur", "take") || (wordIs(ws[end], "to") && wordIs(ws[end + 1], "be") && (NEGATORS.has(ws[end - 1]!.norm) || wordIs(ws[end - 1], "allowed", "permitted"))))) {
         if (wordIs(ws[end], "take") && !wordIs(ws[end + 1], "place")) break;
         end++;
         if (wordIs(ws[end - 1], "take")) end++;
@@ -1113,9 +1113,7 @@ const isReference = (w: W | undefined) => !!w && w.t.kind === "word" && /\d/.tes
 
 /**
  * References named in the action's words after their noun ("batches LOT-1, LOT-2 or LOT-3"): an equality
- * of that noun to any of them. The words leave the action: from the preposition that opens the noun's
- * phrase when there is one ("of the recalled batches …"), else the references alone (the noun stays the
- * action's object).
+ * of that noun to any of them. The references leave the action; the noun stays one of its words.
  */
 function referencesInAction(words: W[]): Condition | undefined {
   const network = (w: W | undefined) => w?.t.kind === "word" && networkOf(w.norm) !== undefined;
@@ -1125,24 +1123,26 @@ function referencesInAction(words: W[]): Condition | undefined {
     // of, whatever the word before them is tagged).
     const through = noun.t.kind === "word" && !isReference(noun) && wordIs(words[i + 1], "of", "on", "in", "against", "to", "from") && network(words[i + 2]) ? 1 : 0;
     if (!through && (noun.t.kind !== "word" || !["NOUN", "PROPN"].includes(noun.pos) || isReference(noun))) continue;
-    const item = (w: W | undefined) => (through ? network(w) : isReference(w) || network(w));
+    // ("IMO class 1, 6.2 or 7": numbers after their noun are a list of its values when there are two or more.)
+    const numeric = (w: W | undefined) => w?.t.kind === "number";
+    const numbers = !through && numeric(words[i + 1]) && (wordIs(words[i + 2], "or", "and") || (words[i + 2]?.t.kind === "punct" && words[i + 2]!.t.text === ",")) && (numeric(words[i + 3]) || numeric(words[i + 4]));
+    const item = (w: W | undefined) => (through ? network(w) : numbers ? numeric(w) : isReference(w) || network(w));
     if (!item(words[i + 1 + through])) continue;
-    const values: string[] = [words[i + 1 + through]!.norm];
+    const text = (w: W) => valueText(w)!;
+    const values: string[] = [text(words[i + 1 + through]!)];
     let m = i + 2 + through;
     for (;;) {
       const skip = words[m]?.t.kind === "punct" && words[m]!.t.text === "," ? (wordIs(words[m + 1], "or", "and") ? 2 : 1) : wordIs(words[m], "or", "and") ? 1 : 0;
       if (skip === 0 || !item(words[m + skip])) break;
-      values.push(words[m + skip]!.norm);
+      values.push(text(words[m + skip]!));
       m += skip + 1;
     }
     if (through) {
       words.splice(i + 1, m - i - 1);
       return { kind: "equals", subject: { text: "", words: [] }, values, negate: false };
     }
-    let start = i;
-    while (start > 0 && words[start - 1]!.t.kind === "word" && (["ADJ", "NOUN", "DET"].includes(words[start - 1]!.pos) || PAST_PARTICIPLE.test(words[start - 1]!.norm)) && !wordIs(words[start - 1], "or", "and")) start--;
-    const opened = start > 0 && wordIs(words[start - 1], "of", "from", "in", "for", "with", "on");
-    words.splice(opened ? start - 1 : i + 1, opened ? m - start + 1 : m - i - 1);
+    // (The noun stays a word of the action: "batches" may be what names the tool's `batch_id`.)
+    words.splice(i + 1, m - i - 1);
     return { kind: "equals", subject: subjectOf([noun]), values, negate: false };
   }
   return undefined;
@@ -3280,7 +3280,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // "form 1099 returns": a bare number right after a noun of the action names which one (a value would
     // have a comparator, a unit or a currency).
     const numbering = w.t.kind === "number" && /^\d+$/.test(w.t.text) && main[i - 1] !== undefined && main[i - 1] === actionWords.at(-1) && ["NOUN", "PROPN"].includes(main[i - 1]!.pos) && !perWindowAfter(main, i);
-    if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering) inConditions = true;
+    // ("IMO class 1, 6.2 or 7": the numbers after it, in a list, name which ones too.)
+    const last = actionWords.at(-1);
+    const listedNumber = w.t.kind === "number" && last !== undefined && main[i - 1] === last && ((last.t.kind === "punct" && last.t.text === ",") || wordIs(last, "or", "and")) && actionWords.some((a, k) => a.t.kind === "number" && ["NOUN", "PROPN"].includes(actionWords[k - 1]?.pos ?? ""));
+    if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering && !listedNumber) inConditions = true;
     // "Crates over 40 kg must not be lifted": the subject's conditions come before the effect, and
     // the participle right after it ("be lifted") is the action's verb, not a word of a condition; so is
     // each participle of a list after it ("… may not be tapped or sold").

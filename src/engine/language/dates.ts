@@ -90,7 +90,9 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
   const years: { start: number; end: number }[] = [];
   // "half past nine", "quarter to five pm": clock times in words chrono misreads; read by spokenTimes.
   // Codes ("LN-04", "APT-220914") hold numbers that are no hour or day: masked too.
+  // "between 14:00 and 18:00": a range of clock times as chrono reads one ("from … to …"), one character for one.
   let masked = spokenYears(text, years)
+    .replace(/\bbetween(\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s+)and(?=\s+\d{1,2}(?::\d{2}|\s*[ap]\.?m\b))/gi, "from   $1to ")
     .replace(PAST_TO, (m) => " ".repeat(m.length))
     .replace(/(?<![\w-])[A-Za-z]{1,10}-\d[\w-]*/g, (m) => (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-/i.test(m) ? m : " ".repeat(m.length)));
   for (const m of text.matchAll(ISO)) {
@@ -151,6 +153,16 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
     if (before) {
       before.time = fromComponents(r.start).time;
       before.start = start;
+      continue;
+    }
+    // "on 2027-02-16 from 09:00 to 14:30", "2027-02-16, between 9 and 11am": a clock time or range of times
+    // right after an ISO date is on that date (read apart, it would be today's).
+    const onDate = !r.start.isCertain("day") && !r.start.isCertain("weekday") && r.start.isCertain("hour") ? found.find((f) => f.dated && !f.time && f.end <= start && /^\s*(?:,\s*)?(?:at|from|between|starting(?:\s+at)?|beginning(?:\s+at)?)?\s*$/i.test(text.slice(f.end, start))) : undefined;
+    if (onDate) {
+      onDate.time = fromComponents(r.start).time;
+      const until = r.end?.isCertain("hour") ? fromComponents(r.end).time : undefined;
+      if (until) onDate.until = { date: onDate.date, time: until };
+      onDate.end = end;
       continue;
     }
     // The same day written twice ("Sunday 2027-02-21"): the ISO form is read already.

@@ -51,3 +51,20 @@ export function countryCode(text: string): string | undefined {
     return undefined;
   }
 }
+
+// Unions of countries a rule names as one place ("outside the EU", "within the EEA"): their members as the
+// treaties list them (CLDR's containment data is not exposed by Intl). EU: the 27 member states since 1
+// February 2020; EEA: the EU with Iceland, Liechtenstein and Norway; EFTA: those three and Switzerland.
+const EU = ["AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV", "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE"];
+const UNIONS = new Map<string, ReadonlySet<string>>([
+  ["eu", new Set(EU)],
+  ["european union", new Set(EU)],
+  ["eea", new Set([...EU, "IS", "LI", "NO"])],
+  ["european economic area", new Set([...EU, "IS", "LI", "NO"])],
+  ["efta", new Set(["IS", "LI", "NO", "CH"])],
+]);
+
+/** The member countries of a union a text names ("EU", "the European Union", "EEA"), or undefined. */
+export function unionMembers(text: string): ReadonlySet<string> | undefined {
+  return UNIONS.get(text.trim().toLowerCase().replace(/^the\s+/, ""));
+}

@@ -1220,3 +1220,46 @@ describe("a yes/no stated before its noun, an enum of quantities, an identifier 
     }
   });
 });
+
+// A subtitling booking of our own: a language pair, a start and a length.
+const SUBTITLE_JOB = {
+  type: "object",
+  required: ["film_id", "language_pair", "start_time", "duration_minutes"],
+  properties: {
+    film_id: { type: "string", pattern: "^FL-[0-9]{3}$", description: "Film reference, e.g. FL-204." },
+    language_pair: { type: "string", pattern: "^[a-z]{2}_[a-z]{2}$", description: "Source and target language as ISO 639-1 codes, e.g. fr_en." },
+    start_time: { type: "string", format: "date-time", description: "When the subtitler starts." },
+    duration_minutes: { type: "integer", minimum: 15, maximum: 600, description: "Length of the session in minutes." },
+    spoken_language: { type: "string", pattern: "^[a-z]{2}$", description: "Main spoken language of the film (ISO 639-1)." },
+  },
+} as const;
+
+describe("languages by name for language codes, and an ISO date with a range of times after it", () => {
+  const PAIRS: [string, string, string][] = [
+    ["Japanese", "Korean", "ja_ko"],
+    ["Italian", "Dutch", "it_nl"],
+    ["Swedish", "Finnish", "sv_fi"],
+    ["Turkish", "Greek", "tr_el"],
+  ];
+  const WRITTEN: ((a: string, b: string) => string)[] = [(a, b) => `${a}-${b}`, (a, b) => `${a} to ${b}`, (a, b) => `${a} into ${b}`, (a, b) => `${a}/${b}`, (a, b) => `${a} ${b}`];
+  const RANGES: [string, string, number][] = [
+    ["from 10:00 to 13:30", "10:00:00", 210],
+    ["from 08:15 until 09:45", "08:15:00", 90],
+    ["between 14:00 and 18:00", "14:00:00", 240],
+  ];
+  const cases = PAIRS.flatMap(([a, b, code], i) =>
+    WRITTEN.map((w, k) => {
+      const [range, start, minutes] = RANGES[(i + k) % RANGES.length]!;
+      const text = [`Book ${w(a, b)} subtitling for FL-${100 + i * 10 + k} on 2027-05-0${1 + k} ${range} UTC.`, `pls get a ${w(a, b)} subtitler on FL-${100 + i * 10 + k}, 2027-05-0${1 + k} ${range} UTC`][k % 2]!;
+      return { text, want: { film_id: `FL-${100 + i * 10 + k}`, language_pair: code, start_time: `2027-05-0${1 + k}T${start}Z`, duration_minutes: minutes } };
+    }),
+  );
+  it("reads the pair in the order named, the start on the ISO date, and the range's length", () => {
+    const wrong = cases.map((c) => ({ c, got: extractArguments(SUBTITLE_JOB, [c.text], { now: NOW }) })).filter(({ c, got }) => JSON.stringify({ ...got, spoken_language: undefined }) !== JSON.stringify({ ...got, ...c.want, spoken_language: undefined }));
+    expect(wrong.map(({ c, got }) => `${c.text} → ${JSON.stringify(got)}`)).toEqual([]);
+  });
+  it("one language for a one-language code; a lower-case word is no language", () => {
+    expect(extractArguments(SUBTITLE_JOB, ["Subtitle FL-300, the film is in Portuguese, on 2027-05-03 from 09:00 to 10:00 UTC"], { now: NOW })).toMatchObject({ spoken_language: "pt" });
+    expect(extractArguments(SUBTITLE_JOB, ["Subtitle FL-300 and polish the timing, on 2027-05-03 from 09:00 to 10:00 UTC"], { now: NOW }).spoken_language).toBeUndefined();
+  });
+});

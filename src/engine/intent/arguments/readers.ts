@@ -3,6 +3,7 @@
 // production by prefix), currencies named by a money value for a currency enum, and yes/no parameters
 // named by their words ("without a reboot" → reboot: false).
 import { regionCodes, regions } from "../../language/regions.ts";
+import { languagesNamed } from "../../language/languages.ts";
 import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
 import { convert, convertTo, quantity } from "../../language/units.ts";
@@ -24,6 +25,9 @@ export interface Candidate {
   /** A code of the shape of one of the schema's examples ("K4 8120" joined for an example K48120). */
   exampleShaped?: boolean;
 }
+
+// Label words of a parameter that holds languages.
+const LANGUAGE_WORDS = ["language", "languages", "lang", "locale"];
 
 /** A value that could be an ordinary word ("the", "deploy") needs the look of a code to count as one. */
 const looksLikeCode = (token: string) => /\d/.test(token) || /[-_.]/.test(token) || /^[A-Z]{2,}$/.test(token);
@@ -109,6 +113,18 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
         if (!whole.test(code)) continue;
         const at = lower.search(new RegExp(`(?<![a-z])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![a-z])`));
         if (at >= 0) out.push({ key: sig.key, value: code, score: 2 + (asked.has(sig.key) ? 1.5 : 0), span: { start: at, end: at + name.length }, kind: "code" });
+      }
+    }
+    // A language parameter given languages by name: one code ("pl" for "Polish"), or two joined as the
+    // pattern joins them ("es-en" for "Spanish-English", "Polish English"), in the order they are named.
+    if (LANGUAGE_WORDS.some((w) => sig.label.has(w))) {
+      const named = languagesNamed(turn.text);
+      const joiner = [":", "-", "_", "/", "|", " "].find((j) => whole.test(`de${j}en`));
+      if (joiner !== undefined && named.length >= 2) {
+        const [a, b] = named;
+        out.push({ key: sig.key, value: `${a!.code}${joiner}${b!.code}`, score: 2.5 + (asked.has(sig.key) ? 1.5 : 0), span: { start: a!.start, end: b!.end }, kind: "code" });
+      } else if (whole.test("de") && named.length === 1) {
+        out.push({ key: sig.key, value: named[0]!.code, score: 2.5 + (asked.has(sig.key) ? 1.5 : 0), span: { start: named[0]!.start, end: named[0]!.end }, kind: "code" });
       }
     }
   }
