@@ -321,7 +321,7 @@ function recordsDoing(action: PreparedAction, stems: readonly string[]): boolean
 }
 
 // The term's words are resolved to concepts once, when the rule loads, not on every decision.
-function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
+function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: PreparedAction) => boolean {
   const verbs = term.verbs.map((v) => conceptsOf(v));
   const stems = verbs.map(doingStems);
   // "importing users" and `bulk_create_users`: a verb whose operation is a kind of the tool's.
@@ -511,7 +511,8 @@ function compileTerm(term: ActionTerm): (action: PreparedAction) => boolean {
     // name, where the action says which kind it is, names another kind. (The last noun is what is done.)
     // ("business class flights" with cabin "business": the noun after a value names the value's kind.)
     const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
-    const kinds = kindFields(action);
+    // (A kind the rule's own conditions read, "unless the licence is B1", is theirs to decide.)
+    const kinds = bound.length === 0 ? kindFields(action) : kindFields(action).filter((f) => !f.words.some((w) => bound.some((b) => sameConceptWord(b, w))));
     if (kinds.length > 0) {
       const unnamedModifiers = objects.filter((o, i) => (i < objects.length - 1 || headIsVerb) && !afterAValue(i) && unnamed(o, action));
       // ("voter roll exports" and `export_voter_records {format: csv}`: where the kind is a bare dimension
@@ -781,8 +782,8 @@ function selectorKeys(actions: ActionSelector): Set<string> | undefined {
   return keys;
 }
 
-const matchesTerms = (terms: ActionTerm[]) => {
-  const compiled = terms.map(compileTerm);
+const matchesTerms = (terms: ActionTerm[], bound: readonly string[] = []) => {
+  const compiled = terms.map((t) => compileTerm(t, bound));
   return (action: PreparedAction) => {
     for (const match of compiled) if (match(action)) return true;
     return false;
@@ -791,7 +792,24 @@ const matchesTerms = (terms: ActionTerm[]) => {
 
 // Rules often name the same actions ("refunds over $500", "refunds at night"): one decision asks each
 // distinct selector once. The key is the selector's meaning, so equal selectors share one answer.
-const selectorKey = (actions: ActionSelector) => JSON.stringify([actions.any, actions.domain?.toLowerCase() ?? null, actions.any ? [] : actions.terms.map((t) => [t.verbs, t.objects, t.exact ?? false])]);
+const selectorKey = (actions: ActionSelector, bound: readonly string[]) => JSON.stringify([actions.any, actions.domain?.toLowerCase() ?? null, actions.any ? [] : actions.terms.map((t) => [t.verbs, t.objects, t.exact ?? false]), bound]);
+
+/**
+ * The words of the arguments a rule's conditions name ("the licence is B1 or B2" → licence): an argument
+ * that says which kind the action is, and that the rule itself conditions on, is not another kind.
+ */
+function boundWords(rule: CompiledRule): string[] {
+  const out = new Set<string>();
+  const visit = (c: Condition | null | undefined): void => {
+    if (!c) return;
+    if (c.kind === "and" || c.kind === "or") c.of.forEach(visit);
+    else if (c.kind === "not") visit(c.of);
+    else if ("subject" in c && c.subject && typeof c.subject === "object" && "words" in c.subject) for (const w of c.subject.words) out.add(w);
+  };
+  visit(rule.when);
+  visit(rule.unless);
+  return [...out].sort();
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Finding a condition's argument
@@ -1975,7 +1993,8 @@ export class RuleSet {
     const selectorIds = new Map<string, number>();
     sorted.forEach((ref, order) => {
       const rule = ref.rule;
-      const selectorMatch = rule.actions.any ? () => true : matchesTerms(rule.actions.terms);
+      const bound = boundWords(rule);
+      const selectorMatch = rule.actions.any ? () => true : matchesTerms(rule.actions.terms, bound);
       const domain = rule.actions.domain?.toLowerCase() ?? null;
       const applies = (a: PreparedAction) => (domain === null || a.input.domain?.toLowerCase() === domain) && selectorMatch(a);
       const permissive = rule.effect === "allow";
@@ -1988,7 +2007,7 @@ export class RuleSet {
         const u = (2 - unless(a)) as Truth;
         return w < u ? w : u;
       };
-      const key = selectorKey(rule.actions);
+      const key = selectorKey(rule.actions, bound);
       if (!selectorIds.has(key)) {
         const id = selectorIds.size;
         selectorIds.set(key, id);

@@ -2840,3 +2840,36 @@ describe("'not permitted to be Y-ed' and numbers listed after their noun", () =>
     );
   }
 });
+
+describe("only those who hold a thing may act", () => {
+  const forms = [
+    "Only operators holding an F1 or F2 permit may drive forklifts",
+    "Only operators with an F1 or F2 permit can drive forklifts",
+    "Only operators who hold an F1 or F2 permit are allowed to drive forklifts",
+    "Forklifts may only be driven by operators holding an F1 or F2 permit",
+  ];
+  for (const sentence of forms) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["drive_forklift", { forklift_id: "FL-4", operator_permit: "F2" }, "approved"],
+        ["drive_forklift", { forklift_id: "FL-4", operator_permit: "F1" }, "approved"],
+        ["drive_forklift", { forklift_id: "FL-4", operator_permit: "C3" }, "blocked"],
+        ["log_forklift_inspection", { forklift_id: "FL-4", operator_permit: "C3" }, "approved"],
+      ]),
+    );
+  }
+  for (const sentence of ["Only operators holding a current forklift card may drive forklifts", "Only operators with a forklift card on file can drive forklifts"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["drive_forklift", { forklift_id: "FL-4", forklift_card_valid: true }, "approved"],
+        ["drive_forklift", { forklift_id: "FL-4", forklift_card_valid: false }, "blocked"],
+      ]),
+    );
+  }
+  it("a qualification written before the people it names", () => {
+    decide("Only F2-certified operators may drive forklifts", [
+      ["drive_forklift", { forklift_id: "FL-4", operator_certificate: "F2" }, "approved"],
+      ["drive_forklift", { forklift_id: "FL-4", operator_certificate: "C3" }, "blocked"],
+    ]);
+  });
+});

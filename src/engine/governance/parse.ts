@@ -611,7 +611,8 @@ function effectCues(ws: W[]): EffectCue[] {
     // ("building permits", "a parking permit": the noun, after a word naming which kind, is no cue.)
     // ("the policy permits refunds": a verb, with its object after it.)
     const objectAfter = ws[i + 1]?.t.kind === "word" && ["DET", "NOUN", "PRON", "ADJ", "PROPN"].includes(ws[i + 1]!.pos);
-    const permitNoun = /^permits?$/.test(w.norm) && !objectAfter && (w.pos === "NOUN" || (i > 0 && ["NOUN", "ADJ", "PROPN"].includes(ws[i - 1]!.pos) && !MODALS.has(ws[i - 1]!.norm)));
+    // ("an F2 permit": after a code that names its kind too.)
+    const permitNoun = /^permits?$/.test(w.norm) && !objectAfter && (w.pos === "NOUN" || (i > 0 && (["NOUN", "ADJ", "PROPN"].includes(ws[i - 1]!.pos) || /\d/.test(ws[i - 1]!.norm)) && !MODALS.has(ws[i - 1]!.norm)));
     // ("fine reductions", "OK status": a word that allows only as a predicate modifies a noun after it.)
     const modifies = wordIs(w, "fine", "ok", "okay", "acceptable") && ["NOUN", "PROPN"].includes(ws[i + 1]?.pos ?? "");
     if ((ALLOW_WORDS.has(w.norm) || w.lemma === "allow" || w.lemma === "permit") && !permitNoun && !modifies && !ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm))) {
@@ -2136,20 +2137,47 @@ class ConditionReader {
   private readHaving(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let k = i;
     if (wordIs(ws[k], "while", "when", "whenever", "if", "unless", "once")) k++;
-    if (wordIs(ws[k], "the", "its", "their", "a", "an")) k++;
-    const owner = phraseAt(ws, k, (w) => !opensClause(w) && NOMINAL.has(w.pos) && !wordIs(w, "has", "have"));
+    // "unless they hold a B1 or B2 licence": who acts holds it (a qualification, a licence, a card).
+    const holder = wordIs(ws[k], "they", "he", "she") && wordIs(ws[k + 1], "hold", "holds", "have", "has") ? 1 : 0;
+    if (!holder && wordIs(ws[k], "the", "its", "their", "a", "an")) k++;
+    const owner = holder ? [ws[k]!] : phraseAt(ws, k, (w) => !opensClause(w) && NOMINAL.has(w.pos) && !wordIs(w, "has", "have", "hold", "holds"));
     if (owner.length === 0 || owner.length > 3) return undefined;
     k += owner.length;
-    if (!wordIs(ws[k], "has", "have")) return undefined;
+    if (!wordIs(ws[k], "has", "have", "hold", "holds")) return undefined;
     k++;
+    // "a B1 or B2 licence", "a Class A or B permit": the kinds held, then what they are kinds of.
+    if (wordIs(ws[k], "a", "an", "valid", "current")) {
+      let m = k;
+      while (wordIs(ws[m], "a", "an", "valid", "current")) m++;
+      const kinds: string[] = [];
+      while (ws[m]?.t.kind === "word" && /\d/.test(ws[m]!.norm) || (ws[m]?.t.kind === "word" && kinds.length === 0 && wordIs(ws[m], "class", "category", "grade", "type") && /\d|^[a-z]$/.test(ws[m + 1]?.norm ?? ""))) {
+        if (wordIs(ws[m], "class", "category", "grade", "type")) m++;
+        kinds.push(ws[m]!.norm);
+        m++;
+        if (wordIs(ws[m], "or", "and") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) m += wordIs(ws[m + 1], "or", "and") ? 2 : 1;
+        else break;
+      }
+      const kindOf = ws[m];
+      // (What they are kinds of may be tagged a verb: "an F2 permit".)
+      if (kinds.length > 0 && kindOf?.t.kind === "word" && !CONDITION_MARKERS.has(kindOf.norm) && !LIST_SEPARATORS.has(kindOf.norm) && endsClause(ws, m + 1)) return { condition: { kind: "equals", subject: subjectOf([kindOf]), values: kinds, negate: false }, next: m + 1 };
+    }
     let expect = true;
     if (wordIs(ws[k], "no")) {
       expect = false;
       k++;
     } else if (wordIs(ws[k], "a", "an", "any")) k++;
     else return undefined;
-    const held = phraseAt(ws, k, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || STATE_WORDS.has(w.norm)));
-    if (held.length === 0 || !NOMINAL.has(held.at(-1)!.pos) || !endsClause(ws, k + held.length)) return undefined;
+    // ("a current OSHA 30 card": a number in the name of what is held is part of it.)
+    const held = phraseAt(ws, k, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || STATE_WORDS.has(w.norm) || (holder === 1 && wordIs(w, "current", "valid"))));
+    // (A number in its name: "an OSHA 30 card".)
+    while (holder === 1 && ws[k + held.length]?.t.kind === "number" && ws[k + held.length + 1]?.t.kind === "word" && NOMINAL.has(ws[k + held.length + 1]!.pos)) {
+      const number = ws[k + held.length]!;
+      held.push({ ...number, norm: (number.t as { text: string }).text, lemma: (number.t as { text: string }).text }, ...phraseAt(ws, k + held.length + 1, (w) => !opensClause(w) && NOMINAL.has(w.pos)));
+    }
+    // ("a DEA registration on file": kept where it belongs, which says no more than that it is held.)
+    const onFile = wordIs(ws[k + held.length], "on") && wordIs(ws[k + held.length + 1], "file", "record") ? 2 : 0;
+    if (held.length === 0 || !NOMINAL.has(held.at(-1)!.pos) || !endsClause(ws, k + held.length + onFile)) return undefined;
+    if (onFile) k += onFile;
     // The state words go last, as argument names put them (`alarm_active`).
     const ordered = [...held.filter((w) => !STATE_WORDS.has(w.norm)), ...held.filter((w) => STATE_WORDS.has(w.norm))];
     return { condition: { kind: "flag", subject: subjectOf(ordered), expect }, next: k + held.length };
@@ -3651,7 +3679,7 @@ export function parseRule(sentence: string): ParseResult {
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
   // "more then 20", a common slip: a comparative is followed by "than".
   const reading = readClause(
-    limitOnThingsDone(onlyKindsMayBe(onlyByWho(onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(withoutRestatedAside(restrictionOfPermission(text))))))))
+    limitOnThingsDone(onlyKindsMayBe(onlyByWho(onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(onlyHoldersMay(withoutRestatedAside(restrictionOfPermission(text)))))))))
       .replace(/\binside(?:\s+of)?\b/gi, "in")
       .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
       // "Max 10 renewals per week": a limit written as a notice says no more than that.
@@ -3749,6 +3777,31 @@ const STAFF_WORDS = new Set(["employee", "staff", "worker", "colleague", "volunt
 const ONLY_WHO = String.raw`^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+`;
 const ONLY_WHO_MAY = new RegExp(ONLY_WHO + String.raw`(?:may|can|shall|should|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!be\b|not\b|never\b)(.+)$`, "i");
 const ONLY_WHO_MAY_BE = new RegExp(ONLY_WHO + String.raw`(?:may|can|shall|should)\s+be\s+([a-z]{3,}(?:ed|en|wn))\s+(.+?)[.!]?$`, "i");
+
+// "holding a B1 or B2 licence", "with a DEA registration on file", "who hold a current OSHA 30 card".
+const HOLDING = String.raw`(?:holding|having|with|who\s+(?:hold|have|has|holds))\s+(an?\s+.+?)`;
+const ONLY_HOLDERS_MAY = new RegExp(String.raw`^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+${HOLDING}\s+(?:may|can|shall|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!not|never)(be\s+)?(.+?)[.!]?$`, "i");
+const ONLY_BY_HOLDERS = new RegExp(String.raw`^(.+?)\s+(?:may|can|shall|should|must)\s+(?:only\s+be\s+([a-z]{3,})|be\s+([a-z]{3,})\s+only)\s+by\s+(?:an?\s+|the\s+|any\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+${HOLDING}[.!]?$`, "i");
+
+/**
+ * "Only engineers holding a B1 or B2 licence may sign …", "Only workers with a current OSHA 30 card can be
+ * assigned as …", "… can only be dispensed by staff with a DEA registration on file": who may is whoever holds
+ * the thing named; everyone else is blocked from the act (other acts are not governed). Restated as "Block
+ * <the act> unless they hold <it>", which the reader of held things reads.
+ */
+// "B1-certified engineers", "Class-A-licensed drivers": people named by what they hold, and the thing it is.
+const QUALIFIED = /^only\s+([a-z0-9]+(?:-[a-z0-9]+)?)-(certified|licensed|licenced|qualified|registered|accredited|rated)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!not\b|never\b)(?:be\s+)?(.+?)[.!]?$/i;
+const HELD_THING: Record<string, string> = { certified: "certificate", licensed: "licence", licenced: "licence", qualified: "qualification", registered: "registration", accredited: "accreditation", rated: "rating" };
+
+function onlyHoldersMay(text: string): string {
+  const m = ONLY_HOLDERS_MAY.exec(text.trim());
+  if (m && roleNamed(m[1]!)) return `Block ${m[4]} unless they hold ${m[2]}`;
+  const q = QUALIFIED.exec(text.trim());
+  if (q && /\d/.test(q[1]!) && roleNamed(q[3]!)) return `Block ${q[4]} unless they hold a ${q[1]} ${HELD_THING[q[2]!.toLowerCase()]}`;
+  const by = ONLY_BY_HOLDERS.exec(text.trim());
+  if (by && roleNamed(by[4]!)) return `${by[1]} must not be ${by[2] ?? by[3]} unless they hold ${by[5]}`;
+  return text;
+}
 
 function onlyWhoMay(text: string): string {
   const m = ONLY_WHO_MAY.exec(text);
