@@ -10,7 +10,7 @@ import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 import { countryCode, unionMembers } from "../language/regions.ts";
 import { inNetwork, networkOf, type Network } from "../language/networks.ts";
-import { isEnglishWord, isKnownWord } from "../language/nlp.ts";
+import { isEnglishWord, isKnownWord, tag } from "../language/nlp.ts";
 import { relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
 
 const FALSE = 0;
@@ -336,7 +336,7 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
   const sends = verbClasses.has("send");
   // The channel the term names, by its verb or its object ("text customers", "send texts").
   const channel = [...term.verbs, ...term.objects].map((w) => channelOf(w)).find((c) => c !== undefined);
-  const objects = term.objects.map((o) => {
+  const objects = term.objects.map((o, i) => {
     const concepts = conceptsOf(o);
     return {
       // "texting customers": after a verb of sending, people are the recipients.
@@ -359,6 +359,9 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       // "planned" in "planned outages": a state of the thing; it narrows, but a tool that only shares it
       // (`create_payment_plan`) is not named by it.
       participle: /^[a-z]{3,}ed$/.test(o) && (concepts.has(o.slice(0, -1)) || concepts.has(o.slice(0, -2)) || concepts.has(o.slice(0, -3))),
+      // A participle, regular or not ("paid", "shipped"), before the head: the state of the thing (as written:
+      // the objects are lemmas).
+      state: i < term.objects.length - 1 && writtenParticiple(term.text, o),
     };
   });
   const verbsOnly = term.verbs.length > 0;
@@ -511,6 +514,12 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // name, where the action says which kind it is, names another kind. (The last noun is what is done.)
     // ("business class flights" with cabin "business": the noun after a value names the value's kind.)
     const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
+    // "voiding a paid invoice" and `status: draft`: a participle that says the thing's state, where the action
+    // says its state is another, names another thing.
+    if (objects.some((o) => o.state)) {
+      const state = action.fields.find((f) => typeof f.value === "string" && f.value.length <= 30 && f.words.length > 0 && STATE_KEYS.has(f.words.at(-1)!));
+      if (state && objects.some((o) => o.state && !meets(lexical(conceptSet(state.value as string)), o.concepts))) return false;
+    }
     // (A kind the rule's own conditions read, "unless the licence is B1", is theirs to decide.)
     const kinds = bound.length === 0 ? kindFields(action) : kindFields(action).filter((f) => !f.words.some((w) => bound.some((b) => sameConceptWord(b, w))));
     if (kinds.length > 0) {
@@ -1329,6 +1338,28 @@ function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient
   const set = o.concepts as Set<string>;
   return !meets(action.concepts, set) && !meets(action.paramConcepts, set) && !meets(valueConceptsOf(action), set) && !action.fields.some((f) => meets(f.concepts as Set<string>, set)) && !(o.initials !== undefined && initialsOf(action).has(o.initials));
 }
+
+const participleCache = new Map<string, boolean>();
+/** Whether a word is a past participle ("paid", "closed"), by the tagger after "was". */
+function isParticiple(word: string): boolean {
+  let hit = participleCache.get(word);
+  if (hit === undefined) {
+    const tagged = tag(["it", "was", word])[2];
+    hit = /^[a-z]{3,}$/.test(word) && !word.endsWith("ing") && tagged?.pos === "VERB" && tagged.lemma !== word;
+    if (participleCache.size >= CACHE_LIMIT) participleCache.clear();
+    participleCache.set(word, hit);
+  }
+  return hit;
+}
+
+/** Whether the word of a term's text that an object was read from ("shipped" for ship) is a participle. */
+function writtenParticiple(text: string, object: string): boolean {
+  const written = wordsOf(text).find((w) => w === object || conceptsOf(w).has(object));
+  return written !== undefined && isParticiple(written);
+}
+
+// Arguments that say which state a thing is in.
+const STATE_KEYS = new Set(["status", "state", "stage", "phase"]);
 
 /** Whether a closed list of the tool's has a value the words name, and the call holds another value there. */
 function anotherChoice(action: PreparedAction, concepts: ReadonlySet<string>): boolean {

@@ -2873,3 +2873,53 @@ describe("only those who hold a thing may act", () => {
     ]);
   });
 });
+
+describe("the nth in a window, an age reached, a range with a dash, a word in a text field, a state said by a participle", () => {
+  for (const [sentence, n] of [["Block the fourth export within an hour", 4], ["Block the 3rd export in a day", 3], ["Require approval for the second export per hour", 2]] as const) {
+    it(sentence, () => {
+      const set = ruleSetOf(sentence);
+      const now = new Date("2026-11-18T12:00:00Z");
+      const past = (k: number) => Array.from({ length: k }, (_, i) => ({ tool: "export_report", at: new Date(now.getTime() - (i + 1) * 60_000) }));
+      expect(set.decide(prepareAction({ tool: "export_report", args: {}, now, history: past(n - 2) })).decision, sentence).toBe("approved");
+      expect(set.decide(prepareAction({ tool: "export_report", args: {}, now, history: past(n - 1) })).decision, sentence).not.toBe("approved");
+    });
+  }
+  for (const sentence of ["Block returns once an order is 60 days old", "Block returns when the order turns 60 days old", "Returns are forbidden once the order is 60 days old"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["create_return", { order_age_days: 59 }, "approved"],
+        ["create_return", { order_age_days: 60 }, "blocked"],
+        ["create_return", { order_age_days: 75 }, "blocked"],
+      ]),
+    );
+  }
+  for (const amount of ["$2,000-$10,000", "$2,000–$10,000", "$2,000 - $10,000"]) {
+    const sentence = `Purchase orders worth ${amount} need approval`;
+    it(sentence, () =>
+      decide(sentence, [
+        ["create_purchase_order", { amount: 1999 }, "approved"],
+        ["create_purchase_order", { amount: 2000 }, "conditional"],
+        ["create_purchase_order", { amount: 10000 }, "conditional"],
+        ["create_purchase_order", { amount: 10001 }, "approved"],
+      ]),
+    );
+  }
+  for (const [sentence, field] of [["Block messages with urgent in the subject", "subject"], ["Never post tickets with refund in the title", "title"], ["Block e-mails with invoice in the body", "body"]] as const) {
+    it(sentence, () => {
+      const tool = sentence.includes("post") ? "post_ticket" : sentence.includes("e-mails") ? "send_email" : "send_message";
+      decide(sentence, [
+        [tool, { [field]: `Re: ${field === "subject" ? "URGENT" : field === "title" ? "Refund" : "Invoice"} 44` }, "blocked"],
+        [tool, { [field]: "Lunch on Friday" }, "approved"],
+      ]);
+    });
+  }
+  for (const sentence of ["Cancelling a shipped order is forbidden", "Never cancel shipped orders", "Block cancelling shipped orders"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["cancel_order", { order_id: "O-1", status: "shipped" }, "blocked"],
+        ["cancel_order", { order_id: "O-1", status: "pending" }, "approved"],
+        ["cancel_order", { order_id: "O-1" }, "blocked"],
+      ]),
+    );
+  }
+});

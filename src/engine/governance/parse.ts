@@ -162,6 +162,13 @@ function analyze(text: string): W[] {
   // "when the telescope is in safe mode", "while the press is in a cleaning state": the thing's mode is
   // that value ("the telescope mode is safe").
   text = text.replace(/\b([a-z][\w-]*)\s+(is|are|isn't|aren't|is\s+not|are\s+not)\s+in\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(mode|state|status|phase|stage)\b/gi, "$1 $4 $2 $3");
+  // "once an order is 30 days old", "when the unit turns 5 years old": an age reached is that age or more.
+  text = text.replace(/\b(is|are|becomes|become|turns|turn|gets|get)\s+(?!more\b|less\b|over\b|under\b|above\b|below\b|at\b|no\b|not\b|older\b|younger\b|exactly\b)([\w.,-]+(?:\s+and\s+a\s+half)?\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\s+old)\b(?!\s+or\b)/gi, "$1 at least $2");
+  // "Block the fourth refund within an hour", "the 3rd export in a day": the nth in a window is a count over n - 1.
+  text = text.replace(/\bthe\s+(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d+(?:st|nd|rd|th))\s+(.+?)\s+(?=(?:with)?in\s+(?:an?|one|any|the\s+same|\d+)\s|per\s|each\s|a\s+(?:second|minute|hour|day|week|month|year)\b|an\s+hour\b)/gi, (m, nth: string, what: string) => {
+    const n = /^\d/.test(nth) ? parseInt(nth, 10) : ["second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"].indexOf(nth.toLowerCase()) + 2;
+    return n >= 2 ? `more than ${n - 1} ${what} ` : m;
+  });
   // "at most twice per hour", "more than once": a number of times.
   text = text.replace(/\b(more\s+than|at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|fewer\s+than|less\s+than|at\s+least)\s+(once|twice|thrice)\b/gi, (_m, bound: string, n: string) => `${bound} ${{ once: 1, twice: 2, thrice: 3 }[n.toLowerCase() as "once"]} times`);
   // "has not yet passed", "haven't yet signed": "yet" says when, not what state.
@@ -1149,6 +1156,9 @@ function referencesInAction(words: W[]): Condition | undefined {
   return undefined;
 }
 
+// Fields that hold text a rule may look into ("with confidential in the subject").
+const TEXT_FIELDS = new Set(["subject", "title", "body", "message", "filename", "description", "comment", "note", "text", "content", "caption", "headline", "summary", "header", "heading", "url", "path", "line"]);
+
 /** Reads conditions from words; returns the conditions and the words no reader placed. */
 class ConditionReader {
   constructor(
@@ -1776,8 +1786,12 @@ class ConditionReader {
     }
     // "between X and Y", "from X to Y", "within X to Y", "(in the) X to Y range": both ends inclusive.
     const afterOutside = wordIs(ws[j - 1], "outside") || (wordIs(ws[j - 1], "the") && wordIs(ws[j - 2], "outside"));
-    const from = wordIs(ws[j], "between", "from") || (wordIs(ws[j], "within") && wordIs(ws[j + 2], ...RANGE_JOINS)) ? j + 1 : numericAt(j) && wordIs(ws[j + 1], "to", "through") && numericAt(j + 2) && (wordIs(ws[j + 3], "range", "band", "bracket") || afterOutside) ? j : -1;
-    if (from >= 0 && numericAt(from) && wordIs(ws[from + 1], ...RANGE_JOINS) && numericAt(from + 2)) {
+    // ("$2,000-$10,000", "5–20 kg": two amounts of one kind joined by a dash are a range too.)
+    const dash = (k: number) => ws[k]?.t.kind === "punct" && /^[-–—]$/.test(ws[k]!.t.text);
+    const sameKind = (a: number, b: number) => ws[a]!.t.kind === ws[b]!.t.kind && ws[a]!.t.kind !== "number";
+    const dashed = numericAt(j) && dash(j + 1) && numericAt(j + 2) && sameKind(j, j + 2);
+    const from = wordIs(ws[j], "between", "from") || (wordIs(ws[j], "within") && wordIs(ws[j + 2], ...RANGE_JOINS)) ? j + 1 : (numericAt(j) && wordIs(ws[j + 1], "to", "through") && numericAt(j + 2) && (wordIs(ws[j + 3], "range", "band", "bracket") || afterOutside)) || dashed ? j : -1;
+    if (from >= 0 && numericAt(from) && (wordIs(ws[from + 1], ...RANGE_JOINS) || (dashed && from === j)) && numericAt(from + 2)) {
       op = "between";
       value = valueOf(ws[from]!.t);
       high = valueOf(ws[from + 2]!.t);
@@ -1933,7 +1947,7 @@ class ConditionReader {
     return this.readTextIn(ws, i) ?? this.readTextVerb(ws, i);
   }
 
-  /** "with the word confidential in the subject", "having 'draft' in its title": a text inside a field. */
+  /** "with the word confidential in the subject", "having 'draft' in its title", "with urgent in the subject": a text inside a field. */
   private readTextIn(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let k = i;
     if (wordIs(ws[k], "with", "having", "that", "which", "where")) k++;
@@ -1943,10 +1957,12 @@ class ConditionReader {
     const named = wordIs(ws[k], "word", "phrase", "term", "text", "string", "keyword");
     if (named) k++;
     const v = ws[k];
-    if (!v || !(v.t.kind === "quoted" || (named && (v.t.kind === "word" || v.t.kind === "tag" || v.t.kind === "number")))) return undefined;
-    if (!wordIs(ws[k + 1], "in", "within", "inside")) return undefined;
+    // ("with confidential in the subject": a word alone, in a field that holds text, is that text.)
     let m = k + 2;
     while (wordIs(ws[m], "the", "its", "their", "a", "an")) m++;
+    const inText = ws[m]?.t.kind === "word" && TEXT_FIELDS.has(ws[m]!.lemma) && !(ws[m + 1]?.t.kind === "word" && NOMINAL.has(ws[m + 1]!.pos));
+    if (!v || !(v.t.kind === "quoted" || ((named || (inText && !DETERMINERS.has(v.norm) && !CONDITION_MARKERS.has(v.norm))) && (v.t.kind === "word" || v.t.kind === "tag" || v.t.kind === "number")))) return undefined;
+    if (!wordIs(ws[k + 1], "in", "within", "inside")) return undefined;
     const field: W[] = [];
     while (m < ws.length && field.length < 2 && ws[m]!.t.kind === "word" && (ws[m]!.pos === "NOUN" || ws[m]!.pos === "PROPN" || ws[m]!.pos === "ADJ") && !CONDITION_MARKERS.has(ws[m]!.norm)) field.push(ws[m++]!);
     if (field.length === 0) return undefined;

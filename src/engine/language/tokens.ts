@@ -502,6 +502,8 @@ const normalise = (input: string) =>
     // a negative number. One character for one, so spans stay where they were.
     .replace(/\u2212(?=\d)/g, "-")
     .replace(/(?<!\d\s*)(?<=^|[\s(:=])\u2013(?=\d)/g, "-")
+    // "$2,000-$10,000", "€5k–€20k": a range of amounts, as "between … and …" says it (same length, so spans
+    // stay where they were: the dash and one space on each side become " to ").
     // "CHF 1'190", "12'500.50": an apostrophe grouping thousands, as Switzerland writes them.
     .replace(/(?<=\d)'(?=\d{3}(?!\d))/g, ",")
     // "m³", "ft²": a power of a unit, as js-quantities writes it ("m3", "ft2"), one character for one.
