@@ -94,6 +94,12 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
   let masked = spokenYears(text, years)
     .replace(/\bbetween(\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s+)and(?=\s+\d{1,2}(?::\d{2}|\s*[ap]\.?m\b))/gi, "from   $1to ")
     .replace(PAST_TO, (m) => " ".repeat(m.length))
+    // "till half four", "at half nine": half past the hour, as Britain says it, written as the clock time
+    // chrono reads (padded: one character for one).
+    .replace(HALF_HOUR, (m, lead: string, hour: string) => {
+      const said = /^\d/.test(hour) ? Number(hour) : HOURS.indexOf(hour.toLowerCase()) || 12;
+      return `${lead}${said}:30`.padEnd(m.length, " ");
+    })
     .replace(/(?<![\w-])[A-Za-z]{1,10}-\d[\w-]*/g, (m) => (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-/i.test(m) ? m : " ".repeat(m.length)));
   for (const m of text.matchAll(ISO)) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -243,6 +249,7 @@ function attachSpokenTimes(text: string, found: DateMention[]): void {
  * Every clock time said in words, with its span. Words between the hour and "a m" that are not minutes
  * ("seven at nine a m") are no time: the search goes on from the word after the hour.
  */
+const HALF_HOUR = new RegExp(`(\\b(?:till|til|until|to|from|at|by|and|around|about)\\s+|[-–]\\s?)half\\s+(${HOURS.join("|")}|1[0-2]|0?[1-9])\\b(?!\\s*(?:hours?|hrs?|an?\\b|of\\b|past\\b|to\\b))`, "gi");
 const PAST_TO = new RegExp(`\\b(half|quarter)\\s+(past|after|to)\\s+(${HOURS.join("|")}|1[0-2]|0?[1-9])\\b(?:\\s*(a\\.?\\s?m\\b\\.?|p\\.?\\s?m\\b\\.?|in the morning|in the afternoon|in the evening))?`, "gi");
 
 function spokenTimes(text: string): { start: number; end: number; hours: number; minutes: number }[] {

@@ -124,6 +124,8 @@ function numbersAThing(sigs: Signature[], f: Found): boolean {
  */
 function countedNoun(f: Found): string | undefined {
   const next = f.right[0];
+  // "22 of them", "six of us": a group of people, counted.
+  if (f.value.kind === "number" && next === "of" && ["them", "us", "you"].includes(f.right[1] ?? "")) return "people";
   // (A number in words counts too, "three crates"; "one" is as often a pronoun, "the one"…)
   if (f.value.kind !== "number" || (/[a-z]/i.test(f.raw) && (!/^[a-z -]+$/i.test(f.raw) || /^(?:one|a|an)$/i.test(f.raw))) || !next || f.near?.right === 0 || !/^[a-z]{3,}$/.test(next)) return undefined;
   const [, word] = tag(["4", next]);

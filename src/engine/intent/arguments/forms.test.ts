@@ -1263,3 +1263,65 @@ describe("languages by name for language codes, and an ISO date with a range of 
     expect(extractArguments(SUBTITLE_JOB, ["Subtitle FL-300 and polish the timing, on 2027-05-03 from 09:00 to 10:00 UTC"], { now: NOW }).spoken_language).toBeUndefined();
   });
 });
+
+// A rehearsal-room booking of our own: a start, a length, a head count, a required title.
+const REHEARSAL = {
+  type: "object",
+  required: ["studio", "session_date", "start_time", "duration_minutes", "players", "title"],
+  properties: {
+    studio: { type: "string", enum: ["red_room", "blue_room"], description: "Which studio." },
+    session_date: { type: "string", format: "date", description: "Day of the session." },
+    start_time: { type: "string", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", description: "Start, HH:MM." },
+    duration_minutes: { type: "integer", minimum: 30, maximum: 600, description: "Length of the booking in minutes." },
+    players: { type: "integer", minimum: 1, maximum: 40, description: "Expected number of people." },
+    title: { type: "string", minLength: 3, maxLength: 120 },
+  },
+} as const;
+// A repair ticket of our own: a reference, a required description, a cost and a day.
+const REPAIR = {
+  type: "object",
+  required: ["unit_id", "description", "estimate_pence"],
+  properties: {
+    unit_id: { type: "string", pattern: "^UN-[0-9]{4}$", description: "Unit reference, e.g. UN-0042." },
+    description: { type: "string", maxLength: 1000, description: "Work to be done." },
+    estimate_pence: { type: "integer", minimum: 0, description: "Estimated cost in pence." },
+    due_date: { type: "string", format: "date", description: "Day the work must be finished." },
+  },
+} as const;
+
+describe("half the hour as Britain says it, a group counted, free text after a reference and as the request's leftover part", () => {
+  const HALVES: [string, string, number][] = [
+    ["from 1pm till half four", "13:00", 210],
+    ["from 10am until half twelve", "10:00", 150],
+    ["from 6pm to half nine", "18:00", 210],
+  ];
+  const GROUPS: [string, number][] = [
+    ["22 of them", 22],
+    ["nine of us", 9],
+  ];
+  it("reads the range's end and length, and the group's size", () => {
+    const wrong: string[] = [];
+    for (const [range, start, minutes] of HALVES) {
+      for (const [group, n] of GROUPS) {
+        const text = `Brass quintet practice, Red Room on 2027-03-05 ${range}, ${group}.`;
+        const got = extractArguments(REHEARSAL, [text], { now: NOW });
+        const want = { studio: "red_room", session_date: "2027-03-05", start_time: start, duration_minutes: minutes, players: n, title: "Brass quintet practice" };
+        if (JSON.stringify(Object.fromEntries(Object.keys(want).map((k) => [k, got[k]]))) !== JSON.stringify(want)) wrong.push(`${text} → ${JSON.stringify(got)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+  it("'half' of a length is no clock time", () => {
+    expect(extractArguments(REHEARSAL, ["Red Room on 2027-03-05 at 10:00 for half an hour, 4 of us, scales"], { now: NOW }).start_time).toBe("10:00");
+  });
+  for (const [text, description] of [
+    ["Open a repair for UN-0042: replace the door seal. Quote came back at £240.00, needed by 2027-04-01.", "replace the door seal"],
+    ["UN-0042: fix the dripping tap. Estimate £85.", "fix the dripping tap"],
+    ["Repair on UN-0042, £1,200 estimate, new boiler flue and condensate pipe", "new boiler flue and condensate pipe"],
+  ] as const) {
+    it(text, () => expect(extractArguments(REPAIR, [text], { now: NOW })).toMatchObject({ unit_id: "UN-0042", description }));
+  }
+  it("a sentence of one part is a clause, not a description", () => {
+    expect(extractArguments(REPAIR, ["UN-0042 had the usual squeak in the hinge"], { now: NOW }).description).toBeUndefined();
+  });
+});

@@ -142,10 +142,19 @@ function afterCue(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
 
 /** "Log the call: went over pricing", "— discussed renewal": the words after the request's colon or dash. */
 function afterSeparator(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
-  // The first colon or spaced dash whose words are free; a colon inside a clock time ("10:45") is none.
-  for (const m of turn.text.matchAll(/(?:(?<!\d):(?!\d)|\s[-–—]\s)\s*([^\n]{8,})$/g)) {
+  // The first colon or spaced dash whose words are free; a colon inside a clock time ("10:45") is none, one
+  // after a reference is ("for VSL-2608: replace …").
+  for (const m of turn.text.matchAll(/(?:(?<!\d:?\d?):(?!\d)|(?<=[A-Za-z]+-?\d+):(?=\s)|\s[-–—]\s)\s*([^\n]{8,})$/g)) {
     const start = m.index! + m[0].length - m[1]!.length;
-    const value = m[1]!.trim().replace(/[.!]+$/, "");
+    // Sentence by sentence, up to one that holds another parameter's value ("… drum. Quote came back at
+    // £2,500"): that one is about something else.
+    let end = start;
+    for (const sentence of m[1]!.split(/(?<=[.!?])\s+(?=[A-Z])/)) {
+      const at = turn.text.indexOf(sentence, end);
+      if (end > start && taken.some((t) => overlaps(t, { start: at, end: at + sentence.length }))) break;
+      end = at + sentence.length;
+    }
+    const value = turn.text.slice(start, end).trim().replace(/[.!]+$/, "");
     // Free text may hold values other parameters took ("12 seats, they liked the demo"): only its first
     // character is claimed, and it must not start inside one of them.
     const span = { start, end: start + 1 };
@@ -209,6 +218,42 @@ function purposeClause(turn: Turn, taken: Span[]): { value: string; span: Span }
     return { value: rest, span: { start: verb.span.start, end: verb.span.start + 1 } };
   }
   return undefined;
+}
+
+/**
+ * The one phrase of the request's first sentence that no other value took ("Raise a PO for Tilbury Catering,
+ * £2,340 + VAT, breakfasts and lunches for the crew"): the comma-separated parts of the sentence, less the
+ * values at their edges and the prepositions before them ("astronomy talk" of "Adults' astronomy talk at
+ * Northgate"), a phrase of nouns with no verb of its own (the verb's part names the action). The last such
+ * part, for the one required free-text field nothing else fills.
+ */
+function leftoverPhrase(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
+  const sentence = /^[^\n.!?]*(?:\.(?=\d)[^\n.!?]*)*/.exec(turn.text)?.[0] ?? "";
+  let found: { value: string; span: Span } | undefined;
+  let offset = 0;
+  // (Only a request that lists its parts: a sentence of one part is a clause, whose words are not a value.)
+  const parts = sentence.split(/[,;]/);
+  if (parts.length < 2) return undefined;
+  for (const part of parts) {
+    const from = offset;
+    offset += part.length + 1;
+    const words = turn.words.filter((w) => w.span.start >= from && w.span.end <= from + part.length);
+    const free = (w: (typeof words)[number]) => !taken.some((t) => overlaps(t, w.span));
+    let a = 0;
+    let b = words.length;
+    const edge = (w: (typeof words)[number] | undefined) => !!w && (!free(w) || ["at", "in", "on", "for", "from", "to", "by", "with", "of", "the", "a", "an", "and", "plus"].includes(w.word));
+    while (a < b && edge(words[a])) a++;
+    while (b > a && edge(words[b - 1])) b--;
+    const kept = words.slice(a, b);
+    if (kept.length < 2 || !kept.every(free)) continue;
+    const tags = tag(kept.map((w) => w.word));
+    // (A verb of its own says what to do, the action's part; "lunches" is a noun whatever the tagger says
+    // of a word alone, so the phrase must hold a noun too.)
+    if (!["NOUN", "ADJ", "PROPN"].includes(tags[0]!.pos) || tags.some((t) => t.pos === "PRON" || t.pos === "AUX") || !tags.some((t) => t.pos === "NOUN" || t.pos === "PROPN")) continue;
+    const span = { start: kept[0]!.span.start, end: kept.at(-1)!.span.end };
+    found = { value: turn.text.slice(span.start, span.end), span };
+  }
+  return found;
 }
 
 // Words that end a phrase of words standing for a value (a name said in lower case, what something is for).
@@ -390,13 +435,16 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
     out.set(p.sig.key, name);
     taken.push(p.f.span);
   }
+  // The one required name of a thing nothing named (an event's title): the request's leftover phrase.
+  const unnamed = nameSigs.filter((s) => s.required && !out.has(s.key) && !asked.has(s.key));
+  if (unnamed.length === 1 && nameClass(unnamed[0]!) !== "person" && !open.some((s) => s.kind === "text" && s.required && !out.has(s.key))) claim(unnamed[0]!.key, leftoverPhrase(turn, taken));
   // Free text: after a cue of speech or reason, else (the one required text field) after the colon.
   const textSigs = open.filter((s) => s.kind === "text" && !out.has(s.key));
   for (const sig of textSigs) claim(sig.key, afterCue(sig, turn, taken));
   // What something is for ("purpose", "occasion"): the phrase after "for" that no other value took.
   for (const sig of textSigs) if (!out.has(sig.key) && sig.keyWords.some((w) => PURPOSE_NOUNS.has(w))) claim(sig.key, phraseAfter(turn, ["for"], taken, 2, 8, true));
   const stillOpen = textSigs.filter((s) => !out.has(s.key) && s.required);
-  if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken) ?? purposeClause(turn, taken));
+  if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken) ?? purposeClause(turn, taken) ?? leftoverPhrase(turn, taken));
   // A bare reply to a question about one word-valued parameter is its value.
   const stillAsked = [...asked].filter((k) => !filled.has(k) && !out.has(k));
   for (const sig of open) {
