@@ -1325,3 +1325,29 @@ describe("half the hour as Britain says it, a group counted, free text after a r
     expect(extractArguments(REPAIR, ["UN-0042 had the usual squeak in the hinge"], { now: NOW }).description).toBeUndefined();
   });
 });
+
+describe("a code spelt out as a voice transcript writes it", () => {
+  const KILN = {
+    type: "object",
+    required: ["kiln_id", "peak_celsius"],
+    properties: {
+      kiln_id: { type: "string", pattern: "^K[0-9]{2}$", description: "Kiln, e.g. K04." },
+      batch_ref: { type: "string", pattern: "^[A-Z]{2}[0-9]{3}$", description: "Batch, e.g. GL204." },
+      peak_celsius: { type: "number", minimum: 0, maximum: 1400, description: "Peak temperature in °C." },
+    },
+  } as const;
+  const SPELLINGS: [string, string, string][] = [
+    ["kay zero seven", "kilo oh seven", "K07"],
+    ["kay one two", "kilo one two", "K12"],
+  ];
+  for (const [letters, alphabet, code] of SPELLINGS) {
+    for (const said of [letters, alphabet, `${letters.split(" ")[0]}-${letters.split(" ").slice(1).join("-")}`]) {
+      const text = `um fire ${said} to twelve hundred degrees celsius yeah`;
+      it(text, () => expect(extractArguments(KILN, [text], { now: NOW })).toMatchObject({ kiln_id: code, peak_celsius: 1200 }));
+    }
+  }
+  it("two letters and three digits, and words that only sound like letters", () => {
+    expect(extractArguments(KILN, ["batch golf lima two zero four into kay zero one at 1000 degrees celsius"], { now: NOW })).toMatchObject({ batch_ref: "GL204", kiln_id: "K01" });
+    expect(extractArguments(KILN, ["I see you at the kiln at 1000 degrees celsius"], { now: NOW }).batch_ref).toBeUndefined();
+  });
+});

@@ -84,6 +84,26 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
         add(m.index!, m[0], value, { start: m.index!, end: m.index! + m[0].length });
       }
     }
+    // A code spelt out, as a voice transcript writes it ("tee zero nine", "tango four seven", "k l six four
+    // two"): letter names, the spelling alphabet and digit words, joined, when the pattern accepts the result
+    // and it holds a digit (a run of letter names alone is too often words: "see you").
+    const spoken = parts.map((p) => ({ ...p, as: spelt(p.text) }));
+    for (let a = 0; a < spoken.length; a++) {
+      if (spoken[a]!.as === undefined || seen.has(spoken[a]!.start)) continue;
+      let b = a;
+      while (b + 1 < spoken.length && spoken[b + 1]!.as !== undefined && /^[\s-]*$/.test(turn.text.slice(spoken[b]!.end, spoken[b + 1]!.start)) && b - a < 10) b++;
+      for (let end = b; end > a; end--) {
+        const run = spoken.slice(a, end + 1);
+        // (Every reading of each word: "oh" is a letter or a zero.)
+        const readings = run.reduce<string[]>((acc, p) => acc.flatMap((x) => p.as!.map((y) => x + y)), [""]).filter((v) => /\d/.test(v) && run.some((p) => !/^\d+$/.test(p.text)));
+        const value = readings.map((v) => (upperCase ? v.toUpperCase() : v)).find((v) => whole.test(v));
+        if (!value) continue;
+        seen.add(run[0]!.start);
+        add(run[0]!.start, turn.text.slice(run[0]!.start, run.at(-1)!.end), value, { start: run[0]!.start, end: run.at(-1)!.end });
+        a = end;
+        break;
+      }
+    }
     // A code written in groups ("ABCU 123456-7" for ^[A-Z]{4}[0-9]{7}$, a tariff code "8471.30.00"): its
     // groups joined, when the joined form is what the pattern accepts and the groups alone are not.
     for (let a = 0; a < parts.length; a++) {
@@ -129,6 +149,20 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     }
   }
   return out;
+}
+
+// How a letter or digit is said: letter names, the ICAO spelling alphabet and digit words.
+const SAID: Record<string, string[]> = {
+  a: ["a"], ay: ["a"], bee: ["b"], be: ["b"], see: ["c"], cee: ["c"], dee: ["d"], ef: ["f"], eff: ["f"], gee: ["g"], aitch: ["h"], jay: ["j"], kay: ["k"], el: ["l"], em: ["m"], en: ["n"], pee: ["p"], cue: ["q"], ar: ["r"], ess: ["s"], tee: ["t"], vee: ["v"], ex: ["x"], zed: ["z"], zee: ["z"],
+  alpha: ["a"], alfa: ["a"], bravo: ["b"], charlie: ["c"], delta: ["d"], echo: ["e"], foxtrot: ["f"], golf: ["g"], hotel: ["h"], india: ["i"], juliet: ["j"], juliett: ["j"], kilo: ["k"], lima: ["l"], mike: ["m"], november: ["n"], oscar: ["o"], papa: ["p"], quebec: ["q"], romeo: ["r"], sierra: ["s"], tango: ["t"], uniform: ["u"], victor: ["v"], whiskey: ["w"], whisky: ["w"], xray: ["x"], yankee: ["y"], zulu: ["z"],
+  zero: ["0"], oh: ["0", "o"], nought: ["0"], one: ["1"], two: ["2"], three: ["3"], four: ["4"], five: ["5"], six: ["6"], seven: ["7"], eight: ["8"], nine: ["9"], niner: ["9"], double: [],
+};
+/** What a word of a spelt-out code stands for: a single letter or digits as written, or the said forms. */
+function spelt(word: string): string[] | undefined {
+  const w = word.toLowerCase();
+  if (/^\d{1,4}$/.test(w) || /^[a-z]$/.test(w)) return [w];
+  const said = SAID[w];
+  return said && said.length > 0 ? said : undefined;
 }
 
 /** A value's look: letters, digits and punctuation in order, runs collapsed ("KL642" → A9, "4.2.1" → 9.9.9). */
