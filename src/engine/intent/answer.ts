@@ -66,6 +66,10 @@ const CONTRAST = new Set(["other", "another", "else"]);
 const POINTERS = new Set([...CONTRAST, "one", "ones"]);
 // Pronouns that refer to something named before them in the message.
 const REFERRING = new Set(["it", "its", "they", "them", "their", "these", "those", "he", "him", "his", "she", "her"]);
+// Words that ask what something implies.
+const IMPLICATION = new Set(["mean", "means", "meaning", "affect", "affects", "affecting", "impact", "impacts", "implication", "implications", "consequence", "consequences", "entail", "entails"]);
+// Words of a follow-up that point at what the question before it asked about.
+const POINTING_BACK = new Set(["that", "this", "those", "these", "it", "they", "them", "then"]);
 // Parts of speech of words that name things.
 const NAMING = new Set(["NOUN", "PROPN", "X", "NUM"]);
 // Parts of speech that say nothing about what is asked ("have", "they", "the", "and", "to").
@@ -442,6 +446,15 @@ export function answerFromMemory(question: string, hits: MemoryHit[], context: M
     const together = best(items, [...terms, ...earlier]);
     const adds = terms.some((t) => t.role !== "context");
     if (together && answers(together) && (!adds || judge(together.hit, heldBy(together.hit), terms).coverage >= MIN_COVERAGE / 2)) chosen = together;
+  }
+  // "ok and what does that mean for boats coming in?", "how does that affect visitors?": a follow-up that
+  // asks what the answer before it implies, pointing back at it ("that", "those weeks"), and that no item
+  // answers on its own words is about the item that answered the question before it. (A follow-up that asks
+  // something else of it, "is there a waiting list for them?", still needs its own words held.)
+  const asks = question.toLowerCase().match(/[a-z]+/g) ?? [];
+  if (!answers(chosen) && asks.some((w) => POINTING_BACK.has(w)) && asks.some((w) => IMPLICATION.has(w)) && earlier.some((t) => t.role !== "context")) {
+    const before = best(items, earlier);
+    if (before && answers(before)) chosen = before;
   }
   if (chosen && answers(chosen)) {
     return { content: itemText(chosen.hit), used: [chosen.hit.id], coverage: chosen.coverage, known: true };
