@@ -274,8 +274,11 @@ const ACTION_SUFFIX = /(ment|sion|tion|al|ance|ence)s?$/;
 function isNounOfAction(word: string): boolean {
   const m = ACTION_SUFFIX.exec(word);
   if (!m || word.length < 7) return false;
+  // WordNet's derivation links say it where they know the word; the spelling, where they do not ("-sion"
+  // after a stem in "t" is no act: "mission" is not of "mist").
+  if (verbsOfDoing(word.replace(/s$/, "")).length > 0) return true;
   const stem = word.slice(0, m.index);
-  const stems = m[1] === "tion" ? [stem, `${stem}e`, `${stem}t`, `${stem}te`] : m[1] === "sion" ? [`${stem}de`, `${stem}se`, `${stem}t`] : [stem, `${stem}e`];
+  const stems = m[1] === "tion" ? [stem, `${stem}e`, `${stem}t`, `${stem}te`] : m[1] === "sion" ? [`${stem}de`, `${stem}se`] : [stem, `${stem}e`];
   return stems.some((s) => s.length >= 3 && isKnownWord(s));
 }
 // A name-like word ("analytics-prod", "db_2") is one particular thing, matched as text.
@@ -374,6 +377,9 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
   // "overnight shipments": the noun of action read as the verb comes last, so every object before it modifies it.
   const lastWord = wordsOf(term.text).at(-1);
   const headIsVerb = verbsOnly && lastWord !== undefined && verbs.some((v) => v.has(lastWord) || meets(conceptsOf(lastWord) as Set<string>, v));
+  // ("avalanche control missions planned": a participle after its thing leaves the noun before it the head,
+  // no modifier.)
+  const headBeforeParticiple = headIsVerb && isParticiple(lastWord!);
   // "claim settlements", "visa renewals": a noun of action heading the words names the operation; a tool
   // that does not (`set_reserve`, `open_claim`) is not the one, whatever else it shares with them.
   const headWord = term.objects.at(-1);
@@ -523,7 +529,7 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // (A kind the rule's own conditions read, "unless the licence is B1", is theirs to decide.)
     const kinds = bound.length === 0 ? kindFields(action) : kindFields(action).filter((f) => !f.words.some((w) => bound.some((b) => sameConceptWord(b, w))));
     if (kinds.length > 0) {
-      const unnamedModifiers = objects.filter((o, i) => (i < objects.length - 1 || headIsVerb) && !afterAValue(i) && unnamed(o, action));
+      const unnamedModifiers = objects.filter((o, i) => (i < objects.length - 1 || headIsVerb) && !(headBeforeParticiple && positionOf(o) === textWords.length - 2) && !afterAValue(i) && unnamed(o, action));
       // ("voter roll exports" and `export_voter_records {format: csv}`: where the kind is a bare dimension
       // of the call, not of the thing, a modifier is another word for a word of the tool's name the term
       // leaves unsaid, "roll" for "records"; one modifier per such word. A modifier that says it is a kind
@@ -1345,7 +1351,8 @@ function isParticiple(word: string): boolean {
   let hit = participleCache.get(word);
   if (hit === undefined) {
     const tagged = tag(["it", "was", word])[2];
-    hit = /^[a-z]{3,}$/.test(word) && !word.endsWith("ing") && tagged?.pos === "VERB" && tagged.lemma !== word;
+    // (Not a plural or a verb's -s form, "orders", which the tagger may read as a verb after "was".)
+    hit = /^[a-z]{3,}$/.test(word) && !word.endsWith("ing") && !/[^s]s$/.test(word) && tagged?.pos === "VERB" && tagged.lemma !== word;
     if (participleCache.size >= CACHE_LIMIT) participleCache.clear();
     participleCache.set(word, hit);
   }

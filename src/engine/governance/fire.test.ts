@@ -2923,3 +2923,39 @@ describe("the nth in a window, an age reached, a range with a dash, a word in a 
     );
   }
 });
+
+describe("a second rule about 'none' of the first's things, an order after a statement, a 'no' sign with 'is ever', an inverted 'never is'", () => {
+  it("'…, and none may start after 8 pm' is a rule of its own about the same things", () => {
+    const clauses = splitClauses("Choir rehearsals may only be booked on a Monday or Thursday, and none may start after 9:00 pm Europe/London.");
+    expect(clauses).toHaveLength(2);
+    decide(clauses[1]!, [
+      ["book_choir_rehearsal", { rehearsal_date: "2027-03-08", start_time: "21:30" }, "blocked"],
+      ["book_choir_rehearsal", { rehearsal_date: "2027-03-08", start_time: "19:30" }, "approved"],
+    ]);
+    decide(clauses[0]!, [
+      ["book_choir_rehearsal", { rehearsal_date: "2027-03-09", start_time: "19:30" }, "blocked"],
+      ["book_choir_rehearsal", { rehearsal_date: "2027-03-08", start_time: "19:30" }, "approved"],
+    ]);
+  });
+  it("a statement the language cannot read, then its order after a colon: the order is the rule", () => {
+    const clauses = splitClauses("Kayaks are only let out with a buoyancy aid: block any kayak rental without a buoyancy aid.");
+    expect(clauses).toEqual(["block any kayak rental without a buoyancy aid."]);
+  });
+  for (const sentence of ["No petty cash float larger than £300 is ever issued", "No petty cash float larger than £300 may be issued", "Under no circumstances is a petty cash float larger than £300 issued"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["issue_petty_cash", { amount_gbp: 450, holder_email: "a@b.test" }, "blocked"],
+        ["issue_petty_cash", { amount_gbp: 250, holder_email: "a@b.test" }, "approved"],
+        ["issue_refund", { amount_gbp: 450 }, "approved"],
+      ]),
+    );
+  }
+  for (const sentence of ["Under no circumstances is a survey mission planned with more than 4 drones", "Never is a survey mission planned with more than 4 drones"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["schedule_survey_mission", { area_id: "A-1", drone_count: 6, method: "grid" }, "blocked"],
+        ["schedule_survey_mission", { area_id: "A-1", drone_count: 3, method: "grid" }, "approved"],
+      ]),
+    );
+  }
+});

@@ -112,6 +112,14 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
   // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
   text = text.replace(/^\s*never\s+(?:may|can|shall|should|must|will)\s+(.+?)\s+be\s+/i, "$1 must never be ");
+  // "Under no circumstances is a mission planned with …" (read "never is a mission planned …"): "a mission
+  // is never planned with …". The participle is the first word after the subject that the tagger reads as one.
+  const inverted = /^\s*never\s+(is|are|was|were)\s+(.+)$/i.exec(text);
+  if (inverted) {
+    const words = inverted[2]!.split(/\s+/);
+    const at = words.findIndex((w, k) => k > 0 && k <= 10 && /^[a-z]+(?:ed|en|wn|t|d)$/i.test(w) && ((t) => t?.pos === "VERB" && t.lemma !== w.toLowerCase())(tag(["it", "was", w.toLowerCase()])[2]));
+    if (at > 0) text = `${words.slice(0, at).join(" ")} ${inverted[1]} never ${words.slice(at).join(" ")}`;
+  }
   // "… more than 3 a day to any one patient", "for a single employee": in a count per window, the one party
   // the count is kept for, as "the same" says it.
   if (/\b(?:per|an?|each|every|in|within)\s+(?:[\d.]+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/i.test(text)) {
@@ -859,10 +867,14 @@ function subjectOf(words: W[]): Subject {
 
 /** Whether the word at i follows the effect's "be" ("must not be", "may never be", "can only be"). */
 function afterEffectBe(ws: W[], i: number): boolean {
-  if (!wordIs(ws[i - 1], "be", "been")) return false;
+  // ("No petty cash float … is ever issued": after a "no" that opens the sentence, "is" carries the verb too.)
+  const sign = wordIs(ws[0], "no") && ws[0]!.used === true;
+  // ("… is never issued", "… are not issued": the copula and its negation, the effect's words.)
+  const negatedCopula = wordIs(ws[i - 1], "never", "not") && ws[i - 1]!.used === true && wordIs(ws[i - 2], "is", "are", "was", "were");
+  if (!wordIs(ws[i - 1], "be", "been") && !negatedCopula && !(sign && (wordIs(ws[i - 1], "is", "are") || (wordIs(ws[i - 1], "ever") && wordIs(ws[i - 2], "is", "are"))))) return false;
   let back = i - 1;
-  while (back >= 0 && (wordIs(ws[back], "be", "been", "ever", "only") || MODALS.has(ws[back]!.norm) || (ws[back]!.used && ws[back]!.t.kind === "word"))) back--;
-  return ws.slice(back + 1, i).some((x) => x.used || MODALS.has(x.norm));
+  while (back >= 0 && (wordIs(ws[back], "be", "been", "ever", "only") || (sign && wordIs(ws[back], "is", "are")) || MODALS.has(ws[back]!.norm) || (ws[back]!.used && ws[back]!.t.kind === "word"))) back--;
+  return sign || ws.slice(back + 1, i).some((x) => x.used || MODALS.has(x.norm));
 }
 
 /**
@@ -3206,7 +3218,12 @@ export function readClause(sentence: string): Reading | ParseFailure {
     let end = -1;
     // ("A refund … may only be paid": money the subject already names as paid out is paid by being made.)
     const paidOut = wordIs(ws[j], "paid") && ws.slice(0, i).some((w) => w.pos === "NOUN" && MONEY_OUT_CLASSES.includes(verbClassOf(w.norm) ?? ""));
-    if ((LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") || paidOut) && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
+    // (Only when the subject names a doing, "refund", "glaze orders": in "No petty cash float … may be
+    // issued" the subject's head is a thing, a noun the tagger took for a verb, and "issued" is what is
+    // done to it.)
+    const head = [...ws.slice(0, i)].reverse().find((w) => !w.used && w.t.kind === "word" && ["NOUN", "VERB", "PROPN"].includes(w.pos) && ws.indexOf(w) < (ws.findIndex((x, k) => k < i && comparatorAt(ws, k) !== undefined) + 1 || i));
+    const thingHead = head?.pos === "VERB" && verbClassOf(head.lemma) === undefined && ["ADJ", "NOUN"].includes(ws[ws.indexOf(head) - 1]?.pos ?? "");
+    if (((LIGHT_PARTICIPLES.has(ws[j]?.norm ?? "") && !thingHead) || paidOut) && ws[j - 1] && wordIs(ws[j - 1], "be", "get")) end = wordIs(ws[j + 1], "out") ? j + 2 : j + 1;
     // "No kiln load may use more than 20 kg", "A booking may not include over six rooms": a verb of
     // having before an amount says the subject holds it; the amount is the condition.
     else if (holdsAmount(ws, j)) end = j + 1;
@@ -3964,9 +3981,22 @@ export function splitClauses(text: string): string[] {
     // Not after an abbreviation: "5 p.m. Europe/London", "e.g. Refunds".
     .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
     .flatMap(elaborated)
+    .flatMap(statedThenOrdered)
     .flatMap(sharedSubject)
     .map((s) => s.trim())
     .filter((s) => s.length > 0 && !isRestatementNote(s));
+}
+
+/**
+ * "Equipment is only hired with insurance cover: block any equipment hire that is not insured": a statement,
+ * then after its colon the order that carries it out. The order is a rule; the statement is one too when it
+ * reads as one, and otherwise only says why (it is dropped rather than refusing the order with it).
+ */
+function statedThenOrdered(sentence: string): string[] {
+  const m = /^(.+?)\s*:\s*((?:block|deny|refuse|forbid|reject|prevent|escalate|never|do\s+not|don't|require|prohibit)\b.+)$/i.exec(sentence);
+  if (!m || /\b(?:under|in)\s+(?:those|these|such|that|this)\s+(?:conditions?|circumstances?|cases?|situations?)\b/i.test(m[2]!)) return [sentence];
+  const [, stated, ordered] = m as unknown as [string, string, string];
+  return parseRule(stated).ok ? [stated, ordered] : [ordered];
 }
 
 /**
@@ -3991,6 +4021,13 @@ function elaborated(sentence: string): string[] {
  * restricts: "… and must be logged" adds no rule, and stays with the first.)
  */
 function sharedSubject(sentence: string): string[] {
+  // "…, and none may start after 8 pm": the second rule's subject is "none of them", every one of the
+  // first's things ("no library programs may start after 8 pm").
+  const none = /^([^,;:]+?)\s+((?:must|may|should|shall|can)\s.+?),?\s+(?:and|but)\s+none(?:\s+of\s+them)?\s+((?:must|may|should|shall|can|will)\s+.+)$/i.exec(sentence.trim());
+  if (none) {
+    const [, subject, first, second] = none as unknown as [string, string, string, string];
+    if (subject.split(/\s+/).length <= 8 && !/\b(?:when|whenever|if|unless|while|where|once|and|or|never|only|no)\b/i.test(subject)) return [`${subject} ${first}`, `No ${subject} ${second}`];
+  }
   const m = /^([^,;:]+?)\s+((?:must|may|should|shall|can|cannot|can't|are|is)\s.+?),?\s+and\s+((?:must|may|should|shall|can|cannot|can't|are|is)\s+(?:not|never|only)\b.+)$/i.exec(sentence.trim());
   if (!m) return [sentence];
   const [, subject, first, second] = m as unknown as [string, string, string, string];
