@@ -291,6 +291,9 @@ const isWordCompound = (word: string) => /^[a-z]{3,}(?:-(?:[a-z]{3,}|(?:of|in|on
 // "POs", "VMs": a short word without a vowel pair may be the initials of words of a tool's name.
 const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}/.test(word) ? word.replace(/s$/, "") : undefined);
 
+// Verbs of taking something in that a making tool does ("take a deposit" and `create_tenancy {deposit_gbp}`).
+const TAKING = new Set(["take", "collect"]);
+
 // Verb classes of a participle that says how a made thing is made or carried out ("flown", "booked", "run").
 const DESCRIBING_CLASSES = [":move", ":book", ":create", ":run"];
 
@@ -334,8 +337,11 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
   const verbClasses = new Set(verbs.flatMap((v) => [...v].filter((c) => c.startsWith(":")).map((c) => c.slice(1))));
   // "send payouts", "issue API keys", "raise a PO": a verb that delivers, makes or runs, before what a
   // making tool makes (`create_payout`); "give discounts" and `apply_discount`: two support verbs.
-  const delivers = term.verbs.map((v, i) => isSupportVerb(v) || verbs[i]!.has(":send") || verbs[i]!.has(":create") || verbs[i]!.has(":run"));
-  const support = term.verbs.map((v) => isSupportVerb(v));
+  // ("take a deposit", "collect a payment": taking one in is making it, as "give" and "issue" are; not "take
+  // down", "take off", which undo.)
+  const takes = (v: string) => TAKING.has(v) && !/\b(?:take|takes|taking|took|taken|collect\w*)\s+(?:down|off|out|away|back|over|up|apart)\b/.test(term.text);
+  const delivers = term.verbs.map((v, i) => isSupportVerb(v) || takes(v) || verbs[i]!.has(":send") || verbs[i]!.has(":create") || verbs[i]!.has(":run"));
+  const support = term.verbs.map((v) => isSupportVerb(v) || takes(v));
   const sends = verbClasses.has("send");
   // The channel the term names, by its verb or its object ("text customers", "send texts").
   const channel = [...term.verbs, ...term.objects].map((w) => channelOf(w)).find((c) => c !== undefined);

@@ -2959,3 +2959,24 @@ describe("a second rule about 'none' of the first's things, an order after a sta
     );
   }
 });
+
+describe("sent for approval as what happens, conditions listed with ', or', taking in as making", () => {
+  for (const sentence of ["Fee write-offs for more than 30 days, or worth more than €2,000, go to the finance director for approval", "Fee write-offs for more than 30 days, or worth more than €2,000, must go to the finance director for approval"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["write_off_fee", { days_overdue: 45, amount_eur: 500 }, "conditional"],
+        ["write_off_fee", { days_overdue: 10, amount_eur: 2500 }, "conditional"],
+        ["write_off_fee", { days_overdue: 10, amount_eur: 500 }, "approved"],
+      ]),
+    );
+  }
+  for (const sentence of ["Do not take a deposit above £1,800 on any new lease", "Never collect a deposit above £1,800"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["create_lease", { deposit_gbp: 2000, rent_gbp: 900 }, "blocked"],
+        ["create_lease", { deposit_gbp: 1500, rent_gbp: 900 }, "approved"],
+        ["refund_deposit", { deposit_gbp: 2000 }, "approved"],
+      ]),
+    );
+  }
+});

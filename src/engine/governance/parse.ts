@@ -356,9 +356,12 @@ function effectCues(ws: W[]): EffectCue[] {
     // "should be routed to a supervisor".
     // (And gone to: "must go to a manager", "has to go to the finance lead first".)
     const obliged = (k: number) => MODALS.has(ws[k]?.norm ?? "") || (wordIs(ws[k], "to") && wordIs(ws[k - 1], "have", "has", "need", "needs", "got"));
-    if ((ROUTING_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || MODALS.has(ws[i - 1]?.norm ?? ""))) || (wordIs(w, "go") && obliged(i - 1) && wordIs(ws[i + 1], "to", "over", "up", "back"))) {
-      let start = i - 1;
-      while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "been", "is", "are", "always", "first", "automatically") || (wordIs(ws[start], "to") && wordIs(ws[start - 1], "have", "has", "need", "needs", "got")))) start--;
+    // ("… go to the commercial director for approval": said as what happens, the "for approval" after it says so.)
+    const forApprovalAhead = (k: number) => ws.slice(k + 1, k + 9).some((x, m) => wordIs(x, "for") && APPROVAL_ACTS.has(ws[actAt(ws, k + 2 + m)]?.norm ?? ""));
+    if ((ROUTING_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || MODALS.has(ws[i - 1]?.norm ?? ""))) || (wordIs(w, "go", "goes") && (obliged(i - 1) || forApprovalAhead(i)) && wordIs(ws[i + 1], "to", "over", "up", "back"))) {
+      // (A "go" said as what happens has no modal or auxiliary before it: the cue starts at it.)
+      let start = wordIs(w, "go", "goes") && !obliged(i - 1) ? i : i - 1;
+      while (start > 0 && start < i && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "been", "is", "are", "always", "first", "automatically") || (wordIs(ws[start], "to") && wordIs(ws[start - 1], "have", "has", "need", "needs", "got")))) start--;
       const negated = ws.slice(start, i).some((x) => NEGATORS.has(x.norm));
       let j = i + 1;
       if (wordIs(ws[j], "on", "over", "up", "back")) j++;
@@ -3387,8 +3390,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // (A condition read on past the comma holds it: "Lots containing ivory, horn or shell must never …" is
   // one list, no lead.)
   const leadRead = leadComma > 0 ? ((reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): { next: number } | undefined }).readOne(main, 0, [], true)?.next ?? 0) : 0;
+  // (", or worth more than €3,000": a comma before "or"/"and" continues the conditions; no lead ends there.)
   const readLead =
     leadComma > 0 &&
+    !wordIs(main[leadComma + 1], "or", "and") &&
     main.slice(0, leadComma).every((w) => !w.used) &&
     main.slice(leadComma + 1).some((w) => w.used) &&
     (main[leadComma + 1]?.used === true || (leadRead >= leadComma && leadRead <= leadComma + 1));
