@@ -169,21 +169,23 @@ function ownWords(description: string, tool: string): string {
   return kept.join(" ");
 }
 
+/** The leaves of an arguments object, flattened to dotted paths (a module function: no closure per call). */
+function collectFields(value: unknown, path: string, depth: number, fields: Field[]): void {
+  for (const key in value as Record<string, unknown>) {
+    if (fields.length >= MAX_FIELDS) return;
+    const inner = (value as Record<string, unknown>)[key];
+    const fullPath = path === "" ? key : `${path}.${key}`;
+    if (inner !== null && typeof inner === "object" && !Array.isArray(inner)) {
+      if (depth < 6) collectFields(inner, fullPath, depth + 1, fields);
+      continue;
+    }
+    fields.push({ path: fullPath, concepts: conceptSet(path === "" ? key : fullPath.replace(/\./g, " ")), words: wordsOfName(key), value: inner });
+  }
+}
+
 export function prepareAction(input: ActionInput): PreparedAction {
   const fields: Field[] = [];
-  const walk = (value: unknown, path: string, depth: number) => {
-    for (const key in value as Record<string, unknown>) {
-      if (fields.length >= MAX_FIELDS) return;
-      const inner = (value as Record<string, unknown>)[key];
-      const fullPath = path === "" ? key : `${path}.${key}`;
-      if (inner !== null && typeof inner === "object" && !Array.isArray(inner)) {
-        if (depth < 6) walk(inner, fullPath, depth + 1);
-        continue;
-      }
-      fields.push({ path: fullPath, concepts: conceptSet(path === "" ? key : fullPath.replace(/\./g, " ")), words: wordsOfName(key), value: inner });
-    }
-  };
-  if (input.args && typeof input.args === "object") walk(input.args, "", 0);
+  if (input.args && typeof input.args === "object") collectFields(input.args, "", 0, fields);
   const profile = toolProfile(input);
   // Each property named (not spread): one object shape for every prepared action keeps the hot path fast.
   return {
@@ -525,7 +527,6 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // "market orders" and an order whose type is "limit": a modifier neither the tool nor the action's values
     // name, where the action says which kind it is, names another kind. (The last noun is what is done.)
     // ("business class flights" with cabin "business": the noun after a value names the value's kind.)
-    const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
     // "voiding a paid invoice" and `status: draft`: a participle that says the thing's state, where the action
     // says its state is another, names another thing.
     if (objects.some((o) => o.state)) {
@@ -535,6 +536,7 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // (A kind the rule's own conditions read, "unless the licence is B1", is theirs to decide.)
     const kinds = bound.length === 0 ? kindFields(action) : kindFields(action).filter((f) => !f.words.some((w) => bound.some((b) => sameConceptWord(b, w))));
     if (kinds.length > 0) {
+      const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
       const unnamedModifiers = objects.filter((o, i) => (i < objects.length - 1 || headIsVerb) && !(headBeforeParticiple && positionOf(o) === textWords.length - 2) && !afterAValue(i) && unnamed(o, action));
       // ("voter roll exports" and `export_voter_records {format: csv}`: where the kind is a bare dimension
       // of the call, not of the thing, a modifier is another word for a word of the tool's name the term
@@ -1391,9 +1393,9 @@ function anotherChoice(action: PreparedAction, concepts: ReadonlySet<string>): b
  * (`user_role`, `agent_role`, `approver_role`: an agent noun may name either, so it is read as a party) or a
  * bare `role` is a party's.
  */
+const thingWord = (word: string) => !namesPeople(word) && !/(?:er|or|ist|ant|ent|ee)$/.test(word);
+const kindKey = (words: readonly string[]) => KIND_KEYS.has(words.at(-1) ?? "") || (words.at(-1) === "role" && words.length > 1 && thingWord(words.at(-2)!));
 function kindFields(action: PreparedAction): Field[] {
-  const thing = (word: string) => !namesPeople(word) && !/(?:er|or|ist|ant|ent|ee)$/.test(word);
-  const kindKey = (words: readonly string[]) => KIND_KEYS.has(words.at(-1) ?? "") || (words.at(-1) === "role" && words.length > 1 && thing(words.at(-2)!));
   return action.fields.filter((f) => typeof f.value === "string" && f.value.length <= 30 && !/\s/.test(f.value.trim()) && kindKey(f.words));
 }
 const otherKind = (action: PreparedAction) => kindFields(action).length > 0;
@@ -1434,13 +1436,12 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     const named = a.fields.filter((f) => typeof f.value === "boolean" && f.words.length > 0 && f.words.every((w) => BOOLEAN_PREFIXES.has(w) || phraseWords.some((p) => sameConceptWord(p, w))) && f.words.some((w) => !BOOLEAN_PREFIXES.has(w)));
     if (named.length > 0) return named.some((f) => f.value === true) ? TRUE : FALSE;
   }
-  const matchesField = (f: Field) => fieldEquals(f, wanted);
   // 1. A named attribute: "tier bronze", "channel #general", "the HR folder".
   if (subject.words.length > 0) {
     const named = bySubject(a, subject, scalar);
     if (named.length > 0) {
       for (const f of named) a.claimed.add(f.path);
-      if (every ? named.every(matchesField) : named.some(matchesField)) return TRUE;
+      if (every ? named.every((f) => fieldEquals(f, wanted)) : named.some((f) => fieldEquals(f, wanted))) return TRUE;
       // "servicing on warehouse lifting equipment" and `equipment_id`: a phrase that only names the thing
       // (its value is its own words) is said of the action when the argument it binds to identifies such a
       // thing; any identifier there is one of them.
@@ -1553,12 +1554,12 @@ function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Tru
 
 // The e-mail addresses a text holds, per short text (recipients recur across decisions and rules).
 const addressCache = new Map<string, string[]>();
+const findAddresses = (text: string) => Array.from(text.matchAll(/[^\s<>,;"']+@[a-z0-9.-]+\.[a-z]{2,}/gi), (m) => m[0]);
 function addressesIn(text: string): string[] {
-  const find = () => Array.from(text.matchAll(/[^\s<>,;"']+@[a-z0-9.-]+\.[a-z]{2,}/gi), (m) => m[0]);
-  if (text.length > CACHED_TEXT_LENGTH) return find();
+  if (text.length > CACHED_TEXT_LENGTH) return findAddresses(text);
   let hit = addressCache.get(text);
   if (!hit) {
-    hit = find();
+    hit = findAddresses(text);
     if (addressCache.size >= CACHE_LIMIT) addressCache.clear();
     addressCache.set(text, hit);
   }
@@ -1856,6 +1857,14 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const { subject, mode, value, negate } = c;
       const wanted = value.toLowerCase();
       const wantedConcepts = conceptsOf(wanted);
+      // (Made once, not per decision: a function made in the decision's path costs its allocation every time.)
+      // A list of texts ("materials": ["ivory", "silver"]) holds what one of its items holds.
+      const texts = (f: Field) => typeof f.value === "string" || shortList(f.value);
+      const holdsText = (value: string) => {
+        const text = value.toLowerCase();
+        return mode === "starts" ? text.startsWith(wanted) : mode === "ends" ? text.endsWith(wanted) : text.includes(wanted);
+      };
+      const holds = (f: Field) => (typeof f.value === "string" ? holdsText(f.value) : (f.value as string[]).some((x) => holdsText(x) || (mode === "contains" && sameValue(x, wanted))));
       return (a) => {
         // "posts that contain a link" and `contains_link: false`: a yes/no argument named for holding the
         // thing says whether the action does.
@@ -1863,19 +1872,12 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           const flag = a.fields.find((f) => typeof f.value === "boolean" && f.words.some((w) => HOLDING_WORDS.has(w)) && f.words.some((w) => meets(wantedConcepts as Set<string>, conceptsOf(w))));
           if (flag) return (flag.value === true) !== negate ? TRUE : FALSE;
         }
-        // A list of texts ("materials": ["ivory", "silver"]) holds what one of its items holds.
-        const texts = (f: Field) => typeof f.value === "string" || shortList(f.value);
         const fields = subject.words.length > 0 ? bySubject(a, subject, texts) : a.fields.filter(texts);
         if (fields.length === 0) {
           if (a.params && !toolCanCarry(a, subject)) return FALSE;
           a.unknowns.add(subject.text || "text");
           return UNKNOWN;
         }
-        const holdsText = (value: string) => {
-          const text = value.toLowerCase();
-          return mode === "starts" ? text.startsWith(wanted) : mode === "ends" ? text.endsWith(wanted) : text.includes(wanted);
-        };
-        const holds = (f: Field) => (typeof f.value === "string" ? holdsText(f.value) : (f.value as string[]).some((x) => holdsText(x) || (mode === "contains" && sameValue(x, wanted))));
         const hit = exempting !== negate ? fields.every(holds) : fields.some(holds);
         const t: Truth = hit ? TRUE : FALSE;
         return negate ? ((2 - t) as Truth) : t;
@@ -1925,6 +1927,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
         return domains.some((d) => host === d || host.endsWith(`.${d}`));
       };
       const { subject } = c;
+      const holdsAddress = (x: string) => inside(x) === wantInside;
       return (a) => {
         const candidates = subject.words.length > 0 ? bySubject(a, subject, () => true) : a.fields;
         const addresses: string[] = [];
@@ -1936,8 +1939,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           a.unknowns.add("recipient");
           return UNKNOWN;
         }
-        const holds = (x: string) => inside(x) === wantInside;
-        return (exempting ? addresses.every(holds) : addresses.some(holds)) ? TRUE : FALSE;
+        return (exempting ? addresses.every(holdsAddress) : addresses.some(holdsAddress)) ? TRUE : FALSE;
       };
     }
     case "weekday": {
