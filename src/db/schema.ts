@@ -323,7 +323,7 @@ export const governedActions = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
     tool: text("tool").notNull(),
-    /** The action's short scalar arguments, for rates counted per party ("3 resets of the same turbine"). */
+    /** The action's short scalar arguments, for rates counted per party ("2 password resets per user"). */
     args: jsonb("args").$type<Record<string, string | number | boolean>>(),
     createdAt: createdAt(),
   },

@@ -137,7 +137,7 @@ export type Condition =
    */
   | { kind: "time"; from: number; to: number; tz: string; subject?: Subject; after?: boolean }
   /** True when this action would make the count of matching actions in the window exceed the limit. */
-  /** `per`: counted only over actions for the same party as this one ("3 resets of the same turbine"). */
+  /** `per`: counted only over actions for the same party as this one ("2 password resets per user"). */
   | { kind: "rate"; op: "gt" | "gte"; count: number; window_seconds: number; per?: Subject }
   /** True when the action itself matches: "except get_status", "unless it is a refund". */
   | { kind: "action"; terms: ActionTerm[] };

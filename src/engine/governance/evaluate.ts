@@ -533,7 +533,7 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       const state = action.fields.find((f) => typeof f.value === "string" && f.value.length <= 30 && f.words.length > 0 && STATE_KEYS.has(f.words.at(-1)!));
       if (state && objects.some((o) => o.state && !meets(lexical(conceptSet(state.value as string)), o.concepts))) return false;
     }
-    // (A kind the rule's own conditions read, "unless the licence is B1", is theirs to decide.)
+    // (A kind the rule's own conditions read, "unless the permit is F1", is theirs to decide.)
     const kinds = bound.length === 0 ? kindFields(action) : kindFields(action).filter((f) => !f.words.some((w) => bound.some((b) => sameConceptWord(b, w))));
     if (kinds.length > 0) {
       const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
@@ -818,7 +818,7 @@ const matchesTerms = (terms: ActionTerm[], bound: readonly string[] = []) => {
 const selectorKey = (actions: ActionSelector, bound: readonly string[]) => JSON.stringify([actions.any, actions.domain?.toLowerCase() ?? null, actions.any ? [] : actions.terms.map((t) => [t.verbs, t.objects, t.exact ?? false]), bound]);
 
 /**
- * The words of the arguments a rule's conditions name ("the licence is B1 or B2" → licence): an argument
+ * The words of the arguments a rule's conditions name ("the permit is F1 or F2" → permit): an argument
  * that says which kind the action is, and that the rule itself conditions on, is not another kind.
  */
 function boundWords(rule: CompiledRule): string[] {
@@ -1262,7 +1262,7 @@ function networksOf(values: string[]): Network[] | undefined {
   let hit = networksCache.get(values);
   if (hit === undefined) {
     // (0.0.0.0/0 holds every address, so no author means "inside it": it names "anywhere" as a value, read
-    // as written: "open port 22 to 0.0.0.0/0".)
+    // as written: "expose port 3389 to 0.0.0.0/0".)
     const read = values.map(networkOf);
     hit = values.length > 0 && read.every((n) => n !== undefined && n.bits > 0) ? (read as Network[]) : null;
     networksCache.set(values, hit);
@@ -1858,7 +1858,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const wanted = value.toLowerCase();
       const wantedConcepts = conceptsOf(wanted);
       // (Made once, not per decision: a function made in the decision's path costs its allocation every time.)
-      // A list of texts ("materials": ["ivory", "silver"]) holds what one of its items holds.
+      // A list of texts ("contents": ["mercury", "glass"]) holds what one of its items holds.
       const texts = (f: Field) => typeof f.value === "string" || shortList(f.value);
       const holdsText = (value: string) => {
         const text = value.toLowerCase();
@@ -1965,7 +1965,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           a.unknowns.add("recent actions");
           return UNKNOWN;
         }
-        // Counted per party: only earlier actions for the same one as this ("of the same turbine"). An
+        // Counted per party: only earlier actions for the same one as this ("of the same user"). An
         // action that does not say which party it is for is counted against all of them (the stricter count).
         const party = per ? partyOf(a, per) : undefined;
         const since = a.input.now.getTime() - window_seconds * 1000;
@@ -2140,7 +2140,7 @@ export class RuleSet {
   }
 }
 
-/** The argument that says which party an action is for, by the rate's subject ("turbine" → `turbine_id`). */
+/** The argument that says which party an action is for, by the rate's subject ("user" → `user_id`). */
 function partyOf(a: PreparedAction, per: Subject): { path: string; value: string } | undefined {
   const f = bySubject(a, per, (x) => typeof x.value === "string" || typeof x.value === "number")[0];
   if (!f) return undefined;

@@ -2682,7 +2682,7 @@ describe("addresses and blocks of addresses (IPv4, CIDR)", () => {
     });
   }
   it("0.0.0.0/0 names anywhere as a value, not every address", () => {
-    decide("Security group rules that expose port 3389 to 0.0.0.0/0 are forbidden", [
+    decide("Block security group rules that expose port 3389 to 0.0.0.0/0", [
       ["add_security_group_rule", { port: 3389, cidr: "0.0.0.0/0" }, "blocked"],
       ["add_security_group_rule", { port: 3389, cidr: "172.16.0.0/12" }, "approved"],
     ]);
@@ -2829,13 +2829,13 @@ describe("a union of countries named as one place", () => {
 });
 
 describe("'not permitted to be Y-ed' and numbers listed after their noun", () => {
-  for (const sentence of ["Hazmat of UN class 1, 2.1 or 7 is not permitted to be stored in zone C", "Hazmat of UN class 1, 2.1 or 7 must not be stored in zone C", "Never store hazmat of UN class 1, 2.1 or 7 in zone C"]) {
+  for (const sentence of ["Hazmat of UN class 1, 2.1 or 7 is not permitted to be loaded in zone C", "Hazmat of UN class 1, 2.1 or 7 must not be loaded in zone C", "Never load hazmat of UN class 1, 2.1 or 7 in zone C"]) {
     it(sentence, () =>
       decide(sentence, [
-        ["store_hazmat", { un_class: "2.1", zone: "C" }, "blocked"],
-        ["store_hazmat", { un_class: "7", zone: "C" }, "blocked"],
-        ["store_hazmat", { un_class: "3", zone: "C" }, "approved"],
-        ["store_hazmat", { un_class: "7", zone: "A" }, "approved"],
+        ["load_hazmat", { un_class: "2.1", zone: "C" }, "blocked"],
+        ["load_hazmat", { un_class: "7", zone: "C" }, "blocked"],
+        ["load_hazmat", { un_class: "3", zone: "C" }, "approved"],
+        ["load_hazmat", { un_class: "7", zone: "A" }, "approved"],
       ]),
     );
   }
@@ -2893,14 +2893,14 @@ describe("the nth in a window, an age reached, a range with a dash, a word in a 
       ]),
     );
   }
-  for (const amount of ["$2,000-$10,000", "$2,000–$10,000", "$2,000 - $10,000"]) {
+  for (const amount of ["$1,500-$7,500", "$1,500–$7,500", "$1,500 - $7,500"]) {
     const sentence = `Purchase orders worth ${amount} need approval`;
     it(sentence, () =>
       decide(sentence, [
-        ["create_purchase_order", { amount: 1999 }, "approved"],
-        ["create_purchase_order", { amount: 2000 }, "conditional"],
-        ["create_purchase_order", { amount: 10000 }, "conditional"],
-        ["create_purchase_order", { amount: 10001 }, "approved"],
+        ["create_purchase_order", { amount: 1499 }, "approved"],
+        ["create_purchase_order", { amount: 1500 }, "conditional"],
+        ["create_purchase_order", { amount: 7500 }, "conditional"],
+        ["create_purchase_order", { amount: 7501 }, "approved"],
       ]),
     );
   }
@@ -2925,8 +2925,8 @@ describe("the nth in a window, an age reached, a range with a dash, a word in a 
 });
 
 describe("a second rule about 'none' of the first's things, an order after a statement, a 'no' sign with 'is ever', an inverted 'never is'", () => {
-  it("'…, and none may start after 8 pm' is a rule of its own about the same things", () => {
-    const clauses = splitClauses("Choir rehearsals may only be booked on a Monday or Thursday, and none may start after 9:00 pm Europe/London.");
+  it("'…, and none of them may start after 9 pm' is a rule of its own about the same things", () => {
+    const clauses = splitClauses("Choir rehearsals may only be booked on a Monday or Thursday, and none of them may start after 9:00 pm Europe/London.");
     expect(clauses).toHaveLength(2);
     decide(clauses[1]!, [
       ["book_choir_rehearsal", { rehearsal_date: "2027-03-08", start_time: "21:30" }, "blocked"],
@@ -2941,7 +2941,7 @@ describe("a second rule about 'none' of the first's things, an order after a sta
     const clauses = splitClauses("Kayaks are only let out with a buoyancy aid: block any kayak rental without a buoyancy aid.");
     expect(clauses).toEqual(["block any kayak rental without a buoyancy aid."]);
   });
-  for (const sentence of ["No petty cash float larger than £300 is ever issued", "No petty cash float larger than £300 may be issued", "Under no circumstances is a petty cash float larger than £300 issued"]) {
+  for (const sentence of ["No cash float of more than £300 is ever issued", "No cash float of more than £300 may be issued", "Under no circumstances is a cash float of more than £300 issued"]) {
     it(sentence, () =>
       decide(sentence, [
         ["issue_petty_cash", { amount_gbp: 450, holder_email: "a@b.test" }, "blocked"],
@@ -2961,7 +2961,7 @@ describe("a second rule about 'none' of the first's things, an order after a sta
 });
 
 describe("sent for approval as what happens, conditions listed with ', or', taking in as making", () => {
-  for (const sentence of ["Fee write-offs for more than 30 days, or worth more than €2,000, go to the finance director for approval", "Fee write-offs for more than 30 days, or worth more than €2,000, must go to the finance director for approval"]) {
+  for (const sentence of ["Fee write-offs older than 30 days, or over €2,000 in value, go to the finance director for approval", "Fee write-offs older than 30 days, or over €2,000 in value, must go to the finance director for approval"]) {
     it(sentence, () =>
       decide(sentence, [
         ["write_off_fee", { days_overdue: 45, amount_eur: 500 }, "conditional"],
@@ -2970,7 +2970,7 @@ describe("sent for approval as what happens, conditions listed with ', or', taki
       ]),
     );
   }
-  for (const sentence of ["Do not take a deposit above £1,800 on any new lease", "Never collect a deposit above £1,800"]) {
+  for (const sentence of ["Never take a deposit of more than £1,800 on a new lease", "Never collect a deposit above £1,800"]) {
     it(sentence, () =>
       decide(sentence, [
         ["create_lease", { deposit_gbp: 2000, rent_gbp: 900 }, "blocked"],

@@ -11,7 +11,7 @@ export type HistoryArgs = Record<string, string | number | boolean>;
 export interface PastAction {
   tool: string;
   at: Date;
-  /** Its short scalar arguments, by path: what a rate counted per party compares ("of the same turbine"). */
+  /** Its short scalar arguments, by path: what a rate counted per party compares ("of the same user"). */
   args?: HistoryArgs;
 }
 

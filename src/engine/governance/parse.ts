@@ -170,9 +170,9 @@ function analyze(text: string): W[] {
   // "when the telescope is in safe mode", "while the press is in a cleaning state": the thing's mode is
   // that value ("the telescope mode is safe").
   text = text.replace(/\b([a-z][\w-]*)\s+(is|are|isn't|aren't|is\s+not|are\s+not)\s+in\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(mode|state|status|phase|stage)\b/gi, "$1 $4 $2 $3");
-  // "once an order is 30 days old", "when the unit turns 5 years old": an age reached is that age or more.
+  // "once a return is 60 days old", "when the unit turns 5 years old": an age reached is that age or more.
   text = text.replace(/\b(is|are|becomes|become|turns|turn|gets|get)\s+(?!more\b|less\b|over\b|under\b|above\b|below\b|at\b|no\b|not\b|older\b|younger\b|exactly\b)([\w.,-]+(?:\s+and\s+a\s+half)?\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\s+old)\b(?!\s+or\b)/gi, "$1 at least $2");
-  // "Block the fourth refund within an hour", "the 3rd export in a day": the nth in a window is a count over n - 1.
+  // "Block the third export within an hour", "the 4th upload in a day": the nth in a window is a count over n - 1.
   text = text.replace(/\bthe\s+(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d+(?:st|nd|rd|th))\s+(.+?)\s+(?=(?:with)?in\s+(?:an?|one|any|the\s+same|\d+)\s|per\s|each\s|a\s+(?:second|minute|hour|day|week|month|year)\b|an\s+hour\b)/gi, (m, nth: string, what: string) => {
     const n = /^\d/.test(nth) ? parseInt(nth, 10) : ["second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"].indexOf(nth.toLowerCase()) + 2;
     return n >= 2 ? `more than ${n - 1} ${what} ` : m;
@@ -356,7 +356,7 @@ function effectCues(ws: W[]): EffectCue[] {
     // "should be routed to a supervisor".
     // (And gone to: "must go to a manager", "has to go to the finance lead first".)
     const obliged = (k: number) => MODALS.has(ws[k]?.norm ?? "") || (wordIs(ws[k], "to") && wordIs(ws[k - 1], "have", "has", "need", "needs", "got"));
-    // ("… go to the commercial director for approval": said as what happens, the "for approval" after it says so.)
+    // ("… go to the finance director for approval": said as what happens, the "for approval" after it says so.)
     const forApprovalAhead = (k: number) => ws.slice(k + 1, k + 9).some((x, m) => wordIs(x, "for") && APPROVAL_ACTS.has(ws[actAt(ws, k + 2 + m)]?.norm ?? ""));
     if ((ROUTING_PARTICIPLES.has(w.norm) && (wordIs(ws[i - 1], "be", "is", "are", "been", "get", "gets") || MODALS.has(ws[i - 1]?.norm ?? ""))) || (wordIs(w, "go", "goes") && (obliged(i - 1) || forApprovalAhead(i)) && wordIs(ws[i + 1], "to", "over", "up", "back"))) {
       // (A "go" said as what happens has no modal or auxiliary before it: the cue starts at it.)
@@ -604,7 +604,7 @@ function effectCues(ws: W[]): EffectCue[] {
       if (wordIs(w, "no") && !(i === 0 || isClauseStart(ws, i)) && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
       let end = i + 1;
-      // ("are not to be put on …", "is never to be shared": an obligation said with "to be".)
+      // ("are not to be issued", "is never to be shared": an obligation said with "to be".)
       while (end < n && (NEGATORS.has(ws[end]!.norm) || MODALS.has(ws[end]!.norm) || wordIs(ws[end], "ever", "be", "let", "allow", "permit", "allowed", "permitted", "happen", "run", "occur", "take") || (wordIs(ws[end], "to") && wordIs(ws[end + 1], "be") && (NEGATORS.has(ws[end - 1]!.norm) || wordIs(ws[end - 1], "allowed", "permitted"))))) {
         if (wordIs(ws[end], "take") && !wordIs(ws[end + 1], "place")) break;
         end++;
@@ -870,7 +870,7 @@ function subjectOf(words: W[]): Subject {
 
 /** Whether the word at i follows the effect's "be" ("must not be", "may never be", "can only be"). */
 function afterEffectBe(ws: W[], i: number): boolean {
-  // ("No petty cash float … is ever issued": after a "no" that opens the sentence, "is" carries the verb too.)
+  // ("No cash float … is ever issued": after a "no" that opens the sentence, "is" carries the verb too.)
   const sign = wordIs(ws[0], "no") && ws[0]!.used === true;
   // ("… is never issued", "… are not issued": the copula and its negation, the effect's words.)
   const negatedCopula = wordIs(ws[i - 1], "never", "not") && ws[i - 1]!.used === true && wordIs(ws[i - 2], "is", "are", "was", "were");
@@ -1108,7 +1108,7 @@ function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next:
 
 
 /**
- * The party a count is kept for: "of the same turbine", "for the same customer", "per patient", "for any one
+ * The party a count is kept for: "of the same user", "for the same customer", "per patient", "for any one
  * vendor", "to a single recipient". Its noun (and a noun before it) is the subject the actions must share.
  */
 function readParty(ws: W[], at: number, anywhere = false, object = false): { subject: Subject; from: number; next: number } | undefined {
@@ -1146,7 +1146,7 @@ function referencesInAction(words: W[]): Condition | undefined {
     // of, whatever the word before them is tagged).
     const through = noun.t.kind === "word" && !isReference(noun) && wordIs(words[i + 1], "of", "on", "in", "against", "to", "from") && network(words[i + 2]) ? 1 : 0;
     if (!through && (noun.t.kind !== "word" || !["NOUN", "PROPN"].includes(noun.pos) || isReference(noun))) continue;
-    // ("IMO class 1, 6.2 or 7": numbers after their noun are a list of its values when there are two or more.)
+    // ("UN class 1, 2.1 or 7": numbers after their noun are a list of its values when there are two or more.)
     const numeric = (w: W | undefined) => w?.t.kind === "number";
     const numbers = !through && numeric(words[i + 1]) && (wordIs(words[i + 2], "or", "and") || (words[i + 2]?.t.kind === "punct" && words[i + 2]!.t.text === ",")) && (numeric(words[i + 3]) || numeric(words[i + 4]));
     const item = (w: W | undefined) => (through ? network(w) : numbers ? numeric(w) : isReference(w) || network(w));
@@ -1171,7 +1171,7 @@ function referencesInAction(words: W[]): Condition | undefined {
   return undefined;
 }
 
-// Fields that hold text a rule may look into ("with confidential in the subject").
+// Fields that hold text a rule may look into ("with urgent in the subject").
 const TEXT_FIELDS = new Set(["subject", "title", "body", "message", "filename", "description", "comment", "note", "text", "content", "caption", "headline", "summary", "header", "heading", "url", "path", "line"]);
 
 /** Reads conditions from words; returns the conditions and the words no reader placed. */
@@ -1332,7 +1332,7 @@ class ConditionReader {
     // ("… texts to any one patient per day": the "one" of a party is no count.)
     const oneOf = (at: number) => ws[at]?.t.kind === "number" && (ws[at]!.t as { value: number }).value === 1 && wordIs(ws[at - 1], "any", "a", "the");
     while (k < ws.length && k <= j + 7 && (ws[k]!.t.kind === "word" || oneOf(k)) && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
-    // "3 resets of the same turbine in 24 hours": the party the count is kept for sits among the words counted.
+    // "2 password resets of the same user in an hour": the party the count is kept for sits among the words counted.
     let counted = ws.slice(j + 1, k);
     const party = readParty(counted, 0, true);
     // "2 refunds per customer a day": the party right before the window.
@@ -1341,7 +1341,7 @@ class ConditionReader {
     const op = cmp?.op === "gte" ? "gte" : "gt";
     // "at most 5 per day" is a limit of 5 (the 6th is over it); "more than 3" the same; "at least 3" fires at 3.
     const rate = (seconds: number, next: number): { condition: Condition; next: number; spare: W[] } => {
-      // "… in 24 hours for the same turbine", "… a day per customer": the party after the window.
+      // "… in 48 hours for the same kiln", "… a day per customer": the party after the window.
       const after = party || lead ? undefined : readParty(ws, next);
       if (party) counted = [...counted.slice(0, party.from), ...counted.slice(party.next)];
       const per = party ?? lead ?? after;
@@ -1801,7 +1801,7 @@ class ConditionReader {
     }
     // "between X and Y", "from X to Y", "within X to Y", "(in the) X to Y range": both ends inclusive.
     const afterOutside = wordIs(ws[j - 1], "outside") || (wordIs(ws[j - 1], "the") && wordIs(ws[j - 2], "outside"));
-    // ("$2,000-$10,000", "5–20 kg": two amounts of one kind joined by a dash are a range too.)
+    // ("$1,500-$7,500", "5 kg–20 kg": two amounts of one kind joined by a dash are a range too.)
     const dash = (k: number) => ws[k]?.t.kind === "punct" && /^[-–—]$/.test(ws[k]!.t.text);
     const sameKind = (a: number, b: number) => ws[a]!.t.kind === ws[b]!.t.kind && ws[a]!.t.kind !== "number";
     const dashed = numericAt(j) && dash(j + 1) && numericAt(j + 2) && sameKind(j, j + 2);
@@ -1962,7 +1962,7 @@ class ConditionReader {
     return this.readTextIn(ws, i) ?? this.readTextVerb(ws, i);
   }
 
-  /** "with the word confidential in the subject", "having 'draft' in its title", "with urgent in the subject": a text inside a field. */
+  /** "with the word embargoed in the title", "having 'draft' in its title", "with urgent in the subject": a text inside a field. */
   private readTextIn(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let k = i;
     if (wordIs(ws[k], "with", "having", "that", "which", "where")) k++;
@@ -1972,7 +1972,7 @@ class ConditionReader {
     const named = wordIs(ws[k], "word", "phrase", "term", "text", "string", "keyword");
     if (named) k++;
     const v = ws[k];
-    // ("with confidential in the subject": a word alone, in a field that holds text, is that text.)
+    // ("with urgent in the subject": a word alone, in a field that holds text, is that text.)
     let m = k + 2;
     while (wordIs(ws[m], "the", "its", "their", "a", "an")) m++;
     const inText = ws[m]?.t.kind === "word" && TEXT_FIELDS.has(ws[m]!.lemma) && !(ws[m + 1]?.t.kind === "word" && NOMINAL.has(ws[m + 1]!.pos));
@@ -2018,7 +2018,7 @@ class ConditionReader {
     const value = v.t.kind === "quoted" ? v.t.value : v.t.kind === "word" ? v.norm : v.t.kind === "tag" || v.t.kind === "domain" ? v.t.text : v.t.kind === "number" ? v.t.text : undefined;
     if (value === undefined) return undefined;
     const first: Condition = { kind: "text", subject: subjectOf(subject), mode, value: mark + value, negate: false };
-    // "containing ivory, rhino horn or tortoiseshell": any one of the listed things (a thing of two words is
+    // "containing lithium, lead acid or mercury": any one of the listed things (a thing of two words is
     // one item); the list ends at a word that is no noun or adjective of it.
     const listed = mode === "contains" && !mark && v.t.kind !== "number" ? this.containedList(ws, k + 1) : undefined;
     if (listed) return { condition: { kind: "or", of: [first, ...listed.values.map((x): Condition => ({ ...first, value: x }))] }, next: listed.next };
@@ -2168,7 +2168,7 @@ class ConditionReader {
   private readHaving(ws: W[], i: number): { condition: Condition; next: number } | undefined {
     let k = i;
     if (wordIs(ws[k], "while", "when", "whenever", "if", "unless", "once")) k++;
-    // "unless they hold a B1 or B2 licence": who acts holds it (a qualification, a licence, a card).
+    // "unless they hold an F1 or F2 permit": who acts holds it (a qualification, a licence, a card).
     const holder = wordIs(ws[k], "they", "he", "she") && wordIs(ws[k + 1], "hold", "holds", "have", "has") ? 1 : 0;
     if (!holder && wordIs(ws[k], "the", "its", "their", "a", "an")) k++;
     const owner = holder ? [ws[k]!] : phraseAt(ws, k, (w) => !opensClause(w) && NOMINAL.has(w.pos) && !wordIs(w, "has", "have", "hold", "holds"));
@@ -2176,7 +2176,7 @@ class ConditionReader {
     k += owner.length;
     if (!wordIs(ws[k], "has", "have", "hold", "holds")) return undefined;
     k++;
-    // "a B1 or B2 licence", "a Class A or B permit": the kinds held, then what they are kinds of.
+    // "an F1 or F2 permit", "a Class A or B permit": the kinds held, then what they are kinds of.
     if (wordIs(ws[k], "a", "an", "valid", "current")) {
       let m = k;
       while (wordIs(ws[m], "a", "an", "valid", "current")) m++;
@@ -2198,14 +2198,14 @@ class ConditionReader {
       k++;
     } else if (wordIs(ws[k], "a", "an", "any")) k++;
     else return undefined;
-    // ("a current OSHA 30 card": a number in the name of what is held is part of it.)
+    // ("a current CSCS 2 card": a number in the name of what is held is part of it.)
     const held = phraseAt(ws, k, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || STATE_WORDS.has(w.norm) || (holder === 1 && wordIs(w, "current", "valid"))));
-    // (A number in its name: "an OSHA 30 card".)
+    // (A number in its name: "a CSCS 2 card".)
     while (holder === 1 && ws[k + held.length]?.t.kind === "number" && ws[k + held.length + 1]?.t.kind === "word" && NOMINAL.has(ws[k + held.length + 1]!.pos)) {
       const number = ws[k + held.length]!;
       held.push({ ...number, norm: (number.t as { text: string }).text, lemma: (number.t as { text: string }).text }, ...phraseAt(ws, k + held.length + 1, (w) => !opensClause(w) && NOMINAL.has(w.pos)));
     }
-    // ("a DEA registration on file": kept where it belongs, which says no more than that it is held.)
+    // ("a forklift card on file": kept where it belongs, which says no more than that it is held.)
     const onFile = wordIs(ws[k + held.length], "on") && wordIs(ws[k + held.length + 1], "file", "record") ? 2 : 0;
     if (held.length === 0 || !NOMINAL.has(held.at(-1)!.pos) || !endsClause(ws, k + held.length + onFile)) return undefined;
     if (onFile) k += onFile;
@@ -2536,7 +2536,7 @@ class ConditionReader {
     if (phrase.length === 0) return undefined;
     const values: string[] = [];
     let attribute: W[] = [];
-    // "outside the engagement scope of 10.20.0.0/16": a named range of addresses; the addresses say which
+    // "outside the office range of 10.0.0.0/8": a named range of addresses; the addresses say which
     // arguments it is about, whatever the range is called.
     if (wordIs(ws[m], "of") && ws[m + 1]?.t.kind === "word" && networkOf(ws[m + 1]!.norm) && phrase.every((v) => v.t.kind === "word" && !networkOf(v.norm))) {
       phrase.length = 0;
@@ -2564,7 +2564,7 @@ class ConditionReader {
       if (CONDITION_MARKERS.has(v.norm) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm) || MODALS.has(v.norm)) return false;
       return !(ws[k + 1]?.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[k + 1]!.pos));
     };
-    // "lots INK-2291, INK-2304 or INK-2310": after a code, codes ("A, B or C": a comma then "or" is one separator).
+    // "batches LOT-4410, LOT-4452 or LOT-4490": after a code, codes ("A, B or C": a comma then "or" is one separator).
     const codeLike = (v: W | undefined) => valueLike.length > 0 && !!v && !v.used && (v.t.kind === "number" || (v.t.kind === "word" && /\d/.test(v.norm)));
     for (;;) {
       const skip = ws[m]?.t.kind === "punct" && ws[m]!.t.text === "," && wordIs(ws[m + 1], "or", "and") ? 2 : 1;
@@ -3221,7 +3221,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     let end = -1;
     // ("A refund … may only be paid": money the subject already names as paid out is paid by being made.)
     const paidOut = wordIs(ws[j], "paid") && ws.slice(0, i).some((w) => w.pos === "NOUN" && MONEY_OUT_CLASSES.includes(verbClassOf(w.norm) ?? ""));
-    // (Only when the subject names a doing, "refund", "glaze orders": in "No petty cash float … may be
+    // (Only when the subject names a doing, "refund", "glaze orders": in "No cash float … may be
     // issued" the subject's head is a thing, a noun the tagger took for a verb, and "issued" is what is
     // done to it.)
     const head = [...ws.slice(0, i)].reverse().find((w) => !w.used && w.t.kind === "word" && ["NOUN", "VERB", "PROPN"].includes(w.pos) && ws.indexOf(w) < (ws.findIndex((x, k) => k < i && comparatorAt(ws, k) !== undefined) + 1 || i));
@@ -3344,7 +3344,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // "form 1099 returns": a bare number right after a noun of the action names which one (a value would
     // have a comparator, a unit or a currency).
     const numbering = w.t.kind === "number" && /^\d+$/.test(w.t.text) && main[i - 1] !== undefined && main[i - 1] === actionWords.at(-1) && ["NOUN", "PROPN"].includes(main[i - 1]!.pos) && !perWindowAfter(main, i);
-    // ("IMO class 1, 6.2 or 7": the numbers after it, in a list, name which ones too.)
+    // ("UN class 1, 2.1 or 7": the numbers after it, in a list, name which ones too.)
     const last = actionWords.at(-1);
     const listedNumber = w.t.kind === "number" && last !== undefined && main[i - 1] === last && ((last.t.kind === "punct" && last.t.text === ",") || wordIs(last, "or", "and")) && actionWords.some((a, k) => a.t.kind === "number" && ["NOUN", "PROPN"].includes(actionWords[k - 1]?.pos ?? ""));
     if (!inConditions && w.t.kind !== "word" && w.t.kind !== "punct" && w.t.kind !== "quoted" && actionWords.length > 0 && !numbering && !listedNumber) inConditions = true;
@@ -3387,10 +3387,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
   const leadComma = main.findIndex((w) => w.t.kind === "punct" && w.t.text === ",");
   // An imperative right after the comma ("For gold customers, block …") makes what precedes it a lead too:
   // its words are conditions, and the action is what the imperative governs.
-  // (A condition read on past the comma holds it: "Lots containing ivory, horn or shell must never …" is
+  // (A condition read on past the comma holds it: "Parcels containing lithium, lead or mercury must never …" is
   // one list, no lead.)
   const leadRead = leadComma > 0 ? ((reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): { next: number } | undefined }).readOne(main, 0, [], true)?.next ?? 0) : 0;
-  // (", or worth more than €3,000": a comma before "or"/"and" continues the conditions; no lead ends there.)
+  // (", or over €2,000 in value": a comma before "or"/"and" continues the conditions; no lead ends there.)
   const readLead =
     leadComma > 0 &&
     !wordIs(main[leadComma + 1], "or", "and") &&
@@ -3816,18 +3816,18 @@ const ONLY_WHO = String.raw`^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a
 const ONLY_WHO_MAY = new RegExp(ONLY_WHO + String.raw`(?:may|can|shall|should|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!be\b|not\b|never\b)(.+)$`, "i");
 const ONLY_WHO_MAY_BE = new RegExp(ONLY_WHO + String.raw`(?:may|can|shall|should)\s+be\s+([a-z]{3,}(?:ed|en|wn))\s+(.+?)[.!]?$`, "i");
 
-// "holding a B1 or B2 licence", "with a DEA registration on file", "who hold a current OSHA 30 card".
+// "holding an F1 or F2 permit", "with a forklift card on file", "who hold a current CSCS 2 card".
 const HOLDING = String.raw`(?:holding|having|with|who\s+(?:hold|have|has|holds))\s+(an?\s+.+?)`;
 const ONLY_HOLDERS_MAY = new RegExp(String.raw`^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+${HOLDING}\s+(?:may|can|shall|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!not|never)(be\s+)?(.+?)[.!]?$`, "i");
 const ONLY_BY_HOLDERS = new RegExp(String.raw`^(.+?)\s+(?:may|can|shall|should|must)\s+(?:only\s+be\s+([a-z]{3,})|be\s+([a-z]{3,})\s+only)\s+by\s+(?:an?\s+|the\s+|any\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+${HOLDING}[.!]?$`, "i");
 
 /**
- * "Only engineers holding a B1 or B2 licence may sign …", "Only workers with a current OSHA 30 card can be
- * assigned as …", "… can only be dispensed by staff with a DEA registration on file": who may is whoever holds
+ * "Only operators holding an F1 or F2 permit may drive …", "Only riggers with a current CSCS 2 card can be
+ * assigned to …", "… may only be driven by operators with a forklift card on file": who may is whoever holds
  * the thing named; everyone else is blocked from the act (other acts are not governed). Restated as "Block
  * <the act> unless they hold <it>", which the reader of held things reads.
  */
-// "B1-certified engineers", "Class-A-licensed drivers": people named by what they hold, and the thing it is.
+// "F2-certified operators", "Class-A-licensed drivers": people named by what they hold, and the thing it is.
 const QUALIFIED = /^only\s+([a-z0-9]+(?:-[a-z0-9]+)?)-(certified|licensed|licenced|qualified|registered|accredited|rated)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!not\b|never\b)(?:be\s+)?(.+?)[.!]?$/i;
 const HELD_THING: Record<string, string> = { certified: "certificate", licensed: "licence", licenced: "licence", qualified: "qualification", registered: "registration", accredited: "accreditation", rated: "rating" };
 
@@ -3993,7 +3993,7 @@ export function splitClauses(text: string): string[] {
 }
 
 /**
- * "Equipment is only hired with insurance cover: block any equipment hire that is not insured": a statement,
+ * "Kayaks are only let out with a buoyancy aid: block any kayak rental without a buoyancy aid": a statement,
  * then after its colon the order that carries it out. The order is a rule; the statement is one too when it
  * reads as one, and otherwise only says why (it is dropped rather than refusing the order with it).
  */
@@ -4026,8 +4026,8 @@ function elaborated(sentence: string): string[] {
  * restricts: "… and must be logged" adds no rule, and stays with the first.)
  */
 function sharedSubject(sentence: string): string[] {
-  // "…, and none may start after 8 pm": the second rule's subject is "none of them", every one of the
-  // first's things ("no library programs may start after 8 pm").
+  // "…, and none of them may start after 9 pm": the second rule's subject is "none of them", every one of the
+  // first's things ("no choir rehearsals may start after 9 pm").
   const none = /^([^,;:]+?)\s+((?:must|may|should|shall|can)\s.+?),?\s+(?:and|but)\s+none(?:\s+of\s+them)?\s+((?:must|may|should|shall|can|will)\s+.+)$/i.exec(sentence.trim());
   if (none) {
     const [, subject, first, second] = none as unknown as [string, string, string, string];

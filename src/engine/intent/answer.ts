@@ -447,7 +447,7 @@ export function answerFromMemory(question: string, hits: MemoryHit[], context: M
     const adds = terms.some((t) => t.role !== "context");
     if (together && answers(together) && (!adds || judge(together.hit, heldBy(together.hit), terms).coverage >= MIN_COVERAGE / 2)) chosen = together;
   }
-  // "ok and what does that mean for boats coming in?", "how does that affect visitors?": a follow-up that
+  // "ok, and what does this mean to families?", "how does that affect visitors?": a follow-up that
   // asks what the answer before it implies, pointing back at it ("that", "those weeks"), and that no item
   // answers on its own words is about the item that answered the question before it. (A follow-up that asks
   // something else of it, "is there a waiting list for them?", still needs its own words held.)

@@ -94,7 +94,7 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
   let masked = spokenYears(text, years)
     .replace(/\bbetween(\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s+)and(?=\s+\d{1,2}(?::\d{2}|\s*[ap]\.?m\b))/gi, "from   $1to ")
     .replace(PAST_TO, (m) => " ".repeat(m.length))
-    // "till half four", "at half nine": half past the hour, as Britain says it, written as the clock time
+    // "till half five", "at half nine": half past the hour, as Britain says it, written as the clock time
     // chrono reads (padded: one character for one).
     .replace(HALF_HOUR, (m, lead: string, hour: string) => {
       const said = /^\d/.test(hour) ? Number(hour) : HOURS.indexOf(hour.toLowerCase()) || 12;
@@ -161,7 +161,7 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
       before.start = start;
       continue;
     }
-    // "on 2027-02-16 from 09:00 to 14:30", "2027-02-16, between 9 and 11am": a clock time or range of times
+    // "on 2027-05-03 from 10:00 to 13:30", "2027-05-03, between 9 and 11am": a clock time or range of times
     // right after an ISO date is on that date (read apart, it would be today's).
     const onDate = !r.start.isCertain("day") && !r.start.isCertain("weekday") && r.start.isCertain("hour") ? found.find((f) => f.dated && !f.time && f.end <= start && /^\s*(?:,\s*)?(?:at|from|between|starting(?:\s+at)?|beginning(?:\s+at)?)?\s*$/i.test(text.slice(f.end, start))) : undefined;
     if (onDate) {

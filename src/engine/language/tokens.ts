@@ -94,7 +94,7 @@ const LEXEME = new RegExp(
     String.raw`(?<pence>(?<!\d)\d{1,2}p(?![a-z0-9]))`,
     // "4ab10", "7kqd215": digits, letters, digits is a code (a plate, a part), not a number and a word; one
     // letter between ("1h30", "3x4") is left to the readers of durations and sizes. A short prefix, a hyphen
-    // and three digits or more ("INK-2291", "SYD-2026-04417") is a reference too, not a word and a negative
+    // and three digits or more ("LOT-4410", "APP-2027-00312") is a reference too, not a word and a negative
     // number ("covid-19", "tier-2" stay words and numbers).
     String.raw`(?<code>(?<![a-z0-9])(?:\d+[a-z]{2,}\d[a-z0-9]*|[a-z]{1,6}-\d{3,}(?:-[a-z0-9]+)*)(?![a-z0-9]))`,
     String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
@@ -502,8 +502,6 @@ const normalise = (input: string) =>
     // a negative number. One character for one, so spans stay where they were.
     .replace(/\u2212(?=\d)/g, "-")
     .replace(/(?<!\d\s*)(?<=^|[\s(:=])\u2013(?=\d)/g, "-")
-    // "$2,000-$10,000", "€5k–€20k": a range of amounts, as "between … and …" says it (same length, so spans
-    // stay where they were: the dash and one space on each side become " to ").
     // "CHF 1'190", "12'500.50": an apostrophe grouping thousands, as Switzerland writes them.
     .replace(/(?<=\d)'(?=\d{3}(?!\d))/g, ",")
     // "m³", "ft²": a power of a unit, as js-quantities writes it ("m3", "ft2"), one character for one.

@@ -119,10 +119,10 @@ describe("memory answers: the item that answers", () => {
       expectUnknown(ask(form, ["How long do e-book loans last?"]), form);
     }
     // A follow-up that asks what the answer before it implies is about the same item.
-    for (const form of ["ok and what does that mean for families with kids?", "how does that affect borrowers from nearby towns?", "so what are the implications of that for school groups?"]) {
+    for (const form of ["ok, and what does this mean to families with kids?", "how does that affect borrowers from nearby towns?", "so what are the implications of that for school groups?"]) {
       expectAnswer(ask(form, ["How many items can a member borrow at once?"]), LIBRARY[9]!.body, form);
     }
-    expectUnknown(ask("what does that mean for parking?", []), "what does that mean for parking? (nothing asked before)");
+    expectUnknown(ask("what does this mean to parking?", []), "what does this mean to parking? (nothing asked before)");
   });
 
   it("reads a pronoun as whom the assistant's last answer named", () => {

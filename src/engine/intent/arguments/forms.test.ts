@@ -1291,7 +1291,7 @@ const REPAIR = {
 
 describe("half the hour as Britain says it, a group counted, free text after a reference and as the request's leftover part", () => {
   const HALVES: [string, string, number][] = [
-    ["from 1pm till half four", "13:00", 210],
+    ["from 2pm till half five", "14:00", 210],
     ["from 10am until half twelve", "10:00", 150],
     ["from 6pm to half nine", "18:00", 210],
   ];

@@ -84,7 +84,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
         add(m.index!, m[0], value, { start: m.index!, end: m.index! + m[0].length });
       }
     }
-    // A code spelt out, as a voice transcript writes it ("tee zero nine", "tango four seven", "k l six four
+    // A code spelt out, as a voice transcript writes it ("kay zero seven", "tango four seven", "k l six four
     // two"): letter names, the spelling alphabet and digit words, joined, when the pattern accepts the result
     // and it holds a digit (a run of letter names alone is too often words: "see you").
     const spoken = parts.map((p) => ({ ...p, as: spelt(p.text) }));
@@ -136,7 +136,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       }
     }
     // A language parameter given languages by name: one code ("pl" for "Polish"), or two joined as the
-    // pattern joins them ("es-en" for "Spanish-English", "Polish English"), in the order they are named.
+    // pattern joins them ("ja_ko" for "Japanese-Korean", "Italian Dutch"), in the order they are named.
     if (LANGUAGE_WORDS.some((w) => sig.label.has(w))) {
       const named = languagesNamed(turn.text);
       const joiner = [":", "-", "_", "/", "|", " "].find((j) => whole.test(`de${j}en`));

@@ -143,10 +143,10 @@ function afterCue(sig: Signature, turn: Turn, taken: Span[]): { value: string; s
 /** "Log the call: went over pricing", "— discussed renewal": the words after the request's colon or dash. */
 function afterSeparator(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
   // The first colon or spaced dash whose words are free; a colon inside a clock time ("10:45") is none, one
-  // after a reference is ("for VSL-2608: replace …").
+  // after a reference is ("for UN-0042: replace …").
   for (const m of turn.text.matchAll(/(?:(?<!\d:?\d?):(?!\d)|(?<=[A-Za-z]+-?\d+):(?=\s)|\s[-–—]\s)\s*([^\n]{8,})$/g)) {
     const start = m.index! + m[0].length - m[1]!.length;
-    // Sentence by sentence, up to one that holds another parameter's value ("… drum. Quote came back at
+    // Sentence by sentence, up to one that holds another parameter's value ("… door seal. Quote came back at
     // £2,500"): that one is about something else.
     let end = start;
     for (const sentence of m[1]!.split(/(?<=[.!?])\s+(?=[A-Z])/)) {
@@ -221,11 +221,11 @@ function purposeClause(turn: Turn, taken: Span[]): { value: string; span: Span }
 }
 
 /**
- * The one phrase of the request's first sentence that no other value took ("Raise a PO for Tilbury Catering,
- * £2,340 + VAT, breakfasts and lunches for the crew"): the comma-separated parts of the sentence, less the
- * values at their edges and the prepositions before them ("astronomy talk" of "Adults' astronomy talk at
- * Northgate"), a phrase of nouns with no verb of its own (the verb's part names the action). The last such
- * part, for the one required free-text field nothing else fills.
+ * The one phrase of the request's first sentence that no other value took ("Repair on UN-0042, £1,200
+ * estimate, new boiler flue and condensate pipe"): the comma-separated parts of the sentence, less the
+ * values at their edges and the prepositions before them ("Brass quintet practice" of "Brass quintet
+ * practice, Red Room on …"), a phrase of nouns with no verb of its own (the verb's part names the action).
+ * The last such part, for the one required free-text field nothing else fills.
  */
 function leftoverPhrase(turn: Turn, taken: Span[]): { value: string; span: Span } | undefined {
   const sentence = /^[^\n.!?]*(?:\.(?=\d)[^\n.!?]*)*/.exec(turn.text)?.[0] ?? "";
