@@ -1321,6 +1321,13 @@ describe("half the hour as Britain says it, a group counted, free text after a r
   ] as const) {
     it(text, () => expect(extractArguments(REPAIR, [text], { now: NOW })).toMatchObject({ unit_id: "UN-0042", description }));
   }
+  it("a part that holds a code is no leftover phrase, whatever reads the code", () => {
+    const DOSE = { type: "object", required: ["drug_name", "dose_mg"], properties: { drug_name: { type: "string", description: "Generic name of the drug." }, dose_mg: { type: "number" }, frequency: { type: "string", enum: ["sid", "bid", "tid"] } } } as const;
+    for (const text of ["penicillin for ANM-20431, 50mg once a day", "aspirin for ANM-20431 please, 50mg once a day"]) {
+      const got = extractArguments(DOSE, [text], { now: NOW });
+      expect(String(got.drug_name ?? ""), text).not.toMatch(/\d|anm/i);
+    }
+  });
   it("a sentence of one part is a clause, not a description", () => {
     expect(extractArguments(REPAIR, ["UN-0042 had the usual squeak in the hinge"], { now: NOW }).description).toBeUndefined();
   });

@@ -241,16 +241,20 @@ function leftoverPhrase(turn: Turn, taken: Span[]): { value: string; span: Span 
     const free = (w: (typeof words)[number]) => !taken.some((t) => overlaps(t, w.span));
     let a = 0;
     let b = words.length;
-    const edge = (w: (typeof words)[number] | undefined) => !!w && (!free(w) || ["at", "in", "on", "for", "from", "to", "by", "with", "of", "the", "a", "an", "and", "plus"].includes(w.word));
+    // (A word with a digit is a value some other parameter may take, read after this: never part of the phrase.)
+    const valued = (w: (typeof words)[number]) => !free(w) || /\d/.test(w.word);
+    const edge = (w: (typeof words)[number] | undefined) => !!w && (valued(w) || ["at", "in", "on", "for", "from", "to", "by", "with", "of", "the", "a", "an", "and", "plus"].includes(w.word));
     while (a < b && edge(words[a])) a++;
     while (b > a && edge(words[b - 1])) b--;
     const kept = words.slice(a, b);
-    if (kept.length < 2 || !kept.every(free)) continue;
+    if (kept.length < 2 || kept.some(valued)) continue;
     const tags = tag(kept.map((w) => w.word));
     // (A verb of its own says what to do, the action's part; "lunches" is a noun whatever the tagger says
     // of a word alone, so the phrase must hold a noun too.)
     if (!["NOUN", "ADJ", "PROPN"].includes(tags[0]!.pos) || tags.some((t) => t.pos === "PRON" || t.pos === "AUX") || !tags.some((t) => t.pos === "NOUN" || t.pos === "PROPN")) continue;
     const span = { start: kept[0]!.span.start, end: kept.at(-1)!.span.end };
+    // (Nor a code written with a hyphen, which the words split: "PET-11904".)
+    if (/[-\d]\d/.test(turn.text.slice(span.start, span.end + 2))) continue;
     found = { value: turn.text.slice(span.start, span.end), span };
   }
   return found;
