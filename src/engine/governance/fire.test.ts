@@ -2980,3 +2980,19 @@ describe("sent for approval as what happens, conditions listed with ', or', taki
     );
   }
 });
+
+describe("two bare hours joined by a dash before the name of a working day", () => {
+  for (const sentence of ["Outside 8-5 business hours, publishing to the public changelog is forbidden", "Outside 8–17 Paris office hours, publishing to the public changelog is forbidden", "Publishing to the public changelog is forbidden outside 8-5 working hours"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["publish_changelog_entry", { now: "2026-11-24T19:30:00Z" }, "blocked"],
+        ["publish_changelog_entry", { now: "2026-11-24T06:30:00Z" }, "blocked"],
+        ["publish_changelog_entry", { now: "2026-11-24T11:00:00Z" }, "approved"],
+      ]),
+    );
+  }
+  it("a range of counts stays numbers", () => {
+    const parsed = parseRule("Block orders of 3-5 items to new accounts");
+    expect(parsed.ok && JSON.stringify(parsed.rule.when)).not.toContain("time");
+  });
+});

@@ -451,6 +451,19 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
+    // "9-6 business hours", "8–17 Berlin working hours": two bare hours joined by a dash before the name
+    // of a working day are a range of clock times (an end not after the start is in the afternoon).
+    if (t.kind === "number" && n1?.kind === "punct" && /^[-–—]$/.test(n1.text) && n2?.kind === "number" && Number.isInteger(t.value) && Number.isInteger(n2.value) && t.value >= 0 && t.value <= 23 && n2.value >= 1 && n2.value <= 24) {
+      // (At most a word between, a city or zone: "9-6 Berlin business hours".)
+      const after = tokens.slice(i + 3, i + 7);
+      const named = after.findIndex((x) => isWord(x, "business", "working", "office", "opening", "work", "trading"));
+      if (named >= 0 && named <= 1 && after.slice(0, named).every((x) => isWord(x)) && isWord(after[named + 1], "hours", "hrs", "day", "time")) {
+        const to = n2.value <= t.value && n2.value <= 12 ? n2.value + 12 : n2.value;
+        out.push({ kind: "time_range", text: `${t.text}-${n2.text}`, from: (t.value % 24) * 60, to: (to % 24) * 60 });
+        i += 2;
+        break step;
+      }
+    }
     if (t.kind === "time" && isWord(n1) && /^[ap]m$/.test(wordOf(n1).norm)) {
       const minutes = clockMinutes(`${t.text}${wordOf(n1).norm}`);
       if (minutes !== undefined) {
