@@ -2991,6 +2991,15 @@ describe("two bare hours joined by a dash before the name of a working day", () 
       ]),
     );
   }
+  for (const sentence of ["Outside 08:00-17:00 business hours Paris time, publishing to the public changelog is forbidden", "Outside 8-5 office hours Paris time, publishing to the public changelog is forbidden"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["publish_changelog_entry", { now: "2026-11-24T18:30:00Z" }, "blocked"],
+        ["publish_changelog_entry", { now: "2026-11-24T06:30:00Z" }, "blocked"],
+        ["publish_changelog_entry", { now: "2026-11-24T10:00:00Z" }, "approved"],
+      ]),
+    );
+  }
   it("a range of counts stays numbers", () => {
     const parsed = parseRule("Block orders of 3-5 items to new accounts");
     expect(parsed.ok && JSON.stringify(parsed.rule.when)).not.toContain("time");

@@ -1685,8 +1685,11 @@ class ConditionReader {
     const tz = this.zoneAround(ws, k);
     // "outside 9am-6pm Europe/Berlin business hours": the window names the business hours (weekdays).
     if (wordIs(ws[tz.next], "business", "office", "working", "work") && wordIs(ws[tz.next + 1], "hours", "hour")) {
-      const inside: Condition = { kind: "and", of: [{ kind: "weekday", days: WEEKDAYS, tz: tz.zone }, { kind: "time", from: from!, to: to!, tz: tz.zone }] };
-      return { condition: negated ? negate(inside) : inside, next: tz.next + 2 };
+      // ("outside 09:00-17:00 business hours Berlin time": the zone may follow the name instead.)
+      const later = tz.zone ? undefined : this.zoneAround(ws, tz.next + 2);
+      const zone = later?.zone || tz.zone;
+      const inside: Condition = { kind: "and", of: [{ kind: "weekday", days: WEEKDAYS, tz: zone }, { kind: "time", from: from!, to: to!, tz: zone }] };
+      return { condition: negated ? negate(inside) : inside, next: later?.zone ? later.next : tz.next + 2 };
     }
     const condition: Condition = { kind: "time", from: from!, to: to!, tz: tz.zone, ...(after ? { after } : {}) };
     return { condition: negated ? negate(condition) : condition, next: tz.next, ...(compared ? { compared: true } : {}) };
