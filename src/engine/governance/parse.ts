@@ -1155,7 +1155,7 @@ function referencesInAction(words: W[]): Condition | undefined {
     const values: string[] = [text(words[i + 1 + through]!)];
     let m = i + 2 + through;
     for (;;) {
-      const skip = words[m]?.t.kind === "punct" && words[m]!.t.text === "," ? (wordIs(words[m + 1], "or", "and") ? 2 : 1) : wordIs(words[m], "or", "and") ? 1 : 0;
+      const skip = separatorAt(words, m);
       if (skip === 0 || !item(words[m + skip])) break;
       values.push(text(words[m + skip]!));
       m += skip + 1;
@@ -2033,8 +2033,7 @@ class ConditionReader {
     const values: string[] = [];
     let m = k;
     for (;;) {
-      const comma = ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",";
-      const skip = comma ? (wordIs(ws[m + 1], "or", "and") ? 2 : 1) : wordIs(ws[m], "or", "and") ? 1 : 0;
+      const skip = separatorAt(ws, m);
       if (skip === 0) break;
       // (In a list any content word is a thing named: "lead acid" is tagged a verb and a noun.)
       const item = ws[m + skip]?.t.kind === "quoted" ? [ws[m + skip]!] : phraseAt(ws, m + skip, (w) => !opensClause(w) && !["AUX", "ADP", "SCONJ", "CCONJ", "DET", "PRON", "PART"].includes(w.pos) && !MODALS.has(w.norm) && !CONDITION_MARKERS.has(w.norm) && !LIST_SEPARATORS.has(w.norm));
@@ -2188,8 +2187,9 @@ class ConditionReader {
         if (wordIs(ws[m], "class", "category", "grade", "type")) m++;
         kinds.push(ws[m]!.norm);
         m++;
-        if (wordIs(ws[m], "or", "and") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",")) m += wordIs(ws[m + 1], "or", "and") ? 2 : 1;
-        else break;
+        const skip = separatorAt(ws, m);
+        if (skip === 0) break;
+        m += skip;
       }
       const kindOf = ws[m];
       // (What they are kinds of may be tagged a verb: "an F2 permit".)
@@ -2921,6 +2921,12 @@ const MANNER_EXCLUDED = new Set(["only", "early", "daily", "weekly", "monthly", 
 
 const LIST_SEPARATORS = new Set(["or", "and", "nor"]);
 
+/** How many tokens separate two items of a list at m: 2 for ", or", 1 for "," or "or", 0 when none does. */
+function separatorAt(ws: W[], m: number, joiners: string[] = ["or", "and"]): number {
+  if (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",") return wordIs(ws[m + 1], ...joiners) ? 2 : 1;
+  return wordIs(ws[m], ...joiners) ? 1 : 0;
+}
+
 /** A list of two or more single values from k ("US, CA or GB", "Acme, Globex and Initech"): its values and end. */
 function listAt(ws: W[], k: number, names = false): { values: string[]; next: number } | undefined {
   const values: string[] = [];
@@ -2933,8 +2939,7 @@ function listAt(ws: W[], k: number, names = false): { values: string[]; next: nu
     // A list of names: a name of several nouns is one item ("Harbour Glass", "Blue Fern Nursery").
     while (names && nameWord(w) && nameWord(ws[m])) text = `${text} ${ws[m++]!.norm}`;
     values.push(text);
-    const comma = ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",";
-    const skip = comma ? (wordIs(ws[m + 1], ...LIST_SEPARATORS) ? 2 : 1) : wordIs(ws[m], ...LIST_SEPARATORS) ? 1 : 0;
+    const skip = separatorAt(ws, m, [...LIST_SEPARATORS]);
     if (skip === 0 || !ws[m + skip] || ws[m + skip]!.t.kind === "punct") break;
     m += skip;
   }
