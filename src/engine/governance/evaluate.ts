@@ -1039,9 +1039,18 @@ export function numericFields(action: PreparedAction, subject: Subject, value: V
   }
   // The only number the action carries is the one the rule means ("more than twenty users" → count).
   const fits = subject.count === true ? isNumberOrList : isNumber;
-  const candidates = action.fields.filter((f) => fits(f) && !action.claimed.has(f.path));
-  if (candidates.length === 1 && (subject.words.length === 0 || subject.count === true)) return candidates;
+  // (Not one whose name says it measures something else: `deferral_days` is no sum of money, `weight_kg` no
+  // length; nor a number that identifies, `badge_number: "2093"`.)
+  const candidates = action.fields.filter((f) => fits(f) && !action.claimed.has(f.path) && !(typeof f.value === "string" && IDENTIFIER_KEY.test(f.path)));
+  if (candidates.length === 1 && !measuresOther(candidates[0]!, value) && (subject.words.length === 0 || subject.count === true)) return candidates;
   return [];
+}
+
+function measuresOther(f: Field, value: Value): boolean {
+  const { unit, currency } = nameUnit(f.words);
+  if (value.currency) return unit !== undefined && unit.kind !== "unitless" && !currency;
+  if (value.unit && value.kind) return (unit !== undefined && unit.kind !== "unitless" && unit.kind !== value.kind) || currency;
+  return false;
 }
 
 /** What a numeric condition asks, as a key: its subject and the kind of its value. */
@@ -1253,7 +1262,10 @@ function compareValues(a: string, b: string): boolean {
   const xs = x.split(" ");
   const ys = y.split(" ");
   if (xs.length !== ys.length) return false;
-  return xs.every((w, i) => w === ys[i] || conceptsOf(w).has(ys[i]!) || conceptsOf(ys[i]!).has(w));
+  // ("O_neg" and "O-negative", "std_delivery" and "standard delivery": in a value of several words, a word
+  // may be cut short to three letters or more, as codes of closed lists often are.)
+  const abbreviated = (u: string, v: string) => u.length >= 3 && v.length > u.length && v.startsWith(u);
+  return xs.every((w, i) => w === ys[i] || conceptsOf(w).has(ys[i]!) || conceptsOf(ys[i]!).has(w) || (xs.length > 1 && (abbreviated(w, ys[i]!) || abbreviated(ys[i]!, w))));
 }
 
 // A rule's values that are all addresses or blocks ("outside 10.20.0.0/16"), read once per values list.
@@ -1454,6 +1466,24 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
           const rest = parts.filter((p) => !hasConcept(f.concepts, p)).join(" ");
           if (rest && typeof f.value === "string" && sameValue(f.value, rest)) return TRUE;
         }
+      }
+      return FALSE;
+    }
+    // "discarded for a temperature excursion": a phrase that only names a value (its subject is its own
+    // words) and names no argument is a value some argument holds (`reason: temperature_excursion`). With
+    // the schema known it is about this call when an argument holds it; when a closed list of the tool's
+    // has it, a call that left that argument out is unknown; otherwise the tool cannot carry it.
+    if (a.params && values.length === 1 && norm(values[0]!) === norm(subject.text)) {
+      for (const f of a.fields) {
+        if ((scalar(f) && fieldEquals(f, values)) || listHolds(f, values)) {
+          a.claimed.add(f.path);
+          return TRUE;
+        }
+      }
+      const listed = a.choices.find((c) => c.values.some((v) => valueParts[0]!.every((w) => meets(v, conceptsOf(w) as Set<string>))));
+      if (listed && !a.fields.some((f) => f.path === listed.path)) {
+        a.unknowns.add(subject.text);
+        return UNKNOWN;
       }
       return FALSE;
     }

@@ -3005,3 +3005,248 @@ describe("two bare hours joined by a dash before the name of a working day", () 
     expect(parsed.ok && JSON.stringify(parsed.rule.when)).not.toContain("time");
   });
 });
+
+// Sixteenth session: classes found on the tune halves of the ninth fresh sets, each across generated
+// forms. Every example is our own.
+describe("sixteenth session: values said as a cause, manners, windows of a named time, subjects of 'may only', limits", () => {
+  const NOW = new Date("2027-03-02T12:00:00Z");
+  const withSchema = (sentence: string, tool: string, args: Record<string, unknown>, params: string[], choices: Record<string, string[]> = {}, history: { tool: string; at: Date; args?: Record<string, unknown> }[] = []) =>
+    ruleSetOf(sentence).decide(prepareAction({ tool, args, params, choices, now: NOW, history })).decision;
+
+  describe("a value said as the cause of the action is a value some argument holds", () => {
+    const CAUSES = ["for a", "because of a", "on grounds of a", "due to a"];
+    const CASES = [
+      ["discard", "sample", "discard_sample", "spoilage event", "spoilage_event", ["expired", "spoilage_event", "damaged"]],
+      ["write off", "pallet", "write_off_pallet", "water damage", "water_damage", ["theft", "water_damage", "other"]],
+    ] as const;
+    for (const [verb, thing, tool, cause, code, codes] of CASES) {
+      for (const by of CAUSES) {
+        const sentence = `Never ${verb} a ${thing} ${by} ${cause}`;
+        it(sentence, () => {
+          const params = ["id", "reason", "note"];
+          const choices = { reason: [...codes] };
+          expect(withSchema(sentence, tool, { id: "X1", reason: code }, params, choices)).toBe("blocked");
+          expect(withSchema(sentence, tool, { id: "X1", reason: codes[0] }, params, choices)).toBe("approved");
+          // Left out where the tool's closed list has it: unknown, which fails closed.
+          expect(withSchema(sentence, tool, { id: "X1" }, params, choices)).toBe("blocked");
+        });
+      }
+    }
+  });
+
+  describe("a manner joined to the verb by a hyphen is a value of the call", () => {
+    const FORMS = [(v: string, t: string) => `${capital(t)}s are never to be ${v}ed`, (v: string, t: string) => `Never ${v} a ${t}`, (v: string, t: string) => `Don't ${v} ${t}s`, (v: string, t: string) => `${capital(t)}s must not be ${v}ed`];
+    for (const [manner, verb, thing, tool, other] of [["hard", "reset", "router", "reset_router", "soft"], ["hard", "delete", "record", "delete_record", "soft"]] as const) {
+      for (const form of FORMS) {
+        const sentence = form(`${manner}-${verb}`, thing);
+        it(sentence, () => {
+          const choices = { mode: [manner, other] };
+          expect(withSchema(sentence, tool, { id: "R1", mode: manner }, ["id", "mode"], choices)).toBe("blocked");
+          expect(withSchema(sentence, tool, { id: "R1", mode: other }, ["id", "mode"], choices)).toBe("approved");
+        });
+      }
+    }
+    it("a compound led by a prefix or ended by a particle stays one word", () => {
+      const parsed = parseRule("Never approve off-cycle payroll runs");
+      expect(parsed.ok && parsed.rule.actions.terms[0]!.objects).toContain("off-cycle");
+    });
+  });
+
+  describe("'for X' before a time window is the window of the time X names", () => {
+    for (const [noun, key] of [["delivery", "requested_delivery"], ["collection", "collection_time"], ["pickup", "pickup_at"]] as const) {
+      for (const window of ["between 21:30 and 06:15 Dublin time", "between 9:30pm and 6:15am Dublin time", "outside 06:15-21:30 Europe/Dublin"]) {
+        const sentence = `Standard parcels may not be scheduled for ${noun} ${window}`;
+        it(sentence, () => {
+          const params = ["item", key, "priority"];
+          expect(withSchema(sentence, "schedule_parcel", { item: "A", [key]: "2027-02-16T22:00:00Z" }, params)).toBe("blocked");
+          expect(withSchema(sentence, "schedule_parcel", { item: "A", [key]: "2027-02-16T11:30:00Z" }, params)).toBe("approved");
+        });
+      }
+    }
+  });
+
+  describe("a zone's name, then the same zone by another name in brackets", () => {
+    for (const zone of ["Central European Time (Europe/Madrid)", "CET (Europe/Paris)", "Dublin time (Europe/Dublin)", "Eastern Time (America/New_York)"]) {
+      const sentence = `Block firmware pushes between 10:30 and 16:00 ${zone}`;
+      it(sentence, () => {
+        const parsed = parseRule(sentence);
+        expect(parsed.ok, sentence).toBe(true);
+        if (parsed.ok) expect(parsed.rule.ignored ?? []).toEqual([]);
+      });
+    }
+  });
+
+  describe("with a subject before 'may only', the conditions in the subject scope the rule", () => {
+    const SUBJECTS = [
+      ["Refunds over $800", "issue_refund", { amount: 900 }, { amount: 100 }],
+      ["Refunds for damaged goods", "issue_refund", { reason: "damaged goods" }, { reason: "late" }],
+    ] as const;
+    const GATES = [["be issued between 08:30 and 18:00", "2027-03-02T20:00:00Z", "2027-03-02T10:00:00Z"], ["be issued on weekdays", "2027-03-06T10:00:00Z", "2027-03-03T10:00:00Z"]] as const;
+    for (const [subject, tool, inScope, outOfScope] of SUBJECTS) {
+      for (const modal of ["may only", "can only"]) {
+        for (const [gate, outside, inside] of GATES) {
+          const sentence = `${subject} ${modal} ${gate}`;
+          it(sentence, () =>
+            decide(sentence, [
+              [tool, { ...inScope, now: outside }, "blocked"],
+              [tool, { ...inScope, now: inside }, "approved"],
+              // Outside the subject's conditions the rule says nothing.
+              [tool, { ...outOfScope, now: outside }, "approved"],
+            ]),
+          );
+        }
+      }
+    }
+  });
+
+  describe("after a spaced dash, a clause about 'they' or 'it' says what happens instead and is no condition", () => {
+    for (const aside of ["they go to quarantine so the lab can look first", "they are set aside instead", "it goes back to the supplier"]) {
+      for (const dash of [" - ", " — ", " – "]) {
+        const text = `Crates must not be destroyed for a failed inspection${dash}${aside}.`;
+        it(text, () => {
+          const clauses = splitClauses(text);
+          expect(clauses).toHaveLength(2);
+          const first = parseRule(clauses[0]!);
+          expect(first.ok && first.rule.ignored).toBeFalsy();
+          const second = parseRule(clauses[1]!);
+          expect(second.ok).toBe(false);
+          decide(clauses[0]!, [
+            ["destroy_crate", { id: "C1", reason: "failed inspection" }, "blocked"],
+            ["destroy_crate", { id: "C1", reason: "expired" }, "approved"],
+          ]);
+        });
+      }
+    }
+  });
+
+  describe("an approver's title with 'of' in it", () => {
+    for (const title of ["the head of department's", "the director of finance's", "a chief of staff's"]) {
+      for (const noun of ["approval", "sign-off", "OK"]) {
+        const sentence = `Late-fee write-offs above CAD 400 need ${title} ${noun}`;
+        it(sentence, () =>
+          decide(sentence, [
+            ["write_off_late_fee", { amount: 410, currency: "CAD" }, "conditional"],
+            ["write_off_late_fee", { amount: 390, currency: "CAD" }, "approved"],
+          ]),
+        );
+      }
+    }
+  });
+
+  describe("a limit said as what is allowed, and windows of several units after 'every' or 'per'", () => {
+    const DAY = 86_400_000;
+    const LIMITS = [
+      ["Limit each member to no more than 3 court bookings per day", 3, DAY, "member_id"],
+      ["Limit every member to 3 court bookings a day", 3, DAY, "member_id"],
+      ["Cap each member at 3 court bookings per day", 3, DAY, "member_id"],
+      ["A member can be given no more than 3 court bookings per day", 3, DAY, "member_id"],
+      ["Each member may be given at most 3 court bookings every 24 hours", 3, DAY, "member_id"],
+      ["A patient can be sent no more than one recall letter every 12 weeks", 1, 84 * DAY, "patient_id"],
+      ["Patients may be sent at most one recall letter per 12 weeks", 1, 84 * DAY, "patient_id"],
+    ] as const;
+    for (const [sentence, n, windowMs, key] of LIMITS) {
+      it(sentence, () => {
+        const set = ruleSetOf(sentence);
+        const tool = key === "patient_id" ? "send_recall_letter" : "book_court";
+        const earlier = (party: string) => Array.from({ length: n }, (_, i) => ({ tool, at: new Date(NOW.getTime() - ((i + 1) * windowMs) / (n + 2)), args: { [key]: party } }));
+        const call = (party: string, history: { tool: string; at: Date; args?: Record<string, unknown> }[]) => set.decide(prepareAction({ tool, args: { [key]: party }, now: NOW, history })).decision;
+        expect(call("P1", earlier("P1"))).toBe("blocked");
+        expect(call("P2", earlier("P1"))).toBe("approved");
+        expect(call("P1", earlier("P1").slice(1))).toBe("approved");
+      });
+    }
+    for (const [sentence, over, under] of [["Limit refunds to $500", 501, 500], ["Limit each refund to $500", 501, 500], ["Cap discounts to 15%", 16, 15]] as const) {
+      it(sentence, () =>
+        decide(sentence, [
+          [sentence.includes("%") ? "apply_discount" : "issue_refund", { [sentence.includes("%") ? "percent" : "amount"]: over }, "blocked"],
+          [sentence.includes("%") ? "apply_discount" : "issue_refund", { [sentence.includes("%") ? "percent" : "amount"]: under }, "approved"],
+        ]),
+      );
+    }
+    it("who does the things is no party of the count", () => {
+      const parsed = parseRule("Stargazers may reserve no more than 2 telescope slots per day");
+      expect(parsed.ok && parsed.rule.when?.kind === "rate" && parsed.rule.when.per).toBeFalsy();
+    });
+  });
+
+  describe("a length closer than, or farther than, a distance to a place", () => {
+    for (const [cmp, near, far, expectNear, expectFar] of [["closer than", 0.49, 0.51, "blocked", "approved"], ["nearer than", 0.49, 0.51, "blocked", "approved"], ["within", 0.49, 0.51, "blocked", "approved"]] as const) {
+      for (const unit of ["500 metres", "500 m", "0.5 km"]) {
+        const sentence = `No charge may be detonated ${cmp} ${unit} ${cmp === "within" ? "of" : "to"} an occupied building`;
+        it(sentence, () =>
+          decide(sentence, [
+            ["detonate_charge", { distance_to_building_km: near }, expectNear],
+            ["detonate_charge", { distance_to_building_km: far }, expectFar],
+          ]),
+        );
+      }
+    }
+  });
+
+  describe("a unit in an argument's name before what it is measured against", () => {
+    for (const [key, over, under] of [["max_altitude_ft_agl", 300, 290], ["ceiling_ft_amsl", 300, 290], ["height_m_agl", 91, 89]] as const) {
+      it(`Survey flights higher than 90 m are not allowed | ${key}`, () =>
+        decide("Survey flights higher than 90 m are not allowed", [
+          ["submit_flight_plan", { site: "S", [key]: over }, "blocked"],
+          ["submit_flight_plan", { site: "S", [key]: under }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  describe("the only number of a call is not the rule's when its name says it measures something else", () => {
+    for (const [sentence, key] of [["Gift cards worth more than £40 are not allowed", "deferral_days"], ["Block loads over 2 tonnes", "distance_km"], ["Block refunds over $500", "wait_minutes"]] as const) {
+      it(`${sentence} | ${key}`, () => {
+        expect(withSchema(sentence, "defer_donor", { id: "D1", [key]: 2800 }, ["id", key])).toBe("approved");
+      });
+    }
+  });
+
+  describe("a bracket at the end that opens with a verb says how to read the rule", () => {
+    for (const aside of ["(count from the day it was made)", "(count it from the making date)", "(see the cold-store SOP)", "(check the label first)"]) {
+      const sentence = `Cheese wheels older than 90 days must not be sold ${aside}`;
+      it(sentence, () =>
+        decide(sentence, [
+          ["sell_cheese_wheel", { wheel_id: "W1", age_days: 91 }, "blocked"],
+          ["sell_cheese_wheel", { wheel_id: "W1", age_days: 90 }, "approved"],
+        ]),
+      );
+    }
+  });
+
+  describe("a statement of days, then an order that names them by a pronoun", () => {
+    for (const [statement, order, day, other] of [
+      ["We don't cut hair on Sundays", "block any styling booking that falls on it", "2027-03-07", "2027-03-08"],
+      ["The salon is shut on Mondays", "block any styling booking that falls on one", "2027-03-08", "2027-03-09"],
+      ["We are closed on Saturdays and Sundays", "block any styling booking that falls on them", "2027-03-06", "2027-03-05"],
+    ] as const) {
+      for (const sep of [": ", " — ", " - "]) {
+        const text = `${statement}${sep}${order}.`;
+        it(text, () => {
+          const clauses = splitClauses(text);
+          expect(clauses).toHaveLength(1);
+          decide(clauses[0]!, [
+            ["book_styling", { client_id: "C1", appointment_date: day, now: "2027-03-10T10:00:00Z" }, "blocked"],
+            ["book_styling", { client_id: "C1", appointment_date: other, now: "2027-03-07T10:00:00Z" }, "approved"],
+          ]);
+        });
+      }
+    }
+  });
+
+  describe("a value of several words may be cut short in a closed list", () => {
+    for (const [written, code, other] of [["O-negative", "O_neg", "B_pos"], ["AB-positive", "AB_pos", "AB_neg"], ["premium economy", "prem_economy", "first_class"]] as const) {
+      it(`${written} and ${code}`, () => {
+        const sentence = `Block orders when the class is ${written}`;
+        decide(sentence, [
+          ["place_order", { class: code }, "blocked"],
+          ["place_order", { class: other }, "approved"],
+        ]);
+      });
+    }
+  });
+});
+
+function capital(s: string): string {
+  return `${s[0]!.toUpperCase()}${s.slice(1)}`;
+}

@@ -96,6 +96,29 @@ function fixMistypedEffectWords(text: string): string {
   });
 }
 
+// Compounds led by a particle or a prefix ("off-cycle", "non-standard", "re-open"), or ended by one
+// ("sign-up", "roll-out"), are words of their own; the others in a verb's place are a manner and a verb.
+const NOT_MANNER = /^(?:off|on|in|out|over|under|non|pre|post|cross|multi|same|next|after|up|down|re|co|de|un|self|e|x|back|by|mid|anti|sub|inter|semi|auto)$/;
+const PARTICLES = new Set(["up", "out", "off", "in", "on", "down", "over", "back", "away", "through"]);
+
+/**
+ * "must never be hard-restarted", "don't force-delete a repo": in a verb's place, a compound of a manner and
+ * a verb is the verb done that way ("hard restarted"), so the manner can be read as a value of the call
+ * (`mode: hard`) and the verb matched as any other. Only after an auxiliary, a negation, a modal or "to",
+ * and after a copula only a participle ("are high-value" says a state).
+ */
+function verbAfter(lead: string, word: string): boolean {
+  // After a copula only a participle ("are high-value" is a state); elsewhere the verb's plain form.
+  if (/^(?:be|been|being|is|are|was|were|get|gets)\s/i.test(lead)) return /(?:ed|en|wn)$/.test(word) && tag(["it", "was", word])[2]?.pos === "VERB";
+  return tag([word])[0]?.pos === "VERB" || verbClassOf(word) !== undefined || tag(["they", "never", word])[2]?.pos === "VERB";
+}
+
+function splitMannerCompounds(text: string): string {
+  return text.replace(/((?:\b(?:be|been|being|is|are|was|were|get|gets|never|not|to|must|may|shall|should|can|cannot|will)|n't)\s+)([a-z]+)-([a-z]{3,})\b/gi, (m, lead: string, manner: string, verb: string) =>
+    NOT_MANNER.test(manner.toLowerCase()) || PARTICLES.has(verb.toLowerCase()) || !verbAfter(lead, verb.toLowerCase()) ? m : `${lead}${manner} ${verb}`,
+  );
+}
+
 function analyze(text: string): W[] {
   text = fixMistypedEffectWords(fixLeadingEffect(text));
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
@@ -183,6 +206,7 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(not|n't|never)\s+yet\b/gi, "$1");
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
+  text = splitMannerCompounds(text);
   const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
   const tags = tag(words);
@@ -391,7 +415,9 @@ function effectCues(ws: W[]): EffectCue[] {
       // ("needs the owner's written approval": a participle says what kind of approval is needed; after
       // "without" it says a state of the record, "without recorded consent", which is a condition.)
       const skippable = (x: W, at: number) => ["DET", "ADJ", "NUM", "NOUN", "PROPN"].includes(x.pos) || (!wordIs(w, "with", "without", "after", "pending", "subject") && x.pos === "VERB" && /(?:[^e]ed|[^e]en)$/.test(x.norm) && !NEED_LEMMAS.has(x.lemma)) || /'s?$/.test(x.norm) || (approvalAct && APPROVAL_NOUNS.has(x.norm)) || gradesPost(ws, at);
-      while (j < n && j <= i + 4 && ws[j]!.t.kind === "word" && !(approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm) && skippable(ws[j]!, j) && !["for", "to"].includes(ws[j]!.norm)) j++;
+      // ("the head of department's sign-off", "the director of finance's OK": a title with "of" in it.)
+      const titleOf = (at: number) => wordIs(ws[at], "of") && at > i + 1 && ["NOUN", "PROPN", "ADJ"].includes(ws[at - 1]!.pos) && /'s?$/.test(ws[at + 1]?.norm ?? "");
+      while (j < n && j <= i + 5 && ws[j]!.t.kind === "word" && !(approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm) && (skippable(ws[j]!, j) || titleOf(j)) && !["for", "to"].includes(ws[j]!.norm)) j++;
       if (j < n && (approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm)) {
         let end = j + 1;
         // "approval from a manager", "a lead to okay it", "sign off", "review by legal"
@@ -1360,7 +1386,8 @@ class ConditionReader {
     // "within one hour", "in 24 hours": the tokenizer reads "24 hours" as a length of time, the window; not
     // when it measures from something ("within 2 hours of the booking" is a gap).
     const span = ws[k + 1]?.t;
-    if (wordIs(ws[k], "in", "within") && span?.kind === "quantity" && span.quantity.kind === "time" && span.quantity.value > 0 && !wordIs(ws[k + 2], "of", "before", "after", "from", "since", "prior")) {
+    // ("every 12 weeks", "per 30 days": a window of several units said as a period.)
+    if (wordIs(ws[k], "in", "within", "every", "per", "each") && span?.kind === "quantity" && span.quantity.kind === "time" && span.quantity.value > 0 && !wordIs(ws[k + 2], "of", "before", "after", "from", "since", "prior")) {
       const seconds = convert(span.quantity.value, span.quantity.unit, "s");
       if (seconds !== undefined && seconds >= 1) return rate(Math.round(seconds), k + 2);
     }
@@ -1539,7 +1566,7 @@ class ConditionReader {
     if (wordIs(ws[k], "day", "days") && !wordIs(ws[k - 1], "business")) k++;
     const tz = this.zoneAround(ws, k);
     // ("must never be planned for Saturday": a participle of planning alone is the action's own date.)
-    const planning = subject.length > 0 && subject.every((w) => PLANNED.has(w.norm));
+    const planning = subject.length > 0 && subject.every((w) => PLANNED.has(w.norm) || TIME_VERBS.has(w.lemma));
     const condition: Condition = { kind: "weekday", days: [...days].sort(), tz: tz.zone, ...(planning ? { subject: { text: subject.at(-1)!.norm, words: [], implied: "time" as const } } : subject.length > 0 ? { subject: subjectOf(subject) } : {}) };
     return { condition: negated ? negate(condition) : condition, next: tz.next };
   }
@@ -1562,6 +1589,11 @@ class ConditionReader {
         let next = j + len;
         if (wordIs(ws[next], "time", "timezone", "zone")) next++;
         if (ws[next]?.t.kind === "punct" && ws[next]!.t.text === ")") next++;
+        // "Eastern Time (America/New_York)": the zone's name, then in brackets the same zone by another name.
+        if (ws[next]?.t.kind === "punct" && ws[next]!.t.text === "(") {
+          const gloss = this.zoneAround(ws, next);
+          if (gloss.zone && ws[gloss.next - 1]?.t.text === ")") next = gloss.next;
+        }
         return { zone, next };
       }
     }
@@ -1581,6 +1613,13 @@ class ConditionReader {
     if (wordIs(ws[at], "its") && wordIs(ws[at + 1], "own") && wordIs(ws[at + 2], "time") && wordIs(ws[at + 3], "is")) {
       const clock = this.readClockAt(ws, at + 4);
       if (clock?.condition.kind === "time") return { condition: { ...clock.condition, subject: OWN_TIME }, next: clock.next };
+    }
+    // "scheduled for collection between 21:30 and 06:15", "for pickup after 6pm": the window is of the time
+    // the noun names (`collection_time`), not a value of the call.
+    if (wordIs(ws[at], "for") && ws[at + 1]?.t.kind === "word" && ws[at + 1]!.pos === "NOUN" && !isDayWord(ws[at + 1])) {
+      const clock = this.readClockAt(ws, at + 2);
+      const of = (c: Condition): Condition => (c.kind === "time" ? { ...c, subject: subjectOf([ws[at + 1]!]) } : c.kind === "not" ? { kind: "not", of: of(c.of) } : c);
+      if (clock && (clock.condition.kind === "time" || (clock.condition.kind === "not" && clock.condition.of.kind === "time"))) return { condition: of(clock.condition), next: clock.next };
     }
     // "appointments that start between 19:00 and 07:00": the window of the action's own time ("start").
     const subject: W[] = [];
@@ -1897,7 +1936,7 @@ class ConditionReader {
     let subjectWords = subject.length > 0 ? subject : [];
     // "less than 3 km from the airfield", "the drone is within 2 nautical miles of a school": a length
     // measured from a place is a distance, named by the place ("distance_to_school"), not by what is there.
-    const place = !after.count && value.kind === "length" && wordIs(ws[k], "from", "of") ? thingNamedAt(ws, k + 1) : undefined;
+    const place = !after.count && value.kind === "length" && wordIs(ws[k], "from", "of", "to") ? thingNamedAt(ws, k + 1) : undefined;
     if (place) {
       subjectWords = place.words.filter((w) => w.pos !== "ADJ");
       k = place.next;
@@ -3128,7 +3167,12 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // "… for longer than 45 minutes (the batch is scrapped after that)": a clause of its own
     // in brackets at the end, holding no value, says why; it is no part of the rule.
     const atEnd = close > i && ws.slice(close + 1).every((w) => w.t.kind === "punct");
-    const why = !gloss && atEnd && close > i + 2 && inside.some((w) => w.pos === "AUX" || wordIs(w, "is", "are", "was", "were", "be", "been")) && inside.every((w) => w.t.kind === "word" || w.t.kind === "punct");
+    // ("… (count from the day it was made)", "(see the SOP)": one that opens with a verb in its plain form, an
+    // instruction, says how to read the rule, no condition of it either. A participle opens a state or a
+    // list: "(staging excepted)", "(approved: FR, DE)".)
+    const opener = inside[0]?.t.kind === "word" ? inside[0]!.norm : "";
+    const how = opener !== "" && !/(?:ed|en|ing)$/.test(opener) && !inside.some((w) => w.t.kind === "punct" && w.t.text === ":") && (inside[0]!.pos === "VERB" || tag(["they", opener])[1]?.pos === "VERB") && !EXCEPTION_WORDS.has(inside[0]!.norm) && !CONDITION_MARKERS.has(inside[0]!.norm) && !NEGATORS.has(inside[0]!.norm);
+    const why = !gloss && atEnd && close > i + 2 && (how || inside.some((w) => w.pos === "AUX" || wordIs(w, "is", "are", "was", "were", "be", "been"))) && inside.every((w) => w.t.kind === "word" || w.t.kind === "punct");
     if (why) for (let k = i; k <= close; k++) ws[k]!.used = true;
     // "outside the patch window (02:00-04:00 UTC)": the brackets hold what the named period is; the name
     // glosses it, and the period reads as if written in its place.
@@ -3463,7 +3507,14 @@ export function readClause(sentence: string): Reading | ParseFailure {
   const adverbs = [...actionWords.filter(isManner), ...conditionWords.filter(isManner)];
   const manner: Condition[] = adverbs.map((w) => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm.endsWith("ically") ? w.norm.slice(0, -4) : w.norm.slice(0, -2)], negate: false }));
   for (const w of adverbs) (actionWords.includes(w) ? actionWords : conditionWords).splice((actionWords.includes(w) ? actionWords : conditionWords).indexOf(w), 1);
-  const read = reader.read(conditionWords);
+  // "Refunds over $800 may only be issued on weekdays": with a subject before "may only", the
+  // conditions written in the subject say which actions the rule is about (its scope); only those after the
+  // cue are the gate outside which they are governed.
+  const subjectEnd = cue.effect === "only_allow" && !wordIs(ws[0], "only") ? Math.min(...cue.span) : -1;
+  const inSubject = subjectEnd > 0 ? conditionWords.filter((w) => ws.indexOf(w) < subjectEnd) : [];
+  const subjectRead = inSubject.length > 0 && inSubject.length < conditionWords.length && inSubject.some((w) => w.t.kind === "word") ? reader.read(inSubject) : undefined;
+  const read = subjectRead && subjectRead.conditions.length > 0 && subjectRead.loose.length === 0 ? reader.read(conditionWords.filter((w) => !inSubject.includes(w))) : reader.read(conditionWords);
+  const subjectScope = subjectRead && subjectRead.conditions.length > 0 && subjectRead.loose.length === 0 ? subjectRead.conditions : [];
   // "disconnections scheduled for a Saturday", "visits planned on Sundays": a day after a participle of
   // planning is the day of the action's own time argument, not the day it is asked.
   const planned = actionWords.at(-1);
@@ -3482,7 +3533,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   const spareNouns = read.spare;
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
-  const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false }))];
+  const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false })), ...subjectScope];
   const conditions = [...read.conditions, ...excluded, ...bracketed, ...scope, ...(actor?.conditions ?? []), ...actorKinds];
   spreadZone(conditions);
   // "Never text the same patient more than 3 times a day", "send over 5 invoices to any one customer a
@@ -3725,7 +3776,7 @@ export function parseRule(sentence: string): ParseResult {
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
   // "more then 20", a common slip: a comparative is followed by "than".
   const reading = readClause(
-    limitOnThingsDone(onlyKindsMayBe(onlyByWho(onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(onlyHoldersMay(withoutRestatedAside(restrictionOfPermission(text)))))))))
+    limitOnThingsDone(onlyKindsMayBe(onlyByWho(onlyThingsMayBe(onlyWhoMayBe(onlyWhoMay(onlyHoldersMay(withoutRestatedAside(restrictionOfPermission(limitSaidAsAllowance(text))))))))))
       .replace(/\binside(?:\s+of)?\b/gi, "in")
       .replace(/\b(more|less|greater|fewer|higher|lower|larger|smaller|bigger|longer|shorter|older|younger|heavier|lighter|faster|slower|later|earlier|other)\s+then\b/gi, "$1 than")
       // "Max 10 renewals per week": a limit written as a notice says no more than that.
@@ -3838,6 +3889,39 @@ const ONLY_BY_HOLDERS = new RegExp(String.raw`^(.+?)\s+(?:may|can|shall|should|m
 // "F2-certified operators", "Class-A-licensed drivers": people named by what they hold, and the thing it is.
 const QUALIFIED = /^only\s+([a-z0-9]+(?:-[a-z0-9]+)?)-(certified|licensed|licenced|qualified|registered|accredited|rated)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:may|can|shall|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!not\b|never\b)(?:be\s+)?(.+?)[.!]?$/i;
 const HELD_THING: Record<string, string> = { certified: "certificate", licensed: "licence", licenced: "licence", qualified: "qualification", registered: "registration", accredited: "accreditation", rated: "rating" };
+
+// The bound of a limit: "no more than", "at most", "a maximum of", "up to", or none ("to 4 per hour").
+const LIMIT_BOUND = String.raw`(?:(?:no|not)\s+more\s+than|at\s+most|(?:a\s+)?max(?:imum)?(?:\s+of)?|up\s+to)`;
+const LIMIT_VERB = new RegExp(String.raw`^(?:please\s+)?(?:limit|cap|restrict)\s+(.+?)\s+to\s+(?:${LIMIT_BOUND}\s+)?(\S.*?)[.!]?$`, "i");
+const PARTY_LEAD = /^(?:each|every|any|a|one|the\s+same|any\s+one|a\s+single|each\s+single)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)$/i;
+const ALLOWANCE = new RegExp(String.raw`^(?:(?:a|an|each|every|any|one|no)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:can|may|should|shall|is\s+allowed\s+to|is\s+permitted\s+to)\s+(?:only\s+)?be\s+([a-z]+)\s+(?:for\s+|on\s+)?(?:only\s+)?${LIMIT_BOUND}\s+(.+?)[.!]?$`, "i");
+
+/**
+ * A limit said as what is allowed: "Limit each member to 5 court bookings per day", "Cap refunds at …",
+ * "Limit discounts to 15%", "A patient can be sent no more than one recall letter every 12 weeks": anything
+ * past the limit is blocked, counted for the party when one is named ("for the same member"). (Who does
+ * the things, "Stargazers may reserve no more than 2 …", is no such party: see limitOnThingsDone.)
+ */
+function limitSaidAsAllowance(text: string): string {
+  const trimmed = text.trim();
+  const limit = LIMIT_VERB.exec(trimmed);
+  if (limit) {
+    const [, what, bound] = limit as unknown as [string, string, string];
+    const party = PARTY_LEAD.exec(what.trim());
+    // "Limit each member to 5 court bookings per day": a count per window, kept for each such party.
+    if (party && /^\S+\s+\S+.*\b(?:per|a|an|every|each|in|within)\s+\S/i.test(bound)) return `Block more than ${bound} for the same ${party[1]}`;
+    // "Limit each refund to $500": any one of them over the value.
+    if (party) return /^[$€£¥\d]/.test(bound) ? `Block any ${party[1]} over ${bound}` : text;
+    // "Limit ticket orders to 4 per hour": the count first, then the window.
+    const rate = /^(\S+)\s+((?:per|a|an|every|each|in|within)\s+.+)$/i.exec(bound);
+    if (rate) return `Block more than ${rate[1]} ${what} ${rate[2]}`;
+    // "Limit refunds to $500", "Limit discounts to 15%": a value the things may not exceed.
+    return /^[$€£¥\d]/.test(bound) ? `Block ${what} over ${bound}` : text;
+  }
+  const allowance = ALLOWANCE.exec(trimmed);
+  if (allowance && /^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\s+[a-z]/i.test(allowance[3]!) && /\b(?:per|a|an|every|each|in|within)\s+\S/i.test(allowance[3]!)) return `Block more than ${allowance[3]} for the same ${allowance[1]}`;
+  return text;
+}
 
 function onlyHoldersMay(text: string): string {
   const m = ONLY_HOLDERS_MAY.exec(text.trim());
@@ -3994,10 +4078,24 @@ export function splitClauses(text: string): string[] {
     // Not after an abbreviation: "5 p.m. Europe/London", "e.g. Refunds".
     .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
     .flatMap(elaborated)
+    .flatMap(pronounAside)
     .flatMap(statedThenOrdered)
     .flatMap(sharedSubject)
     .map((s) => s.trim())
     .filter((s) => s.length > 0 && !isRestatementNote(s));
+}
+
+/**
+ * "Tanks must not be drained during a storm - they are topped up instead": after a spaced dash, a clause of
+ * its own whose subject is a pronoun for the rule's things says what happens to them otherwise or why. It is
+ * split off (and kept as the rule's note when it states no effect), never read as a condition of the rule.
+ */
+function pronounAside(sentence: string): string[] {
+  const m = /^(.+?\S)\s+[-–—]\s+((?:they|it|these|those|this|we)\s+.+)$/i.exec(sentence);
+  if (!m) return [sentence];
+  const [, rule, aside] = m as unknown as [string, string, string];
+  const own = parseRule(aside);
+  return !own.ok && own.error.message.startsWith("expected an effect") ? [rule, aside] : [sentence];
 }
 
 /**
@@ -4006,11 +4104,22 @@ export function splitClauses(text: string): string[] {
  * reads as one, and otherwise only says why (it is dropped rather than refusing the order with it).
  */
 function statedThenOrdered(sentence: string): string[] {
-  const m = /^(.+?)\s*:\s*((?:block|deny|refuse|forbid|reject|prevent|escalate|never|do\s+not|don't|require|prohibit)\b.+)$/i.exec(sentence);
+  const m = /^(.+?)(\s*:|\s+[-–—])\s*((?:block|deny|refuse|forbid|reject|prevent|escalate|never|do\s+not|don't|require|prohibit)\b.+)$/i.exec(sentence);
   if (!m || /\b(?:under|in)\s+(?:those|these|such|that|this)\s+(?:conditions?|circumstances?|cases?|situations?)\b/i.test(m[2]!)) return [sentence];
-  const [, stated, ordered] = m as unknown as [string, string, string];
-  return parseRule(stated).ok ? [stated, ordered] : [ordered];
+  const [, stated, separator, ordered] = m as unknown as [string, string, string, string];
+  // ("Only a pilot — never a cadet — may taxi": dashes also set off an aside inside one rule.)
+  const dash = !separator.includes(":");
+  if (dash && /\s[-–—]\s/.test(ordered)) return [sentence];
+  // "We don't cut hair on Sundays: block any styling booking that falls on it": the order names the days
+  // the statement gave by a pronoun; it says the statement in full, which is then no rule of its own.
+  const days = new RegExp(String.raw`\bon\s+((?:(?:${DAY_NAMES})s?|weekends?|weekdays?)(?:\s*(?:,|or|and)\s*(?:(?:${DAY_NAMES})s?|weekends?|weekdays?))*)\b`, "i").exec(stated);
+  const anaphor = /\bon\s+(?:one|it|them|those(?:\s+days)?|such\s+(?:a\s+)?days?|that\s+day|either(?:\s+of\s+them)?)\b/i;
+  if (days && anaphor.test(ordered)) return [ordered.replace(anaphor, `on ${days[1]}`)];
+  const statedRule = parseRule(stated).ok;
+  if (dash && !statedRule) return [sentence];
+  return statedRule ? [stated, ordered] : [ordered];
 }
+const DAY_NAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun";
 
 /**
  * "Don't start the pumps when the tank is below 10%: block any pumping under those conditions": after a

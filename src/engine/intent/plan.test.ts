@@ -368,3 +368,29 @@ describe("a word of another tool's value beside the request's verb", () => {
     expect(chosen(decide(FUEL, ["FO-1234 tankering, please"]))).toBe("cancel_fuel_order");
   });
 });
+
+// Sixteenth session: a thing to make that only an integration of the catalog makes, and a layout of keys
+// and values naming a tool's fields. Our own tools and sentences.
+describe("a thing only an integration makes, and labels that name a tool's fields", () => {
+  const PUMPS: Tool[] = [
+    tool("restart_pump", "Restart a pump — Power-cycles a pump's controller.", { pump_id: code("PMP", 3, "The pump, e.g. PMP-104."), mode: { type: "string", enum: ["soft", "hard"] } }, ["pump_id", "mode"]),
+    tool("create_job", "Create a maintenance job against an asset.", { asset_id: { type: "string", pattern: "^(PMP|VLV)-[0-9]{3}$", description: "Asset tag." }, job_type: { type: "string", enum: ["corrective", "preventive", "inspection"] }, priority: { type: "string", enum: ["p1", "p2", "p3"] }, due_date: { type: "string", format: "date" }, description: { type: "string" } }, ["asset_id", "job_type", "priority", "description"]),
+    tool("get_pump_status", "Read a pump's flow and pressure.", { pump_id: code("PMP", 3, "The pump.") }, ["pump_id"]),
+  ];
+  for (const verb of ["Trigger", "Open", "Raise", "Create", "Please open"]) {
+    for (const tail of ["for whoever is on call - PMP-104 just tripped", "and alert the on-call engineer, PMP-104 is down"]) {
+      const text = `${verb} an incident ${tail}`;
+      it(text, () => expect(chosen(decide(PUMPS, [text]))).toBe("connect:pagerduty"));
+    }
+  }
+  it("a thing a workspace tool names stays with the tool", () => {
+    expect(chosen(decide(PUMPS, ["Create a job for PMP-104, corrective, p2, the seal leaks"]))).toBe("create_job");
+  });
+  for (const [layout, text] of [
+    ["bullets", "New job:\n• asset: PMP-104\n• type: preventative\n• priority: P3\n• due: 22 Sept 2027\n• desc: annual vibration survey"],
+    ["dashes", "New job\n- asset: PMP-104\n- type: preventive\n- priority: p3\n- desc: annual vibration survey"],
+    ["colons, no bullets", "asset: PMP-104\ntype: inspection\npriority: p1\ndesc: the coupling rattles"],
+  ] as const) {
+    it(`a layout of the tool's own fields (${layout}) asks for that tool, whatever a code in it could also fill`, () => expect(chosen(decide(PUMPS, [text]))).toBe("create_job"));
+  }
+});

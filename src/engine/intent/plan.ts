@@ -7,7 +7,7 @@ import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
 import { askedParameters, dateOrderOf, examplePrefixPattern, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
 import { signaturesOf } from "./arguments/signature.ts";
-import { classMembers, conceptsOf, initialsOfRuns, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
+import { classMembers, conceptsOf, initialsOfRuns, namesPeople, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { isKnownWord } from "../language/nlp.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { asMeant, clausesOf, requestFocus, type TurnKind } from "./classify.ts";
@@ -339,6 +339,8 @@ interface Support {
   enumPhrase: boolean;
   /** The request dictates a text ("tell them …") and the tool takes one. */
   dictates: boolean;
+  /** Labels of a "key: value" layout in the request that name the tool's parameters ("asset:", "due:"). */
+  labels: number;
 }
 
 // The request's main verb and its object count this much more than its other words, in BM25 and as a
@@ -434,6 +436,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
         codes: codeHits(r.item, text, true) + (EMAIL.test(text) && takesEmail(r.item) ? 1 : 0),
         enumPhrase: byPhrase.has(r.item) || (byEnumWord.has(r.item) && (operation.hit || focus.verb === undefined || GENERIC.has(rankKey(focus.verb)))),
         dictates: false,
+        labels: labelHits(r.item, text),
       };
       // The request writes out a message ("tell them …"): a tool that takes free text fits it.
       const props = Object.keys((r.item.parameters.properties ?? {}) as object);
@@ -482,13 +485,34 @@ function classMatesOfUnknown(index: Bm25<Tool>, written: string[]): string[] {
 
 /** How many kinds of evidence a candidate has: the request's operation or object, its codes, an enum phrase. */
 function evidence(s: Support | undefined): number {
-  return s ? Number(s.verb || s.object) + Number(s.codes > 0) + Number(s.enumPhrase) : 0;
+  return s ? Number(s.verb || s.object) + Number(s.codes > 0) + Number(s.enumPhrase) + Number(s.labels >= 2) : 0;
+}
+
+// "asset: INV-D09", "• due: 22 Sept", "desc = …": the labels of a layout of keys and values, one a line.
+const LABEL = /(?:^|\n)[ \t]*(?:[-*•·>]+[ \t]*)?([A-Za-z][A-Za-z /_-]{0,28}?)[ \t]*[:=][ \t]*\S/g;
+
+/**
+ * How many labels of the request's layout name a parameter of the tool: its key's words, or the start of
+ * one (a label is often cut short: "desc" for `description`, "qty" aside). A request that lists a tool's
+ * own fields asks for that tool, whatever a code in it could also fill elsewhere.
+ */
+function labelHits(tool: Tool, text: string): number {
+  if (!text.includes(":") && !text.includes("=")) return 0;
+  const keys = Object.keys((tool.parameters.properties ?? {}) as object).map((k) => k.toLowerCase().split(/[_.]+/).filter(Boolean));
+  let hits = 0;
+  for (const m of text.matchAll(LABEL)) {
+    const label = m[1]!.toLowerCase().trim().split(/[\s/_-]+/).filter(Boolean);
+    if (label.length === 0 || label.length > 3) continue;
+    const names = (key: string[]) => label.every((w) => key.some((k) => rankKey(k) === rankKey(w) || (w.length >= 3 && k.startsWith(w))));
+    if (keys.some(names)) hits++;
+  }
+  return hits;
 }
 
 /** A candidate fits the request by more than incidental words: its verb, its object, a code or an enum phrase, or a high enough score. */
 function fits(r: Ranked<Tool>, support: Support | undefined, verbKeys: string[]): boolean {
   if (!support) return true;
-  if (support.object || support.codes > 0 || support.enumPhrase || support.verbLiteral) return true;
+  if (support.object || support.codes > 0 || support.enumPhrase || support.verbLiteral || support.labels >= 2) return true;
   // Only a synonym of the verb ("write me a poem" → send_newsletter) and nothing else of the request: the
   // tool does something else that is merely described with a related verb.
   const beyondVerb = r.matched.filter((m) => !verbKeys.includes(m));
@@ -625,6 +649,11 @@ export function plan(input: PlanInput): Plan {
       if (offer) return { kind: "connect", integration: offer.integration, named: false, reason: `No connected tool can ${offer.capability}; ${offer.integration.name} can.` };
     }
   }
+  // "Trigger an incident for the on-call", "open a ticket about it": a thing to make that no tool of the
+  // workspace makes or names, and that one integration of the catalog makes, is that integration's job (a
+  // record code in the message, "INV-C07", says what the thing is about, not which tool makes it).
+  const made = input.turn === "request" && focus.object !== undefined && focus.verb !== undefined && MAKING_VERBS.has(focus.verb.split(/\s+/)[0]!.toLowerCase()) && !namesPeople(focus.object) ? objectOffer(input, rankKey(focus.object), last) : undefined;
+  if (made) return { kind: "connect", integration: made.integration, named: false, reason: `No connected tool can ${made.capability}; ${made.integration.name} can.` };
   // A reply to a question ("ORD-20551", "4 pls"), a correction or a push after a refusal ("do it now"):
   // when the last turn names no tool by its verb, the earlier turns say what is wanted.
   const verbNamesTool = verb !== undefined && ranked.some((r) => expand([verb]).some((v) => r.nameMatched.includes(v)));
@@ -725,6 +754,36 @@ function channelOffer(catalog: CatalogIntegration[], verb: string, verbKeys: str
   }
   return best;
 }
+
+/**
+ * The integration that makes a thing no tool of the workspace names (in its name, description or
+ * parameters): the one whose capability has the thing as its object and whose description shares the most
+ * words with the request ("incident … on call": PagerDuty). Two that fit alike are no answer.
+ */
+function objectOffer(input: PlanInput, object: string, text: string): { integration: CatalogIntegration; capability: string } | undefined {
+  if (object.length < 4 || GENERIC.has(object)) return undefined;
+  const named = input.tools.some((t) => rankTerms(`${t.name} ${t.description} ${JSON.stringify(t.parameters ?? {})}`).includes(object));
+  if (named) return undefined;
+  const asked = new Set(rankTerms(text));
+  const fits: { integration: CatalogIntegration; capability: string; score: number }[] = [];
+  for (const integration of input.catalog) {
+    const capability = integration.capabilities.find((c) => {
+      const [head, ...rest] = words(c).map(rankKey);
+      return rest.at(-1) === object && head !== undefined && MAKING.has(head);
+    });
+    if (!capability) continue;
+    const score = rankTerms(`${integration.description} ${integration.capabilities.join(" ")}`).filter((w) => w !== object && asked.has(w)).length;
+    fits.push({ integration, capability, score });
+  }
+  fits.sort((a, b) => b.score - a.score);
+  if (fits.length === 0 || (fits.length > 1 && fits[1]!.score === fits[0]!.score)) return undefined;
+  return fits[0];
+}
+// Verbs that ask for a new thing to be made ("trigger an incident", "open a ticket"); not "give", "put" or
+// "handle", which say nothing of making.
+const MAKING_VERBS = new Set(["trigger", "open", "raise", "create", "file", "log", "lodge", "start", "submit", "make", "generate"]);
+// The capabilities that make a thing ("create incident", "send envelope"), which such a verb asks for.
+const MAKING = new Set(["create", "open", "send", "post", "add", "file", "log", "raise", "start", "schedule", "book"].map(rankKey));
 
 /**
  * A catalog name written as a name, not as an ordinary word: several words ("Microsoft Teams"), a word that

@@ -323,6 +323,9 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       } else if (t.norm === "one" && words[i + 1] === "or" && ["more", "fewer", "less", "above", "over", "greater", "higher", "below", "under"].includes(words[i + 2] ?? "")) {
         // "one or more open defects": a count with its bound after it.
         t = { kind: "number", text: t.text, value: 1 };
+      } else if (t.norm === "one" && ["than", "least", "most"].includes(words[i - 1] ?? "") && /^[a-z]/.test(words[i + 1] ?? "") && !["of", "or", "and"].includes(words[i + 1] ?? "")) {
+        // "more than one refund", "at most one booking": after a bound, "one" is the count.
+        t = { kind: "number", text: t.text, value: 1 };
       } else if ((t.norm === "one" || (t.norm === "an" && words[i + 1] === "hour") || (t.norm === "a" && words[i + 1] === "fortnight") || (["a", "an"].includes(t.norm) && BOUNDS.has(words[i - 1] ?? ""))) && ONE_UNITS.has(words[i + 1] ?? "") && (t.norm === "one" || previous?.kind !== "quantity")) {
         // ("more than a day", "under a week", "at least a month": one of the unit after a bound; elsewhere "a
         // day" is what a count is per.)

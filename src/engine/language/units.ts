@@ -126,12 +126,21 @@ export function convertTo(value: number, from: string, to: Quantity): number | u
   return converted === undefined ? undefined : converted / to.value;
 }
 
+// Words after a unit in an argument's name that say what the measure is taken against or which reading it is.
+const REFERENCE_SUFFIXES = new Set(["agl", "amsl", "msl", "asl", "net", "gross", "avg", "mean", "max", "min", "peak", "total", "est", "estimated", "actual", "planned", "target", "limit"]);
+
 /**
  * The unit an argument's name or description states: `payload_kg`, `max_speed_mps`, `duration_minutes`,
  * "weight in grams". The last word that reads as a unit wins. Money minor units (cents) are money, not
  * quantities, and handled by the money reader.
  */
 export function unitOfName(words: readonly string[]): Quantity | undefined {
+  // `max_altitude_ft_agl`, `depth_m_msl`, `weight_kg_net`: a unit followed by what it is measured against or
+  // which reading it is, a word that is no unit itself.
+  if (words.length >= 3 && REFERENCE_SUFFIXES.has(words.at(-1)!)) {
+    const q = unitOfName(words.slice(0, -1));
+    if (q) return q;
+  }
   // `dose_mg_per_kg`, `speed_km_per_hour`: a unit per another, written with "per".
   const per = words.length >= 3 ? words.lastIndexOf("per") : -1;
   if (per > 0 && per === words.length - 2) {

@@ -1358,3 +1358,29 @@ describe("a code spelt out as a voice transcript writes it", () => {
     expect(extractArguments(KILN, ["I see you at the kiln at 1000 degrees celsius"], { now: NOW }).batch_ref).toBeUndefined();
   });
 });
+
+// Sixteenth session: values of closed lists written another way, and lists of codes. Our own schemas.
+describe("closed-list values cut short or made from a verb, and lists of codes", () => {
+  const ISSUE = {
+    type: "object",
+    required: ["group", "kind", "bays"],
+    properties: {
+      group: { type: "string", enum: ["O_neg", "O_pos", "AB_neg", "AB_pos"], description: "Blood group." },
+      kind: { type: "string", enum: ["corrective", "preventive", "inspection"], description: "Kind of work." },
+      bays: { type: "array", items: { type: "string", pattern: "^BAY-[0-9]{2}$" }, description: "Bays to clear." },
+    },
+  } as const;
+  for (const [written, group] of [["O-negative", "O_neg"], ["O negative", "O_neg"], ["AB-positive", "AB_pos"], ["AB positive", "AB_pos"], ["O neg", "O_neg"]] as const) {
+    for (const [kindWritten, kind] of [["preventative", "preventive"], ["preventive", "preventive"], ["correction-free corrective", "corrective"]] as const) {
+      const text = `${kindWritten} job for ${written} stock in BAY-04`;
+      it(text, () => expect(extractArguments(ISSUE, [text], { now: NOW })).toMatchObject({ group, kind, bays: ["BAY-04"] }));
+    }
+  }
+  for (const [text, bays] of [
+    ["clear BAY-02, BAY-05 and BAY-11 tomorrow", ["BAY-02", "BAY-05", "BAY-11"]],
+    ["bays: BAY-07 / BAY-08", ["BAY-07", "BAY-08"]],
+    ["just BAY-03 please (not BAY-3X)", ["BAY-03"]],
+  ] as const) {
+    it(text, () => expect(extractArguments(ISSUE, [text], { now: NOW }).bays).toEqual(bays));
+  }
+});

@@ -177,6 +177,10 @@ function forms(word: string): Set<string> {
   let hit = formsCache.get(word);
   if (!hit) {
     hit = new Set([...conceptsOf(word)].filter((c) => !c.startsWith(":")));
+    // ("preventative" and "preventive", "corrective": an adjective made from a verb by -ive or -ative is
+    // written either way; both are forms of the verb.)
+    const made = /^([a-z]{4,}?)(?:at)?ive$/.exec(word);
+    if (made) for (const stem of [made[1]!, `${made[1]}e`]) if (isKnownWord(stem) && tag([stem])[0]?.pos === "VERB") hit.add(stem);
     if (formsCache.size > 20_000) formsCache.clear();
     formsCache.set(word, hit);
   }
@@ -193,6 +197,9 @@ const sameWord = (a: string, b: string) => {
   for (const f of forms(b)) if (fa.has(f)) return true;
   return false;
 };
+
+/** A value's word cut short from the written one: "neg" of negative, "prem" of premium (three letters or more). */
+const cutShort = (part: string, written: string) => part.length >= 3 && /^[a-z]+$/.test(part) && written.length > part.length + 1 && written.startsWith(part);
 
 /** Same word, or verbs of one operation ("asked" for request, "cancelled" for terminate). */
 const sameOperation = (a: string, b: string) => {
@@ -254,10 +261,20 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
         for (let k = 0; k < spelling.length && ok; k++) {
           const same = sameWord(words[i + k]!.word, spelling[k]!) || (/\d/.test(spelling[k]!) && squash(words[i + k]!.word) === squash(spelling[k]!));
           if (same) exact++;
-          ok = same || (spelling.length > 1 && sameOperation(words[i + k]!.word, spelling[k]!));
+          ok = same || (spelling.length > 1 && (sameOperation(words[i + k]!.word, spelling[k]!) || cutShort(spelling[k]!, words[i + k]!.word)));
         }
         // A multi-word value may have one word written as another verb of its operation, never all.
         if (ok && exact > 0) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + spelling.length - 1]!.span.end }, words: spelling.length - (spelling.length - exact) * 0.5 });
+      }
+    }
+    // ("O-negative" for O_neg, "AB-positive" for AB_pos: a value of several words written as one hyphenated
+    // word, each part as the value's word or the word it cuts short.)
+    if (parts.length > 1) {
+      for (const w of words) {
+        const pieces = w.word.split("-");
+        if (pieces.length !== parts.length) continue;
+        const exact = pieces.filter((p, k) => sameWord(p, parts[k]!)).length;
+        if (exact > 0 && pieces.every((p, k) => sameWord(p, parts[k]!) || cutShort(parts[k]!, p))) out.push({ value: form.value, span: w.span, words: parts.length - (parts.length - exact) * 0.5 });
       }
     }
     // A value of several words named by its first, when no other value of the parameter has it ("tartaric"

@@ -172,6 +172,8 @@ export interface Signature {
   examples?: string[];
   maxLength?: number;
   itemKind?: SlotKind;
+  /** For a list of codes: the pattern each item matches (`^BLK-[0-9]{2}$`). */
+  itemPattern?: RegExp;
   /** Decimal places a converted quantity keeps: the schema's multipleOf, or its description ("rounded to one decimal place"). */
   decimals?: number;
 }
@@ -395,7 +397,14 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   if (typeof s.maxLength === "number") sig.maxLength = s.maxLength;
   if (kind === "emails") {
     const items = (s.items ?? {}) as JsonSchema;
-    sig.itemKind = items.format === "email" ? "email" : "name";
+    sig.itemKind = items.format === "email" ? "email" : typeof items.pattern === "string" ? "code" : "name";
+    if (typeof items.pattern === "string") {
+      try {
+        sig.itemPattern = new RegExp(items.pattern);
+      } catch {
+        // A pattern JavaScript cannot read: the list is then filled only by what is said of it.
+      }
+    }
   }
   return sig;
 }

@@ -340,6 +340,9 @@ function bareReply(turn: Turn): string | undefined {
   return tag(words).every((w) => !NOT_A_VALUE.has(w.pos) && !NO_VALUE.has(w.lemma)) ? value : undefined;
 }
 
+// A code as written: letters and digits, joined inside by hyphens, dots, slashes or underscores.
+const CODE_TOKEN = /(?<![\w./-])[A-Za-z0-9](?:[A-Za-z0-9_./-]*[A-Za-z0-9])?(?![\w-])/g;
+
 /** Values for the word-valued parameters still open after the typed matching. */
 export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, taken: Span[], filled: Map<string, unknown>): Map<string, unknown> {
   const out = new Map<string, unknown>();
@@ -367,6 +370,17 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
       if (m) claim(sig.key, { value: m[0].replace(/[.,;]+$/, ""), span: { start: m.index!, end: m.index! + m[0].length } });
     } else if (sig.kind === "identifier") {
       claim(sig.key, identifier(sig, turn, taken, asked.has(sig.key)));
+    } else if (sig.kind === "emails" && sig.itemPattern) {
+      // A list of codes ("blocks": BLK-02, BLK-05): every code of the turn the items' pattern takes whole.
+      const codes: { value: string; span: Span }[] = [];
+      for (const m of turn.text.matchAll(CODE_TOKEN)) {
+        const span = { start: m.index!, end: m.index! + m[0].length };
+        if (sig.itemPattern.test(m[0]) && !taken.some((t) => overlaps(t, span)) && !codes.some((c) => c.value === m[0])) codes.push({ value: m[0], span });
+      }
+      if (codes.length > 0) {
+        out.set(sig.key, codes.map((c) => c.value));
+        for (const c of codes) taken.push(c.span);
+      }
     } else if (sig.kind === "emails") {
       const emails = turn.found.filter((f) => f.value.kind === "email" && !taken.some((t) => overlaps(t, f.span)) && (cueScore(sig, f.left, f.right, f.near) > 0 || f.left.slice(0, 3).some((w) => ["cc", "copy", "copying", "bcc", "include", "including"].includes(w))));
       if (emails.length > 0) {
