@@ -1435,7 +1435,7 @@ const SETTING_KEYS: Record<Setting, string[]> = {
 // An argument that identifies a thing rather than describing it: `equipment_id`, `section_ref`, `area_code`.
 const IDENTIFIER_KEY = /(?:^|[._])(?:id|ids|ref|reference|code|number|no)$/;
 
-function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false, setting?: Setting): Truth {
+function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false, setting?: Setting, selfNamed = false): Truth {
   const networks = networksOf(values);
   if (networks) return evaluateNetworks(a, subject, networks, every);
   const { wanted, phraseWords, parts: valueParts } = valueWords(values);
@@ -1473,7 +1473,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     // words) and names no argument is a value some argument holds (`reason: temperature_excursion`). With
     // the schema known it is about this call when an argument holds it; when a closed list of the tool's
     // has it, a call that left that argument out is unknown; otherwise the tool cannot carry it.
-    if (a.params && values.length === 1 && norm(values[0]!) === norm(subject.text)) {
+    if (a.params && selfNamed) {
       for (const f of a.fields) {
         if ((scalar(f) && fieldEquals(f, values)) || listHolds(f, values)) {
           a.claimed.add(f.path);
@@ -1876,8 +1876,10 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const category = c.category === true;
       const every = exempting !== negate;
       const setting = c.setting;
+      // (Read once, when the rule loads: a phrase whose value is its own words.)
+      const selfNamed = values.length === 1 && subject.words.length > 0 && norm(values[0]!) === norm(subject.text);
       return (a) => {
-        const t = evaluateEquals(a, subject, values, category, every, setting);
+        const t = evaluateEquals(a, subject, values, category, every, setting, selfNamed);
         return negate ? ((2 - t) as Truth) : t;
       };
     }
