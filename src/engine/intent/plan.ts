@@ -762,7 +762,7 @@ function channelOffer(catalog: CatalogIntegration[], verb: string, verbKeys: str
  */
 function objectOffer(input: PlanInput, object: string, text: string): { integration: CatalogIntegration; capability: string } | undefined {
   if (object.length < 4 || GENERIC.has(object)) return undefined;
-  const named = input.tools.some((t) => rankTerms(`${t.name} ${t.description} ${JSON.stringify(t.parameters ?? {})}`).includes(object));
+  const named = input.tools.some((t) => toolTerms(t).has(object));
   if (named) return undefined;
   const asked = new Set(rankTerms(text));
   const fits: { integration: CatalogIntegration; capability: string; score: number }[] = [];
@@ -779,6 +779,17 @@ function objectOffer(input: PlanInput, object: string, text: string): { integrat
   if (fits.length === 0 || (fits.length > 1 && fits[1]!.score === fits[0]!.score)) return undefined;
   return fits[0];
 }
+// The stemmed words of a tool's name, description and parameters, read once per tool object.
+const toolTermsCache = new WeakMap<Tool, Set<string>>();
+function toolTerms(tool: Tool): Set<string> {
+  let hit = toolTermsCache.get(tool);
+  if (!hit) {
+    hit = new Set(rankTerms(`${tool.name} ${tool.description} ${JSON.stringify(tool.parameters ?? {})}`));
+    toolTermsCache.set(tool, hit);
+  }
+  return hit;
+}
+
 // Verbs that ask for a new thing to be made ("trigger an incident", "open a ticket"); not "give", "put" or
 // "handle", which say nothing of making.
 const MAKING_VERBS = new Set(["trigger", "open", "raise", "create", "file", "log", "lodge", "start", "submit", "make", "generate"]);
