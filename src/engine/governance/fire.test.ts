@@ -3247,6 +3247,25 @@ describe("sixteenth session: values said as a cause, manners, windows of a named
   });
 });
 
+describe("sixteenth session: initials joined by '&', and the thing after 'of' before a condition", () => {
+  for (const [list, inside, outside] of [["R&D, QA or ops", "r&d", "sales"], ["P&L or M&A", "m&a", "legal"], ["A&E, ICU or theatres", "a&e", "oncology"]] as const) {
+    const sentence = `Require approval for transfers of spare kits to any department other than ${list}`;
+    it(sentence, () =>
+      decide(sentence, [
+        ["transfer_spare_kit", { kit_id: "K1", department: outside }, "conditional"],
+        ["transfer_spare_kit", { kit_id: "K1", department: inside }, "approved"],
+      ]),
+    );
+  }
+  for (const sentence of ["Urgent release of plasma packs to any ward other than ICU or theatres needs approval", "Urgent release of plasma packs to any ward other than ICU, theatres or recovery needs approval"]) {
+    it(sentence, () => {
+      const parsed = parseRule(sentence);
+      expect(parsed.ok && parsed.rule.actions.terms[0]!.objects).toEqual(expect.arrayContaining(["plasma"]));
+      expect(parsed.ok && parsed.rule.ignored).toBeFalsy();
+    });
+  }
+});
+
 function capital(s: string): string {
   return `${s[0]!.toUpperCase()}${s.slice(1)}`;
 }

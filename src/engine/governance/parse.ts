@@ -3590,6 +3590,13 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // condition is read before the scope) is the rule's scope all the same.
   const domainAt = domain === null ? conditions.findIndex((c) => c.kind === "equals" && !c.negate && c.subject.words.length === 0 && c.values.length === 1 && /^[a-z][\w-]* domain$/.test(c.values[0]!)) : -1;
   if (domainAt >= 0) domain = (conditions.splice(domainAt, 1)[0] as { values: string[] }).values[0]!.replace(/ domain$/, "");
+  // "Emergency release of O-negative units to any ward other than …": the thing after "of" that follows the
+  // action's words names what is done, even when a condition after it left it unplaced.
+  const lastAction = actionWords.filter((w) => w.t.kind === "word").at(-1);
+  const ofAt = lastAction ? ws.indexOf(lastAction) + 1 : -1;
+  if (ofAt > 0 && wordIs(ws[ofAt], "of") && !actionWords.includes(ws[ofAt + 1]!)) {
+    for (let k = ofAt + 1; k < ws.length && loose.includes(ws[k]!) && ["NOUN", "PROPN", "ADJ"].includes(ws[k]!.pos); k++) spareNouns.add(ws[k]!);
+  }
   const action = readAction([...actionWords, ...loose.filter((w) => spareNouns.has(w))]);
   if (unlessAction.length > 0) unlessConditions = [...unlessConditions, { kind: "action", terms: unlessAction }];
   const reading: Reading = {
@@ -3769,8 +3776,8 @@ export function parseRule(sentence: string): ParseResult {
   const text = sentence.trim().replace(/[.!;]+$/, "");
   if (text === "") return fail("the rule is empty.", [], 0, 'e.g. "Block refunds over $500"');
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
-  // ("… 500 W and above", "… 2 GB or over" end with the value's own bound: complete.)
-  const last = /(?<!\b(?:and|or)\s+)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
+  // ("… 500 W and above", "… 2 GB or over" end with the value's own bound: complete; "… or M&A" ends with a name.)
+  const last = /(?<!\b(?:and|or)\s+|&)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
   if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.

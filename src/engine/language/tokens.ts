@@ -95,8 +95,8 @@ const LEXEME = new RegExp(
     // "4ab10", "7kqd215": digits, letters, digits is a code (a plate, a part), not a number and a word; one
     // letter between ("1h30", "3x4") is left to the readers of durations and sizes. A short prefix, a hyphen
     // and three digits or more ("LOT-4410", "APP-2027-00312") is a reference too, not a word and a negative
-    // number ("covid-19", "tier-2" stay words and numbers).
-    String.raw`(?<code>(?<![a-z0-9])(?:\d+[a-z]{2,}\d[a-z0-9]*|[a-z]{1,6}-\d{3,}(?:-[a-z0-9]+)*)(?![a-z0-9]))`,
+    // number ("covid-19", "tier-2" stay words and numbers). Initials joined by "&" ("A&E", "R&D", "P&L") are one name.
+    String.raw`(?<code>(?<![a-z0-9])(?:\d+[a-z]{2,}\d[a-z0-9]*|[a-z]{1,6}-\d{3,}(?:-[a-z0-9]+)*|[a-z]{1,2}&[a-z]{1,2})(?![a-z0-9]))`,
     String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
