@@ -3257,7 +3257,7 @@ describe("sixteenth session: initials joined by '&', and the thing after 'of' be
       ]),
     );
   }
-  for (const sentence of ["Urgent release of plasma packs to any ward other than ICU or theatres needs approval", "Urgent release of plasma packs to any ward other than ICU, theatres or recovery needs approval"]) {
+  for (const sentence of ["Urgent transfer of plasma to any department other than ICU or theatres needs approval", "Urgent transfer of plasma to any department other than ICU, theatres or recovery needs approval"]) {
     it(sentence, () => {
       const parsed = parseRule(sentence);
       expect(parsed.ok && parsed.rule.actions.terms[0]!.objects).toEqual(expect.arrayContaining(["plasma"]));

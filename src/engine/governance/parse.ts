@@ -3590,7 +3590,7 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // condition is read before the scope) is the rule's scope all the same.
   const domainAt = domain === null ? conditions.findIndex((c) => c.kind === "equals" && !c.negate && c.subject.words.length === 0 && c.values.length === 1 && /^[a-z][\w-]* domain$/.test(c.values[0]!)) : -1;
   if (domainAt >= 0) domain = (conditions.splice(domainAt, 1)[0] as { values: string[] }).values[0]!.replace(/ domain$/, "");
-  // "Emergency release of O-negative units to any ward other than …": the thing after "of" that follows the
+  // "Urgent transfer of spare kits to any depot other than …": the thing after "of" that follows the
   // action's words names what is done, even when a condition after it left it unplaced.
   const lastAction = actionWords.filter((w) => w.t.kind === "word").at(-1);
   const ofAt = lastAction ? ws.indexOf(lastAction) + 1 : -1;
