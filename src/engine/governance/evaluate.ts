@@ -949,6 +949,30 @@ export function gapBetween(a: PreparedAction, subject: Subject, since: { from: S
 }
 
 /** The action's date arguments a subject names ("events" → `event_date`); the only one when it names none. */
+// Counts that are lengths of time: "21 nights" of a stay are 21 days of it.
+const SPAN_UNITS: Record<string, string> = { night: "d", nights: "d", day: "d", days: "d", week: "wk", weeks: "wk" };
+// The words that mark an argument as where a stretch of time begins, and as where it ends.
+const SPAN_START = new Set(["start", "from", "begin", "beginning", "arrival", "arrive", "checkin", "pickup", "commence", "commencement", "onset"]);
+const SPAN_END = new Set(["end", "until", "till", "finish", "return", "checkout", "departure", "depart", "dropoff", "expiry", "expires"]);
+
+/**
+ * The length in seconds between the action's start and end dates ("check_in_date" and "check_out_date",
+ * "start"/"end", "from"/"until"): one argument of each, the end not before the start; undefined otherwise.
+ */
+function spanOf(a: PreparedAction): number | undefined {
+  const dates = a.fields.filter(isDate);
+  if (dates.length < 2) return undefined;
+  const marks = (f: Field, set: Set<string>, particle: string) => f.words.some((w) => set.has(w)) || (f.words.includes("check") && f.words.includes(particle));
+  const starts = dates.filter((f) => marks(f, SPAN_START, "in"));
+  const ends = dates.filter((f) => marks(f, SPAN_END, "out") && !starts.includes(f));
+  if (starts.length !== 1 || ends.length !== 1) return undefined;
+  const seconds = (Date.parse(ends[0]!.value as string) - Date.parse(starts[0]!.value as string)) / 1000;
+  if (!(seconds >= 0)) return undefined;
+  a.claimed.add(starts[0]!.path);
+  a.claimed.add(ends[0]!.path);
+  return seconds;
+}
+
 export function datedFields(action: PreparedAction, subject: Subject): Field[] {
   const named = bySubject(action, subject, isDate);
   if (named.length > 0) return named;
@@ -1805,6 +1829,9 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const key = numericKey(subject, value);
       const since = c.since;
       const limit = since && value.unit ? convert(value.value, value.unit, "s") : undefined;
+      // The unit a length of the action is compared in, when the rule gives one: a length of time, or a count
+      // of days, nights or weeks (read when the rule loads).
+      const spanUnit = value.kind === "time" && value.unit ? value.unit : subject.count && subject.words.length === 1 ? SPAN_UNITS[subject.words[0]!] : undefined;
       return (a) => {
         if (since && limit !== undefined) {
           const gap = gapBetween(a, subject, since);
@@ -1826,6 +1853,16 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           // "increases greater than 7%" and an action that carries the value before and after.
           const change = value.percent || subject.magnitude ? changeBetween(a, value, subject.direction) : undefined;
           if (change !== undefined) return compareNumbers(op, change, value.value, high?.value) ? TRUE : FALSE;
+          // "stays longer than 21 nights", "rentals of more than 2 weeks": a length the action carries as its
+          // start and end dates.
+          const unit = spanUnit;
+          const span = unit ? spanOf(a) : undefined;
+          if (unit && span !== undefined) {
+            // (Rounded: 21 days read back from seconds are 20.999999999999996.)
+            const converted = convert(span, "s", unit);
+            const length = converted === undefined ? undefined : Math.round(converted * 1e6) / 1e6;
+            if (length !== undefined) return compareNumbers(op, length, value.value, high ? (high.unit ? convert(high.value, high.unit, unit) : high.value) : undefined) ? TRUE : FALSE;
+          }
           if (a.params && !toolCanCarry(a, subject, value)) return FALSE;
           a.unknowns.add(subject.text || subject.implied || "amount");
           return UNKNOWN;

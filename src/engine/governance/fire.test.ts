@@ -3269,3 +3269,24 @@ describe("sixteenth session: initials joined by '&', and the thing after 'of' be
 function capital(s: string): string {
   return `${s[0]!.toUpperCase()}${s.slice(1)}`;
 }
+
+describe("sixteenth session: a length the action carries as its start and end dates", () => {
+  const STAYS = [
+    ["Kennel stays longer than 21 nights need the manager's OK", "book_kennel_stay", "check_in_date", "check_out_date", "conditional"],
+    ["Block kennel stays of more than 21 days", "book_kennel_stay", "start_date", "end_date", "blocked"],
+    ["Van hires longer than 3 weeks are not allowed", "book_van_hire", "pickup_date", "return_date", "blocked"],
+  ] as const;
+  for (const [sentence, tool, start, end, fired] of STAYS) {
+    it(sentence, () => {
+      const days = 21; // (3 weeks are 21 days too.)
+      const at = (n: number) => new Date(Date.UTC(2027, 6, 1 + n)).toISOString().slice(0, 10);
+      decide(sentence, [
+        [tool, { ref: "R1", [start]: at(0), [end]: at(days + 1) }, fired],
+        [tool, { ref: "R1", [start]: at(0), [end]: at(days) }, "approved"],
+        [tool, { ref: "R1", [start]: at(0), [end]: at(3) }, "approved"],
+        // No dates: the length is unknown, which fails closed.
+        [tool, { ref: "R1" }, fired],
+      ]);
+    });
+  }
+});
