@@ -1853,7 +1853,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           // "increases greater than 7%" and an action that carries the value before and after.
           const change = value.percent || subject.magnitude ? changeBetween(a, value, subject.direction) : undefined;
           if (change !== undefined) return compareNumbers(op, change, value.value, high?.value) ? TRUE : FALSE;
-          // "stays longer than 21 nights", "rentals of more than 2 weeks": a length the action carries as its
+          // "cottage lets of more than 14 nights", "hires longer than 2 weeks": a length the action carries as its
           // start and end dates.
           const unit = spanUnit;
           const span = unit ? spanOf(a) : undefined;
