@@ -3289,3 +3289,23 @@ describe("sixteenth session: a length the action carries as its start and end da
     });
   }
 });
+
+describe("sixteenth session: a capital A as a value, not the article", () => {
+  for (const [sentence, fired] of [
+    ["Require approval for deliveries in zone A", "conditional"],
+    ["Require approval for deliveries when the zone is A", "conditional"],
+    ["Block deliveries when the zone is A or B", "blocked"],
+    ["Require a supervisor's sign-off for deliveries whose zone is A", "conditional"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["schedule_delivery", { ref: "D1", zone: "A" }, fired],
+        ["schedule_delivery", { ref: "D1", zone: "C" }, "approved"],
+      ]),
+    );
+  }
+  it("the article before its noun stays an article", () => {
+    const parsed = parseRule("A refund over $500 needs approval");
+    expect(parsed.ok && parsed.rule.actions.terms.map((t) => t.text)).toEqual(["refund"]);
+  });
+});

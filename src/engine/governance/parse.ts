@@ -17,7 +17,7 @@ import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { isKnownWord, tag } from "../language/nlp.ts";
 import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
-import { tokenize, isValue, type Token } from "../language/tokens.ts";
+import { tokenize, tokenizeWithSpans, isValue, type Token } from "../language/tokens.ts";
 import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
 import { countryCode } from "../language/regions.ts";
@@ -207,7 +207,10 @@ function analyze(text: string): W[] {
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
   text = splitMannerCompounds(text);
-  const tokens = tokenize(text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead"));
+  const prepared = text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead");
+  const { tokens, spans } = tokenizeWithSpans(prepared);
+  // The words as written, case kept (a capital "A" may be a value, below).
+  const written = spans.map((sp) => prepared.slice(sp.start, sp.end));
   const words = tokens.map((t) => (t.kind === "word" ? t.norm : t.kind === "punct" ? t.text : "5"));
   const tags = tag(words);
   const ws: W[] = tokens.map((t, i) => ({
@@ -217,6 +220,23 @@ function analyze(text: string): W[] {
     pos: t.kind === "word" ? (tags[i]?.pos ?? "X") : t.kind === "punct" ? "PUNCT" : "NUM",
     used: false,
   }));
+  // "zone A or B", "when the grade is A", "in zone A": a capital A after a noun or a copula, where no noun
+  // follows it, is a value, not the article (which always has its noun after it). Its norm keeps the
+  // capital, so no reader takes it for "a".
+  for (let k = 1; k < ws.length; k++) {
+    const w = ws[k]!;
+    if (w.t.kind !== "word" || written[k] !== "A") continue;
+    const before = ws[k - 1]!;
+    const after = ws[k + 1];
+    const listed = (x: W | undefined) => x !== undefined && x.t.kind === "word" && /^[A-Z]$/.test(written[ws.indexOf(x)] ?? "");
+    const valuePlace = (before.t.kind === "word" && (["NOUN", "PROPN"].includes(before.pos) || wordIs(before, "is", "are", "be", "was", "were") || (LIST_SEPARATORS.has(before.norm) && listed(ws[k - 2])))) || (before.t.kind === "punct" && before.t.text === "," && listed(ws[k - 2]));
+    const nothingNamed = !after || after.t.kind !== "word" || LIST_SEPARATORS.has(after.norm) || listed(after) || CONDITION_MARKERS.has(after.norm) || MODALS.has(after.norm) || wordIs(after, "is", "are", "need", "needs", "require", "requires", "must");
+    if (valuePlace && nothingNamed) {
+      w.norm = "A";
+      w.lemma = "A";
+      w.pos = "PROPN";
+    }
+  }
   for (let k = 1; k < ws.length; k++) {
     const w = ws[k]!;
     // (A tagger may call such a participle an adjective: "waived", "voided".)
@@ -3778,7 +3798,8 @@ export function parseRule(sentence: string): ParseResult {
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
   // ("… 500 W and above", "… 2 GB or over" end with the value's own bound: complete; "… or M&A" ends with a name.)
   const last = /(?<!\b(?:and|or)\s+|&)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
-  if (last) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
+  // (A capital "A" after a noun is a value: "… in zone A".)
+  if (last && !(last[1] === "A" && /\b[a-z]+\s+A$/.test(text))) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
   // "more then 20", a common slip: a comparative is followed by "than".
