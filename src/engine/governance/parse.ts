@@ -17,7 +17,7 @@ import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { isKnownWord, tag } from "../language/nlp.ts";
 import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
-import { tokenize, tokenizeWithSpans, isValue, type Token } from "../language/tokens.ts";
+import { tokenizeWithSpans, isValue, type Token } from "../language/tokens.ts";
 import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
 import { countryCode } from "../language/regions.ts";
