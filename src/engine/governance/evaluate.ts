@@ -959,10 +959,14 @@ const SPAN_END = new Set(["end", "until", "till", "finish", "return", "checkout"
  * The length in seconds between the action's start and end dates ("check_in_date" and "check_out_date",
  * "start"/"end", "from"/"until"): one argument of each, the end not before the start; undefined otherwise.
  */
+// (A module function, not one made per decision: see docs/benchmarks.md on tsx's keepNames.)
+function marks(f: Field, set: Set<string>, particle: string): boolean {
+  return f.words.some((w) => set.has(w)) || (f.words.includes("check") && f.words.includes(particle));
+}
+
 function spanOf(a: PreparedAction): number | undefined {
   const dates = a.fields.filter(isDate);
   if (dates.length < 2) return undefined;
-  const marks = (f: Field, set: Set<string>, particle: string) => f.words.some((w) => set.has(w)) || (f.words.includes("check") && f.words.includes(particle));
   const starts = dates.filter((f) => marks(f, SPAN_START, "in"));
   const ends = dates.filter((f) => marks(f, SPAN_END, "out") && !starts.includes(f));
   if (starts.length !== 1 || ends.length !== 1) return undefined;
