@@ -3163,6 +3163,15 @@ describe("sixteenth session: values said as a cause, manners, windows of a named
         ]),
       );
     }
+    // Hours in a limit are when the things may happen, never a value they may not exceed.
+    for (const sentence of ["Restrict firmware pushes to 9am-5pm", "Limit firmware pushes to 09:00-17:00 UTC", "Restrict firmware pushes to between 09:00 and 17:00"]) {
+      it(sentence, () =>
+        decide(sentence, [
+          ["push_firmware", { device: "D1", now: "2027-03-02T20:00:00Z" }, "blocked"],
+          ["push_firmware", { device: "D1", now: "2027-03-02T10:00:00Z" }, "approved"],
+        ]),
+      );
+    }
     it("who does the things is no party of the count", () => {
       const parsed = parseRule("Stargazers may reserve no more than 2 telescope slots per day");
       expect(parsed.ok && parsed.rule.when?.kind === "rate" && parsed.rule.when.per).toBeFalsy();

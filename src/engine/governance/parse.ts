@@ -3943,6 +3943,9 @@ function limitSaidAsAllowance(text: string): string {
     // "Limit ticket orders to 4 per hour": the count first, then the window.
     const rate = /^(\S+)\s+((?:per|a|an|every|each|in|within)\s+.+)$/i.exec(bound);
     if (rate) return `Block more than ${rate[1]} ${what} ${rate[2]}`;
+    // "Limit deployments to 09:00-17:00", "Restrict exports to weekdays between 9am and 5pm": hours or days
+    // are when the things may happen; outside them they are blocked.
+    if (/\d\s*(?::\d|[ap]\.?m\b)|\b(?:between|weekdays?|weekends?|business|office|working)\b/i.test(bound)) return `Only allow ${what} ${/^(?:between|on|during|from|in)\b/i.test(bound) ? "" : "during "}${bound}`;
     // "Limit refunds to $500", "Limit discounts to 15%": a value the things may not exceed.
     return /^[$€£¥\d]/.test(bound) ? `Block ${what} over ${bound}` : text;
   }
