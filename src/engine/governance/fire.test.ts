@@ -3164,7 +3164,7 @@ describe("sixteenth session: values said as a cause, manners, windows of a named
       );
     }
     // Hours in a limit are when the things may happen, never a value they may not exceed.
-    for (const sentence of ["Restrict firmware pushes to 9am-5pm", "Limit firmware pushes to 09:00-17:00 UTC", "Restrict firmware pushes to between 09:00 and 17:00"]) {
+    for (const sentence of ["Restrict firmware pushes to 9am-5pm", "Limit firmware pushes to 09:00-17:00 UTC", "Restrict firmware pushes to between 08:30 and 17:30"]) {
       it(sentence, () =>
         decide(sentence, [
           ["push_firmware", { device: "D1", now: "2027-03-02T20:00:00Z" }, "blocked"],
