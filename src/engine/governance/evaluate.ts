@@ -5,7 +5,7 @@
 // a condition on a field the tool cannot carry does not apply (FALSE): it is UNKNOWN only when the tool has
 // such a field and the caller left it out.
 import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Setting, Subject, Value } from "./compiled.ts";
-import { channelOf, conceptsOf, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
+import { channelOf, conceptsOf, cutShort, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 import { countryCode, unionMembers } from "../language/regions.ts";
@@ -1290,10 +1290,9 @@ function compareValues(a: string, b: string): boolean {
   const xs = x.split(" ");
   const ys = y.split(" ");
   if (xs.length !== ys.length) return false;
-  // ("O_neg" and "O-negative", "std_delivery" and "standard delivery": in a value of several words, a word
-  // may be cut short to three letters or more, as codes of closed lists often are.)
-  const abbreviated = (u: string, v: string) => u.length >= 3 && v.length > u.length && v.startsWith(u);
-  return xs.every((w, i) => w === ys[i] || conceptsOf(w).has(ys[i]!) || conceptsOf(ys[i]!).has(w) || (xs.length > 1 && (abbreviated(w, ys[i]!) || abbreviated(ys[i]!, w))));
+  // ("O_neg" and "O-negative": in a value of several words, a word may be cut short, as codes of closed
+  // lists often are.)
+  return xs.every((w, i) => w === ys[i] || conceptsOf(w).has(ys[i]!) || conceptsOf(ys[i]!).has(w) || (xs.length > 1 && (cutShort(w, ys[i]!) || cutShort(ys[i]!, w))));
 }
 
 // A rule's values that are all addresses or blocks ("outside 10.20.0.0/16"), read once per values list.
@@ -1463,6 +1462,17 @@ const SETTING_KEYS: Record<Setting, string[]> = {
 // An argument that identifies a thing rather than describing it: `equipment_id`, `section_ref`, `area_code`.
 const IDENTIFIER_KEY = /(?:^|[._])(?:id|ids|ref|reference|code|number|no)$/;
 
+/** Claims the first argument equal to one of the values, or a list argument holding one: whether there is one. */
+function claimHolder(a: PreparedAction, values: readonly string[]): boolean {
+  for (const f of a.fields) {
+    if ((scalar(f) && fieldEquals(f, values)) || listHolds(f, values)) {
+      a.claimed.add(f.path);
+      return true;
+    }
+  }
+  return false;
+}
+
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false, setting?: Setting, selfNamed = false): Truth {
   const networks = networksOf(values);
   if (networks) return evaluateNetworks(a, subject, networks, every);
@@ -1502,12 +1512,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     // the schema known it is about this call when an argument holds it; when a closed list of the tool's
     // has it, a call that left that argument out is unknown; otherwise the tool cannot carry it.
     if (a.params && selfNamed) {
-      for (const f of a.fields) {
-        if ((scalar(f) && fieldEquals(f, values)) || listHolds(f, values)) {
-          a.claimed.add(f.path);
-          return TRUE;
-        }
-      }
+      if (claimHolder(a, values)) return TRUE;
       const listed = a.choices.find((c) => c.values.some((v) => valueParts[0]!.every((w) => meets(v, conceptsOf(w) as Set<string>))));
       if (listed && !a.fields.some((f) => f.path === listed.path)) {
         a.unknowns.add(subject.text);
@@ -1519,12 +1524,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
     if (a.params && !toolCanCarry(a, subject)) return FALSE;
   }
   // 2. Any short argument equal to a value, or a list argument holding one ("tags": ["legal-hold", …]).
-  for (const f of a.fields) {
-    if ((scalar(f) && fieldEquals(f, wanted)) || listHolds(f, wanted)) {
-      a.claimed.add(f.path);
-      return TRUE;
-    }
-  }
+  if (claimHolder(a, wanted)) return TRUE;
   // 3. The tool is about the value itself ("publish to social media" and `publish_social_post`).
   // Its name only: a description saying "production needs approval" is not an action in production.
   if (valueParts.some((words) => words.every((w) => hasConcept(a.name, w)))) return TRUE;

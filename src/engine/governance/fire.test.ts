@@ -1985,7 +1985,6 @@ describe("thirteenth session: limits on things done, kinds and posts that alone 
     }));
     return set.decide(prepareAction({ tool, args, now: NOW, history })).decision;
   };
-  const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
 
   // "No more than 3 sauna sessions each day can be booked": a rate on the actions the passive verb names.
   describe("a limit on things a passive verb is done to", () => {

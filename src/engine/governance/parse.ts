@@ -4143,14 +4143,17 @@ function statedThenOrdered(sentence: string): string[] {
   if (dash && /\s[-–—]\s/.test(ordered)) return [sentence];
   // "We don't cut hair on Sundays: block any styling booking that falls on it": the order names the days
   // the statement gave by a pronoun; it says the statement in full, which is then no rule of its own.
-  const days = new RegExp(String.raw`\bon\s+((?:(?:${DAY_NAMES})s?|weekends?|weekdays?)(?:\s*(?:,|or|and)\s*(?:(?:${DAY_NAMES})s?|weekends?|weekdays?))*)\b`, "i").exec(stated);
+  const days = STATED_DAYS.exec(stated);
   const anaphor = /\bon\s+(?:one|it|them|those(?:\s+days)?|such\s+(?:a\s+)?days?|that\s+day|either(?:\s+of\s+them)?)\b/i;
   if (days && anaphor.test(ordered)) return [ordered.replace(anaphor, `on ${days[1]}`)];
   const statedRule = parseRule(stated).ok;
   if (dash && !statedRule) return [sentence];
   return statedRule ? [stated, ordered] : [ordered];
 }
-const DAY_NAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun";
+// "on Sundays", "on Saturdays and Sundays", "on weekends": the days a statement names, by the day words
+// the day readers know (made once).
+const DAY_WORD = String.raw`(?:${Object.keys(DAYS).sort((a, b) => b.length - a.length).join("|")}|weekends?|weekdays?)`;
+const STATED_DAYS = new RegExp(String.raw`\bon\s+(${DAY_WORD}(?:\s*(?:,|or|and)\s*${DAY_WORD})*)\b`, "i");
 
 /**
  * "Don't start the pumps when the tank is below 10%: block any pumping under those conditions": after a

@@ -348,3 +348,12 @@ export function initialsOfRuns(words: readonly string[], longest = 5): { initial
   }
   return out;
 }
+
+/**
+ * A word of a closed list's value cut short from the word as written: "neg" of negative, "prem" of premium
+ * (three letters or more, two or more letters left off). Shared by the rule evaluator and the argument
+ * readers, so a value reads the same way in a rule and in a request.
+ */
+export function cutShort(part: string, written: string): boolean {
+  return part.length >= 3 && /^[a-z]+$/.test(part) && written.length > part.length + 1 && written.startsWith(part);
+}

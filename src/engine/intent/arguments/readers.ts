@@ -4,7 +4,7 @@
 // named by their words ("without a reboot" → reboot: false).
 import { regionCodes, regions } from "../../language/regions.ts";
 import { languagesNamed } from "../../language/languages.ts";
-import { conceptsOf, verbClassOf } from "../../language/lemmas.ts";
+import { conceptsOf, cutShort, verbClassOf } from "../../language/lemmas.ts";
 import { currencyOfWord, type Span } from "../../language/tokens.ts";
 import { convert, convertTo, quantity } from "../../language/units.ts";
 import { isNumberWord, readNumberWords } from "../../language/numbers.ts";
@@ -197,9 +197,6 @@ const sameWord = (a: string, b: string) => {
   for (const f of forms(b)) if (fa.has(f)) return true;
   return false;
 };
-
-/** A value's word cut short from the written one: "neg" of negative, "prem" of premium (three letters or more). */
-const cutShort = (part: string, written: string) => part.length >= 3 && /^[a-z]+$/.test(part) && written.length > part.length + 1 && written.startsWith(part);
 
 /** Same word, or verbs of one operation ("asked" for request, "cancelled" for terminate). */
 const sameOperation = (a: string, b: string) => {
