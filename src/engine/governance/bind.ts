@@ -26,7 +26,7 @@ import {
   type Field,
   type PreparedAction,
 } from "./evaluate.ts";
-import { describeCondition } from "./explain.ts";
+import { describeCondition, zoneText } from "./explain.ts";
 import { convertTo } from "../language/units.ts";
 import { wordsOf } from "../language/lemmas.ts";
 
@@ -158,13 +158,13 @@ function readOf(c: Condition, call: PreparedAction, leaves: Map<string, SchemaNo
       // (As evaluation reads it: the planned start the tool gives, else when it runs; any action: when it runs.)
       const verbs = actions && !actions.any ? actions.terms.flatMap((t) => t.verbs) : [];
       const planned = !actions || actions.any ? [] : [...leaves.keys()].filter((p) => PLANNED_KEY.test(p) || namesDoingOf(p, verbs));
-      if (!c.subject && planned.length > 0) return { parameters: planned, applies: true, note: `its planned start, read in ${c.tz || "UTC"} (when it runs, if not given)` };
-      if (!c.subject) return { parameters: [], applies: true, note: `the time the action runs (${c.tz || "UTC"})` };
+      if (!c.subject && planned.length > 0) return { parameters: planned, applies: true, note: `its planned start, read in ${zoneText(c.tz)} (when it runs, if not given)` };
+      if (!c.subject) return { parameters: [], applies: true, note: `the time the action runs (${zoneText(c.tz)})` };
       const named = c.subject.implied === "time" ? [] : bySubject(call, c.subject, (f) => typeof f.value === "string" || typeof f.value === "number");
       const ofDay = c.kind === "time" && c.subject.implied === "time";
       const timed = named.length > 0 ? paths(named) : [...leaves.keys()].filter((p) => (ofDay ? CLOCK_KEY : TIME_KEY).test(p));
-      if (timed.length === 0 && c.subject.orNow) return { parameters: [], applies: true, note: `the time the action runs (${c.tz || "UTC"})` };
-      return timed.length > 0 ? { parameters: timed, applies: true, note: `read in ${c.tz || "UTC"}` } : { parameters: [], applies: false };
+      if (timed.length === 0 && c.subject.orNow) return { parameters: [], applies: true, note: `the time the action runs (${zoneText(c.tz)})` };
+      return timed.length > 0 ? { parameters: timed, applies: true, note: `read in ${zoneText(c.tz)}` } : { parameters: [], applies: false };
     }
     case "rate": {
       if (!c.per) return { parameters: [], applies: true, note: "the workspace's recent governed actions this rule covers" };

@@ -5,6 +5,13 @@
 
 export type Effect = "block" | "require_approval" | "allow";
 
+/**
+ * The `tz` of a clock condition said in "local time" with no zone: the clock of the place the action happens,
+ * which is its own time as written (in the offset it carries); the time it runs has no place, so UTC. Other
+ * values are IANA zones, or "" for UTC.
+ */
+export const LOCAL_ZONE = "local";
+
 /** One way the sentence names actions: "refunds", "delete customer records", "robot motion". */
 export interface ActionTerm {
   /** The words as written, for restatements. */

@@ -4,7 +4,7 @@
 // past a rule. A permissive rule (allow) needs TRUE. When the tool's parameters are known (its JSON Schema),
 // a condition on a field the tool cannot carry does not apply (FALSE): it is UNKNOWN only when the tool has
 // such a field and the caller left it out.
-import type { ActionSelector, ActionTerm, CompiledRule, Condition, Effect, Setting, Subject, Value } from "./compiled.ts";
+import { LOCAL_ZONE, type ActionSelector, type ActionTerm, type CompiledRule, type Condition, type Effect, type Setting, type Subject, type Value } from "./compiled.ts";
 import { channelOf, conceptsOf, cutShort, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
 import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
@@ -530,7 +530,9 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // "voiding a paid invoice" and `status: draft`: a participle that says the thing's state, where the action
     // says its state is another, names another thing.
     if (objects.some((o) => o.state)) {
-      const state = action.fields.find((f) => typeof f.value === "string" && f.value.length <= 30 && f.words.length > 0 && STATE_KEYS.has(f.words.at(-1)!));
+      // (The thing's own state, `status` or `invoice_status`; `shrinkage_test_status` is a test's.)
+      const own = (f: Field) => f.words.slice(0, -1).every((w) => objects.some((o) => !o.state && meets(conceptsOf(w) as Set<string>, o.concepts)));
+      const state = action.fields.find((f) => typeof f.value === "string" && f.value.length <= 30 && f.words.length > 0 && STATE_KEYS.has(f.words.at(-1)!) && own(f));
       if (state && objects.some((o) => o.state && !meets(lexical(conceptSet(state.value as string)), o.concepts))) return false;
     }
     // (A kind the rule's own conditions read, "unless the permit is F1", is theirs to decide.)
@@ -1127,7 +1129,7 @@ const UNNAMED_FRACTION: Scale = { kind: "fraction", named: false };
 export function scaleOf(words: readonly string[], value: Value): Scale | undefined {
   if (value.currency) return words.includes("cents") || words.includes("cent") || words.includes("pence") ? MINOR : undefined;
   if (value.unit && value.kind) {
-    const unit = unitOfName(words);
+    const unit = unitOfName(words, value.kind);
     return unit && unit.kind === value.kind && (unit.unit !== value.unit || unit.value !== 1) ? { kind: "unit", unit } : undefined;
   }
   if (value.percent) {
@@ -1525,6 +1527,15 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   }
   // 2. Any short argument equal to a value, or a list argument holding one ("tags": ["legal-hold", …]).
   if (claimHolder(a, wanted)) return TRUE;
+  // "hand the batch to the client" and `client: "Northwind"`: a kind of party the action goes to,
+  // named by the argument that says who that party is.
+  if (setting && subject.words.length === 0 && values.length === 1 && namesPeople(norm(values[0]!))) {
+    const party = a.fields.find((f) => isShort(f.value) && f.words.some((w) => sameConceptWord(w, norm(values[0]!))));
+    if (party) {
+      a.claimed.add(party.path);
+      return TRUE;
+    }
+  }
   // 3. The tool is about the value itself ("publish to social media" and `publish_social_post`).
   // Its name only: a description saying "production needs approval" is not an action in production.
   if (valueParts.some((words) => words.every((w) => hasConcept(a.name, w)))) return TRUE;
@@ -1661,7 +1672,8 @@ interface WallClock {
 }
 
 const wallClock = (at: Date, tz: string): WallClock => {
-  const wall = tz === "UTC" || tz === "" ? at : new Date(at.getTime() + offsetMinutes(tz, at) * 60_000);
+  // ("local" for the time it runs: the service knows no place for it, so UTC as when no zone is named.)
+  const wall = tz === "UTC" || tz === "" || tz === LOCAL_ZONE ? at : new Date(at.getTime() + offsetMinutes(tz, at) * 60_000);
   return { day: wall.getUTCDay(), minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes(), monthDay: (wall.getUTCMonth() + 1) * 100 + wall.getUTCDate() };
 };
 
@@ -1708,11 +1720,11 @@ function timeSource(subject: Subject | undefined, ofDay: boolean, planned: boole
     if (a.params && !toolCanCarry(a, subject)) return null;
     for (const f of bySubject(a, subject, (x) => typeof x.value === "string" || typeof x.value === "number")) {
       // ("shift_start": "09:00": a time alone is the wall clock of the rule's zone, as for the own time.)
-      const clock = ofDay && typeof f.value === "string" ? CLOCK.exec(f.value) : null;
-      if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
-      const at = new Date(f.value as string);
-      if (Number.isNaN(at.getTime())) continue;
-      return (tz) => wallClock(at, tz);
+      const at = typeof f.value === "string" ? ((ofDay ? timeOfDay(f.value) : undefined) ?? isoClock(f.value, false)) : undefined;
+      if (at) return at;
+      const instant = new Date(f.value as string | number);
+      if (Number.isNaN(instant.getTime())) continue;
+      return (tz) => wallClock(instant, tz);
     }
     a.unknowns.add(subject.text);
     return undefined;
@@ -1728,7 +1740,7 @@ export const PLANNED_KEY = /(?:^|[._])(?:start|starts|scheduled|planned|begin|be
 /** The action's planned start with its hour (an ISO date-time under a start-like name), if it gives one. */
 function plannedStart(a: PreparedAction, withHour = true, verbs: readonly string[] = []): ((tz: string) => WallClock) | undefined {
   for (const f of a.fields) {
-    const at = typeof f.value === "string" && PLANNED_KEY.test(f.path) ? isoClock(f.value, withHour) : undefined;
+    const at = typeof f.value === "string" && PLANNED_KEY.test(f.path) ? ((withHour ? timeOfDay(f.value) : undefined) ?? isoClock(f.value, withHour)) : undefined;
     if (at) return at;
   }
   // "trailers must not leave between 22:00 and 05:30" and `departure_time: "23:15"`: the time of the act
@@ -1736,9 +1748,7 @@ function plannedStart(a: PreparedAction, withHour = true, verbs: readonly string
   if (verbs.length === 0) return undefined;
   for (const f of a.fields) {
     if (typeof f.value !== "string" || !namesDoingOf(f.path, verbs)) continue;
-    const clock = withHour ? CLOCK.exec(f.value) : null;
-    if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
-    const at = isoClock(f.value, withHour);
+    const at = (withHour ? timeOfDay(f.value) : undefined) ?? isoClock(f.value, withHour);
     if (at) return at;
   }
   return undefined;
@@ -1751,19 +1761,37 @@ export function namesDoingOf(path: string, verbs: readonly string[]): boolean {
 
 const selectorVerbs = (selector: ActionSelector): string[] => (selector.any ? [] : selector.terms.flatMap((t) => t.verbs));
 
-/** An ISO date or date-time as a wall clock in any zone (`withHour`: only one that gives its hour). */
+/**
+ * An ISO date or date-time as a wall clock in any zone (`withHour`: only one that gives its hour). One written
+ * without an offset ("2027-06-08 04:30") is in UTC; in the "local" zone a date-time is its clock as written.
+ */
 function isoClock(value: string, withHour: boolean): ((tz: string) => WallClock) | undefined {
-  if (!ISO_DAY.test(value) || (withHour && !/T\d/.test(value))) return undefined;
-  const at = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  return Number.isNaN(at.getTime()) ? undefined : (tz) => wallClock(at, tz);
+  const written = ISO_WRITTEN.exec(value);
+  if (!written || (withHour && written[4] === undefined)) return undefined;
+  const [, y, mo, d, h = "00", mi = "00", sec = "00", zone = "Z"] = written;
+  const at = new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}${zone}`);
+  if (Number.isNaN(at.getTime())) return undefined;
+  const asWritten: WallClock = { day: new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d))).getUTCDay(), minutes: Number(h) * 60 + Number(mi), monthDay: Number(mo) * 100 + Number(d) };
+  return (tz) => (tz === LOCAL_ZONE ? asWritten : wallClock(at, tz));
 }
+
+// A date, optionally its time (after "T" or a space) with seconds, and its offset.
+const ISO_WRITTEN = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
+
 
 // A time of day alone ("14:00", "09:30:00"), as a clock-shaped argument holds it.
 const CLOCK = /^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/;
+
+/** A time of day alone as a wall clock: no day, and the same in every zone (it is written in the rule's). */
+function timeOfDay(value: string): ((tz: string) => WallClock) | undefined {
+  const clock = CLOCK.exec(value);
+  if (!clock) return undefined;
+  const at: WallClock = { day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) };
+  return () => at;
+}
 // Names of an argument that holds a time of day (not a date alone: `check_in_date` has no hour).
 export const CLOCK_KEY = /(?:^|[._])(?:time|at|when|scheduled|start|starts|until|from|due)(?:$|[._])/;
 export const TIME_KEY = /(?:^|[._])(?:date|time|at|on|day|start|starts|when|scheduled|from|until|due)(?:$|[._])/;
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}/;
 
 /**
  * The action's own time, whichever argument holds it: for a day ("scheduled for a Saturday" and
@@ -1777,9 +1805,7 @@ function actionTime(subject: Subject, ofDay: boolean): (a: PreparedAction) => ((
   return (a) => {
     for (const f of a.fields) {
       if (typeof f.value !== "string") continue;
-      const clock = ofDay ? CLOCK.exec(f.value) : null;
-      if (clock) return () => ({ day: -1, monthDay: -1, minutes: Number(clock[1]) * 60 + Number(clock[2]) });
-      const at = isoClock(f.value, ofDay);
+      const at = (ofDay ? timeOfDay(f.value) : undefined) ?? isoClock(f.value, ofDay);
       if (at) return at;
     }
     const carries = a.params ? [...a.params].some((p) => keys.test(p)) : !subject.orNow;

@@ -1,12 +1,13 @@
 // Plain words for compiled rules: the restatement shown to a policy's author before confirming, and the
 // reason given with every decision. Generated from the compiled form, so it says what the rule will do,
 // not what the author meant.
-import type { CompiledRule, Condition, Subject, Value } from "./compiled.ts";
+import { LOCAL_ZONE, type CompiledRule, type Condition, type Subject, type Value } from "./compiled.ts";
 
 const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const DATE_OPS: Record<string, string> = { gt: "later than", gte: "no earlier than", lt: "earlier than", lte: "no later than", eq: "on", neq: "not on" };
 const OPS: Record<string, string> = { gt: "more than", gte: "at least", lt: "less than", lte: "at most", eq: "exactly", neq: "other than" };
 
+export const zoneText = (tz: string) => (tz === LOCAL_ZONE ? "local time" : tz || "UTC");
 const clock = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
 
 function quantity(q: Value): string {
@@ -37,7 +38,7 @@ function businessHours(c: Condition): string | undefined {
   if (c.kind !== "and" || c.of.length !== 2) return undefined;
   const [d, t] = c.of;
   if (d?.kind !== "weekday" || t?.kind !== "time" || d.subject || t.subject || d.days.join(",") !== "1,2,3,4,5" || (d.tz || "UTC") !== (t.tz || "UTC")) return undefined;
-  return `business hours (${clock(t.from)}-${clock(t.to)} ${t.tz || "UTC"})`;
+  return `business hours (${clock(t.from)}-${clock(t.to)} ${zoneText(t.tz)})`;
 }
 
 const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -55,7 +56,7 @@ function weekWindow(c: Condition): string | undefined {
   const last = c.of.at(-1)!;
   const dayAt = (x: Condition, from?: number, to?: number) =>
     x.kind === "and" && x.of.length === 2 && x.of[0]!.kind === "weekday" && x.of[0]!.days.length === 1 && !x.of[0]!.subject && x.of[1]!.kind === "time" && !x.of[1]!.subject && (from === undefined || x.of[1]!.from === from) && (to === undefined || x.of[1]!.to === to)
-      ? { day: x.of[0]!.days[0]!, time: x.of[1]!, tz: x.of[1]!.tz || "UTC" }
+      ? { day: x.of[0]!.days[0]!, time: x.of[1]!, tz: zoneText(x.of[1]!.tz) }
       : undefined;
   const a = dayAt(first, undefined, 24 * 60);
   const b = dayAt(last, 0);
@@ -106,14 +107,14 @@ export function describeCondition(c: Condition): string {
     case "outside_domain":
       return `${c.subject.words.length === 0 ? "a recipient" : subjectText(c.subject)} is ${c.inside ? "at" : "outside"} ${c.domains.join(c.inside ? " or " : " and ")}`;
     case "weekday":
-      return c.subject ? `${subjectText(c.subject)} falls when ${days(c.days)} (${c.tz || "UTC"})` : `${days(c.days)} (${c.tz || "UTC"})`;
+      return c.subject ? `${subjectText(c.subject)} falls when ${days(c.days)} (${zoneText(c.tz)})` : `${days(c.days)} (${zoneText(c.tz)})`;
     case "dates":
       // The action's own date "falls"; the day it runs "is" (read back alike: see readDates).
-      return c.subject ? `the date falls from ${monthDay(c.from)} through ${monthDay(c.to)} (${c.tz || "UTC"})` : `the day is from ${monthDay(c.from)} through ${monthDay(c.to)} (${c.tz || "UTC"})`;
+      return c.subject ? `the date falls from ${monthDay(c.from)} through ${monthDay(c.to)} (${zoneText(c.tz)})` : `the day is from ${monthDay(c.from)} through ${monthDay(c.to)} (${zoneText(c.tz)})`;
     case "time":
       if (c.subject?.orNow) return `its own time is ${describeCondition({ ...c, subject: undefined }).replace(/^the time is /, "")}`;
       if (c.subject) return `${subjectText(c.subject)} falls ${describeCondition({ ...c, subject: undefined }).replace(/^the time is /, "")}`;
-      return c.from === 0 ? `the time is before ${clock(c.to)} (${c.tz || "UTC"})` : c.to === 24 * 60 ? (c.after ? `the time is after ${clock(c.from)} (${c.tz || "UTC"})` : `the time is ${clock(c.from)} or later (${c.tz || "UTC"})`) : `the time is between ${clock(c.from)} and ${clock(c.to)} (${c.tz || "UTC"})`;
+      return c.from === 0 ? `the time is before ${clock(c.to)} (${zoneText(c.tz)})` : c.to === 24 * 60 ? (c.after ? `the time is after ${clock(c.from)} (${zoneText(c.tz)})` : `the time is ${clock(c.from)} or later (${zoneText(c.tz)})`) : `the time is between ${clock(c.from)} and ${clock(c.to)} (${zoneText(c.tz)})`;
     case "rate": {
       const window = c.window_seconds % 86_400 === 0 ? `${c.window_seconds / 86_400} day(s)` : c.window_seconds % 3600 === 0 ? `${c.window_seconds / 3600} hour(s)` : c.window_seconds % 60 === 0 ? `${c.window_seconds / 60} minute(s)` : `${c.window_seconds} second(s)`;
       return `this would be ${c.op === "gt" ? "more than" : "at least"} ${c.count} such actions within ${window}${c.per ? ` for the same ${c.per.text}` : ""}`;

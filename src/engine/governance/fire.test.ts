@@ -3317,3 +3317,170 @@ describe("sixteenth session: a capital A as a value, not the article", () => {
     expect(parsed.ok && parsed.rule.actions.terms.map((t) => t.text)).toEqual(["refund"]);
   });
 });
+
+describe("seventeenth session: 'without' a check the record holds is a yes/no fact, 'without' a person's check is approval", () => {
+  // A check in force, or named by what it checks, and the argument that records it.
+  const CHECKS = [
+    ["a valid licence check", "licence_check_valid"],
+    ["a current DBS check", "dbs_check_current"],
+    ["a background check", "background_check"],
+    ["a completed credit check", "credit_check_completed"],
+    ["a valid enhanced vetting check", "vetting_check_valid"],
+  ] as const;
+  const FRAMES = [
+    [(x: string) => `Block courier rostering without ${x}`, "blocked"],
+    [(x: string) => `Couriers may not be rostered without ${x}`, "blocked"],
+    [(x: string) => `Never roster a courier onto a run without ${x}`, "blocked"],
+    [(x: string) => `Require approval for rostering couriers without ${x}`, "conditional"],
+  ] as const;
+  for (const [check, key] of CHECKS) {
+    for (const [frame, fired] of FRAMES) {
+      const sentence = frame(check);
+      it(sentence, () =>
+        decide(sentence, [
+          ["roster_courier", { courier_id: "C-1", run_id: "R-9", [key]: false }, fired],
+          ["roster_courier", { courier_id: "C-1", run_id: "R-9", [key]: true }, "approved"],
+        ]),
+      );
+    }
+  }
+  for (const sentence of ["Never publish posts without a manager's check", "Block payouts without a second check", "Never publish a post without legal review"]) {
+    it(sentence, () => {
+      const parsed = parseRule(sentence);
+      expect(parsed.ok && parsed.rule.effect).toBe("require_approval");
+    });
+  }
+});
+
+describe("seventeenth session: a perfect with its object says the object's state", () => {
+  const FACTS = [
+    ["passed", "safety inspection", "safety_inspection_status", "passed", "failed"],
+    ["completed", "induction training", "induction_training_status", "completed", "pending"],
+    ["cleared", "customs check", "customs_check_status", "cleared", "held"],
+  ] as const;
+  for (const [done, thing, key, good, bad] of FACTS) {
+    for (const frame of [
+      (v: string, t: string) => `Never dispatch a vehicle that hasn't ${v} its ${t}`,
+      (v: string, t: string) => `Block dispatching vehicles if they have not ${v} the ${t}`,
+      (v: string, t: string) => `Don't dispatch a vehicle unless it has ${v} ${t}`,
+    ]) {
+      const sentence = frame(done, thing);
+      it(sentence, () =>
+        decide(sentence, [
+          ["dispatch_vehicle", { vehicle_id: "V-1", [key]: bad }, "blocked"],
+          ["dispatch_vehicle", { vehicle_id: "V-1", [key]: good }, "approved"],
+          ["dispatch_vehicle", { vehicle_id: "V-1", [`${thing.replace(" ", "_")}_${done}`]: false }, "blocked"],
+          ["dispatch_vehicle", { vehicle_id: "V-1", [`${thing.replace(" ", "_")}_${done}`]: true }, "approved"],
+        ]),
+      );
+    }
+  }
+  it("a participle of the thing is not read from another thing's status", () =>
+    decide("Never ship a finished batch to the client if it has not passed shrinkage testing", [
+      ["ship_finished_batch", { batch_id: "B-1", client: "Northwind", shrinkage_test_status: "pending" }, "blocked"],
+      ["ship_finished_batch", { batch_id: "B-1", client: "Northwind", shrinkage_test_status: "passed" }, "approved"],
+    ]));
+});
+
+describe("seventeenth session: a value after 'or over' is the other side of a range", () => {
+  const RANGES = [
+    ["the coolant flow is under 2 m/s or over 7 m/s", "coolant_flow_m_s", [1.5, 8], [2, 4, 7]],
+    ["the coolant flow is below 2 m/s or above 7 m/s", "coolant_flow_ft_s", [5, 25], [6.6, 15, 22.9]],
+    ["the charge is under 10 kg or more than 50 kg", "charge_kg", [9, 51], [10, 30, 50]],
+    ["the load is less than 10 or greater than 50 tonnes", "load_t", [9, 51], [10, 50]],
+  ] as const;
+  for (const [condition, key, outside, inside] of RANGES) {
+    for (const frame of [(c: string) => `Block chiller starts when ${c}`, (c: string) => `Chiller starts are forbidden if ${c}`]) {
+      const sentence = frame(condition);
+      it(sentence, () =>
+        decide(sentence, [
+          ...outside.map((v): Probe => ["start_chiller", { unit: "CH-3", [key]: v }, "blocked"]),
+          ...inside.map((v): Probe => ["start_chiller", { unit: "CH-3", [key]: v }, "approved"]),
+        ]),
+      );
+    }
+  }
+  for (const [sentence, key, at] of [
+    ["Block refunds of 500 USD or more", "amount", 500],
+    ["Block transfers of 5 kg or over", "weight_kg", 5],
+    ["Block exports of 100 rows or more than that", "row_count", 100],
+  ] as const) {
+    it(`${sentence}: the bound of the value before it`, () =>
+      decide(sentence, [
+        [sentence.split(" ")[1]!.replace(/s$/, ""), { [key]: at }, "blocked"],
+        [sentence.split(" ")[1]!.replace(/s$/, ""), { [key]: at - 1 }, "approved"],
+      ]));
+  }
+});
+
+describe("seventeenth session: units written in lower case in a name, and a scale letter read by the rule's kind", () => {
+  const PRESSURES = [
+    ["2.5 bar", "face_pressure_kpa", 260, 238],
+    ["5 psi", "barrel_pressure_kpa", 36, 30],
+    ["1.2 MPa", "line_pressure_kpa", 1250, 1150],
+    ["1,000 hPa", "air_pressure_pa", 100_100, 99_900],
+  ] as const;
+  for (const [limit, key, over, under] of PRESSURES) {
+    const sentence = `Never open the launcher door while the pressure is above ${limit}`;
+    it(sentence, () =>
+      decide(sentence, [
+        ["open_launcher_door", { door: "D-1", [key]: over }, "blocked"],
+        ["open_launcher_door", { door: "D-1", [key]: under }, "approved"],
+      ]),
+    );
+  }
+  for (const [sentence, key, fired, calm] of [
+    ["Require approval for shipping seedlings when the daytime high is above 95°F", "daytime_high_c", 36, 34],
+    ["Block shipping seedlings when the daytime high is over 35 °C", "daytime_high_f", 96, 94],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["ship_seedlings", { trays: 3, [key]: fired }, sentence.startsWith("Block") ? "blocked" : "conditional"],
+        ["ship_seedlings", { trays: 3, [key]: calm }, "approved"],
+      ]),
+    );
+  }
+});
+
+describe("seventeenth session: 'local time' is the clock the action's own time is written in", () => {
+  for (const sentence of [
+    "Water main flushes may only begin between 02:00 and 04:00 local time",
+    "Only allow water main flushes to begin between 02:00 and 04:00 site time",
+    "Main flushing may only start between 2am and 4am (local time)",
+  ]) {
+    it(sentence, () =>
+      decide(sentence, [
+        // (Written with their offset: 04:30 there is 03:30 in UTC, inside the hours; 23:30 at -04:00 too.)
+        ["schedule_main_flush", { main_id: "WM-1", start_time: "2027-03-09T04:30:00+01:00" }, "blocked"],
+        ["schedule_main_flush", { main_id: "WM-1", start_time: "2027-03-09T03:30:00+01:00" }, "approved"],
+        ["schedule_main_flush", { main_id: "WM-1", start_time: "2027-03-09T23:30:00-04:00" }, "blocked"],
+        ["schedule_main_flush", { main_id: "WM-1", start_time: "2027-03-09 03:15" }, "approved"],
+        ["schedule_main_flush", { main_id: "WM-1", start_local_time: "11:00" }, "blocked"],
+        ["schedule_main_flush", { main_id: "WM-1", start_local_time: "02:45" }, "approved"],
+      ]),
+    );
+    it(`${sentence}: restated and read again, the same rule`, () => {
+      const first = parseRule(sentence);
+      if (!first.ok) throw new Error(first.error.message);
+      const again = parseRule(splitClauses(restate(first.rule))[0]!);
+      expect(again.ok && again.rule.unless).toEqual(first.rule.unless);
+    });
+  }
+});
+
+describe("seventeenth session: when a thing finishes or begins is its end or start time", () => {
+  // (Paris in September is two hours ahead of UTC.)
+  for (const sentence of ["Never book a recording session that finishes later than 11pm Paris time", "Block recording sessions that end after 23:00 (Europe/Paris)"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["book_recording_session", { studio: "S-2", start_time: "2027-09-20T17:00:00Z", end_time: "2027-09-20T21:40:00Z" }, "blocked"],
+        ["book_recording_session", { studio: "S-2", start_time: "2027-09-20T17:00:00Z", end_time: "2027-09-20T20:40:00Z" }, "approved"],
+      ]),
+    );
+  }
+  it("Never book a class that begins before 7am", () =>
+    decide("Never book a class that begins before 7am", [
+      ["book_class", { start_time: "2026-09-15T06:15:00Z", end_time: "2026-09-15T08:45:00Z" }, "blocked"],
+      ["book_class", { start_time: "2026-09-15T07:15:00Z", end_time: "2026-09-15T08:45:00Z" }, "approved"],
+    ]));
+});

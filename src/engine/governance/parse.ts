@@ -12,12 +12,12 @@
 // A chunk no reader understands stays with the action words (a soft description the binder checks against
 // the tools), so a rule is never refused for an unknown word; it is refused only when it has no effect or
 // nothing to act on, and the answer names the words and suggests a phrasing.
-import type { ActionSelector, ActionTerm, Comparator, CompiledRule, Condition, Effect, ParseFailure, ParseResult, Setting, Subject, Value } from "./compiled.ts";
+import { LOCAL_ZONE, type ActionSelector, type ActionTerm, type Comparator, type CompiledRule, type Condition, type Effect, type ParseFailure, type ParseResult, type Setting, type Subject, type Value } from "./compiled.ts";
 import { FAIL_CLOSED_NOTE } from "./explain.ts";
 import { isKnownWord, tag } from "../language/nlp.ts";
 import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
-import { tokenizeWithSpans, isValue, type Token } from "../language/tokens.ts";
+import { tokenizeWithSpans, isValue, escapeRegExp, type Token } from "../language/tokens.ts";
 import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
 import { countryCode } from "../language/regions.ts";
@@ -288,6 +288,19 @@ const ROUTING_SENDS = new Set(["send", "forward", "submit", "escalate"]);
 const routesToApprover = (ws: W[], from: number) => ws.some((x, k) => k > from && ((wordIs(x, "for") && APPROVAL_ACTS.has(ws[actAt(ws, k + 1)]?.norm ?? "")) || (wordIs(x, "to") && APPROVAL_NOUNS.has(ws[wordIs(ws[k + 1], "a", "an", "the") ? k + 2 : k + 1]?.norm ?? ""))));
 const routes = (ws: W[], k: number) => ROUTING_VERBS.has(ws[k]!.norm) || (ROUTING_SENDS.has(ws[k]!.norm) && routesToApprover(ws, k));
 const NEED_LEMMAS = new Set(["require", "need", "get", "ask", "seek", "request", "obtain", "have", "want"]);
+// Words that say a check or document is in force: "a valid licence check", "a current DBS certificate".
+const VALIDITY_WORDS = new Set(["valid", "current", "in-date", "up-to-date", "unexpired", "completed", "passed", "successful", "satisfactory", "clean", "clear"]);
+/**
+ * "without a valid licence check", "without a background check": after "without", a check said to be in
+ * force, or named by the thing it checks, is a state of the record the action carries (a yes/no fact), not
+ * a person's approval ("without a manager's check", "without legal review" stay approvals).
+ */
+function recordedCheck(ws: W[], from: number, noun: number): boolean {
+  const between = ws.slice(from, noun);
+  if (between.some((x) => VALIDITY_WORDS.has(x.norm))) return true;
+  const before = ws[noun - 1];
+  return wordIs(ws[noun], "check", "checks") && noun > from && !!before && ["NOUN", "PROPN"].includes(before.pos) && !APPROVAL_NOUNS.has(before.norm) && !/'s?$/.test(before.norm);
+}
 const NEGATORS = new Set(["not", "n't", "never", "no", "cannot", "can't", "won't", "don't", "doesn't", "mustn't", "shouldn't", "shan't", "isn't", "aren't"]);
 // Participles that say where someone lives or is: what follows "in" is a place of theirs.
 // A past participle as written ("purchased", "damaged"), before its noun a modifier of it.
@@ -438,7 +451,7 @@ function effectCues(ws: W[]): EffectCue[] {
       // ("the head of department's sign-off", "the director of finance's OK": a title with "of" in it.)
       const titleOf = (at: number) => wordIs(ws[at], "of") && at > i + 1 && ["NOUN", "PROPN", "ADJ"].includes(ws[at - 1]!.pos) && /'s?$/.test(ws[at + 1]?.norm ?? "");
       while (j < n && j <= i + 5 && ws[j]!.t.kind === "word" && !(approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm) && (skippable(ws[j]!, j) || titleOf(j)) && !["for", "to"].includes(ws[j]!.norm)) j++;
-      if (j < n && (approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm)) {
+      if (j < n && (approvalAct ? APPROVAL_ACTS : APPROVAL_NOUNS).has(ws[j]!.norm) && !(wordIs(w, "without") && recordedCheck(ws, i + 1, j))) {
         let end = j + 1;
         // "approval from a manager", "a lead to okay it", "sign off", "review by legal"
         while (end < n && (wordIs(ws[end], "from", "by", "of", "to", "signoff", "approve", "review", "a", "an", "the", "human", "person", "manager", "second", "two") || APPROVAL_NOUNS.has(ws[end]!.norm))) {
@@ -941,6 +954,8 @@ function isReducedRelative(w: W, words: W[]): boolean {
 const endsClause = (ws: W[], k: number) =>
   !ws[k] || ws[k]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k]!.norm) || LIST_SEPARATORS.has(ws[k]!.norm) || MODALS.has(ws[k]!.norm) || wordIs(ws[k], "is", "are", "need", "needs", "require", "requires");
 
+// A participle or gerund before a noun it qualifies: "an enhanced vetting check", "a signed form".
+const verbalModifier = (w: W) => w.t.kind === "word" && (isPastParticiple(w) || /[a-z]{3}ing$/.test(w.norm));
 const isPastParticiple = (w: W) => w.norm !== w.lemma && !/(?:ing|s)$/.test(w.norm) && /(?:d|en|wn|t)$/.test(w.norm);
 
 // "a freezer's setpoint": the tagger reads the possessive as a particle, but its noun names the thing whose
@@ -1023,9 +1038,9 @@ const NOMINAL = new Set(["NOUN", "PROPN", "ADJ", "X"]);
 const opensClause = (w: W) => CONDITION_MARKERS.has(w.norm) || LIST_SEPARATORS.has(w.norm);
 
 /** Up to three unused words from k that `fits` accepts (told how many it has taken and where the word is). */
-function phraseAt(ws: W[], k: number, fits: (w: W, taken: number, at: number) => boolean): W[] {
+function phraseAt(ws: W[], k: number, fits: (w: W, taken: number, at: number) => boolean, most = 3): W[] {
   const out: W[] = [];
-  for (let at = k; at < ws.length && out.length < 3; at++) {
+  for (let at = k; at < ws.length && out.length < most; at++) {
     const w = ws[at]!;
     if (w.t.kind !== "word" || w.used || !fits(w, out.length, at)) break;
     out.push(w);
@@ -1086,6 +1101,10 @@ function fractionAt(ws: W[], k: number, of = false): { value: number; length: nu
 /** The rest of a chunk after a value: "or more", "and above", "+", "in value", "old", "a year", a counted noun. */
 /** "or more", "and above", "or fewer" … at k: the comparator it makes, or undefined. */
 function boundAt(ws: W[], k: number): Comparator | undefined {
+  // ("under 2 bar or over 6 bar", "below 10 or more than 50": a value after it makes it a comparison of its
+  // own, the other side of a range the action must stay inside, not the bound of the value before it.)
+  const after = ws[wordIs(ws[k + 2], "than") ? k + 3 : k + 2];
+  if (after && NUMERIC_KINDS.has(after.t.kind)) return undefined;
   if ((wordIs(ws[k], "or") && wordIs(ws[k + 1], "more", "higher", "above", "greater", "over", "up")) || (wordIs(ws[k], "and") && wordIs(ws[k + 1], "above", "up", "over", "more"))) return "gte";
   if ((wordIs(ws[k], "or") && wordIs(ws[k + 1], "less", "fewer", "lower", "below", "under")) || (wordIs(ws[k], "and") && wordIs(ws[k + 1], "below", "under", "less", "fewer"))) return "lte";
   return undefined;
@@ -1096,11 +1115,9 @@ const pluralAfterNumber = (w: W) => w.norm.length > 3 && w.norm.endsWith("s") &&
 function afterValue(ws: W[], j: number, op: Comparator): { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } {
   let next = j;
   let result: { op: Comparator; next: number; count?: W[]; per?: string; age?: boolean; inValue?: boolean } = { op, next };
-  if ((wordIs(ws[next], "or") && wordIs(ws[next + 1], "more", "higher", "above", "greater", "over", "up")) || (wordIs(ws[next], "and") && wordIs(ws[next + 1], "above", "up", "over", "more"))) {
-    result.op = "gte";
-    next += 2;
-  } else if ((wordIs(ws[next], "or") && wordIs(ws[next + 1], "less", "fewer", "lower", "below", "under")) || (wordIs(ws[next], "and") && wordIs(ws[next + 1], "below", "under", "less"))) {
-    result.op = "lte";
+  const bound = boundAt(ws, next);
+  if (bound) {
+    result.op = bound;
     next += 2;
   } else if (ws[next]?.t.kind === "punct" && ws[next]!.t.text === "+") {
     result.op = "gte";
@@ -1597,7 +1614,10 @@ class ConditionReader {
     // ("on a Friday or Saturday, Pacific Time": set off by a comma.)
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === ",") j++;
     // ("10:00-16:00 local time (Asia/Tokyo)": the zone says which local time.)
-    if (wordIs(ws[j], "local") && wordIs(ws[j + 1], "time")) j += 2;
+    const localAt = (at: number) => (wordIs(ws[at], "local", "site") && wordIs(ws[at + 1], "time") ? 2 : wordIs(ws[at], "site") && wordIs(ws[at + 1], "local") && wordIs(ws[at + 2], "time") ? 3 : 0);
+    const local = localAt(j);
+    j += local;
+    const afterLocal = j;
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === ",") j++;
     if (wordIs(ws[j], "in")) j++;
     if (ws[j]?.t.kind === "punct" && ws[j]!.t.text === "(") j++;
@@ -1617,6 +1637,12 @@ class ConditionReader {
         return { zone, next };
       }
     }
+    // "between 02:00 and 04:00 local time": the wall clock where the thing happens, which is the time as
+    // the action writes it (in its own offset).
+    if (local > 0) return { zone: LOCAL_ZONE, next: afterLocal };
+    // ("… (local time)", as the restatement writes it.)
+    const bracketed = ws[j - 1]?.t.text === "(" ? localAt(j) : 0;
+    if (bracketed > 0 && ws[j + bracketed]?.t.text === ")") return { zone: LOCAL_ZONE, next: j + bracketed + 1 };
     return { zone: "", next: k };
   }
 
@@ -1649,6 +1675,8 @@ class ConditionReader {
       i++;
     }
     if (i === at) subject.length = 0;
+    // ("the start falls between …": "falls" only links the time to its window.)
+    if (subject.length > 1 && subject.at(-1)!.lemma === "fall") subject.pop();
     const withSubject = (c: Condition): Condition => (subject.length === 0 ? c : c.kind === "time" ? { ...c, subject: subjectOf(subject) } : c.kind === "not" && c.of.kind === "time" ? { kind: "not", of: { ...c.of, subject: subjectOf(subject) } } : c);
     const read = this.readClockAt(ws, i);
     if (!read) return undefined;
@@ -2331,10 +2359,11 @@ class ConditionReader {
     if (wordIs(ws[i], "without")) {
       let k = i + 1;
       if (wordIs(ws[k], "a", "an", "the", "any")) k++;
-      // ("without a verified MFA": a state word before the noun is part of its name, `mfa_verified`.)
-      const noun = phraseAt(ws, k, (w, taken, at) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || (STATE_WORDS.has(w.norm) && ws[at + 1]?.t.kind === "word")) && (!STATE_WORDS.has(w.norm) || taken === 0));
+      // ("without a verified MFA": a state word before the noun is part of its name, `mfa_verified`; so are
+      // the words that say which, up to four: "without a valid enhanced vetting check".)
+      const noun = phraseAt(ws, k, (w, taken, at) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || (STATE_WORDS.has(w.norm) && ws[at + 1]?.t.kind === "word") || (verbalModifier(w) && (NOMINAL.has(ws[at + 1]?.pos ?? "") || (!!ws[at + 1] && verbalModifier(ws[at + 1]!) && NOMINAL.has(ws[at + 2]?.pos ?? ""))))) && (!STATE_WORDS.has(w.norm) || taken === 0), 4);
       k += noun.length;
-      if (noun.length > 0 && endsClause(ws, k) && !APPROVAL_NOUNS.has(noun.at(-1)!.norm) && !APPROVAL_ACTS.has(noun.at(-1)!.norm)) {
+      if (noun.length > 0 && endsClause(ws, k) && ((!APPROVAL_NOUNS.has(noun.at(-1)!.norm) && !APPROVAL_ACTS.has(noun.at(-1)!.norm)) || recordedCheck(ws, i + 1, k - 1))) {
         if (probe) return { condition: { kind: "and", of: [] }, next: k };
         return { condition: { kind: "flag", subject: subjectOf(noun), expect: false }, next: k };
       }
@@ -2432,6 +2461,17 @@ class ConditionReader {
       if (value.length > 0 && endsClause(ws, m + value.length)) {
         if (probe) return { condition: { kind: "and", of: [] }, next: m + value.length };
         return { condition: { kind: "equals", subject: { text: "", words: [] }, values: [value.map((w) => w.norm).join(" ")], negate: negated }, next: m + value.length };
+      }
+    }
+    // "hasn't passed its shrinkage test", "has completed its induction": a perfect with an object says
+    // the object's state, a yes/no fact named by both (`shrinkage_test_passed`, or a status of that test).
+    if (wordIs(ws[j], "has", "have", "had", "hasn't", "haven't", "hadn't") && state.pos === "VERB" && isPastParticiple(state)) {
+      let m = k + 1;
+      if (wordIs(ws[m], "a", "an", "the", "its", "their", "his", "her", "any")) m++;
+      const object = phraseAt(ws, m, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-") || (w.pos === "VERB" && /[a-z]{3}ing$/.test(w.norm))), 4);
+      if (object.length > 0 && endsClause(ws, m + object.length)) {
+        if (probe) return { condition: { kind: "and", of: [] }, next: m + object.length };
+        return { condition: { kind: "flag", subject: subjectOf([...object, state]), expect: !negated }, next: m + object.length };
       }
     }
     // "the reason is damaged, lost, outdated or low circulation": a list of states, each a fact of its own,
@@ -3716,7 +3756,7 @@ function changedBy(c: Condition, terms: ActionTerm[], text: string): Condition {
   const verbs = terms.flatMap((t) => [...t.verbs, ...t.text.toLowerCase().split(/\s+/)]);
   const way = verbs.map(changeWay).find((w) => w !== undefined);
   if (!way && !verbs.some((v) => /^(?:change|adjust|move|shift|alter)/.test(v))) return c;
-  const amount = c.value.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const amount = escapeRegExp(c.value.text);
   if (!new RegExp(`\\bby\\s+(?:more\\s+than|over|above|in\\s+excess\\s+of|at\\s+least|upwards\\s+of|no\\s+more\\s+than|less\\s+than|under|up\\s+to)\\s+${amount}`, "i").test(text)) return c;
   return { ...c, subject: { text: "", words: [], implied: c.value.percent ? "percent" : "amount", magnitude: true, ...(way ? { direction: way } : {}) } };
 }

@@ -4,6 +4,7 @@
 // Later turns win over earlier ones for the same parameter when they give a typed value or answer a
 // question about it; a bare answer goes to the parameter the assistant just asked about. Nothing is
 // guessed: a parameter no words give, or two values fit equally, stays missing and is asked for.
+import { escapeRegExp } from "../language/tokens.ts";
 import { conceptsOf, wordsOf } from "../language/lemmas.ts";
 import { assignTurn } from "./arguments/assign.ts";
 import { compilePattern, examplesOf, signaturesOf, type JsonSchema, type Signature } from "./arguments/signature.ts";
@@ -107,12 +108,12 @@ function correctWords(sigs: Signature[], args: Record<string, unknown>, text: st
     const key = Object.keys(args).find((k) => typeof args[k] === "string" && (args[k] as string).toLowerCase() === old);
     if (key && value) {
       // Part of a name set against the same part ("Amina, not Amira") changes that part only.
-      args[key] = (args[key] as string).replace(new RegExp(old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), value);
+      args[key] = (args[key] as string).replace(new RegExp(escapeRegExp(old), "i"), value);
       return;
     }
-    const part = Object.keys(args).find((k) => LOOSE.has(sigs.find((s) => s.key === k)?.kind ?? "") && typeof args[k] === "string" && new RegExp(`\\b${old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i").test(args[k] as string));
+    const part = Object.keys(args).find((k) => LOOSE.has(sigs.find((s) => s.key === k)?.kind ?? "") && typeof args[k] === "string" && new RegExp(`\\b${escapeRegExp(old)}\\b`, "i").test(args[k] as string));
     if (part && value && value.split(/\s+/).length <= 3) {
-      args[part] = (args[part] as string).replace(new RegExp(`\\b${old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "i"), value);
+      args[part] = (args[part] as string).replace(new RegExp(`\\b${escapeRegExp(old)}\\b`, "i"), value);
       return;
     }
   }

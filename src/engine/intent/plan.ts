@@ -2,6 +2,7 @@
 // deterministic: the request's leading verb and words are matched against the workspace's tools (BM25 with
 // a small table of synonyms) and the catalog; an integration named in the request that the workspace has no
 // tools for means a connection is required.
+import { escapeRegExp } from "../language/tokens.ts";
 import type { CatalogIntegration } from "../ports.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { words } from "../text/stem.ts";
@@ -150,14 +151,13 @@ const namePatterns = new WeakMap<CatalogIntegration, { anyCase: RegExp; exact: R
 function namePatternsOf(entry: CatalogIntegration): { anyCase: RegExp; exact: RegExp | undefined; channel: RegExp | undefined } {
   let patterns = namePatterns.get(entry);
   if (!patterns) {
-    const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const cased = CASED_NAMES.has(entry.id);
     const loose = cased ? [entry.name] : [entry.name, entry.id.replace(/_/g, " ")];
     const anyCase = new RegExp(`(?<![A-Za-z0-9])(?:${loose.map(escape).join("|")})(?![A-Za-z0-9])`, cased ? "" : "i");
     const aliases = ALIASES[entry.id] ?? [];
     const exact = aliases.length > 0 ? new RegExp(`(?<![A-Za-z0-9])(?:${aliases.map(escape).join("|")})(?![A-Za-z0-9])`) : undefined;
     // Its ordinary-word forms in lower case where a channel goes (placedAsChannel).
-    const ordinary = [entry.name, ...aliases].filter((f) => !/\s/.test(f) && CASED_NAMES.has(f.toLowerCase())).map((f) => escape(f.toLowerCase()));
+    const ordinary = [entry.name, ...aliases].filter((f) => !/\s/.test(f) && CASED_NAMES.has(f.toLowerCase())).map((f) => escapeRegExp(f.toLowerCase()));
     const channel = ordinary.length > 0 ? new RegExp(`(?:^|\\s)(?:on|via|over|through|using)\\s+(?:(?:my|our|the|their|your)\\s+)?(?:${ordinary.join("|")})(?![A-Za-z0-9])`) : undefined;
     patterns = { anyCase, exact, channel };
     namePatterns.set(entry, patterns);
@@ -803,12 +803,11 @@ const MAKING = new Set(["create", "open", "send", "post", "add", "file", "log", 
  * ordinary word.
  */
 function namedStrongly(entry: CatalogIntegration, text: string): boolean {
-  const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const forms = [entry.name, entry.id.replace(/_/g, " "), ...(ALIASES[entry.id] ?? [])];
   if (placedAsChannel(entry, text)) return true;
   for (const form of forms) {
     const ordinary = !/\s/.test(form) && CASED_NAMES.has(form.toLowerCase());
-    const re = new RegExp(`(?<![A-Za-z0-9])(${escape(form)})(?![A-Za-z0-9])`, ordinary ? "g" : "gi");
+    const re = new RegExp(`(?<![A-Za-z0-9])(${escapeRegExp(form)})(?![A-Za-z0-9])`, ordinary ? "g" : "gi");
     for (const m of text.matchAll(re)) {
       if (!ordinary) return true;
       const before = text.slice(0, m.index).trimEnd();

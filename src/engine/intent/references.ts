@@ -9,6 +9,7 @@
 // Nothing is guessed: a name is glossed only when every word of it is a name word of one listing and the
 // listing has one code of the shape; a name two listings share ("Varga" for two people), a title alone
 // ("Mrs") or a name with a word no listing has ("Mrs Jones") is left as written, and the parameter is asked for.
+import { escapeRegExp } from "../language/tokens.ts";
 import { isEnglishWord } from "../language/nlp.ts";
 import type { Signature } from "./arguments/signature.ts";
 
@@ -149,7 +150,7 @@ function enumFinder(s: Signature): Finder | undefined {
     // (Only values written as identifiers, "north_county", "p1_emergency": a plain word such as "high"
     // or "open" is an ordinary word in a note, not a reference to the value.)
     const values = (s.enumForms ?? []).map((f) => f.value).filter((v): v is string => typeof v === "string" && v.length >= 4 && /[_-]/.test(v));
-    hit = values.length === 0 ? null : { find: new RegExp(`(?<![A-Za-z0-9_-])(?:${values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![A-Za-z0-9_-])`, "g"), accept: () => true };
+    hit = values.length === 0 ? null : { find: new RegExp(`(?<![A-Za-z0-9_-])(?:${values.map(escapeRegExp).join("|")})(?![A-Za-z0-9_-])`, "g"), accept: () => true };
     enumFinders.set(s, hit);
   }
   return hit ?? undefined;

@@ -149,6 +149,14 @@ describe("typed values", () => {
     expect(unitOfName(["payload", "kg"])?.kind).toBe("mass");
     expect(unitOfName(["temperature", "f"])?.unit).toBe("tempF");
     expect(unitOfName(["min", "amount"])).toBeUndefined();
+    // Names are written in lower case: units whose case matters are read in their usual case.
+    for (const [suffix, unit] of [["kpa", "kPa"], ["mpa", "MPa"], ["hpa", "hPa"], ["pa", "Pa"], ["mmhg", "mmHg"], ["kj", "kJ"]] as const) {
+      expect(unitOfName(["line", "pressure", suffix])?.unit, suffix).toBe(unit);
+    }
+    // A scale letter alone is read as a temperature scale when the rule compares a temperature.
+    expect(unitOfName(["forecast", "high", "c"])).toBeUndefined();
+    expect(unitOfName(["forecast", "high", "c"], "temperature")?.unit).toBe("tempC");
+    expect(unitOfName(["forecast", "low", "f"], "temperature")?.unit).toBe("tempF");
   });
 
   it("clock ranges, zones by name and by city", () => {

@@ -55,6 +55,9 @@ export const NOUN_SYNONYMS: readonly (readonly string[])[] = [
   ["customer", "client"],
   ["sms", "text"],
   ["disconnection", "shutoff", "shut-off"],
+  // When a thing begins and ends: "sessions that finish after 22:00" and `end_time`.
+  ["end", "finish"],
+  ["start", "begin"],
 ];
 
 // Channels a message goes by: a verb naming one ("text", "email") is not a tool of another channel

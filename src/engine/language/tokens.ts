@@ -540,3 +540,6 @@ export function tokenizeWithSpans(input: string): { tokens: Token[]; spans: Span
 }
 
 export const isValue = (t: Token | undefined): t is ValueToken => !!t && t.kind !== "word" && t.kind !== "punct" && t.kind !== "op";
+
+/** Text to match as written inside a regular expression built from words, names or values. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

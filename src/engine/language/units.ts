@@ -23,6 +23,7 @@ const ALIASES: Record<string, string> = {
   // The tokenizer lower-cases text; units whose case matters are read in their usual case.
   w: "W", kw: "kW", mw: "MW", gw: "GW", wh: "Wh", kwh: "kWh", mwh: "MWh", gwh: "GWh", kva: "kVA", v: "V", kv: "kV", hz: "Hz", khz: "kHz", mhz: "MHz", ghz: "GHz",
   mb: "MB", gb: "GB", tb: "TB", pb: "PB", kib: "KiB", mib: "MiB", gib: "GiB", tib: "TiB", mbps: "Mbps", gbps: "Gbps", kbps: "kbps",
+  pa: "Pa", hpa: "hPa", kpa: "kPa", mpa: "MPa", gpa: "GPa", mmhg: "mmHg", inhg: "inHg", kj: "kJ", mj: "MJ", gj: "GJ", ma: "mA", mah: "mAh", kn: "kN",
   // "45F", "45 F": a bare F after a number is a Fahrenheit reading (no one writes farads in a request).
   // Two-word names the library knows only as symbols.
   "nautical mile": "nmi", "nautical miles": "nmi", "naut mi": "nmi", "fl oz": "floz", "fluid ounce": "floz", "fluid ounces": "floz", cc: "cm^3", lumens: "lm", lumen: "lm",
@@ -134,11 +135,11 @@ const REFERENCE_SUFFIXES = new Set(["agl", "amsl", "msl", "asl", "net", "gross",
  * "weight in grams". The last word that reads as a unit wins. Money minor units (cents) are money, not
  * quantities, and handled by the money reader.
  */
-export function unitOfName(words: readonly string[]): Quantity | undefined {
+export function unitOfName(words: readonly string[], kind?: string): Quantity | undefined {
   // `max_altitude_ft_agl`, `depth_m_msl`, `weight_kg_net`: a unit followed by what it is measured against or
   // which reading it is, a word that is no unit itself.
   if (words.length >= 3 && REFERENCE_SUFFIXES.has(words.at(-1)!)) {
-    const q = unitOfName(words.slice(0, -1));
+    const q = unitOfName(words.slice(0, -1), kind);
     if (q) return q;
   }
   // `dose_mg_per_kg`, `speed_km_per_hour`: a unit per another, written with "per".
@@ -164,7 +165,8 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
   const last = words.at(-1);
   if (!last || last === "in" || /^\d+$/.test(last)) return undefined;
   // `temperature_c`, `setpoint_f`: a one-letter suffix after a temperature is its scale.
-  if ((last === "c" || last === "f") && words.some((w) => /temp|setpoint|heat|cool/.test(w))) return quantity(1, last === "c" ? "tempC" : "tempF");
+  // (`forecast_high_c` against a rule in °F: the rule says the kind the name's letter is of.)
+  if ((last === "c" || last === "f") && (kind === "temperature" || words.some((w) => /temp|setpoint|heat|cool/.test(w)))) return quantity(1, last === "c" ? "tempC" : "tempF");
   if (last.length === 1 && last !== "m" && last !== "g" && last !== "s" && last !== "h") {
     // `power_w`: a one-letter unit only beside a word naming its kind.
     const q = quantity(1, last);
@@ -173,8 +175,8 @@ export function unitOfName(words: readonly string[]): Quantity | undefined {
   const q = quantity(1, last);
   // `speed_ms`: a word of the name says the kind, and the suffix read alone is of another kind (ms is
   // milliseconds); a rate written without its slash (m/s) is the reading of that kind.
-  const kind = words.find((w) => kinds().has(w));
-  if (kind !== undefined && q?.kind !== kind) return perUnit(last, kind) ?? q;
+  const named = words.find((w) => kinds().has(w));
+  if (named !== undefined && q?.kind !== named) return perUnit(last, named) ?? q;
   return q ?? leadingUnit(words);
 }
 

@@ -1384,3 +1384,26 @@ describe("closed-list values cut short or made from a verb, and lists of codes",
     it(text, () => expect(extractArguments(ISSUE, [text], { now: NOW }).bays).toEqual(bays));
   }
 });
+
+// Seventeenth session: a closed list whose description defines one value in words that name another
+// ("sponge = a dabbed brush by sponge"): the other value named inside that definition is part of it, neither a
+// clause nor a name of its own ("by sponge" is no way of saying brush). Our own schema.
+describe("a value named inside another value's definition", () => {
+  const GLAZE = {
+    type: "object",
+    required: ["piece_id", "method"],
+    properties: {
+      piece_id: { type: "string", pattern: "^PC-[0-9]{3}$" },
+      method: { type: "string", enum: ["dip", "brush", "spray", "sponge"], description: "How the glaze goes on; sponge = a dabbed brush by sponge." },
+    },
+  } as const;
+  for (const [said, method] of [
+    ["glaze PC-101 by sponge", "sponge"],
+    ["glaze PC-101, applied by sponge please", "sponge"],
+    ["glaze PC-101 with a brush", "brush"],
+    ["glaze PC-101 by dipping it", "dip"],
+    ["glaze PC-101 with the spray gun", "spray"],
+  ] as const) {
+    it(said, () => expect(extractArguments(GLAZE, [said], { now: NOW })).toMatchObject({ piece_id: "PC-101", method }));
+  }
+});

@@ -5,7 +5,7 @@
 import { regionCodes, regions } from "../../language/regions.ts";
 import { languagesNamed } from "../../language/languages.ts";
 import { conceptsOf, cutShort, verbClassOf } from "../../language/lemmas.ts";
-import { currencyOfWord, type Span } from "../../language/tokens.ts";
+import { currencyOfWord, escapeRegExp, type Span } from "../../language/tokens.ts";
 import { convert, convertTo, quantity } from "../../language/units.ts";
 import { isNumberWord, readNumberWords } from "../../language/numbers.ts";
 import { isKnownWord, tag } from "../../language/nlp.ts";
@@ -131,7 +131,7 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       const lower = turn.text.toLowerCase();
       for (const [name, code] of regions()) {
         if (!whole.test(code)) continue;
-        const at = lower.search(new RegExp(`(?<![a-z])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![a-z])`));
+        const at = lower.search(new RegExp(`(?<![a-z])${escapeRegExp(name)}(?![a-z])`));
         if (at >= 0) out.push({ key: sig.key, value: code, score: 2 + (asked.has(sig.key) ? 1.5 : 0), span: { start: at, end: at + name.length }, kind: "code" });
       }
     }

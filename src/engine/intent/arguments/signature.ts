@@ -3,7 +3,7 @@
 // `load_kg`, `price_eur`, "in metres per second", "in percent"). Values found in a turn are matched to
 // signatures (assign.ts); nothing here knows any particular tool.
 import { conceptsOf, wordsOf } from "../../language/lemmas.ts";
-import { currencyOfWord } from "../../language/tokens.ts";
+import { currencyOfWord, escapeRegExp } from "../../language/tokens.ts";
 import { quantity, unitOfName, type Quantity } from "../../language/units.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -50,21 +50,38 @@ export interface EnumForm {
 // Words that say nothing of which value is meant.
 const GLOSS_STOP = new Set(["it", "its", "is", "are", "be", "the", "a", "an", "to", "of", "or", "and", "on", "in", "at", "by", "for", "from", "with", "that", "this", "which", "as", "use", "used", "when", "if", "their", "they", "them", "one", "any", "all"]);
 
+/**
+ * Whether the mention of `value` at `at` lies inside another value's definition ("dart = remote injection by
+ * dart": "injection" there is part of what dart is, neither a clause nor a name of its own).
+ */
+function insideDefinition(values: (string | number)[], description: string, value: string | number, at: number): boolean {
+  for (const other of values) {
+    if (other === value) continue;
+    const defined = new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(String(other))}\\s*=([^;.]*)`, "g");
+    for (const m of description.matchAll(defined)) if (at > m.index && at <= m.index + m[0].length) return true;
+  }
+  return false;
+}
+
+
 /** Each value's clause of the description (from its name to the next separator or value), as distinctive words. */
 function glossesOf(values: (string | number)[], description: string): Map<string | number, { gloss: string[]; phrases: string[][] }> {
   const out = new Map<string | number, { gloss: string[]; phrases: string[][] }>();
   if (!description || values.length < 2) return out;
-  const escaped = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const at = new Map<string | number, number>();
   for (const value of values) {
-    const m = new RegExp(`(?<![A-Za-z0-9_])${escaped(String(value))}(?![A-Za-z0-9_])`).exec(description);
+    const m = new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(String(value))}(?![A-Za-z0-9_])`).exec(description);
     if (m) at.set(value, m.index + m[0].length);
   }
+  for (const [other, from] of at) if (insideDefinition(values, description, other, from)) at.delete(other);
+  const sentenceEnd = (start: number) => {
+    const end = description.slice(start).search(/[;.]\s|[;.]$/);
+    return end < 0 ? description.length : start + end;
+  };
   const clauses = new Map<string | number, string[]>();
   const all = new Map<string | number, string[]>();
   for (const [value, start] of at) {
-    let end = description.slice(start).search(/[;.]\s|[;.]$/);
-    end = end < 0 ? description.length : start + end;
+    let end = sentenceEnd(start);
     for (const other of at.values()) if (other > start && other < end) end = Math.min(end, description.lastIndexOf(" ", other) + 1 || other);
     all.set(value, wordsOf(description.slice(start, end)));
     // The clause's first word is its verb ("pays", "sends"), which says what every value does; a clause
@@ -104,9 +121,9 @@ function aliasesOf(values: (string | number)[], description: string): Map<string
   for (const value of values) {
     const v = String(value);
     if (v.length === 0) continue;
-    const at = new RegExp(`(?<![A-Za-z0-9_])${v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![A-Za-z0-9_])\\s*(?:[=:(–—-]\\s*)?([A-Za-z][A-Za-z .'-]{1,40}?)\\)?\\s*(?:[,;.)]|$|\\s(?:and|or)\\s)`).exec(description);
+    const at = new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(v)}(?![A-Za-z0-9_])\\s*(?:[=:(–—-]\\s*)?([A-Za-z][A-Za-z .'-]{1,40}?)\\)?\\s*(?:[,;.)]|$|\\s(?:and|or)\\s)`).exec(description);
     const alias = at?.[1]?.trim();
-    if (!alias || values.some((o) => String(o).toLowerCase() === alias.toLowerCase())) continue;
+    if (!alias || values.some((o) => String(o).toLowerCase() === alias.toLowerCase()) || insideDefinition(values, description, value, at!.index + 1)) continue;
     const words = wordsOf(alias);
     if (words.length > 0 && words.length <= 4) out.set(value, [...(out.get(value) ?? []), words]);
   }

@@ -5,7 +5,7 @@
 // clause after a cue of reported speech ("saying …", "because …"). What no words give stays open.
 import { conceptsOf, wordsOf } from "../../language/lemmas.ts";
 import { isKnownWord, tag } from "../../language/nlp.ts";
-import type { Span } from "../../language/tokens.ts";
+import { escapeRegExp, type Span } from "../../language/tokens.ts";
 import { cueScore, PLACE_WORDS, type Signature } from "./signature.ts";
 import { overlaps, type Found, type Turn } from "./values.ts";
 
@@ -394,7 +394,7 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
   for (const sig of open) {
     if (out.has(sig.key) || sig.kind !== "name" || !sig.examples || sig.examples.some((e) => /\d/.test(e))) continue;
     for (const example of sig.examples) {
-      const at = new RegExp(`(?<![\\w-])${example.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}s?(?![\\w-])`, "i").exec(turn.text);
+      const at = new RegExp(`(?<![\\w-])${escapeRegExp(example)}s?(?![\\w-])`, "i").exec(turn.text);
       if (at && claim(sig.key, taken.some((t) => overlaps(t, { start: at.index, end: at.index + at[0].length })) ? undefined : { value: turn.text.slice(at.index, at.index + example.length), span: { start: at.index, end: at.index + at[0].length } })) break;
     }
   }
