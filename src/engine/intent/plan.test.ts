@@ -394,3 +394,31 @@ describe("a thing only an integration makes, and labels that name a tool's field
     it(`a layout of the tool's own fields (${layout}) asks for that tool, whatever a code in it could also fill`, () => expect(chosen(decide(PUMPS, [text]))).toBe("create_job"));
   }
 });
+
+// Seventeenth session: a clipped verb of the tools' own ("ack", "recalc") that the typo reader would take for
+// another verb, next to words of another tool. Our own tools and sentences.
+describe("a tool's verb written clipped", () => {
+  const ALARMS: Tool[] = [
+    tool("acknowledge_alarm", "Acknowledge an alarm on the control system.", { alarm_id: code("ALM", 5, "The alarm."), operator_id: code("OP", 3, "Who acknowledges it."), comment: { type: "string" } }, ["alarm_id", "operator_id"]),
+    tool("schedule_screen_clean", "Schedule a screen clean — Puts an intake screen on the cleaning plan.", { screen_id: code("SCR", 2, "The intake screen."), start_time: { type: "string", format: "date-time" } }, ["screen_id", "start_time"]),
+    tool("recalculate_tariff", "Recalculate a customer's tariff.", { account_id: code("AC", 6, "The account.") }, ["account_id"]),
+  ];
+  for (const text of [
+    "ack ALM-20417 for me (OP-112), note: screen SCR-04 is blinded, clean already booked",
+    "Ack ALM-20417 - OP-112 - the intake screen clean is on the plan",
+    "pls ack ALM-20417, operator OP-112",
+  ]) {
+    it(text, () => expect(chosen(decide(ALARMS, [text]))).toBe("acknowledge_alarm"));
+  }
+  it("recalc AC-204411 please", () => expect(chosen(decide(ALARMS, ["recalc AC-204411 please"]))).toBe("recalculate_tariff"));
+});
+
+describe("a catalog integration named in the request", () => {
+  for (const [text, integration] of [
+    ["Upload the revised rota to Google Drive", "google_drive"],
+    ["put the minutes in google drive please", "google_drive"],
+    ["post the bake plan in #ops on Slack", "slack"],
+  ] as const) {
+    it(text, () => expect(chosen(decide(BAKERY, [text]))).toBe(`connect:${integration}`));
+  }
+});

@@ -9,7 +9,7 @@ import { words } from "../text/stem.ts";
 import { askedParameters, dateOrderOf, examplePrefixPattern, extractArguments, freeTextCues, strictPattern } from "./extract.ts";
 import { signaturesOf } from "./arguments/signature.ts";
 import { classMembers, conceptsOf, initialsOfRuns, namesPeople, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
-import { isKnownWord } from "../language/nlp.ts";
+import { isEnglishWord, isKnownWord } from "../language/nlp.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
 import { asMeant, clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
@@ -153,9 +153,9 @@ function namePatternsOf(entry: CatalogIntegration): { anyCase: RegExp; exact: Re
   if (!patterns) {
     const cased = CASED_NAMES.has(entry.id);
     const loose = cased ? [entry.name] : [entry.name, entry.id.replace(/_/g, " ")];
-    const anyCase = new RegExp(`(?<![A-Za-z0-9])(?:${loose.map(escape).join("|")})(?![A-Za-z0-9])`, cased ? "" : "i");
+    const anyCase = new RegExp(`(?<![A-Za-z0-9])(?:${loose.map(escapeRegExp).join("|")})(?![A-Za-z0-9])`, cased ? "" : "i");
     const aliases = ALIASES[entry.id] ?? [];
-    const exact = aliases.length > 0 ? new RegExp(`(?<![A-Za-z0-9])(?:${aliases.map(escape).join("|")})(?![A-Za-z0-9])`) : undefined;
+    const exact = aliases.length > 0 ? new RegExp(`(?<![A-Za-z0-9])(?:${aliases.map(escapeRegExp).join("|")})(?![A-Za-z0-9])`) : undefined;
     // Its ordinary-word forms in lower case where a channel goes (placedAsChannel).
     const ordinary = [entry.name, ...aliases].filter((f) => !/\s/.test(f) && CASED_NAMES.has(f.toLowerCase())).map((f) => escapeRegExp(f.toLowerCase()));
     const channel = ordinary.length > 0 ? new RegExp(`(?:^|\\s)(?:on|via|over|through|using)\\s+(?:(?:my|our|the|their|your)\\s+)?(?:${ordinary.join("|")})(?![A-Za-z0-9])`) : undefined;
@@ -411,7 +411,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   const cues = freeTextCues(text);
   // A code the request carries ("APT-220914") that only some tools take makes them candidates too.
   const byCode = new Map(tools.map((t) => [t, codeHits(t, text)] as const));
-  const scored = index.rank(expand(literal, written), weights);
+  const scored = index.rank(expand(verb && !literal.includes(verb) ? [...literal, verb] : literal, written), weights);
   // So does a value only one kind of tool takes written out whole ("a MacBook Pro 16" and a model enum), or
   // by a long word of it no other tool has ("tartaric" for `additive: tartaric_acid`).
   // (A word of a value is evidence only beside the request's verb, or with no verb at all: "Tankering on
@@ -726,6 +726,9 @@ function resumePending(input: PlanInput, pending: PendingTool): Plan | undefined
  * BK-1." names a thing, not the operation of booking).
  */
 function verbOf(text: string, focus: { verb?: string }, known: Set<string>): string | undefined {
+  // (The tools' own verb, clipped, is read before any reading of the word as a mistyped other verb.)
+  const clipped = clippedVerb(text, known);
+  if (clipped) return clipped;
   // A phrasal verb a tool's name writes as one word ("check out" and checkout_item, "log in" and login_…).
   const joined = focus.verb?.includes(" ") ? rankKey(focus.verb.replace(/\s+/g, "")) : undefined;
   if (joined && known.has(joined)) return joined;
@@ -733,6 +736,17 @@ function verbOf(text: string, focus: { verb?: string }, known: Set<string>): str
   if (focus.verb) return leadingVerb(text, known);
   const commands = clausesOf(text).some((c) => c.act === "command");
   return commands ? leadingVerb(text, known) : undefined;
+}
+
+/**
+ * "ack ALM-1 for me": a first word that is no English word but the start of exactly one of the tools' verbs
+ * is that verb clipped (the tagger cannot call it a verb, and the typo reader would take it for another).
+ */
+function clippedVerb(text: string, known: Set<string>): string | undefined {
+  const first = firstVerb(text);
+  if (!first || first.length < 3 || isEnglishWord(first)) return undefined;
+  const longer = [...known].filter((k) => k.length >= first.length + 3 && k.startsWith(first));
+  return longer.length === 1 ? longer[0] : undefined;
 }
 
 /**

@@ -1407,3 +1407,29 @@ describe("a value named inside another value's definition", () => {
     it(said, () => expect(extractArguments(GLAZE, [said], { now: NOW })).toMatchObject({ piece_id: "PC-101", method }));
   }
 });
+
+// Names given one after another in a definition ("x = a / b"), and a value named in another value's clause.
+describe("names a definition gives one after another", () => {
+  const DOSE = {
+    type: "object",
+    required: ["chemical", "dose_mg_per_l"],
+    properties: {
+      chemical: {
+        type: "string",
+        enum: ["calcium_hypochlorite", "ferric_chloride", "poly_aluminium_chloride", "calcium_hydroxide"],
+        description: "What is dosed. calcium_hypochlorite = hypo / bleach powder; ferric_chloride and poly_aluminium_chloride (PAC) = coagulants; calcium_hydroxide = slaked lime or hydrated lime.",
+      },
+      dose_mg_per_l: { type: "number", description: "Dose in mg/l." },
+    },
+  } as const;
+  for (const [said, chemical] of [
+    ["dose hypo at 1.5 mg/l", "calcium_hypochlorite"],
+    ["chemical: hypo\ndose: 1.5 mg/l", "calcium_hypochlorite"],
+    ["chemical: bleach powder, 1.5 mg/l", "calcium_hypochlorite"],
+    ["1.5 mg/l of hydrated lime", "calcium_hydroxide"],
+    ["PAC at 1.5 mg/l", "poly_aluminium_chloride"],
+    ["ferric chloride 1.5 mg/l", "ferric_chloride"],
+  ] as const) {
+    it(said, () => expect(extractArguments(DOSE, [said], { now: NOW })).toMatchObject({ chemical, dose_mg_per_l: 1.5 }));
+  }
+});

@@ -68,12 +68,16 @@ function insideDefinition(values: (string | number)[], description: string, valu
 function glossesOf(values: (string | number)[], description: string): Map<string | number, { gloss: string[]; phrases: string[][] }> {
   const out = new Map<string | number, { gloss: string[]; phrases: string[][] }>();
   if (!description || values.length < 2) return out;
+  // Where each value is first named: its clause starts after the name and ends where another value is named.
   const at = new Map<string | number, number>();
+  const named = new Map<string | number, number>();
   for (const value of values) {
     const m = new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(String(value))}(?![A-Za-z0-9_])`).exec(description);
-    if (m) at.set(value, m.index + m[0].length);
+    if (m && !insideDefinition(values, description, value, m.index + m[0].length)) {
+      at.set(value, m.index + m[0].length);
+      named.set(value, m.index);
+    }
   }
-  for (const [other, from] of at) if (insideDefinition(values, description, other, from)) at.delete(other);
   const sentenceEnd = (start: number) => {
     const end = description.slice(start).search(/[;.]\s|[;.]$/);
     return end < 0 ? description.length : start + end;
@@ -82,7 +86,7 @@ function glossesOf(values: (string | number)[], description: string): Map<string
   const all = new Map<string | number, string[]>();
   for (const [value, start] of at) {
     let end = sentenceEnd(start);
-    for (const other of at.values()) if (other > start && other < end) end = Math.min(end, description.lastIndexOf(" ", other) + 1 || other);
+    for (const other of named.values()) if (other >= start && other < end) end = other;
     all.set(value, wordsOf(description.slice(start, end)));
     // The clause's first word is its verb ("pays", "sends"), which says what every value does; a clause
     // after "=" ("tid = three times a day") is a definition, all of it gloss.
@@ -126,6 +130,18 @@ function aliasesOf(values: (string | number)[], description: string): Map<string
     if (!alias || values.some((o) => String(o).toLowerCase() === alias.toLowerCase()) || insideDefinition(values, description, value, at!.index + 1)) continue;
     const words = wordsOf(alias);
     if (words.length > 0 && words.length <= 4) out.set(value, [...(out.get(value) ?? []), words]);
+  }
+  // "calcium_hydroxide = slaked lime / hydrated lime": a definition that gives names one after another,
+  // each a name of the value.
+  for (const value of values) {
+    const defined = new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(String(value))}\\s*=\\s*([^;.]*)`).exec(description);
+    const parts = defined?.[1]?.split(/\s*\/\s*|\s+or\s+/) ?? [];
+    if (parts.length < 2) continue;
+    for (const part of parts) {
+      const words = wordsOf(part);
+      const known = (out.get(value) ?? []).some((a) => a.join(" ") === words.join(" "));
+      if (words.length > 0 && words.length <= 3 && !known && !values.some((o) => String(o).toLowerCase() === part.trim().toLowerCase())) out.set(value, [...(out.get(value) ?? []), words]);
+    }
   }
   return out;
 }
