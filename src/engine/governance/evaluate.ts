@@ -1139,6 +1139,12 @@ export function scaleOf(words: readonly string[], value: Value): Scale | undefin
   return undefined;
 }
 
+/** A value of degrees with no scale, in the temperature scale of the argument it is compared with. */
+function inOwnScale(f: Field, value: Value): Value {
+  const scale = unitOfName(f.words, "temperature");
+  return { ...value, kind: "temperature", unit: scale?.kind === "temperature" ? scale.unit : "tempC" };
+}
+
 /** A field's number in the rule value's terms: currency minor units, units of one kind, fractions. */
 function comparable(f: Field, value: Value, subject: Subject): number | undefined {
   let x = Array.isArray(f.value) ? f.value.length : numberOf(f);
@@ -1862,6 +1868,10 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       // The unit a length of the action is compared in, when the rule gives one: a length of time, or a count
       // of days, nights or weeks (read when the rule loads).
       const spanUnit = value.kind === "time" && value.unit ? value.unit : subject.count && subject.words.length === 1 ? SPAN_UNITS[subject.words[0]!] : undefined;
+      // "above 35 degrees": degrees with no scale are an angle, or where the action has no angle there, a
+      // temperature in the scale of the argument that holds one.
+      const degrees: Value | undefined = value.unit === "deg" ? { ...value, kind: "temperature", unit: "tempC" } : undefined;
+      const degreesKey = degrees ? numericKey(subject, degrees) : undefined;
       return (a) => {
         if (since && limit !== undefined) {
           const gap = gapBetween(a, subject, since);
@@ -1871,6 +1881,8 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           }
         }
         let fields = numericFields(a, subject, value, key);
+        const warmth = fields.length === 0 && degrees !== undefined;
+        if (warmth) fields = numericFields(a, subject, degrees, degreesKey);
         // "more than 2 ETH", "over 500 credits": what is counted is a value of the action (asset: "ETH"),
         // and the amount beside it is the count; another value there is another thing counted.
         const counted = subject.words.at(-1);
@@ -1893,7 +1905,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
             const length = converted === undefined ? undefined : Math.round(converted * 1e6) / 1e6;
             if (length !== undefined) return compareNumbers(op, length, value.value, high ? (high.unit ? convert(high.value, high.unit, unit) : high.value) : undefined) ? TRUE : FALSE;
           }
-          if (a.params && !toolCanCarry(a, subject, value)) return FALSE;
+          if (a.params && !toolCanCarry(a, subject, value) && !(degrees && toolCanCarry(a, subject, degrees))) return FALSE;
           a.unknowns.add(subject.text || subject.implied || "amount");
           return UNKNOWN;
         }
@@ -1902,7 +1914,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           a.claimed.add(f.path);
           let v: Truth;
           const currency = value.currency ? currencyOf(a, f) : undefined;
-          const x = comparable(f, value, subject);
+          const x = comparable(f, warmth ? inOwnScale(f, value) : value, subject);
           if (currency && value.currency && currency !== value.currency && !value.anyCurrency) {
             a.unknowns.add(`${subject.text ? `the ${subject.text}` : "the amount"} in ${value.currency}`);
             v = UNKNOWN;

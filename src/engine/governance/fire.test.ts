@@ -3484,3 +3484,22 @@ describe("seventeenth session: when a thing finishes or begins is its end or sta
       ["book_class", { start_time: "2026-09-15T07:15:00Z", end_time: "2026-09-15T08:45:00Z" }, "approved"],
     ]));
 });
+
+describe("seventeenth session: degrees with no scale are the temperature argument's own scale, or an angle", () => {
+  for (const frame of [(n: number) => `Never set a kiln's soak temperature above ${n} degrees`, (n: number) => `Soak temperatures over ${n} degrees need the studio manager's approval`]) {
+    const sentence = frame(1200);
+    const fired = sentence.startsWith("Never") ? "blocked" : "conditional";
+    it(sentence, () =>
+      decide(sentence, [
+        ["set_kiln_soak", { kiln_id: "K-1", soak_temp_c: 1210 }, fired],
+        ["set_kiln_soak", { kiln_id: "K-1", soak_temp_c: 1190 }, "approved"],
+        ["set_kiln_soak", { kiln_id: "K-1", soak_temp_f: 1210 }, fired],
+      ]),
+    );
+  }
+  it("an angle stays an angle", () =>
+    decide("Block crane lifts when the boom angle is over 70 degrees", [
+      ["start_crane_lift", { crane: "C-1", boom_angle_deg: 72 }, "blocked"],
+      ["start_crane_lift", { crane: "C-1", boom_angle_deg: 65 }, "approved"],
+    ]));
+});

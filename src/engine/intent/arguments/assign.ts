@@ -53,6 +53,9 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
         const scale = 10 ** (sig.decimals ?? 6);
         return converted === undefined ? undefined : { value: Math.round(converted * scale) / scale, fit: 2 };
       }
+      // "38 degrees" for a temperature in °C: degrees with no scale are the parameter's own (an angle is
+      // never what a temperature takes).
+      if (v.kind === "quantity" && v.quantity.unit === "deg" && sig.unit?.kind === "temperature") return { value: v.quantity.value, fit: 1.8 };
       // "120m" read as 120 million is 120 metres where the parameter is a length: no amount is written
       // with a bare "m" for a field that holds metres.
       const metres = v.kind === "number" && sig.unit?.kind === "length" ? /^(\d+(?:\.\d+)?)m$/i.exec(f.raw.trim()) : null;
@@ -90,6 +93,13 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
         const hhmm = v.date.time.slice(0, 5);
         const value = sig.pattern!.whole.test(hhmm) ? hhmm : v.date.time;
         return sig.pattern!.whole.test(value) ? { value, fit: 2.2 } : undefined;
+      }
+      // "0230", "1415": a 24-hour time written without its colon, which alone is too like any number to
+      // count (below the floor) unless the parameter was asked for or words name it.
+      if (v.kind === "number" && isClock(sig)) {
+        const hhmm = /^([01]\d|2[0-3])([0-5]\d)$/.exec(f.raw.trim());
+        const value = hhmm ? `${hhmm[1]}:${hhmm[2]}` : undefined;
+        return value && sig.pattern!.whole.test(value) ? { value, fit: 0.9 } : undefined;
       }
       return undefined;
     default:

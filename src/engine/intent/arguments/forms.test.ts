@@ -1433,3 +1433,46 @@ describe("names a definition gives one after another", () => {
     it(said, () => expect(extractArguments(DOSE, [said], { now: NOW })).toMatchObject({ chemical, dose_mg_per_l: 1.5 }));
   }
 });
+
+// Seventeenth session: degrees with no scale for a temperature, counts written "x7", ages written
+// "a six-year-old", 24-hour times without a colon. Our own schema (a greenhouse's bookings).
+describe("degrees, counts written with x, ages in words, times without a colon", () => {
+  const BOOKING = {
+    type: "object",
+    required: ["house_id", "visitors"],
+    properties: {
+      house_id: { type: "string", pattern: "^GH-[0-9]{2}$" },
+      visitors: { type: "integer", minimum: 1, maximum: 12, description: "How many people come." },
+      youngest_age: { type: "integer", minimum: 0, maximum: 120, description: "The youngest visitor's age, in years." },
+      air_temp_c: { type: "number", description: "Air temperature to hold, in °C." },
+      arrival: { type: "string", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", description: "Arrival time, HH:MM." },
+    },
+  } as const;
+  for (const [said, temp] of [
+    ["GH-04 at 24 degrees", 24],
+    ["hold GH-04 at 24 degrees for the orchids", 24],
+    ["GH-04, 24 degrees C", 24],
+    ["GH-04 to 75 degrees F", 23.888889],
+  ] as const) {
+    it(said, () => expect(extractArguments(BOOKING, [said], { now: NOW }).air_temp_c).toBeCloseTo(temp, 4));
+  }
+  for (const [said, visitors] of [
+    ["GH-04 tour x6", 6],
+    ["tour of GH-04 ×9 on Friday", 9],
+  ] as const) {
+    it(said, () => expect(extractArguments(BOOKING, [said], { now: NOW }).visitors).toBe(visitors));
+  }
+  it("a capital X with digits is a name, not a count", () => expect(extractArguments(BOOKING, ["GH-04 tour for the X5 club, 4 people"], { now: NOW }).visitors).toBe(4));
+  for (const [said, age] of [
+    ["GH-04 tour for 3, two adults and a seven-year-old", 7],
+    ["GH-04 for 4; the youngest is a 10-year-old", 10],
+  ] as const) {
+    it(said, () => expect(extractArguments(BOOKING, [said], { now: NOW }).youngest_age).toBe(age));
+  }
+  it("a time without its colon, as the answer to the question for it", () => {
+    expect(extractArguments(BOOKING, ["GH-04 for 4 people", "0945"], { now: NOW, asked: ["arrival"] }).arrival).toBe("09:45");
+    expect(extractArguments(BOOKING, ["GH-04 for 4 people, arriving 1415"], { now: NOW }).arrival).toBe("14:15");
+    // Alone and unasked, four digits are no time of day.
+    expect(extractArguments(BOOKING, ["GH-04 for 4 people, ref 1415"], { now: NOW }).arrival).toBeUndefined();
+  });
+});

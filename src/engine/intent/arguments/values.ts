@@ -4,8 +4,9 @@
 // where it stands and the words around it, which say what it is for ("payload 45 kg", "from LIS").
 import { readDates, spokenTimeSpans, type DateMention, type DateOrder } from "../../language/dates.ts";
 import { conceptsOf } from "../../language/lemmas.ts";
+import { readNumberWords } from "../../language/numbers.ts";
 import { tokenizeWithSpans, type Span, type Token } from "../../language/tokens.ts";
-import { convert, type Quantity } from "../../language/units.ts";
+import { convert, quantity, type Quantity } from "../../language/units.ts";
 
 export type Value =
   | { kind: "money"; amount: number; currency: string | undefined; scaled: boolean }
@@ -150,7 +151,7 @@ export function readTurn(original: string, now: Date, order?: DateOrder): Turn {
     else if (t.kind === "email") value = { kind: "email", address: text.slice(span.start, span.end) };
     else if (t.kind === "quoted") value = { kind: "quoted", text: text.slice(span.start + 1, span.end - 1).trim() };
     else if (t.kind === "tag") value = { kind: "token", text: text.slice(span.start, span.end) };
-    else if (t.kind === "word" && (/\d/.test(t.norm) || /[a-z0-9][-_][a-z0-9]/.test(t.norm))) value = { kind: "token", text: text.slice(span.start, span.end) };
+    else if (t.kind === "word") value = ageOrTimes(t.norm, text.slice(span.start, span.end)) ?? (/\d/.test(t.norm) || /[a-z0-9][-_][a-z0-9]/.test(t.norm) ? { kind: "token", text: text.slice(span.start, span.end) } : undefined);
     if (value?.kind === "number" && /\d\.\d+\.\d/.test(t.text)) value = { kind: "token", text: text.slice(span.start, span.end) };
     // "-12" glued to a word ("R-12", "ORD-12") is part of a code, not a negative number.
     if (value && (value.kind === "number" || value.kind === "quantity" || value.kind === "percent") && span.start > 0 && /[A-Za-z]-$/.test(text.slice(Math.max(0, span.start - 1), span.start + 1))) return;
@@ -171,6 +172,21 @@ export function readTurn(original: string, now: Date, order?: DateOrder): Turn {
   for (const run of nameRuns(text, taken)) found.push({ value: { kind: "name", text: run.text, words: run.words }, span: run.span, raw: run.text, ...contextOf(text, words, run.span) });
   found.sort((a, b) => a.span.start - b.span.start);
   return { text, found, words, tokens, spans };
+}
+
+/**
+ * "a six-year-old", "3-month-old": an age, a length of time; "x7", "×12" after what is counted ("keeper
+ * days x7"): a count. (A capital X with digits is a name or a code: "X7".)
+ */
+function ageOrTimes(norm: string, written: string): Value | undefined {
+  const age = /^([a-z]+|\d{1,3})-(year|month|week|day)s?-old$/.exec(norm);
+  if (age) {
+    const n = /^\d/.test(age[1]!) ? Number(age[1]) : readNumberWords([age[1]!], 0)?.value;
+    const length = n === undefined ? undefined : quantity(n, `${age[2]}s`);
+    return length ? { kind: "quantity", quantity: length } : undefined;
+  }
+  const times = /^[x×](\d{1,3})$/.exec(written);
+  return times ? { kind: "number", amount: Number(times[1]), scaled: false, grouped: false } : undefined;
 }
 
 /**
