@@ -3,7 +3,7 @@
 // bound to the wrong field, or to several, is seen before it is confirmed. Computed with the evaluator's own
 // field finders over a call made from the tool's JSON Schema, so what is shown is what evaluation reads.
 import type { ActionSelector, CompiledRule, Condition, Value } from "./compiled.ts";
-import { parameterPaths, parameterSchemas, type GovernableTool } from "./action.ts";
+import { parameterChoices, parameterPaths, parameterSchemas, type GovernableTool } from "./action.ts";
 import {
   bySubject,
   comparedFields,
@@ -204,7 +204,9 @@ const MAX_COVERAGE_CALLS = 64;
  */
 export function coverageCalls(tool: GovernableTool, context: { now: Date; domain?: string }): PreparedAction[] {
   const params = parameterPaths(tool.parameters);
-  const base = { tool: tool.name, description: tool.description, params, now: context.now, ...(context.domain ? { domain: context.domain } : {}) };
+  // (With the tool's closed lists, as a governed call has them: a rule may cover a tool by them.)
+  const choices = parameterChoices(tool.parameters);
+  const base = { tool: tool.name, description: tool.description, params, ...(choices ? { choices } : {}), now: context.now, ...(context.domain ? { domain: context.domain } : {}) };
   const calls = [prepareAction({ ...base, args: {} })];
   for (const [path, node] of leafSchemas(tool.parameters)) {
     if (!Array.isArray(node.enum)) continue;

@@ -815,6 +815,28 @@ const matchesTerms = (terms: ActionTerm[], bound: readonly string[] = []) => {
   };
 };
 
+/**
+ * "Any glaze applied by spray" and `record_glaze {method: brush|spray|dip}`: a thing
+ * described by a participle and a value that one of the tool's closed lists holds is a thing the tool
+ * handles that way, whatever the participle's verb; the value itself is the rule's condition. (Not a tool
+ * that only looks.) The values are part of the selector's key.
+ */
+function describedByChoice(terms: readonly ActionTerm[], when: Condition | null): { match: (a: PreparedAction) => boolean; key: string } | undefined {
+  const described = terms.filter((t) => t.described && t.objects.length > 0);
+  const values: string[] = [];
+  const visit = (c: Condition | null): void => {
+    if (c?.kind === "and") c.of.forEach(visit);
+    else if (c?.kind === "equals" && !c.negate) values.push(...c.values);
+  };
+  visit(when);
+  if (described.length === 0 || values.length === 0) return undefined;
+  const things = described.map((t) => t.objects.map((o) => conceptsOf(o) as Set<string>));
+  const wanted = values.map((v) => norm(v).split(" ").map((w) => conceptsOf(w) as Set<string>));
+  const match = (a: PreparedAction) =>
+    !a.looks && things.some((objects) => objects.every((o) => meets(a.name, o))) && a.choices.some((c) => c.values.some((v) => wanted.some((words) => words.every((w) => meets(v, w)))));
+  return { match, key: JSON.stringify(values) };
+}
+
 // Rules often name the same actions ("refunds over $500", "refunds at night"): one decision asks each
 // distinct selector once. The key is the selector's meaning, so equal selectors share one answer.
 const selectorKey = (actions: ActionSelector, bound: readonly string[]) => JSON.stringify([actions.any, actions.domain?.toLowerCase() ?? null, actions.any ? [] : actions.terms.map((t) => [t.verbs, t.objects, t.exact ?? false]), bound]);
@@ -1091,6 +1113,13 @@ export const numericKey = (subject: Subject, value: Value) =>
 function namedNumericFields(action: PreparedAction, subject: Subject, value: Value): Field[] | undefined {
   const fits = subject.count === true ? isNumberOrList : isNumber;
   const named = bySubject(action, subject, fits);
+  // "more than 9 guests" and `guests`, `youngest_guest_age`: a count is of the argument
+  // whose name ends in what is counted (or says it counts), not one that measures something of it.
+  if (named.length > 1 && subject.count) {
+    const head = subject.words.at(-1);
+    const counts = named.filter((f) => (head !== undefined && sameConceptWord(head, f.words.at(-1) ?? "")) || COUNT_WORDS.includes(f.words.at(-1) ?? ""));
+    if (counts.length > 0) return counts;
+  }
   if (named.length > 0) return named;
   const all = action.fields.filter(fits);
   if (value.currency || subject.implied === "amount") {
@@ -2151,7 +2180,9 @@ export class RuleSet {
     sorted.forEach((ref, order) => {
       const rule = ref.rule;
       const bound = boundWords(rule);
-      const selectorMatch = rule.actions.any ? () => true : matchesTerms(rule.actions.terms, bound);
+      const described = rule.actions.any ? undefined : describedByChoice(rule.actions.terms, rule.when);
+      const terms = rule.actions.any ? () => true : matchesTerms(rule.actions.terms, bound);
+      const selectorMatch = described ? (a: PreparedAction) => terms(a) || described.match(a) : terms;
       const domain = rule.actions.domain?.toLowerCase() ?? null;
       const applies = (a: PreparedAction) => (domain === null || a.input.domain?.toLowerCase() === domain) && selectorMatch(a);
       const permissive = rule.effect === "allow";
@@ -2164,7 +2195,7 @@ export class RuleSet {
         const u = (2 - unless(a)) as Truth;
         return w < u ? w : u;
       };
-      const key = selectorKey(rule.actions, bound);
+      const key = selectorKey(rule.actions, bound) + (described ? described.key : "");
       if (!selectorIds.has(key)) {
         const id = selectorIds.size;
         selectorIds.set(key, id);

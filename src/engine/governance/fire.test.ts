@@ -3503,3 +3503,36 @@ describe("seventeenth session: degrees with no scale are the temperature argumen
       ["start_crane_lift", { crane: "C-1", boom_angle_deg: 65 }, "approved"],
     ]));
 });
+
+describe("seventeenth session: a thing described by a participle and a value of the tool's closed list", () => {
+  // The tool's own closed list, as its schema gives it.
+  const choices = { method: ["brush", "spray", "dip"] };
+  const call = (set: RuleSet, tool: string, method: string) => set.decide(prepareAction({ tool, args: { piece_id: "P-1", method }, params: ["piece_id", "method"], choices, now: new Date() })).decision;
+  for (const [sentence, fired] of [
+    ["Any glaze applied by spray needs approval from the studio lead", "conditional"],
+    ["Glazes applied by spray need the studio lead's sign-off", "conditional"],
+    ["Block any glaze finished by spray", "blocked"],
+  ] as const) {
+    it(sentence, () => {
+      const set = ruleSetOf(sentence);
+      expect(call(set, "record_glaze", "spray")).toBe(fired);
+      expect(call(set, "record_glaze", "brush")).toBe("approved");
+      // A tool of another thing, and one that only looks, are not what the rule is about.
+      expect(call(set, "record_firing", "spray")).toBe("approved");
+      expect(call(set, "get_glaze", "spray")).toBe("approved");
+    });
+  }
+});
+
+describe("seventeenth session: a count is of the argument named for what is counted", () => {
+  for (const sentence of ["Block tours booked for more than 6 visitors", "Tour bookings of over 6 visitors are not allowed"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["book_tour", { visitors: 7, youngest_visitor_age: 30 }, "blocked"],
+        ["book_tour", { visitors: 6, youngest_visitor_age: 9 }, "approved"],
+        ["book_tour", { visitor_count: 7, youngest_visitor_age: 3 }, "blocked"],
+        ["book_tour", { visitor_count: 2, oldest_visitor_age: 70 }, "approved"],
+      ]),
+    );
+  }
+});
