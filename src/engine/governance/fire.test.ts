@@ -3536,3 +3536,18 @@ describe("seventeenth session: a count is of the argument named for what is coun
     );
   }
 });
+
+describe("seventeenth session: 'by' and a bare noun after the action's object is the means", () => {
+  for (const [sentence, tool, key, means, other, fired] of [
+    ["Require approval for shipping parcels by air", "ship_parcel", "method", "air", "road", "conditional"],
+    ["Block sending invoices by post", "send_invoice", "channel", "post", "email", "blocked"],
+    ["Shipping live plants by courier needs the nursery manager's sign-off", "ship_plants", "method", "courier", "post", "conditional"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        [tool, { ref: "R-1", [key]: means }, fired],
+        [tool, { ref: "R-1", [key]: other }, "approved"],
+      ]),
+    );
+  }
+});

@@ -249,7 +249,14 @@ function analyze(text: string): W[] {
   // part of the sentence that starts at "by" cannot see.
   // (The tagger may call a participle of a verb class an adjective: "paid".)
   const participle = (w: W) => (w.pos === "VERB" && isPastParticiple(w)) || (w.pos === "ADJ" && /(?:ed|id|en|wn)$/.test(w.norm) && verbClassOf(w.norm) !== undefined);
-  for (let k = 1; k < ws.length; k++) if (wordIs(ws[k], "by") && participle(ws[k - 1]!)) ws[k]!.afterParticiple = true;
+  // ("shipping queens by post", "never pay suppliers by cheque": so may a "by" after the object of a verb.)
+  const afterObject = (k: number) => {
+    let j = k - 1;
+    if (ws[j]?.pos !== "NOUN") return false;
+    while (j > 0 && k - j <= 4 && ["NOUN", "ADJ", "DET"].includes(ws[j]!.pos)) j--;
+    return ws[j]?.pos === "VERB" && !isPastParticiple(ws[j]!) && !wordIs(ws[j], "be", "is", "are", "been");
+  };
+  for (let k = 1; k < ws.length; k++) if (wordIs(ws[k], "by") && (participle(ws[k - 1]!) || afterObject(k))) ws[k]!.afterParticiple = true;
   return ws;
 }
 
