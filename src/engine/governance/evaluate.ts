@@ -1372,7 +1372,11 @@ function evaluateNetworks(a: PreparedAction, subject: Subject, networks: Network
 }
 
 const isShort = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= 40 && !/\s{2}/.test(v);
-const shapeOf = (s: string) => `${s.trim().split(/\s+/).length}|${/\d/.test(s) ? "d" : "a"}`;
+// A value's shape as written and as read ("studio_b" is one token written, two words read).
+const shapesOf = (s: string) => {
+  const kind = /\d/.test(s) ? "d" : "a";
+  return [`${s.trim().split(/\s+/).length}|${kind}`, `${norm(s).split(" ").length}|${kind}`];
+};
 
 // The words a rule's values offer, per values list (a compiled rule's list lives as long as the rule).
 const valueWordsCache = new WeakMap<string[], { wanted: string[]; phraseWords: string[]; parts: string[][] }>();
@@ -1381,8 +1385,9 @@ function valueWords(values: string[]): { wanted: string[]; phraseWords: string[]
   if (!hit) {
     hit = {
       parts: values.map((v) => norm(v).split(" ")),
-      // "business class", "zone restricted": each word may be the value, the others its attribute.
-      wanted: [...values, ...values.flatMap((v) => (norm(v).includes(" ") ? norm(v).split(" ") : []))],
+      // "business class", "zone restricted": each word may be the value, the others its attribute. (Not a
+      // value named by a letter, "studio A": the noun alone is no value of it, nor the letter alone.)
+      wanted: [...values, ...values.flatMap((v) => (norm(v).includes(" ") && !/(?:^| )[a-z]$/.test(norm(v)) ? norm(v).split(" ") : []))],
       // Membership written as a yes/no argument: "outside the care team" and `requester_in_care_team`.
       phraseWords: values.flatMap((v) => norm(v).split(" ")),
     };
@@ -1534,13 +1539,15 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
       // thing; any identifier there is one of them.
       if (values.length === 1 && norm(values[0]!) === norm(subject.text) && named.some((f) => IDENTIFIER_KEY.test(f.path) && isShort(f.value))) return TRUE;
       // "zone restricted" read as one phrase: one word is the attribute, the rest its value.
-      if (values.length === 1 && subject.words.length > 1) {
-        const parts = norm(values[0]!).split(" ");
+      // ("zone A or B" and `zone: B`: each value so, whichever of them the argument holds.)
+      for (const value of values.length === 1 || values.every((v) => norm(v).includes(" ")) ? values : []) {
+        if (subject.words.length < 2 && !norm(value).includes(" ")) continue;
+        const parts = norm(value).split(" ");
         for (const f of named) for (const p of parts) if (!hasConcept(f.concepts, p) && typeof f.value === "string" && sameValue(f.value, p)) return TRUE;
-        for (const f of named) {
+        if (named.some((f) => {
           const rest = parts.filter((p) => !hasConcept(f.concepts, p)).join(" ");
-          if (rest && typeof f.value === "string" && sameValue(f.value, rest)) return TRUE;
-        }
+          return rest && typeof f.value === "string" && sameValue(f.value, rest);
+        })) return TRUE;
       }
       return FALSE;
     }
@@ -1601,10 +1608,11 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   // 5. The tool cannot carry such a value at all (schema known, no string parameter left).
   if (a.params && ![...a.params].some((p) => !a.claimed.has(p))) return FALSE;
   // 6. Another value of the same shape where such a value would be ("economy" where "business" was named).
-  const shapes = new Set(wanted.map(shapeOf));
+  const shapes = new Set(wanted.map((w) => shapesOf(w)[0]));
+  const shaped = (x: string) => shapesOf(x).some((sh) => shapes.has(sh));
   // A setting ("to the river") is ruled out only by an argument named for its role ("destination": "sewer")
   // or for the thing the tool itself acts on ("role" of change_user_role: "to admin" is its new value).
-  const other = a.fields.filter((f) => !a.claimed.has(f.path) && (!setting || f.words.some((w) => SETTING_KEYS[setting].includes(w) || hasConcept(a.name, w))) && (isShort(f.value) ? shapes.has(shapeOf(f.value as string)) : shortList(f.value) && f.value.some((x) => shapes.has(shapeOf(x)))));
+  const other = a.fields.filter((f) => !a.claimed.has(f.path) && (!setting || f.words.some((w) => SETTING_KEYS[setting].includes(w) || hasConcept(a.name, w))) && (isShort(f.value) ? shaped(f.value as string) : shortList(f.value) && f.value.some(shaped)));
   if (other.length > 0 && subject.words.length > 0 && toolCanCarry(a, subject)) return FALSE;
   if (other.length > 0 && subject.words.length === 0) return FALSE;
   a.unknowns.add(subject.text || values.join(" or "));

@@ -3551,3 +3551,37 @@ describe("seventeenth session: 'by' and a bare noun after the action's object is
     );
   }
 });
+
+describe("seventeenth session: capital letters that name a value of a noun", () => {
+  for (const [noun, letter, other] of [["zone", "C", "D"], ["bay", "B", "E"], ["gate", "A", "F"], ["studio", "B", "C"]] as const) {
+    const sentences = [
+      `Block deliveries to ${noun} ${letter}`,
+      `Block ${noun} ${letter} deliveries`,
+      `${noun[0]!.toUpperCase()}${noun.slice(1)} ${letter} deliveries need a supervisor's sign-off`,
+      `Deliveries to ${noun} ${letter} or ${letter === "A" ? "B" : "A"} are not allowed`,
+    ];
+    for (const sentence of sentences) {
+      const fired = /sign-off/.test(sentence) ? "conditional" : "blocked";
+      it(sentence, () =>
+        decide(sentence, [
+          ["schedule_delivery", { ref: "D-1", [noun]: letter }, fired],
+          ["schedule_delivery", { ref: "D-1", [noun]: other }, "approved"],
+          ["schedule_delivery", { ref: "D-1", area: `${noun}_${letter.toLowerCase()}` }, fired],
+          ["schedule_delivery", { ref: "D-1", area: `${noun}_${other.toLowerCase()}` }, "approved"],
+        ]),
+      );
+    }
+  }
+  it("Hall A rehearsals over 12 hours are not allowed", () =>
+    decide("Hall A rehearsals over 12 hours are not allowed", [
+      ["book_hall_rehearsal", { room: "hall_a", duration_minutes: 780 }, "blocked"],
+      ["book_hall_rehearsal", { room: "hall_b", duration_minutes: 780 }, "approved"],
+      ["book_hall_rehearsal", { room: "hall_a", duration_minutes: 600 }, "approved"],
+    ]));
+  it("the article stays an article", () => {
+    for (const sentence of ["Block a refund over $500", "Never issue A refund over $500", "Require approval to book a room for more than 10 people"]) {
+      const parsed = parseRule(sentence);
+      expect(parsed.ok && JSON.stringify(parsed.rule.when), sentence).not.toMatch(/"values":\["[a-z]+ A"\]/);
+    }
+  });
+});

@@ -223,17 +223,27 @@ function analyze(text: string): W[] {
   // "zone A or B", "when the grade is A", "in zone A": a capital A after a noun or a copula, where no noun
   // follows it, is a value, not the article (which always has its noun after it). Its norm keeps the
   // capital, so no reader takes it for "a".
+  // Other capital letters ("zone C", "Studio B sessions", "class C or D airspace") are values in the same
+  // places, whatever follows (no article is spelt B); so is an "A" between two nouns ("Studio A sessions":
+  // an article never follows its noun), unless every word is capitalised (a title).
+  const capitals = written.filter((x, k) => tokens[k]!.kind === "word" && /^[A-Z][a-z]/.test(x)).length;
+  const titled = capitals >= 4 && capitals > written.filter((_, k) => tokens[k]!.kind === "word").length / 2;
   for (let k = 1; k < ws.length; k++) {
     const w = ws[k]!;
-    if (w.t.kind !== "word" || written[k] !== "A") continue;
+    const letter = written[k] ?? "";
+    if (w.t.kind !== "word" || !/^[A-HJ-Z]$/.test(letter)) continue;
     const before = ws[k - 1]!;
     const after = ws[k + 1];
     const listed = (x: W | undefined) => x !== undefined && x.t.kind === "word" && /^[A-Z]$/.test(written[ws.indexOf(x)] ?? "");
     const valuePlace = (before.t.kind === "word" && (["NOUN", "PROPN"].includes(before.pos) || wordIs(before, "is", "are", "be", "was", "were") || (LIST_SEPARATORS.has(before.norm) && listed(ws[k - 2])))) || (before.t.kind === "punct" && before.t.text === "," && listed(ws[k - 2]));
     const nothingNamed = !after || after.t.kind !== "word" || LIST_SEPARATORS.has(after.norm) || listed(after) || CONDITION_MARKERS.has(after.norm) || MODALS.has(after.norm) || wordIs(after, "is", "are", "need", "needs", "require", "requires", "must");
-    if (valuePlace && nothingNamed) {
-      w.norm = "A";
-      w.lemma = "A";
+    const betweenNouns = before.t.kind === "word" && ["NOUN", "PROPN"].includes(before.pos) && after?.t.kind === "word" && ["NOUN", "PROPN"].includes(after.pos) && !titled;
+    // ("deliveries to zone C": after "to" the tagger may take the noun for a verb's infinitive.)
+    const namedAfterTo = (letter !== "A" || nothingNamed) && before.pos === "VERB" && before.lemma === before.norm && wordIs(ws[k - 2], "to", "in", "at", "from", "into");
+    if (namedAfterTo) before.pos = "NOUN";
+    if ((valuePlace || namedAfterTo) && (letter !== "A" || nothingNamed || betweenNouns)) {
+      w.norm = letter;
+      w.lemma = letter;
       w.pos = "PROPN";
     }
   }
@@ -961,6 +971,9 @@ function isReducedRelative(w: W, words: W[]): boolean {
 const endsClause = (ws: W[], k: number) =>
   !ws[k] || ws[k]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k]!.norm) || LIST_SEPARATORS.has(ws[k]!.norm) || MODALS.has(ws[k]!.norm) || wordIs(ws[k], "is", "are", "need", "needs", "require", "requires");
 
+/** A capital letter read as a value (analyze: "zone C", "Studio B sessions"). */
+const isValueLetter = (w: W | undefined) => !!w && w.pos === "PROPN" && /^[A-Z]$/.test(w.norm);
+
 // A participle or gerund before a noun it qualifies: "an enhanced vetting check", "a signed form".
 const verbalModifier = (w: W) => w.t.kind === "word" && (isPastParticiple(w) || /[a-z]{3}ing$/.test(w.norm));
 const isPastParticiple = (w: W) => w.norm !== w.lemma && !/(?:ing|s)$/.test(w.norm) && /(?:d|en|wn|t)$/.test(w.norm);
@@ -977,7 +990,7 @@ function baseOf(w: W): string {
   if (/[-_]/.test(w.norm)) return w.norm;
   // A possessive ("the recipient's domain"): the noun.
   if (/^[a-z]+['’]s$/.test(w.norm)) return w.norm.slice(0, -2);
-  return (w.lemma || w.norm).replace(/[^a-z0-9_#@.-]/g, "");
+  return (w.lemma || w.norm).toLowerCase().replace(/[^a-z0-9_#@.-]/g, "");
 }
 
 function valueOf(t: Token): Value | undefined {
@@ -2663,7 +2676,8 @@ class ConditionReader {
       // Two or more words: the noun that names a kind of thing is the attribute, the others its value.
       // "zone restricted" / "restricted zone": one of them is the attribute; the evaluator tries both.
       values.push(phrase.map((v) => v.norm).join(" "));
-      attribute = [];
+      // ("zone C": the noun before a value letter is the attribute.)
+      attribute = phrase.length === 2 && isValueLetter(phrase[1]) ? [phrase[0]!] : [];
     }
     // "or" continues the values: "in production or staging", "to #general or #random".
     // "in Zurich or Geneva": one word after one word, the next thing after it not a noun of its phrase.
@@ -2682,6 +2696,10 @@ class ConditionReader {
       if (!separator || !next) break;
       if (next.t.kind === "tag" || next.t.kind === "quoted" || ENVIRONMENTS.has(next.norm) || codeLike(next) || oneWordValue(m + skip)) {
         values.push(valueText(next)!);
+        m += skip + 1;
+      } else if (isValueLetter(phrase.at(-1)) && isValueLetter(next) && phrase.length === 2) {
+        // "zone A or B": each letter with the noun it names a value of.
+        values.push(`${phrase[0]!.norm} ${next.norm}`);
         m += skip + 1;
       } else break;
     }
@@ -3601,7 +3619,17 @@ export function readClause(sentence: string): Reading | ParseFailure {
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the
   // others are its conditions (for "only allow X when C", the gate).
   const scope: Condition[] = [...manner, ...environments.map((w): Condition => ({ kind: "equals", subject: { text: "", words: [] }, values: [w.norm], negate: false })), ...subjectScope];
-  const conditions = [...read.conditions, ...excluded, ...bracketed, ...scope, ...(actor?.conditions ?? []), ...actorKinds];
+  // "Studio B sessions", "zone C deliveries": a noun and a value letter among the action's words name one
+  // value of an argument ("studio b" for `room: studio_b`, "C" for `zone: C`); the noun stays with the action.
+  const lettered: Condition[] = [];
+  for (let k = actionWords.length - 1; k >= 1; k--) {
+    const letter = actionWords[k]!;
+    const noun = actionWords[k - 1]!;
+    if (!isValueLetter(letter) || noun.pos !== "NOUN") continue;
+    lettered.push({ kind: "equals", subject: subjectOf([noun]), values: [`${noun.norm} ${letter.norm}`], negate: false });
+    actionWords.splice(k, 1);
+  }
+  const conditions = [...read.conditions, ...excluded, ...bracketed, ...scope, ...(actor?.conditions ?? []), ...actorKinds, ...lettered];
   spreadZone(conditions);
   // "Never text the same patient more than 3 times a day", "send over 5 invoices to any one customer a
   // week": a party the action is done to, said as one and the same, is the party the count is kept for.
