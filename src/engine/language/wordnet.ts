@@ -218,3 +218,46 @@ export function relatedVerbWords(verb: string): string[] {
   neighbours.set(verb, hit);
   return hit;
 }
+
+const KIND_DEPTH = 8;
+const kinds = new Map<string, Set<string>>();
+
+/**
+ * The kinds a noun is a kind of in its commonest senses, by WordNet's hypernym links ("herring" → saltwater
+ * fish, seafood, food, clupeid fish, fish …): the words of every synset above them, up to eight levels.
+ */
+export function kindsOf(noun: string): Set<string> {
+  const key = noun.toLowerCase();
+  let hit = kinds.get(key);
+  if (hit) return hit;
+  hit = new Set<string>();
+  const db = load();
+  const senses = /^[a-z][a-z-]{2,}$/.test(key) ? synsetsOf(key, "noun").slice(0, SENSES_READ) : [];
+  if (db && senses.length > 0) {
+    let level = senses;
+    for (let depth = 0; depth < KIND_DEPTH && level.length > 0; depth++) {
+      const next: Synset[] = [];
+      for (const synset of level) {
+        for (const p of synset.pointers) {
+          if ((p.symbol !== "@" && p.symbol !== "@i") || p.pos !== "n") continue;
+          const above = synsetAt(db.data.noun, p.offset);
+          // ("saltwater_fish" is a fish: a compound's last word names its kind too.)
+          for (const w of above.words) {
+            hit.add(w);
+            if (w.includes("_")) hit.add(w.slice(w.lastIndexOf("_") + 1));
+          }
+          next.push(above);
+        }
+      }
+      level = next;
+    }
+  }
+  if (kinds.size >= CACHE_LIMIT) kinds.clear();
+  kinds.set(key, hit);
+  return hit;
+}
+
+/** Whether a noun, in one of its commonest senses, is a kind of the thing another noun names ("herring", "fish"). */
+export function isKindOf(noun: string, kind: string): boolean {
+  return noun.toLowerCase() !== kind.toLowerCase() && kindsOf(noun).has(kind.toLowerCase().replace(/\s+/g, "_"));
+}

@@ -1476,3 +1476,28 @@ describe("degrees, counts written with x, ages in words, times without a colon",
     expect(extractArguments(BOOKING, ["GH-04 for 4 people, ref 1415"], { now: NOW }).arrival).toBeUndefined();
   });
 });
+
+// A thing named by its kind's member ("salmon" for `fish`), by WordNet's hypernyms. Our own schema.
+describe("a closed-list value named by a kind of it", () => {
+  const FEED = {
+    type: "object",
+    required: ["pen_id", "feed", "kg"],
+    properties: {
+      pen_id: { type: "string", pattern: "^PEN-[0-9]{2}$" },
+      feed: { type: "string", enum: ["grain", "fish", "insects", "fruit", "hay"] },
+      kg: { type: "number", description: "Amount in kilograms." },
+    },
+  } as const;
+  for (const [said, feed] of [
+    ["PEN-07 had 2 kg of salmon", "fish"],
+    ["PEN-07: crickets, 0.5 kg", "insects"],
+    ["gave PEN-07 3 kg of apples", "fruit"],
+    ["PEN-07 got 4 kg of mackerel this morning", "fish"],
+  ] as const) {
+    it(said, () => expect(extractArguments(FEED, [said], { now: NOW })).toMatchObject({ pen_id: "PEN-07", feed }));
+  }
+  it("a value named outright wins, and a word of no value's kind fills nothing", () => {
+    expect(extractArguments(FEED, ["PEN-07 had 2 kg of hay, no salmon today"], { now: NOW }).feed).toBe("hay");
+    expect(extractArguments(FEED, ["PEN-07 had 2 kg at the morning round"], { now: NOW }).feed).toBeUndefined();
+  });
+});

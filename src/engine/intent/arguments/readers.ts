@@ -9,6 +9,7 @@ import { currencyOfWord, escapeRegExp, type Span } from "../../language/tokens.t
 import { convert, convertTo, quantity } from "../../language/units.ts";
 import { isNumberWord, readNumberWords } from "../../language/numbers.ts";
 import { isKnownWord, tag } from "../../language/nlp.ts";
+import { isKindOf } from "../../language/wordnet.ts";
 import { ARTICLES, cueScore, roleScore, type Role, type Signature } from "./signature.ts";
 import { contextOf, type Turn } from "./values.ts";
 
@@ -398,6 +399,7 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     out.push(...noneByNegation(sig, turn, asked));
     out.push(...quantityValues(sig, turn, asked));
     const mentions = mentionsOf.get(sig)!;
+    if (mentions.length === 0) out.push(...kindValues(sig, turn, asked));
     for (const m of mentions) {
       // A value named by its description gives way to one named by its own words, of this parameter or of
       // another ("foreign body removal, open" is not the value described as "opening the bladder to remove").
@@ -411,6 +413,27 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
   }
   return out;
 }
+
+/**
+ * "4.5 kg of herring" for `food_item: [hay, fish, insects, …]`: with no value named, a noun of the turn that
+ * WordNet says is a kind of exactly one single-word value is that value (weaker than a value named).
+ */
+function kindValues(sig: Signature, turn: Turn, asked: Set<string>): Candidate[] {
+  const single = (sig.enumForms ?? []).filter((f) => typeof f.value === "string" && f.words.length === 1 && /^[a-z]{3,}$/.test(f.words[0]!));
+  if (single.length < 2) return [];
+  const out: Candidate[] = [];
+  for (const w of turn.words) {
+    if (!/^[a-z]{4,}$/.test(w.word) || single.some((f) => f.words[0] === w.word)) continue;
+    const forms = [...conceptsOf(w.word)].filter((c) => /^[a-z]+$/.test(c));
+    const hits = single.filter((f) => [f.words[0]!, singular(f.words[0]!)].some((kind) => forms.some((form) => isKindOf(form, kind))));
+    if (hits.length !== 1) continue;
+    const { left, right, near } = contextOf(turn.text, turn.words, w.span);
+    out.push({ key: sig.key, value: hits[0]!.value, score: 1.4 + cueScore(sig, left, right, near) + (asked.has(sig.key) ? 1.5 : 0), span: w.span, kind: "enum" });
+  }
+  return out;
+}
+
+const singular = (w: string) => (w.length > 4 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
 
 /**
  * An enum whose values are quantities ("16A", "32A", "63A"; "10mm"): the value equal to a quantity the turn
