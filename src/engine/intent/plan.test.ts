@@ -422,3 +422,15 @@ describe("a catalog integration named in the request", () => {
     it(text, () => expect(chosen(decide(BAKERY, [text]))).toBe(`connect:${integration}`));
   }
 });
+
+// A value only one tool lists, named outright beside a verb two tools share by class ("book" and
+// "schedule"): it says which tool. Our own tools.
+describe("a value one tool lists, beside a verb of two tools", () => {
+  const PETS: Tool[] = [
+    tool("book_pet_check", "Book a pet check — Books a veterinary examination of one pet in the clinic diary, with the vet on duty that day and a room for it.", { pet_id: code("PET", 4, "Pet id from the register."), check_type: { type: "string", enum: ["routine", "dental", "vaccination"] }, date: { type: "string", format: "date" } }, ["pet_id", "check_type", "date"]),
+    tool("schedule_pet_transfer", "Schedule a pet transfer — Schedules the move of a pet to another clinic.", { pet_id: code("PET", 4, "Pet id from the register."), destination: { type: "string" }, date: { type: "string", format: "date" } }, ["pet_id", "destination", "date"]),
+  ];
+  for (const text of ["Book a dental for PET-0341 on 16 May 2027", "book PET-0341 in for a vaccination on 16 May 2027"]) {
+    it(text, () => expect(chosen(decide(PETS, [text]))).toBe("book_pet_check"));
+  }
+});

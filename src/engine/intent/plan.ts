@@ -310,7 +310,9 @@ function enumWordHit(tool: Tool, tools: Tool[], textKeys: Set<string>, index: Bm
     for (const t of tools) for (const k of enumKeysOf(t)) counts.set(k, (counts.get(k) ?? 0) + 1);
     enumKeyCounts.set(tools, counts);
   }
-  for (const k of enumKeysOf(tool)) if (textKeys.has(k) && counts.get(k) === 1 && index.documentFrequency(k) === 0) return true;
+  // (The word may be in this tool's own indexed text, never in another's: "dental" for `check_type: dental`.)
+  const onlyHere = (k: string) => index.documentFrequency(k) === 0 || (index.documentFrequency(k) === 1 && index.rank([k])[0]?.item === tool);
+  for (const k of enumKeysOf(tool)) if (textKeys.has(k) && counts.get(k) === 1 && onlyHere(k)) return true;
   return false;
 }
 
