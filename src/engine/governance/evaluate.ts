@@ -956,6 +956,8 @@ const measureOf = (f: Field): number | undefined => numberOf(f) ?? (isDate(f) ? 
 
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_VALUE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+// A date alone is its day's start in UTC (Date.parse reads "2026-10-01" so, and "2026-10-01 10:00" locally).
+const isoDay = (value: string) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(value) && !/(?:Z|[+-]\d{2}:?\d{2})$/.test(value) ? `${value.replace(" ", "T")}Z` : value);
 const isDate = (f: Field) => typeof f.value === "string" && DATE_VALUE.test(f.value) && !Number.isNaN(Date.parse(f.value));
 
 /**
@@ -1941,6 +1943,17 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
             const converted = convert(span, "s", unit);
             const length = converted === undefined ? undefined : Math.round(converted * 1e6) / 1e6;
             if (length !== undefined) return compareNumbers(op, length, value.value, high ? (high.unit ? convert(high.value, high.unit, unit) : high.value) : undefined) ? TRUE : FALSE;
+          }
+          // "invoices older than 45 days", "dogs vaccinated in the last 3 days": a length of time said of a date
+          // the subject names (`invoice_date`, `vaccinated_on`) is how long before the action that date was.
+          if (value.kind === "time" && value.unit) {
+            const dated = subject.words.length > 0 ? bySubject(a, subject, isDate) : [];
+            if (dated.length > 0) {
+              for (const f of dated) a.claimed.add(f.path);
+              const ages = dated.map((f) => convert((a.input.now.getTime() - Date.parse(isoDay(f.value as string))) / 1000, "s", value.unit!));
+              const hold = ages.map((age) => (age === undefined ? UNKNOWN : compareNumbers(op, age, value.value, high ? (high.unit ? convert(high.value, high.unit, value.unit!) : high.value) : undefined) ? TRUE : FALSE));
+              return (exempting ? Math.min(...hold) : Math.max(...hold)) as Truth;
+            }
           }
           if (a.params && !toolCanCarry(a, subject, value) && !(degrees && toolCanCarry(a, subject, degrees))) return FALSE;
           a.unknowns.add(subject.text || subject.implied || "amount");

@@ -3585,3 +3585,39 @@ describe("seventeenth session: capital letters that name a value of a noun", () 
     }
   });
 });
+
+describe("seventeenth session: a thing done recently, and a length of time said of a date", () => {
+  const NOW = "2027-03-10T12:00:00Z";
+  const daysBefore = (n: number) => new Date(Date.parse(NOW) - n * 86_400_000).toISOString().slice(0, 10);
+  for (const [sentence, tool, key, days, fired] of [
+    ["Block boarding dogs that have been vaccinated in the last 3 days", "board_dog", "vaccinated_on", 3, "blocked"],
+    ["Never release a patient who received sedation within the past 2 days", "release_patient", "sedation_date", 2, "blocked"],
+    ["Require approval to board a horse that has had a worming dose in the last 10 days", "board_horse", "last_worming_dose_date", 10, "conditional"],
+    ["Block shipments of seedlings sprayed in the past 5 days", "ship_seedlings", "sprayed_on", 5, "blocked"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        [tool, { ref: "R-1", [key]: daysBefore(days - 1), now: NOW }, fired],
+        [tool, { ref: "R-1", [key]: daysBefore(days + 1), now: NOW }, "approved"],
+      ]),
+    );
+  }
+  for (const [sentence, fired] of [
+    ["Block refunds for invoices older than 45 days", "blocked"],
+    ["Refunds for invoices raised more than 45 days back need a manager's sign-off", "conditional"],
+    ["Block refunds when the invoice date is over 45 days old", "blocked"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["refund_invoice", { invoice_id: "I-1", invoice_date: daysBefore(46), now: NOW }, fired],
+        ["refund_invoice", { invoice_id: "I-1", invoice_date: daysBefore(44), now: NOW }, "approved"],
+        ["refund_invoice", { invoice_id: "I-1", invoice_date: `${daysBefore(50)} 09:30`, now: NOW }, fired],
+      ]),
+    );
+  }
+  it("a count of hours since the thing is read as before", () =>
+    decide("Block entering a runner that has had a painkiller dose in the last 6 days", [
+      ["enter_runner", { runner: "R-1", hours_since_last_painkiller_dose: 200 }, "approved"],
+      ["enter_runner", { runner: "R-1", hours_since_last_painkiller_dose: 100 }, "blocked"],
+    ]));
+});
