@@ -3621,3 +3621,21 @@ describe("seventeenth session: a thing done recently, and a length of time said 
       ["enter_runner", { runner: "R-1", hours_since_last_painkiller_dose: 100 }, "blocked"],
     ]));
 });
+
+describe("seventeenth session: a value with 'with', then a clause of its own", () => {
+  for (const [verb, clause] of [
+    ["load the kiln", "while it is hotter than 200 °C"],
+    ["load the kiln", "when it is running hotter than 392 °F"],
+    ["fill the kiln", "if it is above 200 °C"],
+  ] as const) {
+    const sentence = `Never ${verb} with porcelain ${clause}`;
+    const tool = verb.includes("fill") ? "fill_kiln" : "load_kiln";
+    it(sentence, () =>
+      decide(sentence, [
+        [tool, { kiln: "K-1", ware: "porcelain", kiln_temp_c: 210 }, "blocked"],
+        [tool, { kiln: "K-1", ware: "stoneware", kiln_temp_c: 210 }, "approved"],
+        [tool, { kiln: "K-1", ware: "porcelain", kiln_temp_c: 190 }, "approved"],
+      ]),
+    );
+  }
+});

@@ -1888,8 +1888,10 @@ class ConditionReader {
     const numericAt = (k: number) => !!ws[k] && NUMERIC_KINDS.has(ws[k]!.t.kind);
     const RANGE_JOINS = ["and", "to", "through", "thru", "until", "till"];
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && !(wordIs(ws[j], "from") && numericAt(j + 1) && wordIs(ws[j + 2], ...RANGE_JOINS)) && ws[j]!.t.kind === "word") {
-      // A subject is one phrase: "for customers and the amount is over 5" is two conditions.
+      // A subject is one phrase: "for customers and the amount is over 5" is two conditions, and so are
+      // "with cullet while it is hotter than …" (a value, then a clause of its own).
       if (j > i && wordIs(ws[j], "and", "or", "but", "unless", "except")) return undefined;
+      if (j > i && subject.length > 0 && wordIs(ws[j], "while", "whilst", "when", "whenever", "if", "once")) return undefined;
       // "that include the cold store zone … beyond 30 days": a verb of containing is a condition of its own.
       if (wordIs(ws[j], "include", "includes", "contain", "contains", "including", "containing")) return undefined;
       if (NEGATORS.has(ws[j]!.norm)) negated = true;
@@ -1897,7 +1899,7 @@ class ConditionReader {
       // opens it before a value. Before a noun it names the thing ("the outside air temperature").
       else if (wordIs(ws[j], "outside") && (numericAt(j + 1) || (wordIs(ws[j + 1], "the", "a") && numericAt(j + 2)))) negated = !negated;
       else if (/[_\d]/.test(ws[j]!.norm) && wordIs(ws[j - 1], "to", "into", "in", "at", "from", "for")) placed.push(ws[j]!);
-      else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
+      else if (!["is", "are", "be", "was", "goes", "go", "gets", "get", "rises", "rise", "falls", "fall", "drops", "drop", "reaches", "reach", "set", "sits", "runs", "running", "amounts", "totals", "comes", "come", "costs", "costing", "worth", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "takes", "take", "of", "with", "at", "for", "has", "have", "having", "that", "which", "whose", "when", "if", "where", "while", "whenever", "would", "will", "could", "an", "a", "the", "its", "their", "to", "in", "by"].includes(ws[j]!.norm) || (["amount", "total", "cost", "worth"].includes(ws[j]!.norm) && subject.length === 0 && !comparatorAt(ws, j + 1) && false)) subject.push(ws[j]!);
       j++;
     }
     let op: Comparator;
