@@ -3625,7 +3625,7 @@ describe("seventeenth session: a thing done recently, and a length of time said 
 describe("seventeenth session: a value with 'with', then a clause of its own", () => {
   for (const [verb, clause] of [
     ["load the kiln", "while it is hotter than 200 °C"],
-    ["load the kiln", "when it is running hotter than 392 °F"],
+    ["load the kiln", "when it is firing hotter than 392 °F"],
     ["fill the kiln", "if it is above 200 °C"],
   ] as const) {
     const sentence = `Never ${verb} with porcelain ${clause}`;

@@ -1889,7 +1889,7 @@ class ConditionReader {
     const RANGE_JOINS = ["and", "to", "through", "thru", "until", "till"];
     while (j < ws.length && j <= i + 6 && !comparatorAt(ws, j) && !wordIs(ws[j], "between") && !(wordIs(ws[j], "from") && numericAt(j + 1) && wordIs(ws[j + 2], ...RANGE_JOINS)) && ws[j]!.t.kind === "word") {
       // A subject is one phrase: "for customers and the amount is over 5" is two conditions, and so are
-      // "with cullet while it is hotter than …" (a value, then a clause of its own).
+      // "with porcelain while it is hotter than …" (a value, then a clause of its own).
       if (j > i && wordIs(ws[j], "and", "or", "but", "unless", "except")) return undefined;
       if (j > i && subject.length > 0 && wordIs(ws[j], "while", "whilst", "when", "whenever", "if", "once")) return undefined;
       // "that include the cold store zone … beyond 30 days": a verb of containing is a condition of its own.
