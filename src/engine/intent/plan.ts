@@ -310,9 +310,18 @@ function enumWordHit(tool: Tool, tools: Tool[], textKeys: Set<string>, index: Bm
     for (const t of tools) for (const k of enumKeysOf(t)) counts.set(k, (counts.get(k) ?? 0) + 1);
     enumKeyCounts.set(tools, counts);
   }
-  // (The word may be in this tool's own indexed text, never in another's: "dental" for `check_type: dental`.)
-  const onlyHere = (k: string) => index.documentFrequency(k) === 0 || (index.documentFrequency(k) === 1 && index.rank([k])[0]?.item === tool);
-  for (const k of enumKeysOf(tool)) if (textKeys.has(k) && counts.get(k) === 1 && onlyHere(k)) return true;
+  for (const k of enumKeysOf(tool)) if (textKeys.has(k) && counts.get(k) === 1 && index.documentFrequency(k) === 0) return true;
+  return false;
+}
+
+/**
+ * Such a word that the tool's own indexed text holds too, and no other tool's ("dental" for `check_type:
+ * dental`): evidence only beside the tool's own verb (a verb two tools share by class is then no tie).
+ */
+function ownEnumWordHit(tool: Tool, tools: Tool[], textKeys: Set<string>, index: Bm25<Tool>): boolean {
+  enumWordHit(tool, tools, textKeys, index);
+  const counts = enumKeyCounts.get(tools)!;
+  for (const k of enumKeysOf(tool)) if (textKeys.has(k) && counts.get(k) === 1 && index.documentFrequency(k) === 1 && index.rank([k])[0]?.item === tool) return true;
   return false;
 }
 
@@ -421,6 +430,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   const textKeys = new Set(rankTerms(cleaned));
   const byPhrase = new Set(tools.filter((t) => enumPhraseHit(t, text)));
   const byEnumWord = new Set(tools.filter((t) => enumWordHit(t, tools, textKeys, index)));
+  const byOwnEnumWord = new Set(tools.filter((t) => ownEnumWordHit(t, tools, textKeys, index)));
   for (const t of tools) if (((byCode.get(t) ?? 0) > 0 || byPhrase.has(t) || byEnumWord.has(t)) && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
   const support = new Map<Tool, Support>();
   const ranked = scored
@@ -436,7 +446,7 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
         // for request_materials), not when it is all the request shares ("lend the book", book_room).
         object: objectKey !== undefined && (nounsOfName(r.item).some((w) => rankKey(singular(w)) === objectKey) || (rankKey(words(r.item.name)[0] ?? "") === objectKey && r.nameMatched.some((m) => m !== objectKey && !GENERIC.has(m)))),
         codes: codeHits(r.item, text, true) + (EMAIL.test(text) && takesEmail(r.item) ? 1 : 0),
-        enumPhrase: byPhrase.has(r.item) || (byEnumWord.has(r.item) && (operation.hit || focus.verb === undefined || GENERIC.has(rankKey(focus.verb)))),
+        enumPhrase: byPhrase.has(r.item) || (byEnumWord.has(r.item) && (operation.hit || focus.verb === undefined || GENERIC.has(rankKey(focus.verb)))) || (byOwnEnumWord.has(r.item) && operation.literal),
         dictates: false,
         labels: labelHits(r.item, text),
       };
