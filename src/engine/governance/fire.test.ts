@@ -3639,3 +3639,14 @@ describe("seventeenth session: a value with 'with', then a clause of its own", (
     );
   }
 });
+
+describe("seventeenth session: a place before a clause keeps the clause's measure", () => {
+  for (const sentence of ["Crane lifts on the north pad are not allowed when the wind is above 15 m/s", "Block crane lifts on the north pad while the wind is above 15 m/s"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["approve_crane_lift", { crane: "C-1", wind_speed_kmh: 60 }, "blocked"],
+        ["approve_crane_lift", { crane: "C-1", wind_speed_kmh: 50 }, "approved"],
+      ]),
+    );
+  }
+});
