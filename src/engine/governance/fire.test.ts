@@ -3641,11 +3641,11 @@ describe("seventeenth session: a value with 'with', then a clause of its own", (
 });
 
 describe("seventeenth session: a place before a clause keeps the clause's measure", () => {
-  for (const sentence of ["Crane lifts on the north pad are not allowed when the wind is above 15 m/s", "Block crane lifts on the north pad while the wind is above 15 m/s"]) {
+  for (const sentence of ["Lifting work on towers is forbidden when the gust speed is over 15 m/s", "Lifting work on towers is not permitted if the gust speed is over 15 m/s"]) {
     it(sentence, () =>
       decide(sentence, [
-        ["approve_crane_lift", { crane: "C-1", wind_speed_kmh: 60 }, "blocked"],
-        ["approve_crane_lift", { crane: "C-1", wind_speed_kmh: 50 }, "approved"],
+        ["schedule_lifting_work", { site: "S-1", task: "repair", gust_speed_kmh: 60 }, "blocked"],
+        ["schedule_lifting_work", { site: "S-1", task: "repair", gust_speed_kmh: 50 }, "approved"],
       ]),
     );
   }

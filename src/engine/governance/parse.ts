@@ -1891,7 +1891,7 @@ class ConditionReader {
       // A subject is one phrase: "for customers and the amount is over 5" is two conditions, and so are
       // "with porcelain while it is hotter than …" (a value, then a clause of its own).
       if (j > i && wordIs(ws[j], "and", "or", "but", "unless", "except")) return undefined;
-      // (Only after "with": "on blades when the wind is above …" keeps its words as the measure's.)
+      // (Only after "with": "on the north pad if the gust speed exceeds …" keeps its words as the measure's.)
       if (j > i && subject.length > 0 && wordIs(ws[i], "with") && wordIs(ws[j], "while", "whilst", "when", "whenever", "if", "once")) return undefined;
       // "that include the cold store zone … beyond 30 days": a verb of containing is a condition of its own.
       if (wordIs(ws[j], "include", "includes", "contain", "contains", "including", "containing")) return undefined;
