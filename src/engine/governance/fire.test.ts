@@ -3650,3 +3650,20 @@ describe("seventeenth session: a place before a clause keeps the clause's measur
     );
   }
 });
+
+describe("seventeenth session: a participle in -ing before a preposition opens a clause about the thing", () => {
+  for (const [sentence, fired] of [
+    ["Block export licences for goods originating in Belarus, Cuba or Venezuela", "blocked"],
+    ["Never approve a customs entry for items coming from Belarus, Cuba or Venezuela", "blocked"],
+    ["Require approval for shipping goods going to Belarus, Cuba or Venezuela", "conditional"],
+  ] as const) {
+    it(sentence, () => {
+      const tool = sentence.includes("licence") ? "issue_export_licence" : sentence.includes("customs") ? "approve_customs_entry" : "ship_goods";
+      decide(sentence, [
+        [tool, { ref: "R-1", country: "CU" }, fired],
+        [tool, { ref: "R-1", country: "Belarus" }, fired],
+        [tool, { ref: "R-1", country: "FR" }, "approved"],
+      ]);
+    });
+  }
+});

@@ -2661,6 +2661,9 @@ class ConditionReader {
       if (v.t.kind !== "word" && v.t.kind !== "tag" && v.t.kind !== "quoted" && v.t.kind !== "number") break;
       // "for rent arrears must not be scheduled": a participle after "be" is the operation, not part of the value.
       if (v.passive && phrase.length > 0) break;
+      // "for goods originating in …", "parcels going to …": a participle in -ing before a preposition opens a
+      // clause about the thing, whose place the preposition gives; it is no word of the value.
+      if (phrase.length > 0 && v.pos === "VERB" && /[a-z]{3}ing$/.test(v.norm) && wordIs(next, "in", "from", "to", "at", "into", "via", "through")) break;
       phrase.push(v);
       m++;
     }
