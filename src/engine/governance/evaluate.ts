@@ -1621,7 +1621,7 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
   return UNKNOWN;
 }
 
-const STATE_PREPOSITIONS = new Set(["under", "on", "in", "at", "pending", "awaiting"]);
+const STATE_PREPOSITIONS = new Set(["under", "on", "in", "at", "pending", "awaiting", "out", "for", "of"]);
 
 // The last word of an argument that holds a thing's state.
 const STATUS_KEYS = new Set(["status", "state", "result", "outcome", "stage"]);
@@ -1635,29 +1635,35 @@ function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Tru
   }
   // A state written with its preposition: "under a compliance audit" → status "under_audit",
   // "on hold" → "on_hold": a value whose words, less the preposition, are all the state's words.
+  // (Prepositions the rule writes must be the value's too: "out of stock" is not "in_stock".)
+  const saidPrepositions = subject.text.split(" ").filter((w) => STATE_PREPOSITIONS.has(w));
   const stated = a.fields.find((f) => {
     if (typeof f.value !== "string" || f.value.length > 40) return false;
     const words = norm(f.value).split(" ");
     const content = words.filter((w) => !STATE_PREPOSITIONS.has(w));
-    return words.length > 1 && content.length > 0 && content.length < words.length && content.every((w) => subject.words.some((s) => sameConceptWord(s, w)));
+    return words.length > 1 && content.length > 0 && content.length < words.length && content.every((w) => subject.words.some((s) => sameConceptWord(s, w))) && saidPrepositions.every((p) => words.includes(p));
   });
   if (stated) {
     a.claimed.add(stated.path);
     return expect ? TRUE : FALSE;
   }
   // A state that is a value: "after they are paid" → status "paid"; "marked urgent" → priority "urgent".
-  const state = subject.words.at(-1);
+  // ("out for delivery", "out of stock": the state is the words from "out", not the last one.)
+  const written = subject.text.split(" ");
+  const outAt = written.findIndex((w, k) => w === "out" && ["for", "of"].includes(written[k + 1] ?? ""));
+  const out = outAt < 0 ? -1 : subject.words.indexOf("out");
+  const state = outAt >= 0 ? written.slice(outAt).join(" ") : subject.words.at(-1);
   if (state) {
-    const t = evaluateEquals(a, { text: "", words: [] }, [state, subject.text.split(" ").at(-1) ?? state]);
+    const t = evaluateEquals(a, { text: "", words: [] }, out >= 0 ? [state] : [state, subject.text.split(" ").at(-1) ?? state]);
     if (t !== UNKNOWN) return expect ? t : ((2 - t) as Truth);
     // "who has not yet passed the fitness test" and `fitness_status: pending`: the one argument of a status (of
     // the thing the other words name, when they name one) holds the state or another.
-    const others = subject.words.slice(0, -1);
+    const others = out >= 0 ? subject.words.filter((w, k) => k !== out && !["for", "of"].includes(w)) : subject.words.slice(0, -1);
     const statuses = a.fields.filter((f) => typeof f.value === "string" && f.value.length <= 30 && STATUS_KEYS.has(f.words.at(-1) ?? "") && (others.length === 0 || others.some((w) => hasConcept(f.concepts, w))));
     if (statuses.length === 1) {
       const held = statuses[0]!;
       a.claimed.add(held.path);
-      const same = sameValue(held.value as string, state) || meets(lexical(conceptSet(held.value as string)), conceptsOf(state) as Set<string>);
+      const same = sameValue(held.value as string, state) || (out < 0 && meets(lexical(conceptSet(held.value as string)), conceptsOf(state) as Set<string>));
       return same === expect ? TRUE : FALSE;
     }
   }

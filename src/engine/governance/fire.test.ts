@@ -3667,3 +3667,19 @@ describe("seventeenth session: a participle in -ing before a preposition opens a
     });
   }
 });
+
+describe("seventeenth session: a state said with 'out for' or 'out of'", () => {
+  for (const [sentence, key, state, other] of [
+    ["Block changing the drop-off slot once a crate is out for collection", "crate_status", "out_for_collection", "at_warehouse"],
+    ["Rescheduling a van is forbidden while it is out for delivery", "van_status", "out_for_delivery", "in_yard"],
+    ["Never take orders for an item that is out of stock", "stock_status", "out_of_stock", "in_stock"],
+  ] as const) {
+    it(sentence, () => {
+      const tool = sentence.includes("slot") ? "change_dropoff_slot" : sentence.includes("Rescheduling") ? "reschedule_van" : "take_order";
+      decide(sentence, [
+        [tool, { ref: "R-1", [key]: state }, "blocked"],
+        [tool, { ref: "R-1", [key]: other }, "approved"],
+      ]);
+    });
+  }
+});

@@ -2448,6 +2448,21 @@ class ConditionReader {
       if (wordIs(ws[k], "not", "never", "n't")) negated = !negated;
       k++;
     }
+    // "once a crate is out for collection", "is out of stock": a state said with "out for" / "out of" and its
+    // noun, a yes/no fact or a status that holds those words (`parcel_status: out_for_delivery`).
+    if (wordIs(ws[k], "out") && wordIs(ws[k + 1], "for", "of")) {
+      let m = k + 2;
+      while (wordIs(ws[m], "the", "a", "an")) m++;
+      const words: W[] = [];
+      while (m < ws.length && ws[m]!.t.kind === "word" && ws[m]!.pos === "NOUN" && !CONDITION_MARKERS.has(ws[m]!.norm) && words.length < 2) words.push(ws[m++]!);
+      if (words.length > 0) {
+        if (probe) return { condition: { kind: "and", of: [] }, next: m };
+        const owner = subjectOf(subject.filter((w) => !wordIs(w, "it", "they", "this", "that", "these", "those")));
+        // (The state's text keeps its "of": "out of stock" is a status as written.)
+        const state = `out ${ws[k + 1]!.norm} ${words.map((w) => w.norm).join(" ")}`;
+        return { condition: { kind: "flag", subject: { text: owner.text ? `${owner.text} ${state}` : state, words: [...owner.words, "out", ...words.map(baseOf)] }, expect: !negated }, next: m };
+      }
+    }
     // "is not on the allowed list": a state named by an adjective or participle, with "on the … list".
     if (wordIs(ws[k], "on", "in") && ws[k + 1]) {
       let m = k + 1;
