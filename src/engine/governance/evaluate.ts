@@ -1820,15 +1820,14 @@ function isoClock(value: string, withHour: boolean): ((tz: string) => WallClock)
   const written = ISO_WRITTEN.exec(value);
   if (!written || (withHour && written[4] === undefined)) return undefined;
   const [, y, mo, d, h = "00", mi = "00", sec = "00", zone = "Z"] = written;
-  const at = new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}${zone}`);
+  const at = new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}${zone.replace(/^([+-]\d{2})(\d{2})$/, "$1:$2")}`);
   if (Number.isNaN(at.getTime())) return undefined;
   const asWritten: WallClock = { day: new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d))).getUTCDay(), minutes: Number(h) * 60 + Number(mi), monthDay: Number(mo) * 100 + Number(d) };
   return (tz) => (tz === LOCAL_ZONE ? asWritten : wallClock(at, tz));
 }
 
 // A date, optionally its time (after "T" or a space) with seconds, and its offset.
-const ISO_WRITTEN = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
-
+const ISO_WRITTEN = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 // A time of day alone ("14:00", "09:30:00"), as a clock-shaped argument holds it.
 const CLOCK = /^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/;

@@ -3683,3 +3683,16 @@ describe("seventeenth session: a state said with 'out for' or 'out of'", () => {
     });
   }
 });
+
+describe("seventeenth session: an offset written without its colon", () => {
+  it("is read as the same offset, in a zone's clock and in local time", () => {
+    decide("Water main flushes may only begin between 02:00 and 04:00 local time", [
+      ["schedule_main_flush", { main_id: "WM-1", start_time: "2027-03-09T04:30:00+0100" }, "blocked"],
+      ["schedule_main_flush", { main_id: "WM-1", start_time: "2027-03-09T03:30:00+0100" }, "approved"],
+    ]);
+    decide("Block main flushes that begin after 03:00", [
+      ["schedule_main_flush", { main_id: "WM-1", start_time: "2027-03-09T04:30:00+0100" }, "blocked"],
+      ["schedule_main_flush", { main_id: "WM-1", start_time: "2027-03-09T03:30:00+0100" }, "approved"],
+    ]);
+  });
+});
