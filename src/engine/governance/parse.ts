@@ -119,6 +119,11 @@ function splitMannerCompounds(text: string): string {
   );
 }
 
+// A length of time just past, after a thing done (analyze reads it as the thing's age).
+const RECENT = String.raw`\s+(?:in|within|during|over)\s+the\s+(?:last|past|previous|preceding)\s+(\d+|[a-z]+)\s+(minutes?|hours?|days?|weeks?|months?|years?)\b`;
+const RECENT_HAD = new RegExp(String.raw`\b(that|which|who|if\s+(?:it|they|he|she)|when\s+(?:it|they|he|she))\s+(?:(?:has|have|had)\s+(?:been\s+)?(?:(?:had|received|given|undergone|got|taken)\s+)?|(?:received|had|got|took|underwent|(?:was|were)\s+given)\s+)(?:(?:a|an|the|its|their|any)\s+)?([a-z][a-z -]{2,40}?(?:\s*\([^)]{1,40}\))?)${RECENT}`, "gi");
+const RECENT_DONE = new RegExp(String.raw`\b([a-z]{3,}ed)${RECENT}`, "gi");
+
 function analyze(text: string): W[] {
   text = fixMistypedEffectWords(fixLeadingEffect(text));
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
@@ -207,9 +212,8 @@ function analyze(text: string): W[] {
   // "unless the horse has had a worming dose in the last 10 days", "dogs that have been vaccinated in the past 3 days",
   // "plants sprayed within the last 48 hours": a thing done recently is a thing whose age is under that
   // length, read as "whose last … is less than 7 days old" (the age of its time, or a "…_since_…" count).
-  const RECENT = String.raw`\s+(?:in|within|during|over)\s+the\s+(?:last|past|previous|preceding)\s+(\d+|[a-z]+)\s+(minutes?|hours?|days?|weeks?|months?|years?)\b`;
-  text = text.replace(new RegExp(String.raw`\b(that|which|who|if\s+(?:it|they|he|she)|when\s+(?:it|they|he|she))\s+(?:(?:has|have|had)\s+(?:been\s+)?(?:(?:had|received|given|undergone|got|taken)\s+)?|(?:received|had|got|took|underwent|(?:was|were)\s+given)\s+)(?:(?:a|an|the|its|their|any)\s+)?([a-z][a-z -]{2,40}?(?:\s*\([^)]{1,40}\))?)${RECENT}`, "gi"), (_m, lead: string, thing: string, n: string, unit: string) => `${/^(?:that|which|who)$/i.test(lead) ? "whose" : `${lead.split(/\s+/)[0]} its`} last ${thing} is less than ${n} ${unit} old`);
-  text = text.replace(new RegExp(String.raw`\b([a-z]{3,}ed)${RECENT}`, "gi"), (_m, done: string, n: string, unit: string) => `whose last ${done} is less than ${n} ${unit} old`);
+  text = text.replace(RECENT_HAD, (_m, lead: string, thing: string, n: string, unit: string) => `${/^(?:that|which|who)$/i.test(lead) ? "whose" : `${lead.split(/\s+/)[0]} its`} last ${thing} is less than ${n} ${unit} old`);
+  text = text.replace(RECENT_DONE, (_m, done: string, n: string, unit: string) => `whose last ${done} is less than ${n} ${unit} old`);
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
   text = splitMannerCompounds(text);

@@ -301,28 +301,26 @@ const enumKeysOf = (tool: Tool): Set<string> => {
 
 /**
  * A long word (six letters or more) of one of the tool's enum values that the request writes, which no
- * other tool lists or describes: "tartaric" names `additive: tartaric_acid`, and so the tool that takes it.
+ * other tool lists: `unseen` when no tool's indexed text holds it either ("tartaric" names `additive:
+ * tartaric_acid`, and so the tool that takes it); `own` when only this tool's own text holds it ("dental"
+ * for `check_type: dental`), evidence only beside the tool's own verb (a verb two tools share by class is
+ * then no tie).
  */
-function enumWordHit(tool: Tool, tools: Tool[], textKeys: Set<string>, index: Bm25<Tool>): boolean {
+function enumWordHit(tool: Tool, tools: Tool[], textKeys: Set<string>, index: Bm25<Tool>): { unseen: boolean; own: boolean } {
   let counts = enumKeyCounts.get(tools);
   if (!counts) {
     counts = new Map();
     for (const t of tools) for (const k of enumKeysOf(t)) counts.set(k, (counts.get(k) ?? 0) + 1);
     enumKeyCounts.set(tools, counts);
   }
-  for (const k of enumKeysOf(tool)) if (textKeys.has(k) && counts.get(k) === 1 && index.documentFrequency(k) === 0) return true;
-  return false;
-}
-
-/**
- * Such a word that the tool's own indexed text holds too, and no other tool's ("dental" for `check_type:
- * dental`): evidence only beside the tool's own verb (a verb two tools share by class is then no tie).
- */
-function ownEnumWordHit(tool: Tool, tools: Tool[], textKeys: Set<string>, index: Bm25<Tool>): boolean {
-  enumWordHit(tool, tools, textKeys, index);
-  const counts = enumKeyCounts.get(tools)!;
-  for (const k of enumKeysOf(tool)) if (textKeys.has(k) && counts.get(k) === 1 && index.documentFrequency(k) === 1 && index.rank([k])[0]?.item === tool) return true;
-  return false;
+  const hit = { unseen: false, own: false };
+  for (const k of enumKeysOf(tool)) {
+    if (!textKeys.has(k) || counts.get(k) !== 1) continue;
+    const df = index.documentFrequency(k);
+    if (df === 0) hit.unseen = true;
+    else if (df === 1 && index.rank([k])[0]?.item === tool) hit.own = true;
+  }
+  return hit;
 }
 
 export interface Candidates {
@@ -429,8 +427,9 @@ function candidatesFor(tools: Tool[], text: string, verb: string | undefined, fo
   // BA0117 …, uplift …" does not ask for the cancellation whose reason is `tankering_change`.)
   const textKeys = new Set(rankTerms(cleaned));
   const byPhrase = new Set(tools.filter((t) => enumPhraseHit(t, text)));
-  const byEnumWord = new Set(tools.filter((t) => enumWordHit(t, tools, textKeys, index)));
-  const byOwnEnumWord = new Set(tools.filter((t) => ownEnumWordHit(t, tools, textKeys, index)));
+  const enumWords = new Map(tools.map((t) => [t, enumWordHit(t, tools, textKeys, index)] as const));
+  const byEnumWord = new Set(tools.filter((t) => enumWords.get(t)!.unseen));
+  const byOwnEnumWord = new Set(tools.filter((t) => enumWords.get(t)!.own));
   for (const t of tools) if (((byCode.get(t) ?? 0) > 0 || byPhrase.has(t) || byEnumWord.has(t)) && !scored.some((r) => r.item === t)) scored.push({ item: t, score: 0, matched: [], nameMatched: [] });
   const support = new Map<Tool, Support>();
   const ranked = scored

@@ -425,15 +425,13 @@ function kindValues(sig: Signature, turn: Turn, asked: Set<string>): Candidate[]
   for (const w of turn.words) {
     if (!/^[a-z]{4,}$/.test(w.word) || single.some((f) => f.words[0] === w.word)) continue;
     const forms = [...conceptsOf(w.word)].filter((c) => /^[a-z]+$/.test(c));
-    const hits = single.filter((f) => [f.words[0]!, singular(f.words[0]!)].some((kind) => forms.some((form) => isKindOf(form, kind))));
+    const hits = single.filter((f) => [...conceptsOf(f.words[0]!)].some((kind) => /^[a-z]+$/.test(kind) && forms.some((form) => isKindOf(form, kind))));
     if (hits.length !== 1) continue;
     const { left, right, near } = contextOf(turn.text, turn.words, w.span);
     out.push({ key: sig.key, value: hits[0]!.value, score: 1.4 + cueScore(sig, left, right, near) + (asked.has(sig.key) ? 1.5 : 0), span: w.span, kind: "enum" });
   }
   return out;
 }
-
-const singular = (w: string) => (w.length > 4 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
 
 /**
  * An enum whose values are quantities ("16A", "32A", "63A"; "10mm"): the value equal to a quantity the turn
