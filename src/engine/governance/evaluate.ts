@@ -373,6 +373,8 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       // A participle, regular or not ("paid", "shipped"), before the head: the state of the thing (as written:
       // the objects are lemmas).
       state: i < term.objects.length - 1 && writtenParticiple(term.text, o),
+      // "unsigned contracts", "unpaid invoices": un- and a participle before the head is the state negated.
+      unState: i < term.objects.length - 1 ? negatedState(o) : undefined,
     };
   });
   const verbsOnly = term.verbs.length > 0;
@@ -529,6 +531,9 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // ("business class flights" with cabin "business": the noun after a value names the value's kind.)
     // "voiding a paid invoice" and `status: draft`: a participle that says the thing's state, where the action
     // says its state is another, names another thing.
+    // "sending unsigned contracts" and `signed: true` (or a status "signed"): the thing is in the state the
+    // rule says it is not in, so another thing.
+    if (objects.some((o) => o.unState && stateHeld(action, o.unState) === true)) return false;
     if (objects.some((o) => o.state)) {
       // (The thing's own state, `status` or `invoice_status`; `shrinkage_test_status` is a test's.)
       const own = (f: Field) => f.words.slice(0, -1).every((w) => objects.some((o) => !o.state && meets(conceptsOf(w) as Set<string>, o.concepts)));
@@ -582,6 +587,12 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       // "off-cycle payroll runs" and `off_cycle`, "fragile crates" and `fragile`: a modifier that is a
       // yes/no argument's name names the kind of action it is true for (missing: it may be, which fails
       // closed).
+      // ("unsigned" and `signed: false`: the state negated holds, read above.)
+      if (o.unState && stateHeld(action, o.unState) === false) {
+        matched++;
+        own++;
+        continue;
+      }
       const flag = action.fields.length > 0 ? action.fields.find((f) => norm(f.path) === o.whole && (typeof f.value === "boolean" || f.value === "true" || f.value === "false")) : undefined;
       if (flag) {
         if (flag.value === false || flag.value === "false") return false;
@@ -1423,7 +1434,8 @@ const isString = (f: Field) => typeof f.value === "string";
 const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class", "segment"]);
 // Argument names that say which kind of thing the action itself is: an order's type, a booking's cabin, a
 // payment's method. (Not a party's tier, role or group: those describe someone the action is about.)
-const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format"]);
+// (A degree says which kind too: "urgent refunds" and `priority: normal`, "minor repairs" and `repair_level: major`.)
+const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format", "level", "priority", "severity", "grade", "tier"]);
 
 /** A word of the rule's action that neither the tool nor any value of the action names. */
 function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string; parts?: ReadonlySet<string>[]; doing?: boolean }, action: PreparedAction): boolean {
@@ -1448,6 +1460,22 @@ function isParticiple(word: string): boolean {
     participleCache.set(word, hit);
   }
   return hit;
+}
+
+/** The state an "un-" word negates ("unsigned" → signed, "unpaid" → paid), as concepts; none for other words. */
+function negatedState(word: string): ReadonlySet<string> | undefined {
+  return /^un[a-z]{4,}$/.test(word) && isParticiple(word.slice(2)) ? conceptsOf(word.slice(2)) : undefined;
+}
+
+/**
+ * Whether the action says a thing is in a state: a yes/no argument named by it (`signed`, `contract_signed`,
+ * `is_signed`), else a status argument holding it (`status: "signed"`); undefined when it says neither.
+ */
+function stateHeld(action: PreparedAction, state: ReadonlySet<string>): boolean | undefined {
+  const flag = action.fields.find((f) => (typeof f.value === "boolean" || f.value === "true" || f.value === "false") && f.words.length > 0 && meets(conceptsOf(f.words.at(-1)!) as Set<string>, state));
+  if (flag) return flag.value === true || flag.value === "true";
+  const status = action.fields.find((f) => typeof f.value === "string" && f.value.length <= 30 && f.words.length > 0 && STATE_KEYS.has(f.words.at(-1)!));
+  return status ? meets(lexical(conceptSet(status.value as string)), state) : undefined;
 }
 
 /** Whether the word of a term's text that an object was read from ("shipped" for ship) is a participle. */

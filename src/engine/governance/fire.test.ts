@@ -3696,3 +3696,164 @@ describe("seventeenth session: an offset written without its colon", () => {
     ]);
   });
 });
+
+// A thing's state negated by a reduced relative ("… not approved by a manager") or by "un-" and a
+// participle ("unsigned …"): the meaning is kept apart from the sentence forms generated from it.
+const NEGATED_STATES: { things: string; verb: string; done: string; tool: string; state: string; agent: string }[] = [
+  { things: "purchase orders", verb: "submit", done: "submitted", tool: "submit_purchase_order", state: "approved", agent: "manager" },
+  { things: "press releases", verb: "publish", done: "published", tool: "publish_press_release", state: "reviewed", agent: "legal" },
+  { things: "containers", verb: "release", done: "released", tool: "release_container", state: "cleared", agent: "customs" },
+  { things: "lab results", verb: "send", done: "sent", tool: "send_lab_result", state: "verified", agent: "pathologist" },
+];
+
+describe("eighteenth session: a thing 'not <participle> by <someone>' is a yes/no fact negated", () => {
+  const cap = (x: string) => `${x[0]!.toUpperCase()}${x.slice(1)}`;
+  for (const m of NEGATED_STATES) {
+    const by = m.agent === "legal" || m.agent === "customs" ? m.agent : `a ${m.agent}`;
+    const forms = [
+      `Block ${m.things} not ${m.state} by ${by}`,
+      `${cap(m.things)} not ${m.state} by ${by} are blocked`,
+      `${cap(m.things)} not ${m.state} by ${by} must not be ${m.done}`,
+      `${cap(m.things)} not yet ${m.state} by ${by} may not be ${m.done}`,
+      `${cap(m.things)} not ${m.state} by ${by} must never be ${m.done}`,
+      `Never ${m.verb} ${m.things} that have not been ${m.state} by ${by}`,
+    ];
+    for (const sentence of forms) {
+      it(sentence, () => {
+        const field = `${m.agent}_${m.state}`;
+        decide(sentence, [
+          [m.tool, { id: "X-1", [field]: false }, "blocked"],
+          [m.tool, { id: "X-1", [field]: true }, "approved"],
+          [m.tool, { id: "X-1", [m.state]: false }, "blocked"],
+          [m.tool, { id: "X-1", [m.state]: true }, "approved"],
+          ["archive_record", { id: "X-1", [field]: false }, "approved"],
+        ]);
+        // Restating it and reading the restatement back decides alike.
+        const parsed = parseRule(sentence);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        decide(restate(parsed.rule), [
+          [m.tool, { id: "X-1", [field]: false }, "blocked"],
+          [m.tool, { id: "X-1", [field]: true }, "approved"],
+        ]);
+      });
+    }
+  }
+  it("an active verb after the effect keeps its place in the action", () => {
+    for (const sentence of ["Orders not paid must not ship", "Orders not paid may never ship", "Orders that are not paid must not ship"]) {
+      decide(sentence, [
+        ["ship_order", { order_id: "O-1", paid: false }, "blocked"],
+        ["ship_order", { order_id: "O-1", paid: true }, "approved"],
+      ]);
+    }
+  });
+  it("a permission or ban after 'not' is still the effect", () => {
+    decide("Refunds not allowed", [["issue_refund", { amount: 5 }, "blocked"]]);
+    decide("Refunds not permitted on weekends", [["issue_refund", { amount: 5, now: "2027-03-13T10:00:00Z" }, "blocked"], ["issue_refund", { amount: 5, now: "2027-03-10T10:00:00Z" }, "approved"]]);
+  });
+});
+
+describe("eighteenth session: 'un-' and a participle before the thing is its state negated", () => {
+  const things: { un: string; noun: string; verb: string; done: string; tool: string; field: string; other: string }[] = [
+    { un: "unsigned", noun: "waivers", verb: "file", done: "filed", tool: "file_waiver", field: "signed", other: "draft" },
+    { un: "unpaid", noun: "invoices", verb: "forward", done: "forwarded", tool: "forward_invoice", field: "paid", other: "overdue" },
+    { un: "unverified", noun: "accounts", verb: "activate", done: "activated", tool: "activate_account", field: "verified", other: "pending" },
+    { un: "uninspected", noun: "pallets", verb: "dispatch", done: "dispatched", tool: "dispatch_pallet", field: "inspected", other: "waiting" },
+  ];
+  for (const m of things) {
+    const forms = [`Never ${m.verb} ${m.un} ${m.noun}`, `${m.un[0]!.toUpperCase()}${m.un.slice(1)} ${m.noun} may not be ${m.done}`, `Block ${m.un} ${m.noun}`, `Require approval to ${m.verb} ${m.un} ${m.noun}`];
+    for (const sentence of forms) {
+      it(sentence, () => {
+        const fired = sentence.startsWith("Require") ? "conditional" : "blocked";
+        const thing = m.noun.replace(/s$/, "");
+        decide(sentence, [
+          [m.tool, { id: "X-1", [m.field]: false }, fired],
+          [m.tool, { id: "X-1", [m.field]: true }, "approved"],
+          [m.tool, { id: "X-1", [`${thing}_${m.field}`]: true }, "approved"],
+          [m.tool, { id: "X-1", [`is_${m.field}`]: false }, fired],
+          [m.tool, { id: "X-1", status: m.field }, "approved"],
+          [m.tool, { id: "X-1", status: m.other }, fired],
+        ]);
+      });
+    }
+  }
+});
+
+describe("eighteenth session: 'requests for X' name the action X, not every action", () => {
+  const meanings: { asked: string; tool: string; bound: string; field: string; over: number; under: number; other: string }[] = [
+    { asked: "extra cover", tool: "request_extra_cover", bound: "of more than 3 nurses", field: "nurses_requested", over: 5, under: 2, other: "order_supplies" },
+    { asked: "refunds", tool: "issue_refund", bound: "over $50", field: "amount", over: 80, under: 20, other: "create_invoice" },
+    { asked: "overtime", tool: "request_overtime", bound: "of more than 6 hours", field: "duration_hours", over: 8, under: 4, other: "log_hours" },
+  ];
+  for (const m of meanings) {
+    for (const sentence of [`Requests for ${m.asked} ${m.bound} need a manager's sign-off`, `Requests for ${m.asked} ${m.bound} need approval`, `Require approval for requests for ${m.asked} ${m.bound}`]) {
+      it(sentence, () => {
+        decide(sentence, [
+          [m.tool, { [m.field]: m.over }, "conditional"],
+          [m.tool, { [m.field]: m.under }, "approved"],
+          [m.other, { [m.field]: m.over }, "approved"],
+        ]);
+      });
+    }
+  }
+});
+
+describe("eighteenth session: modifiers listed before one noun each qualify it", () => {
+  const lists: { mods: string[]; noun: string; verb: string; tool: string; field: string; other: string }[] = [
+    { mods: ["amber", "trial"], noun: "batches", verb: "release", tool: "release_batch", field: "batch_grade", other: "premium" },
+    { mods: ["minor", "routine"], noun: "repairs", verb: "schedule", tool: "schedule_repair", field: "repair_priority", other: "critical" },
+    { mods: ["bronze", "silver"], noun: "members", verb: "upgrade", tool: "upgrade_member", field: "member_tier", other: "gold" },
+  ];
+  for (const m of lists) {
+    const [a, b] = m.mods as [string, string];
+    for (const sentence of [`Never ${m.verb} ${a} or ${b} ${m.noun}`, `Block ${a} or ${b} ${m.noun}`, `Do not ${m.verb} ${a}, ${b} or urgent ${m.noun}`]) {
+      it(sentence, () => {
+        decide(sentence, [
+          [m.tool, { id: "X-1", [m.field]: a }, "blocked"],
+          [m.tool, { id: "X-1", [m.field]: b }, "blocked"],
+          [m.tool, { id: "X-1", [m.field]: m.other }, "approved"],
+        ]);
+      });
+    }
+  }
+  it("two things listed stay two things", () => {
+    decide("Block refunds or payouts", [
+      ["create_payout", { amount: 5 }, "blocked"],
+      ["issue_refund", { amount: 5 }, "blocked"],
+      ["create_invoice", { amount: 5 }, "approved"],
+    ]);
+  });
+  it("a degree says which kind ('urgent refunds' and a normal priority)", () => {
+    for (const [key, other] of [["priority", "normal"], ["severity", "minor"], ["level", "routine"]] as const) {
+      decide("Block urgent refunds", [
+        ["issue_refund", { amount: 5, [key]: "urgent" }, "blocked"],
+        ["issue_refund", { amount: 5, [key]: other }, "approved"],
+        ["issue_refund", { amount: 5 }, "blocked"],
+      ]);
+    }
+  });
+});
+
+describe("eighteenth session: 'use X for Y' does Y by means of X", () => {
+  const means: { used: string; value: string; field: string; purpose: string; tool: string; yes: Record<string, unknown>; no: Record<string, unknown> }[] = [
+    { used: "the pool van", value: "pool_van", field: "vehicle", purpose: "airport runs", tool: "book_airport_run", yes: {}, no: {} },
+    { used: "the tower crane", value: "tower_crane", field: "equipment", purpose: "lifts over 5 tonnes", tool: "book_lift", yes: { load_kg: 6000 }, no: { load_kg: 4000 } },
+    { used: "courier", value: "courier", field: "delivery_method", purpose: "controlled drugs", tool: "dispatch_controlled_drugs", yes: {}, no: {} },
+  ];
+  for (const m of means) {
+    for (const lead of ["Never use", "Do not use", "Staff must not use"]) {
+      const sentence = `${lead} ${m.used} for ${m.purpose}`;
+      it(sentence, () => {
+        const probes: Probe[] = [
+          [m.tool, { ...m.yes, [m.field]: m.value }, "blocked"],
+          [m.tool, { ...m.yes, [m.field]: "radio" }, "approved"],
+        ];
+        if (Object.keys(m.no).length > 0) probes.push([m.tool, { ...m.no, [m.field]: m.value }, "approved"]);
+        decide(sentence, probes);
+      });
+    }
+  }
+  it("a length of time after 'for' is no purpose", () => {
+    const parsed = parseRule("Never use the crane for more than 2 hours");
+    expect(parsed.ok && restate(parsed.rule)).toMatch(/more than 2 h/);
+  });
+});

@@ -124,6 +124,7 @@ const RECENT = String.raw`\s+(?:in|within|during|over)\s+the\s+(?:last|past|prev
 const RECENT_HAD = new RegExp(String.raw`\b(that|which|who|if\s+(?:it|they|he|she)|when\s+(?:it|they|he|she))\s+(?:(?:has|have|had)\s+(?:been\s+)?(?:(?:had|received|given|undergone|got|taken)\s+)?|(?:received|had|got|took|underwent|(?:was|were)\s+given)\s+)(?:(?:a|an|the|its|their|any)\s+)?([a-z][a-z -]{2,40}?(?:\s*\([^)]{1,40}\))?)${RECENT}`, "gi");
 const RECENT_DONE = new RegExp(String.raw`\b([a-z]{3,}ed)${RECENT}`, "gi");
 
+const USED_FOR = /^(\s*(?:[a-z][\w-]*\s+){0,3}?(?:never|(?:do|does|must|may|should|shall|can)\s*(?:not|n't)|don't|doesn't|mustn't|cannot|can't)\s+)use\s+((?:(?:the|a|an|our|any|their|its)\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+for\s+(?!(?:more|less|longer|over|under|up|at|no|any|anything|longer)\b|\d)([^;]+)$/i;
 function analyze(text: string): W[] {
   text = fixMistypedEffectWords(fixLeadingEffect(text));
   // "sign-off", "sign off", "signoff": one approval noun for the cues below.
@@ -216,6 +217,10 @@ function analyze(text: string): W[] {
   text = text.replace(RECENT_DONE, (_m, done: string, n: string, unit: string) => `whose last ${done} is less than ${n} ${unit} old`);
   // "any attempt to share …", "trying to delete …": the attempt is the action.
   text = text.replace(/\b(?:attempts?|tries|trying)\s+to\s+/gi, "");
+  // "Never use the pool van for airport runs", "Don't use the freight lift for passengers": what it is used
+  // for is what is done, and the thing used its means ("… airport runs via the pool van"). (Not a length of
+  // time: "use the crane for more than 2 hours".)
+  text = text.replace(USED_FOR, (_m, lead: string, thing: string, rest: string) => `${lead}allow ${rest.replace(/[.!]?\s*$/, "")} via ${thing}`);
   text = splitMannerCompounds(text);
   const prepared = text.replace(/\bsign[\s-]+off\b/gi, "signoff").replace(/\bread[\s-]+only\b/gi, "readonly").replace(/\bgo[\s-]+ahead\b/gi, "goahead");
   const { tokens, spans } = tokenizeWithSpans(prepared);
@@ -256,6 +261,15 @@ function analyze(text: string): W[] {
       w.lemma = letter;
       w.pos = "PROPN";
     }
+  }
+  // "orders must not ship", "drones may never fly": after a modal (and its negation) a base form is a verb,
+  // which the tagger may take for the noun spelt the same.
+  for (let k = 1; k < ws.length; k++) {
+    const w = ws[k]!;
+    if (w.t.kind !== "word" || w.pos !== "NOUN" || w.norm !== w.lemma) continue;
+    let j = k - 1;
+    while (j > 0 && wordIs(ws[j], "not", "never", "ever", "only")) j--;
+    if (MODALS.has(ws[j]!.norm) && !MODALS.has(w.norm) && tag(["to", w.norm])[1]?.pos === "VERB") w.pos = "VERB";
   }
   for (let k = 1; k < ws.length; k++) {
     const w = ws[k]!;
@@ -684,7 +698,7 @@ function effectCues(ws: W[]): EffectCue[] {
     // "… that are not between $2,000 and $6,000": a negated range is a condition too.
     // (A plural the tagger took for a verb, after "to", is a noun too: "to hosts not in …".)
     const partyBefore = ["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") || (ws[i - 1]?.pos === "VERB" && /[^s]s$/.test(ws[i - 1]!.norm) && wordIs(ws[i - 2], "to", "for"));
-    const negatedPlace = wordIs(w, "not") && ((partyBefore && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"));
+    const negatedPlace = (wordIs(w, "not") && ((partyBefore && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"))) || negatedParticipleAt(ws, i);
     if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing", "nobody", "noone") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       // "No deployments at weekends": a "no" opening the sentence forbids what it names, like a sign.
       if (wordIs(w, "no") && !(i === 0 || isClauseStart(ws, i)) && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
@@ -987,6 +1001,29 @@ const isValueLetter = (w: W | undefined) => !!w && w.pos === "PROPN" && /^[A-Z]$
 // A participle or gerund before a noun it qualifies: "an enhanced vetting check", "a signed form".
 const verbalModifier = (w: W) => w.t.kind === "word" && (isPastParticiple(w) || /[a-z]{3}ing$/.test(w.norm));
 const isPastParticiple = (w: W) => w.norm !== w.lemma && !/(?:ing|s)$/.test(w.norm) && /(?:d|en|wn|t)$/.test(w.norm);
+
+/**
+ * "refunds not approved by a manager", "shipments not cleared by customs": a "not" between a thing and a
+ * participle is a reduced relative clause, the thing's state negated, not the rule's negation (which the
+ * sentence says elsewhere: "… are blocked", "… must not be released"). Not a participle of permission or
+ * ban ("not allowed", "not permitted"), which is the effect.
+ */
+function negatedParticipleAt(ws: W[], i: number): boolean {
+  const thing = ws[i - 1];
+  if (!thing || thing.t.kind !== "word" || !notDoneAt(ws, i)) return false;
+  // (A plural the tagger read as a verb is a thing too: "shipments", "loads".)
+  return (thing.pos === "NOUN" || thing.pos === "PROPN" || (thing.pos === "VERB" && /[^s]s$/.test(thing.norm) && !MODALS.has(thing.norm))) && !DETERMINERS.has(thing.norm);
+}
+
+/** "not" and a participle that is no permission or ban: a state negated (the condition reader sees it without its thing). */
+// ("not yet paid", "not fully signed": an adverb may come between.)
+const notDoneAt = (ws: W[], i: number) => doneAfterNot(ws, i) > 0;
+function doneAfterNot(ws: W[], i: number): number {
+  if (!wordIs(ws[i], "not")) return -1;
+  const k = ws[i + 1]?.pos === "ADV" && ws[i + 2]?.pos === "VERB" ? i + 2 : i + 1;
+  const done = ws[k];
+  return done?.t.kind === "word" && done.pos === "VERB" && isPastParticiple(done) && !ALLOW_WORDS.has(done.norm) && !BLOCK_PARTICIPLES.has(done.norm) ? k : -1;
+}
 
 // "a freezer's setpoint": the tagger reads the possessive as a particle, but its noun names the thing whose
 // part the action changes, often the word a tool is named by (`set_freezer_temperature`).
@@ -2345,6 +2382,26 @@ class ConditionReader {
       if (probe) return { condition: { kind: "and", of: [] }, next: i + 3 };
       return { condition: { kind: "flag", subject: subjectOf(analyze(quoted.value)), expect: wordIs(ws[i + 2], "true", "yes") }, next: i + 3 };
     }
+    // "(not) approved by a manager", "(not) cleared by customs": a reduced relative's participle and who does
+    // it, a yes/no fact named by both (`manager_approved`, `customs_cleared`, or `approved` alone).
+    if (notDoneAt(ws, i)) {
+      const done = ws[doneAfterNot(ws, i)]!;
+      let k = doneAfterNot(ws, i) + 1;
+      const agent: W[] = [];
+      if (wordIs(ws[k], "by")) {
+        let m = k + 1;
+        while (wordIs(ws[m], "a", "an", "the", "our", "its", "their")) m++;
+        const who = phraseAt(ws, m, (w) => !opensClause(w) && (NOMINAL.has(w.pos) || w.norm.includes("-")), 3);
+        if (who.length > 0 && endsClause(ws, m + who.length)) {
+          agent.push(...who);
+          k = m + who.length;
+        }
+      }
+      if (endsClause(ws, k)) {
+        if (probe) return { condition: { kind: "and", of: [] }, next: k };
+        return { condition: { kind: "flag", subject: subjectOf([...agent, done]), expect: false }, next: k };
+      }
+    }
     // "without MFA enabled", "with auto-renew switched on", "without backups active": a state of the thing,
     // named with its noun, said with "with" (true) or "without" (false).
     if (wordIs(ws[i], "with", "without")) {
@@ -2749,7 +2806,8 @@ class ConditionReader {
     if (phrase.length === 1 && valueLike.length === 0 && ["system", "platform", "app", "application", "portal", "tool", "service", "software"].includes(last.norm)) return undefined;
     // (A participle before the noun says which ones, as a value: "from purchased lists".)
     const participled = phrase.length === 2 && PAST_PARTICIPLE.test(phrase[0]!.norm) && phrase[0]!.pos === "VERB";
-    const category = !participled && valueLike.length === 0 && last.pos === "NOUN" && (last.lemma !== last.norm || (indefinite && phrase.length === 1));
+    // (What an action goes through is a means, never a kind of party: "via the pool vans", "through brokers".)
+    const category = !participled && !SETTINGS_OF_MEANS.has(preposition) && valueLike.length === 0 && last.pos === "NOUN" && (last.lemma !== last.norm || (indefinite && phrase.length === 1));
     // "for customers on tier gold", "to clients in the silver plan": the party whose attribute follows.
     if (category && phrase.length === 1 && namesPeople(last.norm) && wordIs(ws[m], "on", "in", "at", "with")) {
       const owned = this.readEquality(ws, m, probe);
@@ -2779,6 +2837,7 @@ function readMeans(ws: W[], i: number): Condition | undefined {
 }
 
 // Prepositions of where an action goes, comes from, happens or passes, for a common noun after them.
+const SETTINGS_OF_MEANS = new Set(["via", "through"]);
 const SETTINGS: Record<string, Setting> = { to: "to", into: "to", onto: "to", towards: "to", toward: "to", from: "from", in: "in", at: "in", on: "in", inside: "in", within: "in", via: "via", through: "via" };
 
 function valueText(w: W): string | undefined {
@@ -2932,6 +2991,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     else if (wordIs(w, "or", "and", "nor", "&", "/")) groups.push([]);
     else groups.at(-1)!.push(w);
   }
+  sharedHeads(groups);
   let any = false;
   const terms: ActionTerm[] = [];
   // Whether the last term was a verb and its objects ("hauling out a dinghy"), whose verb things listed after it share.
@@ -3057,6 +3117,36 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     terms.push({ text: g.filter((w) => !DETERMINERS.has(w.norm) && (!["ADP", "SCONJ", "PART"].includes(w.pos) || isPossessor(w))).map((w) => w.t.text).join(" "), verbs, objects, ...(exact ? { exact: true } : {}), ...(described && !passive ? { described: true } : {}) });
   }
   return { any: any && terms.length === 0, terms };
+}
+
+/**
+ * "minor or routine repairs", "cash, cheque or card payments", "issue email or SMS reminders": modifiers
+ * listed before one noun each qualify it. A group of one modifier (no plural noun, nothing it acts on) before
+ * the group that ends in the noun takes the noun ("minor repairs"), so neither names a thing of its own.
+ */
+function sharedHeads(groups: W[][]): void {
+  const content = (g: W[]) => g.filter((w) => w.t.kind === "word" && !DETERMINERS.has(w.norm) && !["ADP", "AUX", "PART", "CCONJ", "SCONJ", "PRON"].includes(w.pos));
+  const last = groups.at(-1) ? content(groups.at(-1)!) : [];
+  const head = last.at(-1);
+  // (A verb before the noun acts on it, "or delete users", unless the group before is an adjective, which
+  // names nothing done: "amber or trial batches", where the tagger may read "trial", even the noun, as verbs.)
+  const afterAdjective = groups.slice(0, -1).some((g) => content(g).at(-1)?.pos === "ADJ");
+  if (last.length < 2 || !head || !(["NOUN", "PROPN"].includes(head.pos) || (afterAdjective && /[^s]s$/.test(head.norm)))) return;
+  const verbFirst = last.slice(0, -1).some((w) => w.pos === "VERB" && !isPastParticiple(w));
+  if (verbFirst && !afterAdjective) return;
+  // (Those words are then the noun and its modifiers, whatever the tagger said.)
+  if (afterAdjective) for (const w of last) if (w.pos === "VERB" && !isPastParticiple(w)) w.pos = w === head ? "NOUN" : "ADJ";
+  for (let k = groups.length - 2; k >= 0; k--) {
+    const words = content(groups[k]!);
+    // (The first group may open with the verb the list shares: "schedule minor …".)
+    const modifier = words.at(-1);
+    const lead = words.slice(0, -1);
+    const plural = (w: W) => w.pos === "NOUN" && /[^s]s$/.test(w.norm) && w.lemma !== w.norm;
+    const verbTagged = afterAdjective && modifier?.pos === "VERB" && !isPastParticiple(modifier) && k > 0;
+    if (!modifier || plural(modifier) || !(["ADJ", "NOUN", "PROPN"].includes(modifier.pos) || verbTagged) || lead.length > (k === 0 ? 1 : 0) || (lead.length === 1 && lead[0]!.pos !== "VERB")) return;
+    if (verbTagged) modifier.pos = "ADJ";
+    groups[k]!.push({ ...head, used: false });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -3498,6 +3588,8 @@ export function readClause(sentence: string): Reading | ParseFailure {
   let inConditions = false;
   // Whether the last words taken into the action from among the conditions are a passive verb's list.
   let passiveList = false;
+  // Whether the words taken are an active verb after the effect and its object.
+  let activeObject = false;
   for (let i = 0; i < main.length; i++) {
     const w = main[i]!;
     if (actor?.about.includes(w)) continue;
@@ -3523,6 +3615,16 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const passiveVerb: boolean = inConditions && w.pos === "VERB" && isPastParticiple(w) && (passiveList || (w.passive === true && names && afterEffectBe(main, i)));
     const joinsVerbs: boolean = inConditions && passiveList && wordIs(w, "or", "and") && main[i + 1]?.pos === "VERB" && isPastParticiple(main[i + 1]!);
     passiveList = passiveVerb || joinsVerbs;
+    // "Orders not paid must not ship", "Loads not inspected may not leave the yard": after the subject's
+    // conditions, a verb right after the effect is the action's (as a passive participle is), and so is
+    // its object, up to a condition of its own.
+    const effectBefore = main[i - 1]?.used === true && (MODALS.has(main[i - 1]!.norm) || wordIs(main[i - 1], "not", "never", "n't"));
+    if (inConditions && !passiveList && names && w.pos === "VERB" && !isPastParticiple(w) && effectBefore && !startsCondition(main, i, reader)) activeObject = true;
+    else if (activeObject && !(["NOUN", "PROPN", "ADJ", "DET"].includes(w.pos) && !startsCondition(main, i, reader))) activeObject = false;
+    if (activeObject) {
+      actionWords.push(w);
+      continue;
+    }
     // "No kayak may be hired …": a modal and its "be" in the subject's sentence only carry the verb.
     if (!inConditions && w.pos === "AUX" && (MODALS.has(w.norm) || wordIs(w, "be")) && names) {
       w.used = true;
@@ -3752,14 +3854,16 @@ export function readClause(sentence: string): Reading | ParseFailure {
 function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   const w = ws[i]!;
   if (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "unless", "once", "during", "outside", "between", "per", "than", "costing", "worth", "valued", "priced", "weighing", "lasting", "marked", "flagged", "tagged", "containing", "mentioning", "exceeding", "involving", "spanning", "covering", "affecting"].includes(w.norm)) return true;
-  if (comparatorAt(ws, i) || clockComparisonAt(ws, i)) return true;
+  if (comparatorAt(ws, i) || clockComparisonAt(ws, i) || negatedParticipleAt(ws, i)) return true;
   // After words that only say "an action" ("calls to delete_user", "use of the export tool", "any action
   // that archives projects"), what follows names the action.
   const before = ws.slice(0, i).filter((x) => x.t.kind === "word" && !x.used && !DETERMINERS.has(x.norm));
   const onlyGeneric = before.length > 0 && before.every((x) => WILDCARD_NOUNS.has(x.lemma) || WILDCARD_NOUNS.has(x.norm) || x.norm === "api" || x.norm === "use");
   // ("any action on weekends": a day after "on" is when, not what.)
   const dayAfter = wordIs(w, "on") && (isDayWord(ws[i + 1]) || (wordIs(ws[i + 1], "a", "the", "any") && isDayWord(ws[i + 2])));
-  if (onlyGeneric && wordIs(w, "to", "of", "on") && !dayAfter) return false;
+  // ("Requests for extra cover …", "requests for refunds over $50": what is asked for is the action.)
+  const askedFor = wordIs(w, "for") && wordIs(before.at(-1), "request", "requests") && ws[i + 1]?.t.kind === "word";
+  if (onlyGeneric && (wordIs(w, "to", "of", "on") || askedFor) && !dayAfter) return false;
   if (onlyGeneric && wordIs(w, "that", "which", "who")) {
     let j = i + 1;
     while (wordIs(ws[j], "would", "will", "could", "can", "may", "might", "also")) j++;
@@ -3775,7 +3879,7 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   }
   // "refunds to any customer": every one of them, which the condition reader sets aside.
   if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) return true;
-  if (wordIs(w, "with", "without", "having", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into")) {
+  if (wordIs(w, "with", "without", "having", "in", "on", "to", "for", "at", "that", "which", "who", "of", "after", "before", "from", "by", "within", "into", "via", "through")) {
     // Only when a reader understands what follows: "with a salary above…", "in production", "to #general".
     const probe = reader as unknown as { readOne(ws: W[], i: number, s: W[], probe: boolean): unknown };
     return probe.readOne(ws, i, [], true) !== undefined || probe.readOne(ws, i + 1, [], true) !== undefined;
