@@ -80,6 +80,30 @@ describe("policies: create and confirm", () => {
     expectError(await call(server(), "POST", base, { key: ws.key, body: { name: "after-allow", rule: "Allow exports under 10 rows; larger extracts are handled by the data team" } }), 500, "policy_creation_failed");
   });
 
+  it("keeps a sentence that only says again that the rest is blocked as a note of the blocking rule before it", async () => {
+    const ws = await newWorkspace(server());
+    const forms = [
+      ["Kiln firings may only start on weekdays; anything else is blocked.", "fire_kiln", { now: "2026-11-28T09:15:00Z" }, { now: "2026-11-25T09:15:00Z" }],
+      ["Glaze orders are capped at 2 per hour. Anything past that is refused.", "order_glaze", undefined, undefined],
+      ["Kiln firings may only start on weekdays. Otherwise they are blocked.", "fire_kiln", { now: "2026-11-29T09:15:00Z" }, { now: "2026-11-26T09:15:00Z" }],
+    ] as const;
+    for (const [index, [rule, tool, outside, inside]] of forms.entries()) {
+      const created = await call(server(), "POST", base, { key: ws.key, body: { name: `restated-${index}`, rule } });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.warnings.filter((w: string) => /says again that what the rule leaves out is blocked/.test(w)), rule).toHaveLength(1);
+      await call(server(), "POST", `${base}/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+      // Another action is not governed by it (read alone, the second sentence was a rule about "anything else").
+      expect((await evaluate(ws, { action: "send_newsletter", context: { now: "2026-11-28T09:15:00Z" } })).body.decision, rule).toBe("approved");
+      if (outside && inside) {
+        expect((await evaluate(ws, { action: tool, context: outside })).body.decision, rule).toBe("blocked");
+        expect((await evaluate(ws, { action: tool, context: inside })).body.decision, rule).toBe("approved");
+      }
+    }
+    // After a rule that asks for approval, a sentence that blocks is a rule of its own: not folded away.
+    const mixed = await call(server(), "POST", base, { key: ws.key, body: { name: "mixed", rule: "Glaze orders over $500 need approval; anything else is blocked." } });
+    expect(mixed.body.warnings?.some((w: string) => /says again/.test(w)) ?? false).toBe(false);
+  });
+
   it("reads a sentence that exempts something from the rule before it as that rule's exception", async () => {
     const ws = await newWorkspace(server());
     const rule = "Do not schedule elective repairs on weekends. Urgent and emergency repairs are exempt.";

@@ -1435,7 +1435,7 @@ const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class"
 // Argument names that say which kind of thing the action itself is: an order's type, a booking's cabin, a
 // payment's method. (Not a party's tier, role or group: those describe someone the action is about.)
 // (A degree says which kind too: "urgent refunds" and `priority: normal`, "minor repairs" and `repair_level: major`.)
-const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format", "level", "priority", "severity", "grade", "tier"]);
+const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format", "level", "priority", "severity", "tier"]);
 
 /** A word of the rule's action that neither the tool nor any value of the action names. */
 function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string; parts?: ReadonlySet<string>[]; doing?: boolean }, action: PreparedAction): boolean {
@@ -1674,6 +1674,18 @@ function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Tru
   if (stated) {
     a.claimed.add(stated.path);
     return expect ? TRUE : FALSE;
+  }
+  // "when the buyer has a wholesale licence" and `licence_type: wholesale`: what kind of the thing it is,
+  // held by the argument that says the kind of that thing.
+  const head = subject.words.at(-1);
+  const kinds = subject.words.slice(0, -1);
+  if (head && kinds.length > 0) {
+    const kind = a.fields.find((f) => isShort(f.value) && kindKey(f.words) && f.words.slice(0, -1).some((w) => sameConceptWord(w, head)));
+    if (kind) {
+      a.claimed.add(kind.path);
+      const held = kinds.some((k) => sameValue(kind.value as string, k));
+      return held === expect ? TRUE : FALSE;
+    }
   }
   // A state that is a value: "after they are paid" → status "paid"; "marked urgent" → priority "urgent".
   // ("out for delivery", "out of stock": the state is the words from "out", not the last one.)

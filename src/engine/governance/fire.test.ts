@@ -3799,7 +3799,7 @@ describe("eighteenth session: 'requests for X' name the action X, not every acti
 
 describe("eighteenth session: modifiers listed before one noun each qualify it", () => {
   const lists: { mods: string[]; noun: string; verb: string; tool: string; field: string; other: string }[] = [
-    { mods: ["amber", "trial"], noun: "batches", verb: "release", tool: "release_batch", field: "batch_grade", other: "premium" },
+    { mods: ["amber", "trial"], noun: "batches", verb: "release", tool: "release_batch", field: "batch_class", other: "premium" },
     { mods: ["minor", "routine"], noun: "repairs", verb: "schedule", tool: "schedule_repair", field: "repair_priority", other: "critical" },
     { mods: ["bronze", "silver"], noun: "members", verb: "upgrade", tool: "upgrade_member", field: "member_tier", other: "gold" },
   ];
@@ -3855,5 +3855,53 @@ describe("eighteenth session: 'use X for Y' does Y by means of X", () => {
   it("a length of time after 'for' is no purpose", () => {
     const parsed = parseRule("Never use the crane for more than 2 hours");
     expect(parsed.ok && restate(parsed.rule)).toMatch(/more than 2 h/);
+  });
+});
+
+describe("eighteenth session: 'has a <kind> <thing>' is read from the argument that says the thing's kind", () => {
+  const meanings: { kind: string; thing: string; field: string; other: string }[] = [
+    { kind: "wholesale", thing: "licence", field: "buyer_licence_type", other: "retail" },
+    { kind: "premium", thing: "plan", field: "plan_tier", other: "basic" },
+    { kind: "gold", thing: "card", field: "card_type", other: "silver" },
+  ];
+  for (const m of meanings) {
+    for (const sentence of [`Block refunds over $100 unless the buyer has a ${m.kind} ${m.thing}`, `Refunds over $100 need approval, unless the member has a ${m.kind} ${m.thing}`]) {
+      it(sentence, () => {
+        const fired = sentence.startsWith("Block") ? "blocked" : "conditional";
+        decide(sentence, [
+          ["issue_refund", { amount: 500, [m.field]: m.kind }, "approved"],
+          ["issue_refund", { amount: 500, [m.field]: m.other }, fired],
+          ["issue_refund", { amount: 50, [m.field]: m.other }, "approved"],
+        ]);
+      });
+    }
+  }
+});
+
+describe("eighteenth session: a person confirming a thing of its own is a fact, and 'until' a state is 'unless' it", () => {
+  const facts: { who: string; did: string; thing: string; field: string; action: string; tool: string }[] = [
+    { who: "the supervisor", did: "checked", thing: "the seal", field: "seal_checked", action: "ship a crate", tool: "ship_crate" },
+    { who: "the vet", did: "confirmed", thing: "the dosage", field: "dosage_confirmed", action: "administer a sedative", tool: "administer_sedative" },
+    { who: "the editor", did: "verified", thing: "the sources", field: "sources_verified", action: "publish a story", tool: "publish_story" },
+  ];
+  for (const f of facts) {
+    for (const sentence of [`Never ${f.action} until ${f.who} has ${f.did} ${f.thing}`, `Do not ${f.action} unless ${f.who} has ${f.did} ${f.thing}`]) {
+      it(sentence, () => {
+        decide(sentence, [
+          [f.tool, { id: "X-1", [f.field]: false }, "blocked"],
+          [f.tool, { id: "X-1", [f.field]: true }, "approved"],
+        ]);
+      });
+    }
+  }
+  it("a person approving the action itself is still an approval", () => {
+    decide("Refunds may only be issued once a manager has approved them", [["issue_refund", { amount: 5 }, "conditional"]]);
+    decide("Never issue refunds until a manager signs off", [["issue_refund", { amount: 5 }, "conditional"]]);
+  });
+  it("a state waited for, said with 'until'", () => {
+    decide("Do not open the pool until its water test has been signed off", [
+      ["open_pool", { water_test_signed_off: false }, "blocked"],
+      ["open_pool", { water_test_signed_off: true }, "approved"],
+    ]);
   });
 });

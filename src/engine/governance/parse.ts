@@ -208,6 +208,9 @@ function analyze(text: string): W[] {
   });
   // "at most twice per hour", "more than once": a number of times.
   text = text.replace(/\b(more\s+than|at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|fewer\s+than|less\s+than|at\s+least)\s+(once|twice|thrice)\b/gi, (_m, bound: string, n: string) => `${bound} ${{ once: 1, twice: 2, thrice: 3 }[n.toLowerCase() as "once"]} times`);
+  // "until the supervisor has checked the seal", "until its permit is renewed": a state the action waits for
+  // is one it is blocked without, "unless" it holds. (Not a time: "until 9am" is read by the clock readers.)
+  text = text.replace(/\buntil\s+(?=(?:the|a|an|its|their|his|her)\s+(?:[a-z][\w-]*\s+){1,5}?(?:has|have|is|are|was|were)\s+(?:been\s+|now\s+|fully\s+)?[a-z]+(?:ed|en|wn|t|d)\b)/gi, "unless ");
   // "has not yet passed", "haven't yet signed": "yet" says when, not what state.
   text = text.replace(/\b(not|n't|never)\s+yet\b/gi, "$1");
   // "unless the horse has had a worming dose in the last 10 days", "dogs that have been vaccinated in the past 3 days",
@@ -579,7 +582,9 @@ function effectCues(ws: W[]): EffectCue[] {
       if (j < n && (APPROVAL_NOUNS.has(ws[j]!.norm) || titled)) {
         let k = j + 1;
         while (k < n && (APPROVAL_NOUNS.has(ws[k]!.norm) || wordIs(ws[k], "has", "have", "'s"))) k++;
-        if (approvingAt(ws, k)) {
+        // ("once the vet has confirmed the dosage": a thing of its own confirmed is a fact, no approval.)
+        const ownObject = wordIs(ws[k + 1], "the", "a", "an", "its", "their", "his", "her") && ["NOUN", "PROPN"].includes(ws[k + 2]?.pos ?? "") && !APPROVAL_NOUNS.has(ws[k + 2]!.norm) && !WILDCARD_NOUNS.has(ws[k + 2]!.lemma);
+        if (approvingAt(ws, k) && !ownObject) {
           let end = k + 1;
           if (wordIs(ws[end], "off", "it", "them", "this")) end++;
           cues.push({ effect: "require_approval", span: range(i, end), at: i });
@@ -4405,3 +4410,13 @@ function sharedSubject(sentence: string): string[] {
 // A restatement read back as a rule: its closing note explains, it is not a clause.
 const NOTE = FAIL_CLOSED_NOTE.replace(/[.\s]+$/, "").toLowerCase();
 const isRestatementNote = (clause: string) => clause.replace(/[.\s]+$/, "").toLowerCase() === NOTE;
+
+// "…; anything else is blocked", "Anything beyond that is refused.", "otherwise they are blocked": after a
+// rule that blocks outside what it allows or past a limit, a sentence that says so again names no action
+// of its own (read alone it would be a rule about "anything else").
+const CONSEQUENCE = /^(?:and\s+|so\s+)?(?:(?:anything|everything|all)\s+(?:else|more|further|beyond(?:\s+(?:that|this|it))?|over(?:\s+(?:that|this|it))?|above(?:\s+(?:that|this|it))?|past\s+(?:that|this|it)|outside(?:\s+(?:that|this|those|these|it|them))?)|otherwise(?:,?\s+(?:it|they|this|these|those))?)\s+(?:is|are|will\s+be|gets?|must\s+be|should\s+be|shall\s+be)?\s*(?:blocked|forbidden|refused|denied|rejected|prohibited|barred|not\s+(?:allowed|permitted))$/i;
+
+/** Whether a sentence only says again that what a blocking rule before it leaves out is blocked. */
+export function restatesBlock(sentence: string): boolean {
+  return CONSEQUENCE.test(sentence.trim().replace(/[.!]+$/, ""));
+}

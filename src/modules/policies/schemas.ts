@@ -3,6 +3,7 @@ import { Type, type Static } from "typebox";
 import type { CompiledRule } from "../../engine/governance/compiled.ts";
 import { restate } from "../../engine/governance/explain.ts";
 import { bindingText, type Binding } from "../../engine/governance/bind.ts";
+import { restatesBlock } from "../../engine/governance/parse.ts";
 import { OPTIONAL_BODY } from "../../http/body.ts";
 import { Pagination } from "../workspaces/schemas.ts";
 import { clausesOf, type PolicyView } from "./service.ts";
@@ -130,7 +131,11 @@ export const EvaluateResponse = Type.Object({
 export function warningsOf(clauses: CompiledRule[]): string[] {
   return clauses.flatMap((c, i) => [
     ...(c.ignored && c.ignored.length > 0 ? [`Rule ${i + 1}: these words were not understood and are not part of the rule: "${c.ignored.join(" ")}". Rephrase them as a condition if they matter.`] : []),
-    ...(c.notes ?? []).map((note) => `Rule ${i + 1}: "${note.slice(0, 200)}" states no effect (block, require approval, allow), so it is kept as a note and changes nothing. If it is a rule of its own, say what should happen.`),
+    ...(c.notes ?? []).map((note) =>
+      restatesBlock(note)
+        ? `Rule ${i + 1}: "${note.slice(0, 200)}" says again that what the rule leaves out is blocked, which it is already; it is kept as a note and changes nothing.`
+        : `Rule ${i + 1}: "${note.slice(0, 200)}" states no effect (block, require approval, allow), so it is kept as a note and changes nothing. If it is a rule of its own, say what should happen.`,
+    ),
   ]);
 }
 

@@ -5,7 +5,7 @@ import type { CompiledRule, Effect, ParseFailure } from "../../engine/governance
 import { RuleSet, type RuleRef } from "../../engine/governance/evaluate.ts";
 import { restate } from "../../engine/governance/explain.ts";
 import { bindRule, coverageCalls, type Binding } from "../../engine/governance/bind.ts";
-import { parseRule, splitClauses } from "../../engine/governance/parse.ts";
+import { parseRule, restatesBlock, splitClauses } from "../../engine/governance/parse.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Outbox } from "../../events/outbox.ts";
@@ -173,6 +173,11 @@ function withNotes(items: unknown[]): CompiledRule[] {
           clauses[clauses.length - 1] = { ...folded.rule, source: previous.source, exemptions: [...(previous.exemptions ?? []), item.trim()], ...(previous.notes ? { notes: previous.notes } : {}) };
           return;
         }
+      }
+      // "…; anything else is blocked": the clause before blocks it already.
+      if (previous.effect === "block" && restatesBlock(item)) {
+        clauses[clauses.length - 1] = { ...previous, notes: [...(previous.notes ?? []), item.trim()] };
+        return;
       }
       const parsed = parseRule(item);
       if (!parsed.ok && isCommentary(parsed.error)) {
