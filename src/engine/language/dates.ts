@@ -4,6 +4,7 @@
 // names a zone or offset; a date written without a year is the next one to come.
 import * as chrono from "chrono-node";
 import { readNumberWords } from "./numbers.ts";
+import { offsetOfWallTime, zoneOf } from "./zones.ts";
 
 export interface DateMention {
   /** [start, end) of the expression in the text, without a leading preposition ("on", "from"). */
@@ -108,7 +109,7 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
     const offset = m[7] === undefined ? undefined : m[7] === "Z" ? "Z" : m[7].replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
     found.push({ start: m.index!, end: m.index! + m[0].length, date: `${m[1]}-${m[2]}-${m[3]}`, ...(time ? { time } : {}), ...(offset ? { offset } : {}), dated: true });
     // "2027-06-04 at 16:15", "2027-06-04, 8:45am": the clock time after the date is its time.
-    const clock = time ? null : /^,?\s*(?:at\s+|@\s*)?(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)?(?![\d:])/i.exec(text.slice(m.index! + m[0].length));
+    const clock = time ? null : /^,?\s*(?:at\s+|@\s*)?(\d{1,2}):(\d{2})\s*([ap]\.?m\.?(?![a-z]))?(?![\d:])/i.exec(text.slice(m.index! + m[0].length));
     if (clock) {
       let hours = Number(clock[1]);
       const pm = clock[3] && /^p/i.test(clock[3]);
@@ -201,7 +202,32 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
     found.splice(i, 1);
   }
   attachSpokenTimes(text, found);
+  for (const f of found) zoneAfter(text, f);
   return found;
+}
+
+// A zone named right after a clock time: "09:00 CET", "2pm (Pacific)", "23:30 UTC", "10:00 London time",
+// "08:15 Europe/Madrid". One to three words, so a name of two words ("New York time") is read whole.
+const ZONE_AFTER = /^\s*\(?\s*([A-Za-z][A-Za-z_]*(?:\/[A-Za-z_]+){0,2}(?:\s+(?!time\b)[A-Za-z][a-z]+){0,2})(?:\s+time)?\s*\)?(?=$|[\s,.;:!?)])/;
+
+/**
+ * The offset of a time the text gives in a named zone, on its day (daylight saving included): the mention
+ * gets the offset and its span the zone's words. A time with an offset of its own keeps it.
+ */
+function zoneAfter(text: string, f: DateMention): void {
+  if (!f.time || f.offset) return;
+  const m = ZONE_AFTER.exec(text.slice(f.end));
+  if (!m) return;
+  const words = m[1]!.split(/\s+/);
+  // The longest run of words that names a zone ("New York" before "New").
+  for (let n = words.length; n >= 1; n--) {
+    const zone = zoneOf(words.slice(0, n).join(" "));
+    if (!zone) continue;
+    f.offset = offsetOfWallTime(zone, f.date, f.time);
+    const said = n === words.length ? m[0] : text.slice(f.end).slice(0, text.slice(f.end).indexOf(words[n - 1]!) + words[n - 1]!.length);
+    f.end += said.length;
+    return;
+  }
 }
 
 const HOURS = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];

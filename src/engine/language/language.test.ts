@@ -402,3 +402,41 @@ describe("nouns of doing by WordNet's derivations, zones by initials and regions
     expect(zoneOf("Narnia")).toBeUndefined();
   });
 });
+
+describe("a zone named after a clock time gives the time its offset", () => {
+  // Meaning: a wall time in a zone, on a day; the forms the zone is written in.
+  const cases: { day: string; clock: string; zones: string[]; offset: string }[] = [
+    { day: "2027-01-14", clock: "09:00", zones: ["CET", "(CET)", "Europe/Paris", "Paris time"], offset: "+01:00" },
+    { day: "2027-07-14", clock: "09:00", zones: ["CET", "CEST", "Europe/Berlin"], offset: "+02:00" },
+    { day: "2027-01-14", clock: "16:30", zones: ["EST", "Eastern", "New York time", "America/New_York"], offset: "-05:00" },
+    { day: "2027-07-14", clock: "16:30", zones: ["Pacific", "PDT", "Los Angeles time"], offset: "-07:00" },
+    { day: "2027-07-14", clock: "07:45", zones: ["UTC", "GMT"], offset: "Z" },
+    { day: "2027-03-28", clock: "03:30", zones: ["London time", "Europe/London"], offset: "+01:00" },
+  ];
+  for (const c of cases) {
+    for (const zone of c.zones) {
+      for (const written of [`${c.day} ${c.clock} ${zone}`, `${c.day} at ${c.clock} ${zone}, please`]) {
+        it(written, () => {
+          const [d] = readDates(written, new Date("2027-01-01T00:00:00Z"));
+          expect(d?.date).toBe(c.day);
+          expect(d?.time).toBe(`${c.clock}:00`);
+          expect(d?.offset).toBe(c.offset);
+        });
+      }
+    }
+  }
+  it("no zone, or a word that names none, leaves the time as written", () => {
+    for (const written of ["2027-01-14 09:00", "2027-01-14 09:00 then the chiller", "2027-01-14 09:00 sharp"]) {
+      const [d] = readDates(written, new Date("2027-01-01T00:00:00Z"));
+      expect(d?.offset, written).toBeUndefined();
+    }
+    const [own] = readDates("2027-01-14T09:00:00+03:00 CET", new Date("2027-01-01T00:00:00Z"));
+    expect(own?.offset).toBe("+03:00");
+  });
+});
+
+describe("a fraction of a dozen", () => {
+  for (const [written, value] of [["half a dozen crates", 6], ["a dozen crates", 12], ["two dozen crates", 24], ["a quarter of a dozen", 3]] as const) {
+    it(written, () => expect(tokenize(written).find((t) => t.kind === "number")).toMatchObject({ value }));
+  }
+});

@@ -250,12 +250,12 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
     // the span of what it emitted (or the previous value it extended) is set in one place below.
     step: {
     let t = tokens[i]!;
-    // "a quarter of a million", "half a million", "a third of a thousand": a fraction of a scale.
+    // "a quarter of a million", "half a million", "a third of a thousand", "half a dozen": a fraction of a scale.
     if (t.kind === "word") {
       const at = t.norm === "a" || t.norm === "one" ? i + 1 : i;
       const fraction = { quarter: 0.25, half: 0.5, third: 1 / 3 }[words[at] ?? ""];
       const ofA = words[at + 1] === "of" && words[at + 2] === "a" ? 3 : words[at + 1] === "a" ? 2 : 0;
-      const scale = ofA ? MULTIPLIERS[words[at + ofA] ?? ""] : undefined;
+      const scale = ofA ? (MULTIPLIERS[words[at + ofA] ?? ""] ?? (words[at + ofA] === "dozen" ? 12 : undefined)) : undefined;
       if (fraction !== undefined && scale !== undefined && (words[at + ofA] ?? "").length > 2) {
         const last = at + ofA;
         tokens[last] = { kind: "number", text: tokens.slice(i, last + 1).map((x) => x.text).join(" "), value: fraction * scale };

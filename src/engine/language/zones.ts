@@ -95,3 +95,21 @@ function regionZone(text: string): string | undefined {
   }
   return undefined;
 }
+
+/** The offset ("+01:00", "Z") a zone's clock has at a wall time on a day ("2027-05-20", "14:00:00"). */
+export function offsetOfWallTime(zone: string, date: string, time: string): string {
+  if (zone === "UTC") return "Z";
+  const wall = Date.parse(`${date}T${time}Z`);
+  const minutesAt = (instant: number) => {
+    const parts: Record<string, number> = {};
+    for (const p of new Intl.DateTimeFormat("en-US", { timeZone: zone, year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", hourCycle: "h23" }).formatToParts(new Date(instant))) if (p.type !== "literal") parts[p.type] = Number(p.value);
+    return Math.round((Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!) - instant) / 60_000);
+  };
+  // The offset at the instant the wall time would be with the first guess: right across a change too.
+  const first = minutesAt(wall);
+  const offset = minutesAt(wall - first * 60_000);
+  if (offset === 0) return "Z";
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+}

@@ -1501,3 +1501,40 @@ describe("a closed-list value named by a kind of it", () => {
     expect(extractArguments(FEED, ["PEN-07 had 2 kg at the morning round"], { now: NOW }).feed).toBeUndefined();
   });
 });
+
+// A time said in a named zone becomes the instant it is, with the zone's offset that day. Our own schema.
+describe("a start time said in a named zone", () => {
+  const CHARTER = {
+    type: "object",
+    required: ["boat_id", "departs_at"],
+    properties: {
+      boat_id: { type: "string", pattern: "^BT-[0-9]{3}$" },
+      departs_at: { type: "string", format: "date-time", description: "When the charter leaves the quay." },
+      guests: { type: "integer", minimum: 1, maximum: 12 },
+    },
+  } as const;
+  const meanings: { day: string; clock: string; zone: string; instant: string }[] = [
+    { day: "2027-05-20", clock: "14:00", zone: "CET", instant: "2027-05-20T12:00:00Z" },
+    { day: "2027-12-02", clock: "14:00", zone: "CET", instant: "2027-12-02T13:00:00Z" },
+    { day: "2027-05-20", clock: "08:15", zone: "Eastern", instant: "2027-05-20T12:15:00Z" },
+    { day: "2027-05-20", clock: "18:30", zone: "UTC", instant: "2027-05-20T18:30:00Z" },
+    { day: "2027-05-20", clock: "09:00", zone: "Lisbon time", instant: "2027-05-20T08:00:00Z" },
+  ];
+  const forms = [
+    (m: (typeof meanings)[number]) => `BT-214 for 6 guests, leaving ${m.day} at ${m.clock} ${m.zone}`,
+    (m: (typeof meanings)[number]) => `Charter\nBoat: BT-214\nDeparture: ${m.day} ${m.clock} (${m.zone})\nGuests: 6`,
+  ];
+  for (const m of meanings) {
+    for (const form of forms) {
+      const said = form(m);
+      it(said.replace(/\n/g, " | "), () => {
+        const args = extractArguments(CHARTER, [said], { now: NOW });
+        expect(args.boat_id).toBe("BT-214");
+        expect(Date.parse(String(args.departs_at))).toBe(Date.parse(m.instant));
+      });
+    }
+  }
+  it("a count of a dozen", () => {
+    expect(extractArguments(CHARTER, ["BT-214 with half a dozen guests on 2027-05-20 at 10:00"], { now: NOW }).guests).toBe(6);
+  });
+});
