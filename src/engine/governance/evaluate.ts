@@ -10,7 +10,7 @@ import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 import { countryCode, unionMembers } from "../language/regions.ts";
 import { inNetwork, networkOf, type Network } from "../language/networks.ts";
-import { isEnglishWord, isKnownWord, tag } from "../language/nlp.ts";
+import { deniedParticiple, isEnglishWord, isKnownWord, tag } from "../language/nlp.ts";
 import { relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
 
 const FALSE = 0;
@@ -534,6 +534,9 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // "sending unsigned contracts" and `signed: true` (or a status "signed"): the thing is in the state the
     // rule says it is not in, so another thing.
     if (objects.some((o) => o.unState && stateHeld(action, o.unState) === true)) return false;
+    // "certified copies" and `print_uncertified_copy`, "unsigned contracts" and `send_signed_contract`: the
+    // tool's name says the state the rule's word denies.
+    if (objects.some((o) => deniedByName(action, o))) return false;
     if (objects.some((o) => o.state)) {
       // (The thing's own state, `status` or `invoice_status`; `shrinkage_test_status` is a test's.)
       const own = (f: Field) => f.words.slice(0, -1).every((w) => objects.some((o) => !o.state && meets(conceptsOf(w) as Set<string>, o.concepts)));
@@ -1462,9 +1465,15 @@ function isParticiple(word: string): boolean {
   return hit;
 }
 
+/** Whether a word of the tool's name is the object's word with "un"/"non" before it, or the state an "un-" object denies. */
+function deniedByName(action: PreparedAction, o: { whole: string; unState?: ReadonlySet<string> }): boolean {
+  return wordsOfName(action.input.tool).some((w) => w === `un${o.whole}` || w === `non${o.whole}` || (o.unState !== undefined && w.length > 3 && meets(o.unState as Set<string>, conceptsOf(w))));
+}
+
 /** The state an "un-" word negates ("unsigned" → signed, "unpaid" → paid), as concepts; none for other words. */
 function negatedState(word: string): ReadonlySet<string> | undefined {
-  return /^un[a-z]{4,}$/.test(word) && isParticiple(word.slice(2)) ? conceptsOf(word.slice(2)) : undefined;
+  const state = deniedParticiple(word);
+  return state === undefined ? undefined : conceptsOf(state);
 }
 
 /**

@@ -3905,3 +3905,34 @@ describe("eighteenth session: a person confirming a thing of its own is a fact, 
     ]);
   });
 });
+
+describe("eighteenth session: a tool whose name denies the rule's state, a state said with 'on'/'off', people named by their kind", () => {
+  it("'certified' and a tool named 'uncertified' (and the other way round) are other things", () => {
+    decide("Block certified copies", [
+      ["print_certified_copy", { id: "X-1" }, "blocked"],
+      ["print_uncertified_copy", { id: "X-1" }, "approved"],
+    ]);
+    decide("Never send unsigned contracts", [
+      ["send_contract", { id: "X-1" }, "blocked"],
+      ["send_signed_contract", { id: "X-1" }, "approved"],
+    ]);
+  });
+  const states: { sentence: string; tool: string; field: string; on: Expect; off: Expect }[] = [
+    { sentence: "Never open the hatch while the pumps are on", tool: "open_hatch", field: "pumps_on", on: "blocked", off: "approved" },
+    { sentence: "Block saw starts when the blade guard is off", tool: "start_saw", field: "blade_guard_on", on: "approved", off: "blocked" },
+    { sentence: "Never clean the fryer while the heaters are still on", tool: "clean_fryer", field: "heaters_on", on: "blocked", off: "approved" },
+    { sentence: "Refuelling needs a supervisor's sign-off when the engine is left on", tool: "start_refuelling", field: "engine_on", on: "conditional", off: "approved" },
+  ];
+  for (const m of states) {
+    it(m.sentence, () => decide(m.sentence, [[m.tool, { [m.field]: true }, m.on], [m.tool, { [m.field]: false }, m.off]]));
+  }
+  const people: { sentence: string; tool: string; yes: Record<string, unknown>; no: Record<string, unknown>; fired: Expect }[] = [
+    { sentence: "Waiving a late fee is allowed only for returning members", tool: "waive_late_fee", yes: { returning_member: true }, no: { returning_member: false }, fired: "blocked" },
+    { sentence: "Block fee waivers except for returning members", tool: "waive_fee", yes: { returning_member: true }, no: { returning_member: false }, fired: "blocked" },
+    { sentence: "Never send promotions to unsubscribed members", tool: "send_promotion", yes: { member_subscribed: true }, no: { member_subscribed: false }, fired: "blocked" },
+    { sentence: "Upgrades are only allowed for VIP guests", tool: "upgrade_room", yes: { guest_tier: "vip" }, no: { guest_tier: "standard" }, fired: "blocked" },
+  ];
+  for (const m of people) {
+    it(m.sentence, () => decide(m.sentence, [[m.tool, m.yes, "approved"], [m.tool, m.no, m.fired]]));
+  }
+});

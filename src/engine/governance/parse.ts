@@ -14,7 +14,7 @@
 // nothing to act on, and the answer names the words and suggests a phrasing.
 import { LOCAL_ZONE, type ActionSelector, type ActionTerm, type Comparator, type CompiledRule, type Condition, type Effect, type ParseFailure, type ParseResult, type Setting, type Subject, type Value } from "./compiled.ts";
 import { FAIL_CLOSED_NOTE } from "./explain.ts";
-import { isKnownWord, tag } from "../language/nlp.ts";
+import { deniedParticiple, isKnownWord, tag } from "../language/nlp.ts";
 import { conceptsOf, namesPeople, verbClassOf } from "../language/lemmas.ts";
 import { convert, unitOfName } from "../language/units.ts";
 import { tokenizeWithSpans, isValue, escapeRegExp, type Token } from "../language/tokens.ts";
@@ -2387,6 +2387,22 @@ class ConditionReader {
       if (probe) return { condition: { kind: "and", of: [] }, next: i + 3 };
       return { condition: { kind: "flag", subject: subjectOf(analyze(quoted.value)), expect: wordIs(ws[i + 2], "true", "yes") }, next: i + 3 };
     }
+    // "for returning clients", "to VIP customers", "for gold members": people named by what kind they are, a
+    // yes/no fact named by both (`returning_client`) or the value of their kind (`customer_tier: gold`).
+    if (wordIs(ws[i], "for", "to")) {
+      let k = i + 1;
+      if (wordIs(ws[k], "the", "our", "any", "all")) k++;
+      const kind: W[] = [];
+      while (kind.length < 2 && ws[k]?.t.kind === "word" && !ws[k]!.used && (ws[k]!.pos === "ADJ" || ws[k]!.pos === "PROPN" || (ws[k]!.pos === "VERB" && /[a-z]{3}(?:ing|ed)$/.test(ws[k]!.norm))) && !CONDITION_MARKERS.has(ws[k]!.norm)) kind.push(ws[k++]!);
+      const people = ws[k];
+      if (kind.length > 0 && people?.t.kind === "word" && people.pos === "NOUN" && namesPeople(people.norm) && endsClause(ws, k + 1)) {
+        if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
+        // ("to unsubscribed customers": the state "un-" denies, false: `customer_subscribed: false`.)
+        const denied = kind.map((w) => deniedParticiple(w.norm));
+        const words = kind.map((w, n) => (denied[n] ? { ...w, norm: denied[n]!, lemma: denied[n]! } : w));
+        return { condition: { kind: "flag", subject: subjectOf([...words, people]), expect: !denied.some(Boolean) }, next: k + 1 };
+      }
+    }
     // "(not) approved by a manager", "(not) cleared by customs": a reduced relative's participle and who does
     // it, a yes/no fact named by both (`manager_approved`, `customs_cleared`, or `approved` alone).
     if (notDoneAt(ws, i)) {
@@ -2513,6 +2529,13 @@ class ConditionReader {
     while (wordIs(ws[k], "been", "be", "not", "never", "still", "currently", "already", "n't")) {
       if (wordIs(ws[k], "not", "never", "n't")) negated = !negated;
       k++;
+    }
+    // "while the steam valves are still on", "when the guard is off": a state said with a bare particle is a
+    // yes/no fact named by the thing and "on" (`supers_on`), which "off" says is false.
+    if (wordIs(ws[k], "on", "off") && subject.length > 0 && (endsClause(ws, k + 1) || ws[k + 1]!.used === true)) {
+      if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
+      const owner = subject.filter((w) => !wordIs(w, "it", "they", "this", "that", "these", "those"));
+      return { condition: { kind: "flag", subject: subjectOf([...owner, { ...ws[k]!, norm: "on", lemma: "on" }]), expect: wordIs(ws[k], "on") !== negated }, next: k + 1 };
     }
     // "once a crate is out for collection", "is out of stock": a state said with "out for" / "out of" and its
     // noun, a yes/no fact or a status that holds those words (`parcel_status: out_for_delivery`).
@@ -3620,11 +3643,12 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const passiveVerb: boolean = inConditions && w.pos === "VERB" && isPastParticiple(w) && (passiveList || (w.passive === true && names && afterEffectBe(main, i)));
     const joinsVerbs: boolean = inConditions && passiveList && wordIs(w, "or", "and") && main[i + 1]?.pos === "VERB" && isPastParticiple(main[i + 1]!);
     passiveList = passiveVerb || joinsVerbs;
-    // "Orders not paid must not ship", "Loads not inspected may not leave the yard": after the subject's
-    // conditions, a verb right after the effect is the action's (as a passive participle is), and so is
-    // its object, up to a condition of its own.
+    // "Orders not paid must not ship", "Drones not registered may not fly over the park": after the subject's
+    // conditions, a verb of an operation right after the effect is the action's (as a passive participle
+    // is), and so is its object, up to a condition of its own. (A verb of no operation, "go", "leave",
+    // "exceed", would only narrow the action to tools named by it: the subject names the action then.)
     const effectBefore = main[i - 1]?.used === true && (MODALS.has(main[i - 1]!.norm) || wordIs(main[i - 1], "not", "never", "n't"));
-    if (inConditions && !passiveList && names && w.pos === "VERB" && !isPastParticiple(w) && effectBefore && !startsCondition(main, i, reader)) activeObject = true;
+    if (inConditions && !passiveList && names && w.pos === "VERB" && !isPastParticiple(w) && effectBefore && verbClassOf(w.norm) !== undefined && !startsCondition(main, i, reader)) activeObject = true;
     else if (activeObject && !(["NOUN", "PROPN", "ADJ", "DET"].includes(w.pos) && !startsCondition(main, i, reader))) activeObject = false;
     if (activeObject) {
       actionWords.push(w);
@@ -4013,8 +4037,8 @@ export function parseRule(sentence: string): ParseResult {
   // A condition or exception word with nothing after it: the author stopped mid-sentence.
   // ("… 500 W and above", "… 2 GB or over" end with the value's own bound: complete; "… or M&A" ends with a name.)
   const last = /(?<!\b(?:and|or)\s+|&)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
-  // (A capital "A" after a noun is a value: "… in zone A".)
-  if (last && !(last[1] === "A" && /\b[a-z]+\s+A$/.test(text))) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
+  // (A capital "A" after a noun is a value: "… in zone A". "On" after a copula is a state: "… while the pumps are on".)
+  if (last && !(last[1] === "A" && /\b[a-z]+\s+A$/.test(text)) && !(/^on$/i.test(last[1]!) && /\b(?:is|are|was|were|still|left)\s+on$/i.test(text))) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
   // "more then 20", a common slip: a comparative is followed by "than".

@@ -136,3 +136,21 @@ const LEXICON_CACHE = new Map<string, boolean>();
  * brand names are not ("Adebayo"), titles are ("analyst", "designer").
  */
 export const isKnownWord = (word: string): boolean => inLexicon(word.toLowerCase());
+
+const deniedCache = new Map<string, string | null>();
+/**
+ * The participle an "un-" word denies ("unsigned" → signed, "unpaid" → paid, "unsubscribed" → subscribed), by
+ * the tagger reading the rest after "was" as a verb's participle; undefined for other words ("unknown" is
+ * read too: "known"; "under", "united" are not).
+ */
+export function deniedParticiple(word: string): string | undefined {
+  let hit = deniedCache.get(word);
+  if (hit === undefined) {
+    const rest = word.slice(2);
+    const tagged = /^un[a-z]{4,}$/.test(word) && !rest.endsWith("ing") ? tag(["it", "was", rest])[2] : undefined;
+    hit = tagged?.pos === "VERB" && tagged.lemma !== rest ? rest : null;
+    if (deniedCache.size > 10_000) deniedCache.clear();
+    deniedCache.set(word, hit);
+  }
+  return hit ?? undefined;
+}
