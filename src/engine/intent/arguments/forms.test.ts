@@ -1538,3 +1538,33 @@ describe("a start time said in a named zone", () => {
     expect(extractArguments(CHARTER, ["BT-214 with half a dozen guests on 2027-05-20 at 10:00"], { now: NOW }).guests).toBe(6);
   });
 });
+
+// A share of a whole said as a fraction in words. Our own schema: a percent parameter and a 0–1 one.
+describe("a fraction in words before what it is a share of", () => {
+  const FILL = {
+    type: "object",
+    required: ["tank_id"],
+    properties: {
+      tank_id: { type: "string", pattern: "^TK-[0-9]{2}$" },
+      fill_percent: { type: "integer", minimum: 0, maximum: 100, description: "Target fill level in percent of the tank's volume." },
+      start_time: { type: "string", format: "date-time" },
+    },
+  } as const;
+  const BLEND = {
+    type: "object",
+    required: ["vat_id"],
+    properties: { vat_id: { type: "string", pattern: "^VAT-[0-9]$" }, malt_fraction: { type: "number", minimum: 0, maximum: 1, description: "Share of malt in the grist (0–1)." } },
+  } as const;
+  const shares: [written: string, percent: number][] = [["half", 50], ["three-quarter", 75], ["three quarters", 75], ["two thirds", 66.67], ["a quarter", 25], ["one-third", 33.33]];
+  for (const [written, percent] of shares) {
+    it(`TK-04 to ${written} capacity`, () => {
+      expect(extractArguments(FILL, [`Fill TK-04 to ${written} capacity`], { now: NOW }).fill_percent).toBeCloseTo(percent, 0);
+      expect(extractArguments(BLEND, [`VAT-3 with ${written} malt`], { now: NOW }).malt_fraction).toBeCloseTo(percent / 100, 2);
+    });
+  }
+  it("a fraction of an hour, a clock time or a number is no share", () => {
+    for (const said of ["Fill TK-04 in half an hour", "Fill TK-04 at half past nine on 2027-05-20", "Fill TK-04, three and a half hours after the flush", "Fill TK-04 with half of the reserve"]) {
+      expect(extractArguments(FILL, [said], { now: NOW }).fill_percent, said).toBeUndefined();
+    }
+  });
+});

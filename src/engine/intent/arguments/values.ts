@@ -4,7 +4,7 @@
 // where it stands and the words around it, which say what it is for ("payload 45 kg", "from LIS").
 import { readDates, spokenTimeSpans, type DateMention, type DateOrder } from "../../language/dates.ts";
 import { conceptsOf } from "../../language/lemmas.ts";
-import { readNumberWords } from "../../language/numbers.ts";
+import { readFractionWords, readNumberWords } from "../../language/numbers.ts";
 import { tokenizeWithSpans, type Span, type Token } from "../../language/tokens.ts";
 import { convert, quantity, type Quantity } from "../../language/units.ts";
 
@@ -167,6 +167,7 @@ export function readTurn(original: string, now: Date, order?: DateOrder): Turn {
     for (let k = found.length - 1; k >= 0; k--) if (overlaps(found[k]!.span, span) && found[k]!.value.kind !== "email") found.splice(k, 1);
     found.push({ value: { kind: "token", text: m[0] }, span, raw: m[0], ...contextOf(text, words, span) });
   }
+  fractionsInWords(text, words, found);
   joinDurations(text, words, found);
   const taken = found.map((f) => f.span);
   for (const run of nameRuns(text, taken)) found.push({ value: { kind: "name", text: run.text, words: run.words }, span: run.span, raw: run.text, ...contextOf(text, words, run.span) });
@@ -187,6 +188,31 @@ function ageOrTimes(norm: string, written: string): Value | undefined {
   }
   const times = /^[x×](\d{1,3})$/.exec(written);
   return times ? { kind: "number", amount: Number(times[1]), scaled: false, grouped: false } : undefined;
+}
+
+// Words after a fraction that make it no share of a whole the request sets ("half past nine", "half of them",
+// "half an hour", "a quarter to five").
+const NOT_A_SHARE = new Set(["of", "a", "an", "past", "to", "the", "hour", "hours", "day", "days", "way", "time", "price", "off", "as"]);
+
+/**
+ * "at three-quarter load", "run it at half capacity", "two thirds full": a fraction in words before what it
+ * is a share of is a percentage (a load, a fill, a capacity), which a percent or 0–1 parameter takes. It
+ * replaces what the tokenizer read of the same words ("three-quarter" as three quarters of a year, "two" as
+ * a number).
+ */
+const FRACTION_WORDS = /(?<![\w-])((?:a|an|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?:halves|thirds?|quarters?|fifths?|tenths?)|half)(?![\w-])\s+([a-z]+)/gi;
+function fractionsInWords(text: string, words: Turn["words"], found: Found[]): void {
+  for (const m of text.matchAll(FRACTION_WORDS)) {
+    const parts = m[1]!.toLowerCase().split(/[\s-]+/);
+    const got = readFractionWords(parts, 0);
+    if (!got || got.length !== parts.length || NOT_A_SHARE.has(m[2]!.toLowerCase())) continue;
+    // ("two and a half", "a half": a number or an article before it makes it no share.)
+    if (/\b(?:and|a|an)\s+$/i.test(text.slice(Math.max(0, m.index! - 5), m.index!)) && parts.length === 1) continue;
+    const span = { start: m.index!, end: m.index! + m[1]!.length };
+    if (found.some((f) => overlaps(f.span, span) && (f.value.kind === "date" || f.value.kind === "money" || f.value.kind === "percent"))) continue;
+    for (let k = found.length - 1; k >= 0; k--) if (overlaps(found[k]!.span, span)) found.splice(k, 1);
+    found.push({ value: { kind: "percent", amount: Math.round(got.value * 10_000) / 100 }, span, raw: m[1]!, ...contextOf(text, words, span) });
+  }
 }
 
 /**
