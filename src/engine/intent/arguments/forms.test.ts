@@ -1568,3 +1568,27 @@ describe("a fraction in words before what it is a share of", () => {
     }
   });
 });
+
+// A short value of a closed list (an initialism, a short noun) and the words of a request. Our own schema.
+describe("a short value is not named by a shorter word it could be the plural of", () => {
+  const WINDOW = {
+    type: "object",
+    required: ["plant", "minutes"],
+    properties: {
+      plant: { type: "string", enum: ["ups", "bms", "hvac", "van", "bus"] },
+      minutes: { type: "integer", minimum: 5, maximum: 600 },
+    },
+  } as const;
+  for (const [said, plant] of [
+    ["BMS patch, 60 mins, the lights stay up throughout", "bms"],
+    ["UPS battery swap, 45 mins", "ups"],
+    ["HVAC filter change for 30 mins, fans keep running, nothing goes up or down", "hvac"],
+    ["service the vans, 90 mins", "van"],
+    ["bus wash, 20 mins", "bus"],
+  ] as const) {
+    it(said, () => expect(extractArguments(WINDOW, [said], { now: NOW }).plant).toBe(plant));
+  }
+  it("a shorter word alone names nothing", () => {
+    expect(extractArguments(WINDOW, ["60 mins, keep everything up"], { now: NOW }).plant).toBeUndefined();
+  });
+});

@@ -257,7 +257,9 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
         let exact = 0;
         let ok = true;
         for (let k = 0; k < spelling.length && ok; k++) {
-          const same = sameWord(words[i + k]!.word, spelling[k]!) || (/\d/.test(spelling[k]!) && squash(words[i + k]!.word) === squash(spelling[k]!));
+          // (A short value is not named by a shorter word it could be the plural of: "up" is not `ups`.)
+          const shorter = spelling.length === 1 && spelling[k]!.length <= 4 && words[i + k]!.word.length < spelling[k]!.length;
+          const same = (!shorter && sameWord(words[i + k]!.word, spelling[k]!)) || (/\d/.test(spelling[k]!) && squash(words[i + k]!.word) === squash(spelling[k]!));
           if (same) exact++;
           ok = same || (spelling.length > 1 && (sameOperation(words[i + k]!.word, spelling[k]!) || cutShort(spelling[k]!, words[i + k]!.word)));
         }
