@@ -440,3 +440,12 @@ describe("a fraction of a dozen", () => {
     it(written, () => expect(tokenize(written).find((t) => t.kind === "number")).toMatchObject({ value }));
   }
 });
+
+describe("a word that spells a currency code after an amount", () => {
+  for (const [written, currency] of [["£3,180 all in", "GBP"], ["€250 all told", "EUR"], ["$500 cad", "CAD"], ["$500 usd", "USD"], ["100 usd", "USD"], ["1,200 gbp", "GBP"]] as const) {
+    it(written, () => expect(tokenize(written).find((t) => t.kind === "money")).toMatchObject({ currency }));
+  }
+  for (const written of ["40 all over the site", "3 top shelves"]) {
+    it(`${written}: no money`, () => expect(tokenize(written).some((t) => t.kind === "money")).toBe(false));
+  }
+});

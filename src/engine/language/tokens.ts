@@ -3,6 +3,7 @@
 // every reader (the policy parser, the intent engine): money with its ISO currency, percentages, counts,
 // quantities with units, clock times and ranges, weekdays, e-mail addresses, domains, #channels, @users,
 // quoted text.
+import { tag } from "./nlp.ts";
 import { readNumberWords } from "./numbers.ts";
 import { quantity, type Quantity } from "./units.ts";
 
@@ -71,6 +72,15 @@ export function currencyOfWord(word: string): string | undefined {
   const { names, codes } = currencyTables();
   if (word.length === 3 && codes.has(word.toUpperCase()) && /^[a-z]{3}$/i.test(word)) return word.toUpperCase();
   return names.get(word.toLowerCase());
+}
+
+/**
+ * A word that spells a currency code but reads as another part of speech after an amount ("40 all", "3
+ * top"): a word, not money. Nouns ("100 usd", "100 eur") stay codes.
+ */
+function wordNotCode(w: { norm: string }): boolean {
+  if (w.norm.length !== 3 || !currencyTables().codes.has(w.norm.toUpperCase())) return false;
+  return !["NOUN", "PROPN"].includes(tag(["paid", "100", w.norm])[2]?.pos ?? "NOUN");
 }
 
 const GLUED = new Set(["usd", "eur", "gbp", "chf", "jpy", "inr", "sek", "nok", "dkk", "pln"]);
@@ -361,7 +371,7 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       break step;
     }
     if (t.kind === "number") {
-      const currency = isWord(n1) ? currencyOfWord(wordOf(n1).norm) : undefined;
+      const currency = isWord(n1) && !wordNotCode(wordOf(n1)) ? currencyOfWord(wordOf(n1).norm) : undefined;
       if (currency) {
         const minor = ["cents", "pence"].includes(n1!.text.toLowerCase());
         const value = minor ? t.value / 100 : t.value;
@@ -446,9 +456,11 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       }
     }
     if (t.kind === "money" && isWord(n1)) {
-      // "$500 usd": the symbol already said it; keep the explicit code.
+      // "$500 usd", "$500 CAD": the code says which dollar; keep it. A code of another family after the
+      // symbol is a word that spells one ("£3,180 all in" is not Albanian lek).
       const currency = currencyOfWord(wordOf(n1).norm);
-      if (currency && wordOf(n1).norm.length === 3) {
+      const sameFamily = currency === t.currency || (t.currency === "USD" && /D$/.test(currency ?? ""));
+      if (currency && wordOf(n1).norm.length === 3 && sameFamily) {
         out.push({ ...t, text: `${t.text} ${wordOf(n1).text}`, currency });
         i++;
         break step;

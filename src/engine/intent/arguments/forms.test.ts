@@ -1592,3 +1592,33 @@ describe("a short value is not named by a shorter word it could be the plural of
     expect(extractArguments(WINDOW, ["60 mins, keep everything up"], { now: NOW }).plant).toBeUndefined();
   });
 });
+
+// A code of fixed letters and digits given as the noun that names it and a number. Our own schema.
+describe("a number after the noun that names a code parameter", () => {
+  const SUPPLY = {
+    type: "object",
+    required: ["depot_id", "crates"],
+    properties: {
+      depot_id: { type: "string", pattern: "^DP-[0-9]{3}$", description: "Receiving depot." },
+      bay: { type: "string", pattern: "^BAY[0-9]+$" },
+      crates: { type: "integer", minimum: 1, maximum: 200 },
+      cost_pence: { type: "integer", minimum: 1 },
+    },
+  } as const;
+  for (const [said, depot, bay] of [
+    ["20 crates to depot 7", "DP-007", undefined],
+    ["Depot 42, bay 3: 20 crates", "DP-042", "BAY3"],
+    ["send 20 crates to Depot 118 (bay 12)", "DP-118", "BAY12"],
+    ["20 crates for DP-009", "DP-009", undefined],
+  ] as const) {
+    it(said, () => {
+      const args = extractArguments(SUPPLY, [said], { now: NOW });
+      expect(args).toMatchObject({ depot_id: depot, crates: 20 });
+      expect(args.bay).toBe(bay);
+      expect(args.cost_pence).toBeUndefined();
+    });
+  }
+  it("a number no noun of the parameter names is no code", () => {
+    expect(extractArguments(SUPPLY, ["20 crates, 7 of them fragile"], { now: NOW }).depot_id).toBeUndefined();
+  });
+});

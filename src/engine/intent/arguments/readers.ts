@@ -124,6 +124,21 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
         break;
       }
     }
+    // "Station 4" for `station_id` ^ST-[0-9]{2}$, "bay 12" for ^BAY-\d+$: a number after the noun that names
+    // the parameter is its code, the pattern's letters before it and its digits padded as the pattern asks.
+    const numbered = numberedCode(sig.patternSource);
+    if (numbered) {
+      for (const f of turn.found) {
+        if (f.value.kind !== "number" || !Number.isInteger(f.value.amount) || f.value.amount < 0 || f.value.grouped) continue;
+        const noun = f.left[0];
+        if (!noun || !sig.label.has(noun) || seen.has(f.span.start)) continue;
+        const value = `${numbered.prefix}${String(f.value.amount).padStart(numbered.digits, "0")}`;
+        if (!whole.test(value)) continue;
+        seen.add(f.span.start);
+        const at = turn.text.slice(0, f.span.start).toLowerCase().lastIndexOf(noun);
+        add(at >= 0 ? at : f.span.start, turn.text.slice(at >= 0 ? at : f.span.start, f.span.end), value, { start: at >= 0 ? at : f.span.start, end: f.span.end });
+      }
+    }
     // A country code parameter given a country's name; a two-letter token that is no country's code
     // ("QQ" of a lot code) is not one.
     if (whole.test("DE") && !whole.test("de") && !whole.test("DEU")) {
@@ -150,6 +165,12 @@ export function readCodes(sigs: Signature[], turn: Turn, asked: Set<string>, pai
     }
   }
   return out;
+}
+
+/** A pattern of fixed letters then digits (`^ST-[0-9]{2}$`, `^BAY\d+$`): the letters and the fewest digits it takes. */
+function numberedCode(source: string | undefined): { prefix: string; digits: number } | undefined {
+  const m = source === undefined ? null : /^\^([A-Za-z]{1,6}[-_/]?)(?:\[0-9\]|\\d)(?:\{(\d+)(?:,\d*)?\}|\+|\*)?\$$/.exec(source);
+  return m ? { prefix: m[1]!, digits: m[2] ? Number(m[2]) : 1 } : undefined;
 }
 
 // How a letter or digit is said: letter names, the ICAO spelling alphabet and digit words.

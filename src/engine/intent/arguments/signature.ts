@@ -182,6 +182,8 @@ export interface Signature {
   type: string | undefined;
   /** For codes: the pattern anywhere in a text, and the whole-value test. */
   pattern?: { find: RegExp; whole: RegExp; upperCase: boolean; strict: boolean };
+  /** The schema's own pattern, as written (`^ST-[0-9]{2}$`). */
+  patternSource?: string;
   enumForms?: EnumForm[];
   /** Currency codes when the enum is one of currencies (`currency: [USD, EUR, GBP]`). */
   currencyEnum?: boolean;
@@ -403,7 +405,10 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
     keyWords,
     roles: [...new Set(keyWords.map((w) => ROLE_WORDS[w]).filter((r): r is Role => r !== undefined))],
   };
-  if (typeof s.pattern === "string") sig.pattern = compilePattern(s.pattern);
+  if (typeof s.pattern === "string") {
+    sig.pattern = compilePattern(s.pattern);
+    sig.patternSource = s.pattern;
+  }
   else if ((kind === "identifier" || kind === "name") && examples.length > 0) sig.pattern = patternOfExamples(examples);
   if (Array.isArray(s.enum)) {
     const values = (s.enum as unknown[]).filter((v): v is string | number => typeof v === "string" || typeof v === "number");
