@@ -792,7 +792,8 @@ function termKeys(term: ActionTerm): Set<string> | undefined {
 
 /** The concepts an action offers a term (see `termKeys`). */
 function actionKeys(action: PreparedAction): Set<string>[] {
-  return [action.operation, action.concepts, action.objectClasses, action.paramConcepts, initialsOf(action), agentVerbsOf(action), doingKeys(action.params ? [...action.params] : [])];
+  // (The values of its closed lists too: a thing named by one of them is the tool's, see `namedByChoice`.)
+  return [action.operation, action.concepts, action.objectClasses, action.paramConcepts, initialsOf(action), agentVerbsOf(action), doingKeys(action.params ? [...action.params] : []), ...action.choices.flatMap((c) => c.values)];
 }
 
 /** The verbs related to the nouns of doing in argument names (`departure_time` → depart, leave, go …). */
@@ -849,6 +850,38 @@ function describedByChoice(terms: readonly ActionTerm[], when: Condition | null)
   const match = (a: PreparedAction) =>
     !a.looks && things.some((objects) => objects.every((o) => meets(a.name, o))) && a.choices.some((c) => c.values.some((v) => wanted.some((words) => words.every((w) => meets(v, w)))));
   return { match, key: JSON.stringify(values) };
+}
+
+/**
+ * "Evacuation orders covering more than 5 km" and `issue_public_alert {alert_level: …|evacuation_order}`: a
+ * thing named word for word by a value of one of the tool's closed lists is that tool's action with that
+ * value; a call holding another value there is another thing (one that leaves it out may be it, and the
+ * rule's conditions decide). Two words at least, so a single noun ("refunds") keeps naming tools by their
+ * names. (Not a tool that only looks.)
+ */
+function namedByChoice(terms: readonly ActionTerm[]): { match: (a: PreparedAction) => boolean; key: string } | undefined {
+  // The thing's words as written ("emergency closures": a noun of action is a word of the thing too), less a
+  // verb that leads them ("issue evacuation orders"), which must then name the tool's operation.
+  const named = terms
+    .filter((t) => !t.exact)
+    .map((t) => {
+      const words = wordsOf(t.text);
+      const lead = words.length > 2 && t.verbs.length > 0 && meets(conceptsOf(words[0]!) as Set<string>, conceptsOf(t.verbs[0]!) as Set<string>) ? words[0] : undefined;
+      return { lead: lead === undefined ? undefined : (conceptsOf(lead) as Set<string>), objects: (lead === undefined ? words : words.slice(1)).map((w) => conceptsOf(w) as Set<string>), text: t.text };
+    })
+    .filter((t) => t.objects.length >= 2);
+  if (named.length === 0) return undefined;
+  const match = (a: PreparedAction) =>
+    !a.looks &&
+    a.choices.some((c) =>
+      named.some(({ lead, objects }) => {
+        if (lead && !meets(a.operation, lead)) return false;
+        if (!c.values.some((v) => objects.every((o) => meets(v, o)))) return false;
+        const held = a.fields.find((f) => f.path === c.path);
+        return typeof held?.value !== "string" || objects.every((o) => meets(lexical(conceptSet(held.value as string)), o));
+      }),
+    );
+  return { match, key: `named:${JSON.stringify(named.map((t) => t.text))}` };
 }
 
 // Rules often name the same actions ("refunds over $500", "refunds at night"): one decision asks each
@@ -2256,8 +2289,9 @@ export class RuleSet {
       const rule = ref.rule;
       const bound = boundWords(rule);
       const described = rule.actions.any ? undefined : describedByChoice(rule.actions.terms, rule.when);
+      const named = rule.actions.any ? undefined : namedByChoice(rule.actions.terms);
       const terms = rule.actions.any ? () => true : matchesTerms(rule.actions.terms, bound);
-      const selectorMatch = described ? (a: PreparedAction) => terms(a) || described.match(a) : terms;
+      const selectorMatch = described || named ? (a: PreparedAction) => terms(a) || !!described?.match(a) || !!named?.match(a) : terms;
       const domain = rule.actions.domain?.toLowerCase() ?? null;
       const applies = (a: PreparedAction) => (domain === null || a.input.domain?.toLowerCase() === domain) && selectorMatch(a);
       const permissive = rule.effect === "allow";
@@ -2270,7 +2304,7 @@ export class RuleSet {
         const u = (2 - unless(a)) as Truth;
         return w < u ? w : u;
       };
-      const key = selectorKey(rule.actions, bound) + (described ? described.key : "");
+      const key = selectorKey(rule.actions, bound) + (described ? described.key : "") + (named ? named.key : "");
       if (!selectorIds.has(key)) {
         const id = selectorIds.size;
         selectorIds.set(key, id);

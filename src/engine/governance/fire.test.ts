@@ -3936,3 +3936,32 @@ describe("eighteenth session: a tool whose name denies the rule's state, a state
     it(m.sentence, () => decide(m.sentence, [[m.tool, m.yes, "approved"], [m.tool, m.no, m.fired]]));
   }
 });
+
+describe("eighteenth session: a thing named word for word by a value of the tool's closed list", () => {
+  // Meanings of our own: the tool, its closed list, the value the rule names and another value.
+  const meanings: { thing: string; tool: string; key: string; values: string[]; named: string; other: string; bound: string; field: string; over: number; under: number }[] = [
+    { thing: "emergency closures", tool: "post_notice", key: "notice_type", values: ["information", "delay", "emergency_closure"], named: "emergency_closure", other: "delay", bound: "longer than 6 hours", field: "duration_hours", over: 8, under: 2 },
+    { thing: "night shifts", tool: "assign_shift", key: "shift_kind", values: ["day_shift", "night_shift", "on_call"], named: "night_shift", other: "day_shift", bound: "of more than 10 hours", field: "hours", over: 12, under: 8 },
+    { thing: "bulk transfers", tool: "move_stock", key: "transfer_mode", values: ["single_transfer", "bulk_transfer"], named: "bulk_transfer", other: "single_transfer", bound: "of more than 500 units", field: "units", over: 800, under: 100 },
+  ];
+  for (const m of meanings) {
+    const choices = { [m.key]: m.values };
+    const call = (set: RuleSet, tool: string, args: Record<string, unknown>) => set.decide(prepareAction({ tool, args, params: [m.key, m.field, "ref"], choices, now: new Date() })).decision;
+    for (const [sentence, fired] of [
+      [`${m.thing[0]!.toUpperCase()}${m.thing.slice(1)} ${m.bound} need a manager's approval`, "conditional"],
+      [`Block ${m.thing} ${m.bound}`, "blocked"],
+    ] as const) {
+      it(sentence, () => {
+        const set = ruleSetOf(sentence);
+        expect(call(set, m.tool, { [m.key]: m.named, [m.field]: m.over })).toBe(fired);
+        expect(call(set, m.tool, { [m.key]: m.named, [m.field]: m.under })).toBe("approved");
+        expect(call(set, m.tool, { [m.key]: m.other, [m.field]: m.over })).toBe("approved");
+        // Left out, it may be that thing: the conditions decide (which fail closed when unknown).
+        expect(call(set, m.tool, { [m.field]: m.over })).toBe(fired);
+        // A tool whose closed lists do not hold the value is not about it; nor is one that only looks.
+        expect(set.decide(prepareAction({ tool: "archive_record", args: { [m.field]: m.over }, params: [m.field], now: new Date() })).decision).toBe("approved");
+        expect(call(set, `get_${m.tool.split("_")[1]}`, { [m.key]: m.named, [m.field]: m.over })).toBe("approved");
+      });
+    }
+  }
+});
