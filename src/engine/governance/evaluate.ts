@@ -1219,6 +1219,11 @@ export function scaleOf(words: readonly string[], value: Value): Scale | undefin
 
 /** A value of degrees with no scale, in the temperature scale of the argument it is compared with. */
 function inOwnScale(f: Field, value: Value): Value {
+  // ("3 degrees an hour" against `ramp_c_per_hour`: degrees over a time are a change in the argument's scale.)
+  if (value.unit?.startsWith("deg/")) {
+    const rate = unitOfName(f.words);
+    return { ...value, kind: "temperature_rate", unit: value.unit.replace(/^deg/, rate?.kind === "temperature_rate" ? rate.unit.split("/")[0]! : "degC") };
+  }
   const scale = unitOfName(f.words, "temperature");
   return { ...value, kind: "temperature", unit: scale?.kind === "temperature" ? scale.unit : "tempC" };
 }
@@ -1996,7 +2001,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const spanUnit = value.kind === "time" && value.unit ? value.unit : subject.count && subject.words.length === 1 ? SPAN_UNITS[subject.words[0]!] : undefined;
       // "above 35 degrees": degrees with no scale are an angle, or where the action has no angle there, a
       // temperature in the scale of the argument that holds one.
-      const degrees: Value | undefined = value.unit === "deg" ? { ...value, kind: "temperature", unit: "tempC" } : undefined;
+      const degrees: Value | undefined = value.unit === "deg" ? { ...value, kind: "temperature", unit: "tempC" } : value.unit?.startsWith("deg/") ? { ...value, kind: "temperature_rate", unit: value.unit.replace(/^deg/, "degC") } : undefined;
       const degreesKey = degrees ? numericKey(subject, degrees) : undefined;
       return (a) => {
         if (since && limit !== undefined) {

@@ -3965,3 +3965,17 @@ describe("eighteenth session: a thing named word for word by a value of the tool
     }
   }
 });
+
+describe("eighteenth session: a change of temperature over time against a rate argument", () => {
+  const forms = ["Never ramp a kiln faster than 3 °C an hour", "Block kiln ramps of more than 3 degrees an hour", "Kiln ramps above 1 degree every 20 minutes are not allowed"];
+  for (const sentence of forms) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["ramp_kiln", { kiln_id: "KN-1", ramp_c_per_hour: 4 }, "blocked"],
+        ["ramp_kiln", { kiln_id: "KN-1", ramp_c_per_hour: 3 }, "approved"],
+        ["ramp_kiln", { kiln_id: "KN-1", ramp_c_per_min: 0.1 }, "blocked"],
+        ["ramp_kiln", { kiln_id: "KN-1", ramp_f_per_hour: 5 }, sentence.includes("°C") ? "approved" : "blocked"],
+      ]),
+    );
+  }
+});

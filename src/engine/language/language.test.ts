@@ -449,3 +449,24 @@ describe("a word that spells a currency code after an amount", () => {
     it(`${written}: no money`, () => expect(tokenize(written).some((t) => t.kind === "money")).toBe(false));
   }
 });
+
+describe("a change of temperature over time, and an amount every so long", () => {
+  for (const [written, unit, perHour] of [
+    ["3 °C per hour", "degC/h", 3],
+    ["2 °F an hour", "degF/h", 2],
+    ["1.5 °C every 20 min", "degC/min", 4.5],
+    ["2 degrees every 30 minutes", "deg/min", 4],
+    ["3 degrees an hour", "deg/h", 3],
+  ] as const) {
+    it(written, () => {
+      const q = tokenize(written).find((t) => t.kind === "quantity");
+      expect(q?.kind === "quantity" && q.quantity.unit).toBe(unit);
+      expect(q?.kind === "quantity" && convert(q.quantity.value, q.quantity.unit, unit.replace(/\/.*/, "/h"))).toBeCloseTo(perHour, 6);
+    });
+  }
+  it("a rate argument's name", () => {
+    expect(unitOfName(["ramp", "rate", "c", "per", "hour"])).toMatchObject({ unit: "degC/h", kind: "temperature_rate" });
+    expect(unitOfName(["heat", "rate", "f", "per", "min"])).toMatchObject({ unit: "degF/min", kind: "temperature_rate" });
+    expect(unitOfName(["speed", "km", "per", "hour"])).toMatchObject({ unit: "km/h" });
+  });
+});

@@ -447,6 +447,19 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
+    // "2 degrees every 30 minutes", "5 litres every hour": an amount each time so long passes is that much
+    // per the length (here 1/15 degree a minute, 4 an hour).
+    const every = isWord(t, "every", "each") && last?.kind === "quantity" && previous === last && last.quantity.kind !== "time" ? (n1?.kind === "number" && isWord(n2) ? quantity(n1.value, wordOf(n2).norm) : isWord(n1) ? quantity(1, wordOf(n1).norm) : undefined) : undefined;
+    if (every?.kind === "time" && every.value > 0 && last?.kind === "quantity") {
+      const top = last.quantity.unit === "tempC" ? "degC" : last.quantity.unit === "tempF" ? "degF" : last.quantity.unit;
+      const q = quantity(last.quantity.value / every.value, `${top}/${every.unit}`);
+      if (q?.kind !== undefined) {
+        const words = n1?.kind === "number" ? 2 : 1;
+        out[out.length - 1] = { kind: "quantity", text: `${last.text} ${t.text} ${tokens.slice(i + 1, i + 1 + words).map((x) => x.text).join(" ")}`, quantity: q };
+        i += words;
+        break step;
+      }
+    }
     if (t.kind === "word" && t.norm.length === 3 && n1?.kind === "number") {
       const currency = currencyOfWord(t.norm);
       if (currency && currency === t.norm.toUpperCase()) {

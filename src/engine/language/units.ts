@@ -66,8 +66,11 @@ function namesUnit(word: string, unit: string): boolean {
 function overUnit(key: string): string | undefined {
   const parts = key.split("/");
   if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
-  return parts.map((part) => ALIASES[part] ?? part).join("/");
+  // A temperature over time is a change of temperature: degrees of the scale, not points on it ("°c/h").
+  const top = ALIASES[parts[0]] ?? parts[0];
+  return [RATE_OF[top] ?? top, ALIASES[parts[1]] ?? parts[1]].join("/");
 }
+const RATE_OF: Record<string, string> = { tempC: "degC", tempF: "degF", tempc: "degC", tempf: "degF", degc: "degC", degf: "degF", c: "degC", f: "degF" };
 
 /** "cubic metres", "square feet", "metres squared": a unit to a power, as js-quantities writes it. */
 function powered(key: string): string | undefined {
@@ -99,7 +102,8 @@ export function quantity(value: number, unitText: string): Quantity | undefined 
   }
   try {
     const q = Qty.parse(`1 ${unit}`);
-    if (q && !q.isUnitless()) result = { value: 1, unit: q.units(), kind: q.kind() };
+    // (A change of temperature over time, "degC/h", is of no kind the library names: a rate of its own.)
+    if (q && !q.isUnitless()) result = { value: 1, unit: q.units(), kind: q.kind() ?? (/^deg[CF]\//.test(q.units()) ? "temperature_rate" : undefined) };
   } catch {
     result = null;
   }
@@ -145,9 +149,10 @@ export function unitOfName(words: readonly string[], kind?: string): Quantity | 
   // `dose_mg_per_kg`, `speed_km_per_hour`: a unit per another, written with "per".
   const per = words.length >= 3 ? words.lastIndexOf("per") : -1;
   if (per > 0 && per === words.length - 2) {
-    // (quantity spells each side of a "/" as people write it: `kg_per_ha`.)
+    // (quantity spells each side of a "/" as people write it: `kg_per_ha`; `ramp_c_per_hour` is degrees
+    // Celsius per hour.)
     const q = quantity(1, `${words[per - 1]}/${words[per + 1]}`);
-    if (q) return q;
+    if (q && q.kind !== undefined) return q;
   }
   // `density_kg_m3`, `flow_l_min`, `speed_km_h`: a unit per another written without "per", when the two
   // read as a quantity of a kind of its own (density, flow, speed), not of either part's.

@@ -56,6 +56,11 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
       // "38 degrees" for a temperature in °C: degrees with no scale are the parameter's own (an angle is
       // never what a temperature takes).
       if (v.kind === "quantity" && v.quantity.unit === "deg" && sig.unit?.kind === "temperature") return { value: v.quantity.value, fit: 1.8 };
+      // ("3 degrees an hour" for a ramp in °C per hour: so are degrees over a time, in the parameter's scale.)
+      if (v.kind === "quantity" && v.quantity.unit.startsWith("deg/") && sig.unit?.kind === "temperature_rate") {
+        const converted = convertTo(v.quantity.value, v.quantity.unit.replace(/^deg\//, `${sig.unit.unit.split("/")[0]}/`), sig.unit);
+        if (converted !== undefined) return { value: Math.round(converted * 1e6) / 1e6, fit: 1.8 };
+      }
       // "120m" read as 120 million is 120 metres where the parameter is a length: no amount is written
       // with a bare "m" for a field that holds metres.
       const metres = v.kind === "number" && sig.unit?.kind === "length" ? /^(\d+(?:\.\d+)?)m$/i.exec(f.raw.trim()) : null;

@@ -1622,3 +1622,25 @@ describe("a number after the noun that names a code parameter", () => {
     expect(extractArguments(SUPPLY, ["20 crates, 7 of them fragile"], { now: NOW }).depot_id).toBeUndefined();
   });
 });
+
+// How fast a temperature moves, in the words people use. Our own schema (a rate in °C per hour).
+describe("a change of temperature over time", () => {
+  const KILN = {
+    type: "object",
+    required: ["kiln_id", "target_temp_c"],
+    properties: {
+      kiln_id: { type: "string", pattern: "^KN-[0-9]{2}$" },
+      target_temp_c: { type: "number", minimum: 20, maximum: 1300 },
+      ramp_c_per_hour: { type: "number", minimum: 1, maximum: 500, description: "Heating speed of the kiln (°C each hour)." },
+    },
+  } as const;
+  for (const [said, ramp] of [
+    ["KN-02 to 950 °C, ramp 120 degrees an hour", 120],
+    ["KN-02 up to 950 °C at 2 degrees a minute", 120],
+    ["take KN-02 to 950 °C, climbing 10 degrees every 5 minutes", 120],
+    ["KN-02: 950 °C target, ramp 150 °C per hour", 150],
+    ["KN-02: 950 °C target, ramp 180 °F an hour", 100],
+  ] as const) {
+    it(said, () => expect(extractArguments(KILN, [said], { now: NOW })).toMatchObject({ kiln_id: "KN-02", target_temp_c: 950, ramp_c_per_hour: ramp }));
+  }
+});
