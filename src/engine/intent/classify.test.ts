@@ -196,3 +196,26 @@ describe("questions in speech and a check of one's own", () => {
     expectKind("request", ["Need to check the stock level of rye flour", "I want to verify the invoice INV-2231", "book the room for whoever does the training"]);
   });
 });
+
+describe("a forwarded e-mail and a request to answer what it asks", () => {
+  const forwarded = (subject: string, body: string, ask: string) => `---------- Forwarded message ---------\nFrom: Priya Shah <priya@example.org>\nDate: Tue, 2 Mar 2027\nSubject: ${subject}\n\n${body}\n----------\n${ask}`;
+  it("asks the quoted question when the request is to answer it", () => {
+    expectKind("question", [
+      forwarded("cover", "Quick one: which depot do we usually call first for cover?", "Could you answer it for Priya?"),
+      forwarded("late books", "How many renewals does a student card allow?", "Could you reply to that?"),
+      "Which branch holds the map collection? Can you answer that?",
+      forwarded("opening", "When does the Eastgate branch open on Sundays?", "answer this please"),
+    ]);
+  });
+  it("a forwarded request, and answering someone, stay requests", () => {
+    expectKind("request", [
+      forwarded("refund", "Please refund the late fee on card LIB-2231.", "Can you sort this?"),
+      forwarded("cover", "Book a courier for the Eastgate returns on Friday.", "Can you do this for her?"),
+      "Answer the customer on ticket 55 that the book has arrived",
+      "Reply to this e-mail saying we are closed on Monday",
+    ]);
+  });
+  it("a subject line is a title, not a command", () => {
+    expectKind("question", [forwarded("renew", "Is the Eastgate branch open on bank holidays?", "")]);
+  });
+});

@@ -13,6 +13,7 @@
 import { VERB_CLASSES, conceptsOf, verbClassOf } from "../language/lemmas.ts";
 import { isEnglishWord, tag } from "../language/nlp.ts";
 import { withinOneEdit } from "./rank.ts";
+import { forwardedBody } from "./arguments/values.ts";
 
 export type TurnKind = "request" | "question" | "small_talk" | "acknowledgement" | "answer" | "correction" | "insistence";
 
@@ -64,6 +65,8 @@ const THANKS = new Set(["thank", "thanks", "thx", "ty", "cheers", "appreciate", 
 const PRAISE = new Set(["great", "perfect", "awesome", "excellent", "brilliant", "lovely", "nice", "cool", "wonderful", "fantastic", "amazing", "good", "fine", "ok", "okay", "alright", "sure", "yes", "yep", "yeah", "noted", "gotcha", "superb", "sweet", "neat"]);
 const GREETINGS = new Set(["hi", "hello", "hey", "hiya", "yo", "morning", "afternoon", "evening", "howdy"]);
 // Verbs whose command asks for knowledge, not an action ("tell me…", "remind me…", "I need to know…").
+// Verbs of answering what was asked: with the question itself in the turn, the turn asks it.
+const ANSWERING = new Set(["answer", "respond", "reply", "field"]);
 const KNOWING = new Set(["tell", "explain", "remind", "describe", "clarify", "know", "wonder", "understand", "learn", "recall"]);
 // Verbs of wanting: what follows them is the request ("I'd like X added", "we need to refund…").
 // Verbs of making sure of something, which want an object to be a request ("check the stock").
@@ -414,13 +417,17 @@ const pendingQuestion = (assistant: string | undefined) => assistant !== undefin
 
 /** The kind of the last user turn, read as a whole and in the light of the conversation before it. */
 export function classifyTurn(text: string, context: TurnContext = {}): TurnKind {
-  const clauses = clausesOf(text.trim());
+  const clauses = clausesOf(forwardedBody(text).trim());
   const followUp = (context.earlierTurns ?? 0) > 0;
   const pending = pendingQuestion(context.lastAssistant);
   const commands = clauses.filter((c) => c.act === "command");
   const firstWords = clauses[0]?.words ?? [];
 
   if (commands.length > 0) {
+    // "…which depot opens on Sundays? Could you answer that?": a request to answer the question the turn
+    // quotes is that question.
+    const answering = (c: Clause) => ANSWERING.has(c.verb ?? "") && (c.object === undefined || BACK_REFERENCES.has(c.object) || c.object === "question" || c.object === "questions");
+    if (clauses.some((c) => c.act === "question") && commands.every(answering)) return "question";
     if (followUp) {
       // Pressure without new content ("do it anyway", "try again", "go ahead"), or a request to step
       // around a check ("skip the approval this time"): the earlier request, insisted on.

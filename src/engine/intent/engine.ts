@@ -10,7 +10,7 @@ import type { Decision } from "../governance/evaluate.ts";
 import { answerFromMemory, itemText, referredNames, smallTalk, type Answer } from "./answer.ts";
 import { signaturesOf } from "./arguments/signature.ts";
 import { findersOf, glossNames, nameWords } from "./references.ts";
-import { unquoted } from "./arguments/values.ts";
+import { forwardedBody, unquoted } from "./arguments/values.ts";
 import { asksHistory, classifyTurn, routeOf, type TurnKind } from "./classify.ts";
 import { missingArguments, plan, planFor, questionFor, readToolFor, type PendingTool, type Plan, type PlanInput } from "./plan.ts";
 import { StageClock, type Gap, type Stage } from "./trace.ts";
@@ -170,16 +170,18 @@ export async function runEngine(input: EngineInput, ports: EnginePorts, actor: A
     }
     let result: MemorySearch;
     const earlier = userTurns.slice(0, -1);
+    // A forwarded question is asked without its e-mail's headers (whose names and subject would be looked up).
+    const question = forwardedBody(lastUser);
     // Whom a pronoun of the question refers to, named in the assistant's last turn, is looked up too.
-    const referred = referredNames(lastUser, lastAssistant);
+    const referred = referredNames(question, lastAssistant);
     try {
-      result = await ports.searchMemory(lastUser, referred.length > 0 ? [...earlier, referred.join(" ")] : earlier);
+      result = await ports.searchMemory(question, referred.length > 0 ? [...earlier, referred.join(" ")] : earlier);
     } catch {
       memory.healthy = false;
       result = { hits: [], match: "none" };
     }
     memory.queried = result.hits.length;
-    const answer = answerFromMemory(lastUser, result.hits, { corrected: result.corrected, frequencies: result.frequencies, earlier, said: lastAssistant });
+    const answer = answerFromMemory(question, result.hits, { corrected: result.corrected, frequencies: result.frequencies, earlier, said: lastAssistant });
     memory.used = answer.used;
     clock.mark("memory_lookup", memory.healthy ? "passed" : "degraded", answer.known ? `answered from ${answer.used.join(", ")} (coverage ${answer.coverage.toFixed(2)})` : `no item covers the question (best coverage ${answer.coverage.toFixed(2)})`);
     if (!answer.known) gaps.push({ kind: "no_knowledge", reason: "No memory item answers the question.", blocking: false, severity: "medium" });

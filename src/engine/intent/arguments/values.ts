@@ -255,6 +255,19 @@ function withoutForwardedHeaders(text: string): string {
   return plain.replace(HEADER, blank);
 }
 
+// The subject line of a forwarded e-mail: its title, which names the matter but asks nothing.
+const SUBJECT = /^[ \t>]*subject[ \t]*:.*$/gim;
+
+/**
+ * A forwarded e-mail as a request is read for what it asks: its marker, header lines and subject blanked
+ * ("Subject: cover" is a title, no command to cover anything).
+ */
+export function forwardedBody(text: string): string {
+  const plain = unquoted(text);
+  if (!FORWARDED.test(plain)) return plain;
+  return plain.replace(HEADER, blank).replace(SUBJECT, blank).replace(FORWARDED, blank);
+}
+
 const blank = (s: string) => " ".repeat(s.length);
 
 /** A reply's quoted e-mail as its reader sees it: the attribution line and the quote marks blanked. */
