@@ -9,6 +9,7 @@ import { channelOf, conceptsOf, cutShort, impliedObject, isDispatchVerb, isSuppo
 import { convert, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 import { countryCode, unionMembers } from "../language/regions.ts";
+import { placeCountry } from "../language/places.ts";
 import { inNetwork, networkOf, type Network } from "../language/networks.ts";
 import { deniedParticiple, isEnglishWord, isKnownWord, tag } from "../language/nlp.ts";
 import { relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
@@ -294,7 +295,7 @@ const isWordCompound = (word: string) => /^[a-z]{3,}(?:-(?:[a-z]{3,}|(?:of|in|on
 const initialsIn = (word: string) => (/^[a-z]{2,4}$/.test(word) && !/[aeiouy]{2}/.test(word) ? word.replace(/s$/, "") : undefined);
 
 // Verbs of taking something in that a making tool does ("take a deposit" and `create_tenancy {deposit_gbp}`).
-const TAKING = new Set(["take", "collect"]);
+const TAKING = new Set(["take", "collect", "accept"]);
 
 // Verb classes of a participle that says how a made thing is made or carried out ("flown", "booked", "run").
 const DESCRIBING_CLASSES = [":move", ":book", ":create", ":run"];
@@ -1462,11 +1463,18 @@ function fieldEquals(f: Field, wanted: readonly string[]): boolean {
   if (!Array.isArray(f.value)) {
     const v = String(f.value);
     for (const w of wanted) if (sameValue(v, w)) return true;
+    // "no cargo for Cuba or Iran" and `destination_airport: "HAV"`, `destination_port: "IRBND"`: a place
+    // written by its code is in its country.
+    const country = PLACE_KEYS.some((k) => f.words.includes(k)) ? placeCountry(v) : undefined;
+    if (country) for (const w of wanted) if (sameValue(country, w)) return true;
     return false;
   }
   for (const v of f.value as string[]) for (const w of wanted) if (sameValue(v, w)) return true;
   return false;
 }
+
+// Words of an argument's name that say its code is a place's (an airport's, a port's).
+const PLACE_KEYS = ["airport", "iata", "port", "locode", "origin", "destination", "departure", "arrival"];
 
 const BOOLEAN_PREFIXES = new Set(["is", "has", "was", "flag", "flagged"]);
 const isBoolean = (f: Field) => typeof f.value === "boolean";

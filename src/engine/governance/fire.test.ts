@@ -3979,3 +3979,25 @@ describe("eighteenth session: a change of temperature over time against a rate a
     );
   }
 });
+
+describe("eighteenth session: countries against places written by their codes, and 'do not accept' an action", () => {
+  const forms = [
+    "We do not accept cargo bookings that start or end in Iran, Syria or Cuba",
+    "Block any booking to or from Iran, Syria or Cuba",
+    "Never accept cargo to or from Syria, Iran or Cuba",
+  ];
+  for (const sentence of forms) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["book_air_cargo", { origin_airport: "FRA", destination_airport: "DAM", pieces: 2 }, "blocked"],
+        ["book_air_cargo", { origin_airport: "IKA", destination_airport: "LHR", pieces: 2 }, "blocked"],
+        ["book_air_cargo", { origin_airport: "FRA", destination_airport: "JFK", pieces: 2 }, "approved"],
+        ["book_sea_cargo", { origin_port: "DEHAM", destination_port: "IRBND" }, "blocked"],
+        ["book_sea_cargo", { origin_port: "DEHAM", destination_port: "USNYC" }, "approved"],
+      ]),
+    );
+  }
+  it("a three-letter value of another argument is no airport", () => {
+    decide("Block any booking to or from Syria", [["book_air_cargo", { origin_airport: "FRA", destination_airport: "JFK", commodity_code: "DAM" }, "approved"]]);
+  });
+});

@@ -6,6 +6,7 @@ import { NOUN_SYNONYMS, VERB_CLASSES, channelOf, conceptsOf, impliedObject, isDi
 import { dateOrderOfCurrencies, dateOrderShown, readDates, type DateOrder } from "./dates.ts";
 import { tokenize } from "./tokens.ts";
 import { zoneOf } from "./zones.ts";
+import { placeCountry } from "./places.ts";
 import { convert, unitOfName } from "./units.ts";
 import { tag } from "./nlp.ts";
 
@@ -469,4 +470,11 @@ describe("a change of temperature over time, and an amount every so long", () =>
     expect(unitOfName(["heat", "rate", "f", "per", "min"])).toMatchObject({ unit: "degF/min", kind: "temperature_rate" });
     expect(unitOfName(["speed", "km", "per", "hour"])).toMatchObject({ unit: "km/h" });
   });
+});
+
+describe("places by the codes trade and travel write them in", () => {
+  for (const [code, country] of [["DAM", "SY"], ["FRA", "DE"], ["jfk", "US"], ["IRBND", "IR"], ["DEHAM", "DE"], ["CNSHA", "CN"]] as const) {
+    it(`${code} is in ${country}`, () => expect(placeCountry(code)).toBe(country));
+  }
+  for (const code of ["XQZ", "ZZABC", "HELLO", "AB12"]) it(`${code}: no place`, () => expect(placeCountry(code)).toBeUndefined());
 });
