@@ -1463,6 +1463,11 @@ function fieldEquals(f: Field, wanted: readonly string[]): boolean {
   if (!Array.isArray(f.value)) {
     const v = String(f.value);
     for (const w of wanted) if (sameValue(v, w)) return true;
+    // "class 1" and `dg_class: "class_1"`, "grade B" and `grade: "grade_b"`: a value that repeats its
+    // argument's noun before what it is is that.
+    const own = f.words.at(-1);
+    const rest = own && v.toLowerCase().startsWith(`${own}_`) ? v.slice(own.length + 1) : undefined;
+    if (rest) for (const w of wanted) if (sameValue(rest, w)) return true;
     // "no cargo for Cuba or Iran" and `destination_airport: "HAV"`, `destination_port: "IRBND"`: a place
     // written by its code is in its country.
     const country = PLACE_KEYS.some((k) => f.words.includes(k)) ? placeCountry(v) : undefined;

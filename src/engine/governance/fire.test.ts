@@ -4001,3 +4001,31 @@ describe("eighteenth session: countries against places written by their codes, a
     decide("Block any booking to or from Syria", [["book_air_cargo", { origin_airport: "FRA", destination_airport: "JFK", commodity_code: "DAM" }, "approved"]]);
   });
 });
+
+describe("eighteenth session: a class named by its number, in lists and in brackets", () => {
+  // Meaning: the tool's closed list repeats the attribute's noun before each value (`hazard_class: class_3`).
+  const probes = (fired: Expect): Probe[] => [
+    ["book_air_cargo", { origin_airport: "FRA", hazard_class: "class_3" }, fired],
+    ["book_air_cargo", { origin_airport: "FRA", hazard_class: "class_8" }, fired],
+    ["book_air_cargo", { origin_airport: "FRA", hazard_class: "class_2" }, "approved"],
+    ["book_air_cargo", { origin_airport: "FRA", hazard_class: "none" }, "approved"],
+  ];
+  for (const sentence of [
+    "Class 3 or class 8 goods must not be booked on air cargo",
+    "Block air cargo bookings of hazardous goods class 3 and class 8",
+    "Flammable liquids (hazard class 3) and corrosives (class 8) are never to be booked for air cargo",
+    "Never book hazardous goods of class 3 or 8 as air cargo",
+  ]) {
+    it(sentence, () => decide(sentence, probes("blocked")));
+  }
+  it("a bracket that names no value is an aside", () => {
+    decide("Block refunds (all kinds) over $500", [["issue_refund", { amount: 800 }, "blocked"], ["issue_refund", { amount: 80 }, "approved"]]);
+  });
+  it("letters listed with their attribute each time", () => {
+    decide("Block deliveries to zone A or zone C", [
+      ["schedule_delivery", { zone: "A" }, "blocked"],
+      ["schedule_delivery", { zone: "C" }, "blocked"],
+      ["schedule_delivery", { zone: "B" }, "approved"],
+    ]);
+  });
+});
