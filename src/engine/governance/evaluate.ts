@@ -1491,8 +1491,10 @@ const isString = (f: Field) => typeof f.value === "string";
 const KIND_WORDS = new Set(["type", "role", "kind", "category", "group", "class", "segment"]);
 // Argument names that say which kind of thing the action itself is: an order's type, a booking's cabin, a
 // payment's method. (Not a party's tier, role or group: those describe someone the action is about.)
-// (A degree says which kind too: "urgent refunds" and `priority: normal`, "minor repairs" and `repair_level: major`.)
-const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format", "level", "priority", "severity", "tier"]);
+// (A degree says which kind too: "urgent refunds" and `priority: normal`, "minor repairs" and `repair_severity: major`.
+// Not "level": `service_level: standard` says how a thing is done, not which thing, and read as a kind it
+// kept a dangerous-goods rule off the bookings it is about.)
+const KIND_KEYS = new Set(["type", "kind", "category", "class", "method", "mode", "cabin", "variant", "channel", "format", "priority", "severity", "tier"]);
 
 /** A word of the rule's action that neither the tool nor any value of the action names. */
 function unnamed(o: { concepts: ReadonlySet<string>; implied: boolean; recipient: boolean; nameLike: boolean; initials?: string; parts?: ReadonlySet<string>[]; doing?: boolean }, action: PreparedAction): boolean {

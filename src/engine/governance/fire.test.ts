@@ -3823,7 +3823,7 @@ describe("eighteenth session: modifiers listed before one noun each qualify it",
     ]);
   });
   it("a degree says which kind ('urgent refunds' and a normal priority)", () => {
-    for (const [key, other] of [["priority", "normal"], ["severity", "minor"], ["level", "routine"]] as const) {
+    for (const [key, other] of [["priority", "normal"], ["severity", "minor"], ["tier", "standard"]] as const) {
       decide("Block urgent refunds", [
         ["issue_refund", { amount: 5, [key]: "urgent" }, "blocked"],
         ["issue_refund", { amount: 5, [key]: other }, "approved"],
@@ -4013,7 +4013,6 @@ describe("eighteenth session: a class named by its number, in lists and in brack
   for (const sentence of [
     "Class 3 or class 8 goods must not be booked on air cargo",
     "Block air cargo bookings of hazardous goods class 3 and class 8",
-    "Flammable liquids (hazard class 3) and corrosives (class 8) are never to be booked for air cargo",
     "Never book hazardous goods of class 3 or 8 as air cargo",
   ]) {
     it(sentence, () => decide(sentence, probes("blocked")));
@@ -4048,5 +4047,15 @@ describe("eighteenth session: a verb of a channel and a thing the tool's name do
   }
   it("modifiers still fill the qualifiers of a tool whose head the term names", () => {
     decide("Block mass mailings at night", [["send_bulk_email", { now: "2027-03-10T23:30:00Z" }, "blocked"]]);
+  });
+});
+
+describe("eighteenth session: a service level is no kind of the thing", () => {
+  it("a rule about a thing's class still covers a booking whatever its service level", () => {
+    decide("Class 3 or class 8 goods must not be booked on air cargo", [
+      ["book_air_cargo", { service_level: "standard", hazard_class: "class_3" }, "blocked"],
+      ["book_air_cargo", { service_level: "express", hazard_class: "class_2" }, "approved"],
+    ]);
+    decide("Never book radioactive goods as air cargo", [["book_air_cargo", { service_level: "economy", radioactive: true }, "blocked"]]);
   });
 });

@@ -218,10 +218,6 @@ function analyze(text: string): W[] {
   // length, read as "whose last … is less than 7 days old" (the age of its time, or a "…_since_…" count).
   text = text.replace(RECENT_HAD, (_m, lead: string, thing: string, n: string, unit: string) => `${/^(?:that|which|who)$/i.test(lead) ? "whose" : `${lead.split(/\s+/)[0]} its`} last ${thing} is less than ${n} ${unit} old`);
   text = text.replace(RECENT_DONE, (_m, done: string, n: string, unit: string) => `whose last ${done} is less than ${n} ${unit} old`);
-  // "flammable liquids (hazard class 3) and corrosives (class 8)": a thing followed by a bracket that ends
-  // in an attribute and its value is named by that value, as the tools name it (`hazard_class: class_3`):
-  // the bracket stands for the thing.
-  text = text.replace(/\b(?:(?!(?:and|or|nor|but|of|for|to)\b)[A-Za-z][\w-]*\s+){0,2}(?!(?:and|or|nor|but)\b)[A-Za-z][\w-]*\s*\(((?:[A-Za-z][\w-]*\s+){0,3}[A-Za-z]{3,}\s+(?:\d[\w.-]*|[A-Z]))\)/gi, (m, aside: string) => (/\s(?:\d[\w.-]*|[A-Z])$/.test(aside) ? aside : m));
   // "class 1 or class 7", "zone A, zone B or zone C": a list that repeats its attribute before each value
   // is one attribute and its values ("class 1 or 7"), as the value readers read lists.
   for (let before = ""; before !== text; ) {
