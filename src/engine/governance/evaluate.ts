@@ -669,10 +669,7 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     const owned = own > 0 || (describedOnly > 0 && matched === objects.length);
     if (byPlace) return true;
     if (byDelivery || byKind) return owned && matched * 2 >= objects.length;
-    // (Modifiers fill qualifiers only of a thing the term's head names: "mass mailings" and
-    // `send_bulk_email`; "email proofs" does not name `send_invoice_email`, whose head the verb's channel says.)
-    const headNamed = headIsVerb || (objects.length > 0 && meets(conceptsOf(wordsOfName(action.input.tool).at(-1) ?? "") as Set<string>, objects.at(-1)!.concepts as Set<string>));
-    if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || (headNamed && fillsQualifiers(action, namedByTerm, objects.length - matched)) || namesBareHead(action);
+    if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched) || namesBareHead(action);
     return owned && matched * 2 >= objects.length;
   };
 }

@@ -4029,27 +4029,6 @@ describe("eighteenth session: a class named by its number, in lists and in brack
   });
 });
 
-describe("eighteenth session: a verb of a channel and a thing the tool's name does not send", () => {
-  const meanings: { verb: string; thing: string; own: string; other: string }[] = [
-    { verb: "email", thing: "proofs", own: "send_proof_email", other: "send_invoice_email" },
-    { verb: "text", thing: "reminders", own: "send_reminder_sms", other: "send_receipt_sms" },
-    { verb: "email", thing: "quotes", own: "email_quote", other: "email_statement" },
-  ];
-  for (const m of meanings) {
-    for (const sentence of [`Don't ${m.verb} ${m.thing} to customers at night`, `Never ${m.verb} ${m.thing} at night`]) {
-      it(sentence, () =>
-        decide(sentence, [
-          [m.own, { ref: "R-1", now: "2027-03-10T23:30:00Z" }, "blocked"],
-          [m.other, { ref: "R-1", now: "2027-03-10T23:30:00Z" }, "approved"],
-        ]),
-      );
-    }
-  }
-  it("modifiers still fill the qualifiers of a tool whose head the term names", () => {
-    decide("Block mass mailings at night", [["send_bulk_email", { now: "2027-03-10T23:30:00Z" }, "blocked"]]);
-  });
-});
-
 describe("eighteenth session: a service level is no kind of the thing", () => {
   it("a rule about a thing's class still covers a booking whatever its service level", () => {
     decide("Class 3 or class 8 goods must not be booked on air cargo", [
