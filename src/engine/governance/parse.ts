@@ -2399,7 +2399,9 @@ class ConditionReader {
       let k = i + 1;
       if (wordIs(ws[k], "the", "our", "any", "all")) k++;
       const kind: W[] = [];
-      while (kind.length < 2 && ws[k]?.t.kind === "word" && !ws[k]!.used && (ws[k]!.pos === "ADJ" || ws[k]!.pos === "PROPN" || (ws[k]!.pos === "VERB" && /[a-z]{3}(?:ing|ed)$/.test(ws[k]!.norm))) && !CONDITION_MARKERS.has(ws[k]!.norm)) kind.push(ws[k++]!);
+      // (A participle or a name says which people, "returning", "unsubscribed", "VIP"; a plain adjective,
+      // "external recipients", is read by the readers of where an action goes.)
+      while (kind.length < 2 && ws[k]?.t.kind === "word" && !ws[k]!.used && (ws[k]!.pos === "PROPN" || ((ws[k]!.pos === "VERB" || ws[k]!.pos === "ADJ") && /[a-z]{3}(?:ing|ed)$/.test(ws[k]!.norm))) && !CONDITION_MARKERS.has(ws[k]!.norm)) kind.push(ws[k++]!);
       const people = ws[k];
       if (kind.length > 0 && people?.t.kind === "word" && people.pos === "NOUN" && namesPeople(people.norm) && endsClause(ws, k + 1)) {
         if (probe) return { condition: { kind: "and", of: [] }, next: k + 1 };
