@@ -43,6 +43,8 @@ export interface Field {
   value: unknown;
   /** The value read as a number, filled in when first asked (null: not a number). */
   number?: number | null;
+  /** Other forms the value is named by (see `otherForms`), filled in when first asked. */
+  forms?: readonly string[];
 }
 
 /** An action made ready for many rules: its tool's profile (shared), its words as concepts and its arguments flattened once. */
@@ -1463,23 +1465,34 @@ function fieldEquals(f: Field, wanted: readonly string[]): boolean {
   if (!Array.isArray(f.value)) {
     const v = String(f.value);
     for (const w of wanted) if (sameValue(v, w)) return true;
-    // "class 1" and `dg_class: "class_1"`, "grade B" and `grade: "grade_b"`: a value that repeats its
-    // argument's noun before what it is is that.
-    const own = f.words.at(-1);
-    const rest = own && v.toLowerCase().startsWith(`${own}_`) ? v.slice(own.length + 1) : undefined;
-    if (rest) for (const w of wanted) if (sameValue(rest, w)) return true;
-    // "no cargo for Cuba or Iran" and `destination_airport: "HAV"`, `destination_port: "IRBND"`: a place
-    // written by its code is in its country.
-    const country = PLACE_KEYS.some((k) => f.words.includes(k)) ? placeCountry(v) : undefined;
-    if (country) for (const w of wanted) if (sameValue(country, w)) return true;
+    for (const other of otherForms(f, v)) for (const w of wanted) if (sameValue(other, w)) return true;
     return false;
   }
   for (const v of f.value as string[]) for (const w of wanted) if (sameValue(v, w)) return true;
   return false;
 }
 
+/**
+ * Other forms a field's value is also named by, read once per field: "class 1" for `dg_class: "class_1"`
+ * (a value that repeats its argument's noun before what it is), and the country of a place written by its
+ * code where the argument names a place ("no cargo for Cuba or Iran" and `destination_airport: "HAV"`,
+ * `destination_port: "IRBND"`).
+ */
+function otherForms(f: Field, v: string): readonly string[] {
+  if (f.forms) return f.forms;
+  const forms: string[] = [];
+  if (v.length <= MAX_VALUE_WORDS_LENGTH) {
+    const own = f.words.at(-1);
+    if (own && v.length > own.length + 1 && v.charAt(own.length) === "_" && v.slice(0, own.length).toLowerCase() === own) forms.push(v.slice(own.length + 1));
+    const country = f.words.some((w) => PLACE_KEYS.has(w)) ? placeCountry(v) : undefined;
+    if (country) forms.push(country);
+  }
+  f.forms = forms;
+  return forms;
+}
+
 // Words of an argument's name that say its code is a place's (an airport's, a port's).
-const PLACE_KEYS = ["airport", "iata", "port", "locode", "origin", "destination", "departure", "arrival"];
+const PLACE_KEYS = new Set(["airport", "iata", "port", "locode", "origin", "destination", "departure", "arrival"]);
 
 const BOOLEAN_PREFIXES = new Set(["is", "has", "was", "flag", "flagged"]);
 const isBoolean = (f: Field) => typeof f.value === "boolean";
