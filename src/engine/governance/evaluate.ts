@@ -12,7 +12,7 @@ import { countryCode, unionMembers } from "../language/regions.ts";
 import { placeCountry } from "../language/places.ts";
 import { inNetwork, networkOf, type Network } from "../language/networks.ts";
 import { deniedParticiple, isEnglishWord, isKnownWord, tag } from "../language/nlp.ts";
-import { relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
+import { isAmountNoun, relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
 
 const FALSE = 0;
 const UNKNOWN = 1;
@@ -378,6 +378,8 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       state: i < term.objects.length - 1 && writtenParticiple(term.text, o),
       // "unsigned contracts", "unpaid invoices": un- and a participle before the head is the state negated.
       unState: i < term.objects.length - 1 ? negatedState(o) : undefined,
+      // "lots" in "seed lots": an amount of the thing before it.
+      amountOf: i > 0 && i === term.objects.length - 1 && isAmountNoun(o),
     };
   });
   const verbsOnly = term.verbs.length > 0;
@@ -663,7 +665,10 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       } else if (meets(valueConceptsOf(action), o.concepts)) {
         matched++;
         afterValue = true;
-      } else if (followsValue) matched++;
+      } else if (followsValue || (o.amountOf && i === objects.length - 1 && matched === i && i > 0)) {
+        // ("seed lots" and a tool that moves "seed": the last noun is an amount of the named thing.)
+        matched++;
+      }
     }
     // Half of the other words must name the tool or its values, one at least the tool itself: a modifier the
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
@@ -1620,6 +1625,17 @@ function claimHolder(a: PreparedAction, values: readonly string[]): boolean {
   return false;
 }
 
+/** The argument whose closed list holds one of the values exactly as written, when that is a code (`base_minus_20`, `class-3`). */
+function codedChoice(a: PreparedAction, values: readonly string[]): string | undefined {
+  const lists = a.input.choices;
+  if (!lists) return undefined;
+  for (const value of values) {
+    if (!/^[a-z0-9]+(?:[_-][a-z0-9]+)+$/i.test(value)) continue;
+    for (const [path, choices] of Object.entries(lists)) if (choices.some((c) => c.toLowerCase() === value.toLowerCase())) return path;
+  }
+  return undefined;
+}
+
 function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], category = false, every = false, setting?: Setting, selfNamed = false): Truth {
   const networks = networksOf(values);
   if (networks) return evaluateNetworks(a, subject, networks, every);
@@ -1668,6 +1684,18 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
         return UNKNOWN;
       }
       return FALSE;
+    }
+    // "sent into the cold_room_2 freezer" and `destination_bay`: a value written as the tool writes
+    // one of its closed-list values (a code) names that argument, whatever noun the rule puts beside it.
+    const coded = codedChoice(a, values);
+    if (coded) {
+      const field = a.fields.find((f) => f.path === coded);
+      if (!field) {
+        a.unknowns.add(subject.text);
+        return UNKNOWN;
+      }
+      a.claimed.add(coded);
+      return fieldEquals(field, wanted) ? TRUE : FALSE;
     }
     // A named attribute the tool cannot carry at all (its schema says so): not about this tool.
     if (a.params && !toolCanCarry(a, subject)) return FALSE;

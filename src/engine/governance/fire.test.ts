@@ -4038,3 +4038,102 @@ describe("eighteenth session: a service level is no kind of the thing", () => {
     decide("Never book radioactive goods as air cargo", [["book_air_cargo", { service_level: "economy", radioactive: true }, "blocked"]]);
   });
 });
+
+describe("nineteenth session: a closed-list value written as the tool writes it, beside a noun of the rule's own", () => {
+  // Meaning: the rule names a value exactly as the tool's closed list spells it (a code), and puts its own
+  // noun beside it (a "chamber", a "room") that no argument is named by; the value says which argument.
+  const params = ["pallet_id", "destination_bay", "weight_kg"];
+  const choices = { destination_bay: ["cold_store_b", "dry_store_a", "dock_1"] };
+  const call = (set: RuleSet, args: Record<string, unknown>, withSchema = true) =>
+    set.decide(prepareAction({ tool: "move_pallet", args, ...(withSchema ? { params, choices } : {}), now: new Date("2027-03-10T12:00:00Z") })).decision;
+  for (const sentence of [
+    "Pallets weighing more than 900 kg must never go to the cold_store_b freezer chamber",
+    "Never move a pallet heavier than 900 kg to the cold_store_b room",
+    "Block moving pallets over 900 kg into the COLD_STORE_B freezer",
+  ]) {
+    it(sentence, () => {
+      const set = ruleSetOf(sentence);
+      expect(call(set, { pallet_id: "P1", destination_bay: "cold_store_b", weight_kg: 950 })).toBe("blocked");
+      expect(call(set, { pallet_id: "P1", destination_bay: "cold_store_b", weight_kg: 850 })).toBe("approved");
+      expect(call(set, { pallet_id: "P1", destination_bay: "dry_store_a", weight_kg: 950 })).toBe("approved");
+      // Left out, where the tool has the list: it may be that bay, which fails closed.
+      expect(call(set, { pallet_id: "P1", weight_kg: 950 })).toBe("blocked");
+      // Without the schema, the argument holding it still says it.
+      expect(call(set, { pallet_id: "P1", destination_bay: "cold_store_b", weight_kg: 950 }, false)).toBe("blocked");
+    });
+  }
+});
+
+describe("nineteenth session: a noun of an amount after the thing it measures out", () => {
+  // Meaning: "lots", "batches", "loads" of a thing are the thing; a tool that does it to the thing is covered.
+  for (const [sentence, fired] of [
+    ["Grain lots must not be dried above 60 °C", "blocked"],
+    ["Do not dry grain batches hotter than 60 °C", "blocked"],
+    ["Drying grain loads above 60 °C requires the miller to approve it", "conditional"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["dry_grain", { bin_id: "B2", temp_c: 65 }, fired],
+        ["dry_grain", { bin_id: "B2", temp_c: 55 }, "approved"],
+        ["dry_hops", { bin_id: "B2", temp_c: 65 }, "approved"],
+      ]),
+    );
+  }
+});
+
+describe("nineteenth session: 'before it goes …' after an approval says when, not what", () => {
+  // Meaning: approval is due before the action happens; a verb of happening after "before it" adds no condition.
+  for (const when of ["before it goes to the printer", "before they go ahead", "before it starts", "before it takes place on the night shift"]) {
+    const sentence = `Any print job of more than 500 pages needs a supervisor's approval ${when}.`;
+    it(sentence, () =>
+      decide(sentence, [
+        ["submit_print_job", { pages: 650, printer_id: "PR-2" }, "conditional"],
+        ["submit_print_job", { pages: 450, printer_id: "PR-2" }, "approved"],
+        ["submit_print_job", { pages: 650 }, "conditional"],
+      ]),
+    );
+  }
+});
+
+describe("nineteenth session: what the thing does, said before 'and' and the effect", () => {
+  // Meaning: "<things> <do something> and <effect>": the rule governs the things; the first predicate says why.
+  for (const [sentence, fired] of [
+    ["Emergency callouts (priority p1) wake the on-call engineer and need the duty lead to approve them", "conditional"],
+    ["Emergency callouts with priority p1 cost extra and need approval from the shift lead", "conditional"],
+    ["Callouts of priority p1 disrupt the rota and must not be raised", "blocked"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["create_callout", { site_id: "S1", priority: "p1" }, fired],
+        ["create_callout", { site_id: "S1", priority: "p3" }, "approved"],
+        ["update_rota", { site_id: "S1", priority: "p1" }, "approved"],
+      ]),
+    );
+  }
+  it("participles joined by 'and' stay conditions of the thing", () => {
+    const parsed = parseRule("Orders placed by a guest and paid by card must be approved");
+    const bare = parseRule("Orders must be approved");
+    expect(parsed.ok && bare.ok && restate(parsed.rule) !== restate(bare.rule)).toBe(true);
+  });
+});
+
+describe("nineteenth session: 'of' an attribute and its value, after the thing", () => {
+  // Meaning: "<things> of <attribute> <value>" names the things whose attribute holds the value.
+  for (const [sentence, fired] of [
+    ["Callouts of priority p1 must not be raised", "blocked"],
+    ["Callouts of severity p1 need the duty lead to approve", "conditional"],
+    ["Never raise callouts of priority p1", "blocked"],
+    ["Callouts of priority p1 or p2 require a duty lead's approval", "conditional"],
+  ] as const) {
+    it(sentence, () => {
+      const key = sentence.includes("severity") ? "severity" : "priority";
+      decide(sentence, [
+        ["raise_callout", { site_id: "S1", [key]: "p1" }, fired],
+        ["raise_callout", { site_id: "S1", [key]: "p3" }, "approved"],
+      ]);
+    });
+  }
+  it("a value before a noun still modifies that noun", () => {
+    decide("Require approval for upgrades of tier B accounts", [["upgrade_account", { account_id: "A1", account_tier: "B" }, "conditional"], ["upgrade_account", { account_id: "A1", account_tier: "A" }, "approved"]]);
+  });
+});

@@ -113,6 +113,48 @@ function verbAfter(lead: string, word: string): boolean {
   return tag([word])[0]?.pos === "VERB" || verbClassOf(word) !== undefined || tag(["they", "never", word])[2]?.pos === "VERB";
 }
 
+// The effect that follows "and" after a predicate of the thing's own ("… wake the engineer and must be approved").
+const AND_EFFECT = /\s*,?\s+and\s+(?=(?:must|needs?|requires?|should|shall|cannot|can't|may\s+not|have\s+to|has\s+to|always\s+(?:need|require)s?)\b)/i;
+const NOUN_PHRASE_TAGS = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "ADP", "SYM", "PUNCT", "CCONJ"]);
+
+/**
+ * "Emergency callouts (priority p1) wake the on-call engineer and must be approved by …",
+ * "Late returns incur a fee and need a supervisor to approve them": a present-tense verb after the thing, and then
+ * "and" and the effect, says what such things do, which is why the rule exists, not what it governs. The
+ * rule is the thing and the effect. (Not a participle, "orders placed after 5pm and shipped abroad", nor a
+ * clause of its own, "orders that …".)
+ */
+function dropStatedPredicate(text: string): string {
+  const m = AND_EFFECT.exec(text);
+  if (!m) return text;
+  const lead = text.slice(0, m.index);
+  if (/\b(?:when|whenever|if|that|which|who|whose|unless|while|where|once)\b|[;:]/i.test(lead)) return text;
+  const words = lead.split(/\s+/).filter(Boolean);
+  if (words.length < 3 || words.length > 16) return text;
+  // (An aside in brackets, "(priority too)", is the thing's own whatever its words: it is left out of the
+  // tagging, where it would make the verb after it a noun.)
+  let depth = 0;
+  const aside = words.map((w) => {
+    depth += (w.match(/\(/g) ?? []).length;
+    const inside = depth > 0;
+    depth -= (w.match(/\)/g) ?? []).length;
+    return inside;
+  });
+  const kept = words.map((_w, i) => i).filter((i) => !aside[i]);
+  const tags = tag(kept.map((i) => words[i]!.replace(/^["']+|["',]+$/g, "") || words[i]!));
+  // (A word the tagger takes for a noun, "wake", is the verb when a determiner follows it: "callouts wake the
+  // on-call engineer".)
+  const isVerbAt = (k: number) => tags[k]!.pos === "VERB" || (tags[k]!.pos === "NOUN" && tags[k + 1]?.pos === "DET" && tag(["they", words[kept[k]!]!.toLowerCase()])[1]?.pos === "VERB");
+  const at = tags.findIndex((_t, k) => k > 0 && isVerbAt(k));
+  if (at < 1) return text;
+  const verb = words[kept[at]!]!.toLowerCase();
+  if (/(?:ed|en|ing)$/.test(verb) || AUXILIARIES.has(verb)) return text;
+  const before = tags.slice(0, at);
+  if (!before.some((t) => t.pos === "NOUN" || t.pos === "PROPN") || !before.every((t) => NOUN_PHRASE_TAGS.has(t.pos))) return text;
+  return `${words.slice(0, kept[at]).join(" ")} ${text.slice(m.index + m[0].length)}`;
+}
+const AUXILIARIES = new Set(["is", "are", "was", "were", "be", "has", "have", "had", "do", "does", "did", "can", "may", "must", "will", "would", "should", "shall", "might", "could", "get", "gets"]);
+
 function splitMannerCompounds(text: string): string {
   return text.replace(/((?:\b(?:be|been|being|is|are|was|were|get|gets|never|not|to|must|may|shall|should|can|cannot|will)|n't)\s+)([a-z]+)-([a-z]{3,})\b/gi, (m, lead: string, manner: string, verb: string) =>
     NOT_MANNER.test(manner.toLowerCase()) || PARTICLES.has(verb.toLowerCase()) || !verbAfter(lead, verb.toLowerCase()) ? m : `${lead}${manner} ${verb}`,
@@ -164,7 +206,12 @@ function analyze(text: string): W[] {
   // "… needs the owner's approval before it is raised": the same, said of the action by a pronoun.
   if (/\b(?:approv\w*|sign[\s-]*off|consent|authori[sz]\w*|review)\b/i.test(text)) {
     text = text.replace(/\s+before\s+(?:it|they|this|these|one)\s+(?:is|are|gets?|can\s+be|may\s+be)\s+[a-z]+(?=\s*(?:[.,;(]|$))/gi, "");
+    // ("… before it goes to the printer", "before they go ahead", "before it starts": a verb of happening
+    // says only that the action happens, wherever it goes.)
+    text = text.replace(/\s+before\s+(?:it|they|this|these|one)\s+(?:goes|go|proceeds?|starts?|begins?|happens?|takes?\s+place)\b[^.;,()]*/gi, "");
   }
+  text = dropStatedPredicate(text);
+  text = dayRangesOn(text);
   // "Ensure that …", "Make sure …": the rule itself follows.
   text = text.replace(/^\s*(?:please\s+)?(?:ensure|make\s+sure|see\s+to\s+it)\s+(?:that\s+)?/i, "");
   // Idioms of a second person's check: "another set of eyes", "an extra pair of eyes", "the four-eyes
@@ -356,6 +403,12 @@ const NEGATORS = new Set(["not", "n't", "never", "no", "cannot", "can't", "won't
 // A past participle as written ("purchased", "damaged"), before its noun a modifier of it.
 const PAST_PARTICIPLE = /[a-z]{3}ed$/;
 const PLACE_PARTICIPLES = new Set(["residing", "resident", "living", "based", "located", "domiciled", "headquartered", "registered", "situated", "established"]);
+// Nouns that name a grade or a kind of a thing, whose value follows them ("of priority urgent", "of type proforma").
+const GRADE_NOUNS = new Set(["type", "kind", "class", "category", "priority", "severity", "grade", "tier", "level", "status", "band", "size", "model", "variant"]);
+// A value written as a code: a number, a digit or an underscore in it, or a capital letter ("p1", "3", "B").
+const writtenAsCode = (w: W) => w.t.kind !== "word" || /[\d_]/.test(w.norm) || /^[A-Z]$/.test(w.norm);
+// Where the things named are going: "documents headed to …", "cargo bound for …", "passengers travelling to …".
+const GOING_PARTICIPLES = new Set(["headed", "heading", "bound", "destined", "going", "travelling", "traveling", "addressed"]);
 const MODALS = new Set(["must", "may", "can", "shall", "should", "will", "could", "might", "would", "cannot", "can't", "mustn't", "shouldn't", "won't"]);
 const ALLOW_WORDS = new Set(["allow", "permit", "allowed", "permitted", "fine", "ok", "okay", "acceptable", "auto-approve", "auto-approved"]);
 
@@ -1586,6 +1639,7 @@ class ConditionReader {
   }
 
   private readDays(ws: W[], i: number): { condition: Condition; next: number } | undefined {
+    if (wordIs(ws[i], "from") && !isDayWord(ws[i + 1])) return undefined;
     // "today is Friday", "the day is Monday", "it is the weekend": the day of now, said as a statement.
     let s = i;
     if (wordIs(ws[s], "the", "current")) s++;
@@ -1637,13 +1691,14 @@ class ConditionReader {
       j++;
     }
     // "scheduled for a Saturday" names the day as "on" does ("the pour date is a Sunday": a copula too).
-    if (subject.length > nounsThenVerb && !wordIs(ws[j], "on", "during", "over", "for")) return undefined;
+    // ("scheduled Monday to Saturday", "run from Monday to Friday": the days right after the participle.)
+    if (subject.length > nounsThenVerb && !wordIs(ws[j], "on", "during", "over", "for", "from") && !isDayWord(ws[j]) && !dayRangeOf(ws[j])) return undefined;
     if (nounsThenVerb > 0 && subject.length === nounsThenVerb && !wordIs(ws[j], "a", "the", "any") && !isDayWord(ws[j])) return undefined;
     if (wordIs(ws[j], "outside", "except")) {
       negated = true;
       j++;
     }
-    const preposition = wordIs(ws[j], "on", "during", "at", "over", "for");
+    const preposition = wordIs(ws[j], "on", "during", "at", "over", "for") || (wordIs(ws[j], "from") && isDayWord(ws[j + 1]));
     if (preposition) j++;
     // "for" names a day only right before one ("for a Saturday"), never a person or thing ("for Sam").
     if (wordIs(ws[j - 1], "for") && !isDayWord(ws[j]) && !(wordIs(ws[j], "the", "a", "any") && isDayWord(ws[j + 1]))) return undefined;
@@ -1659,7 +1714,9 @@ class ConditionReader {
         continue;
       }
       if (w.t.kind !== "word") break;
-      if (DAYS[w.norm] !== undefined) days.add(DAYS[w.norm]!);
+      const range = dayRangeOf(w);
+      if (range) range.forEach((d) => days.add(d));
+      else if (DAYS[w.norm] !== undefined) days.add(DAYS[w.norm]!);
       else if (w.lemma === "weekend" || w.norm === "weekends") [0, 6].forEach((d) => days.add(d));
       else if (["weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm) && !(w.norm === "business" && !wordIs(ws[k + 1], "day", "days"))) {
         WEEKDAYS.forEach((d) => days.add(d));
@@ -2666,8 +2723,10 @@ class ConditionReader {
     if (wordIs(ws[j], "to", "for", "with", "from", "of")) j++;
     while (DETERMINERS.has(ws[j]?.norm ?? "")) j++;
     const np: W[] = [];
-    while (j < ws.length && np.length < 3 && ws[j]!.t.kind === "word" && !ws[j]!.used && (ws[j]!.pos === "NOUN" || ws[j]!.pos === "ADJ" || ws[j]!.pos === "PROPN") && !PLACE_PARTICIPLES.has(ws[j]!.norm)) np.push(ws[j++]!);
-    if (np.length === 0 || !PLACE_PARTICIPLES.has(ws[j]?.norm ?? "") || !wordIs(ws[j + 1], "in", "at", "from", "outside")) return undefined;
+    while (j < ws.length && np.length < 3 && ws[j]!.t.kind === "word" && !ws[j]!.used && (ws[j]!.pos === "NOUN" || ws[j]!.pos === "ADJ" || ws[j]!.pos === "PROPN") && !PLACE_PARTICIPLES.has(ws[j]!.norm) && !GOING_PARTICIPLES.has(ws[j]!.norm)) np.push(ws[j++]!);
+    const placed = PLACE_PARTICIPLES.has(ws[j]?.norm ?? "") && wordIs(ws[j + 1], "in", "at", "from", "outside");
+    const going = GOING_PARTICIPLES.has(ws[j]?.norm ?? "") && wordIs(ws[j + 1], "to", "for", "into");
+    if (np.length === 0 || (!placed && !going)) return undefined;
     const place = this.readEquality(ws, j + 1, probe);
     if (!place || place.condition.kind !== "equals" || place.condition.subject.words.length > 0) return undefined;
     // (Which of their fields holds the place the rule does not say: any value of the action that is one.)
@@ -2686,7 +2745,14 @@ class ConditionReader {
     let j = i;
     let negated = false;
     const preposition = ws[j]?.t.kind === "word" ? ws[j]!.norm : "";
-    if (wordIs(ws[j], "in", "to", "on", "for", "at", "into", "onto", "with", "marked", "flagged", "tagged", "labelled", "labeled", "set", "from", "via", "through", "as", "outside", "not", "except")) {
+    // ("callouts of priority p1", "orders of type proforma": "of", an attribute's noun and its value, as "with".)
+    // (Only where the thing's words end after the value or its list, at the verb, a condition or the end: in
+    // "upgrades of tier B accounts" the value modifies a noun, in "book goods of class 3 as air cargo" the
+    // words after it are the action's.)
+    // (A value that is a code, "p1", "3", "B", or after a noun that names a grade or kind; not "45 minutes of
+    // reserve fuel", a measure of a thing.)
+    const ofAttribute = wordIs(ws[j], "of") && ws[j + 1]?.pos === "NOUN" && ws[j + 2] !== undefined && valueText(ws[j + 2]!) !== undefined && !wordIs(ws[j + 2], "of", "and", "or", "to", "for", "in", "on", "at", "by") && (writtenAsCode(ws[j + 2]!) || GRADE_NOUNS.has(ws[j + 1]!.norm)) && (ws[j - 1] === undefined || ws[j - 1]!.t.kind === "word" || ws[j - 1]!.t.kind === "punct") && endsThingAfterValues(ws, j + 2);
+    if (ofAttribute || wordIs(ws[j], "in", "to", "on", "for", "at", "into", "onto", "with", "marked", "flagged", "tagged", "labelled", "labeled", "set", "from", "via", "through", "as", "outside", "not", "except")) {
       if (wordIs(ws[j], "outside", "not")) negated = true;
       j++;
       if (wordIs(ws[j], "as", "to", "in", "on")) j++;
@@ -2950,7 +3016,7 @@ function atOwnTime(c: Condition): Condition {
 const PLANNED = new Set(["scheduled", "planned", "booked", "set", "due", "slated", "arranged", "dated", "timed", "starting", "beginning", "ending", "falling", "occurring", "happening", "taking"]);
 const TIME_VERBS = new Set(["start", "begin", "end", "finish", "run", "happen", "occur", "open", "close", "expire", "fall", "land", "depart", "arrive", "leave"]);
 
-const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));
+const isDayWord = (w: W | undefined) => !!w && w.t.kind === "word" && (DAYS[w.norm] !== undefined || dayRangeOf(w) !== undefined || ["weekend", "weekends", "weekday", "weekdays", "workday", "workdays", "business"].includes(w.norm));
 
 const LIGHT_VERBS = new Set(["issue", "make", "do", "perform", "process", "handle", "carry", "conduct", "give", "initiate", "place", "submit", "start", "trigger", "run"]);
 
@@ -3328,10 +3394,15 @@ function partyFirst(ws: W[]): W[] {
   return [madeWord("block", "VERB"), ...ws.slice(v + 1), madeWord("for", "ADP"), ...ws.slice(0, modal)];
 }
 
+// "That's the legal maximum, and …", "It is the insurer's condition", "None of them are members": a sentence
+// that opens by saying what something already named is explains the rule; whatever negation follows ("close
+// enough doesn't count") is the explanation's. (Not "This is not allowed": a state of permission is a rule.)
+const EXPLANATION = /^(?:(?:that|this|it|these|those|there|here)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)|none\s+of\s+(?:them|these|those)\s+(?:is|are|was|were))\s+(?!(?:not\s+|never\s+)?(?:allowed|permitted|forbidden|prohibited|blocked|banned|barred|refused|denied|subject|only|ok|okay|fine)\b)/i;
+
 export function readClause(sentence: string): Reading | ParseFailure {
   const ws = partyFirst(analyze(sentence));
   const cues = withoutStates(ws, effectCues(ws));
-  const cue = chooseEffect(cues);
+  const cue = EXPLANATION.test(sentence.trim()) ? undefined : chooseEffect(cues);
   if (!cue) {
     return {
       message: "expected an effect: say what should happen (block, require approval, allow).",
@@ -3924,6 +3995,40 @@ function startsCondition(ws: W[], i: number, reader: ConditionReader): boolean {
   return false;
 }
 
+// A day's name, for the ranges below (made once from the day words the day reader knows).
+const DAY_NAME = String.raw`(?:${Object.keys(DAYS).sort((a, b) => b.length - a.length).join("|")})`;
+// (Days after a comma or a bracket are left as written: "business hours (9am-5pm, Mon-Fri)" defines them.)
+const DAY_SPAN = new RegExp(String.raw`(\b(?:on|every|each|until|till|by|before|after|and|or|through|thru|to)\s+|[(,]\s*)?\b(?:from\s+)?(${DAY_NAME})\s*(?:[-–]|\s(?:to|through|thru|until|till)\s)\s*(${DAY_NAME})\b`, "gi");
+
+/**
+ * "scheduled Monday to Saturday", "from Monday through Friday", "Mon-Sat": a range of days said without
+ * "on" is the days it spans, as "on Monday to Saturday" says them (a day right after a participle or noun
+ * would otherwise be read as a word of the action).
+ */
+function dayRangesOn(text: string): string {
+  return text.replace(DAY_SPAN, (m, lead: string | undefined, from: string, to: string) => (lead ? m : `on ${from} to ${to}`));
+}
+
+/** The days of a range written as one word: "mon-sat", "monday-friday" (Monday to Saturday, wrapping past Sunday). */
+function dayRangeOf(w: W | undefined): number[] | undefined {
+  const m = w?.t.kind === "word" ? /^([a-z]+)[-–]([a-z]+)$/.exec(w.norm) : null;
+  const from = m ? DAYS[m[1]!] : undefined;
+  const to = m ? DAYS[m[2]!] : undefined;
+  if (from === undefined || to === undefined) return undefined;
+  const days = [from];
+  for (let d = from; d !== to; ) days.push((d = (d + 1) % 7));
+  return days;
+}
+
+
+/** Whether the words of a thing end after the value at `at` (or the list it starts): the verb, a condition, a clause's end. */
+function endsThingAfterValues(ws: W[], at: number): boolean {
+  let k = at;
+  while ((wordIs(ws[k + 1], "or", "and") || (ws[k + 1]?.t.kind === "punct" && ws[k + 1]!.t.text === ",")) && ws[k + 2] !== undefined && valueText(ws[k + 2]!) !== undefined) k += 2;
+  const next = ws[k + 1];
+  return next === undefined || next.t.kind === "punct" || next.pos === "AUX" || next.pos === "VERB" || (next.t.kind === "word" && CONDITION_MARKERS.has(next.norm) && !wordIs(next, "as"));
+}
+
 /** One sentence → one rule. Only-allow becomes a block of the action outside its conditions. */
 /**
  * "Any crate over 40 kg needs approval before it is loaded onto a truck", "Quotes over €1k
@@ -4369,7 +4474,7 @@ export function splitClauses(text: string): string[] {
  * split off (and kept as the rule's note when it states no effect), never read as a condition of the rule.
  */
 function pronounAside(sentence: string): string[] {
-  const m = /^(.+?\S)\s+[-–—]\s+((?:they|it|these|those|this|we)\s+.+)$/i.exec(sentence);
+  const m = /^(.+?\S)\s+[-–—]\s+((?:(?:they|it|these|those|this|we|that)\s+|(?:that|it)'s\s+|none\s+of\s+(?:them|these|those)\s+).+)$/i.exec(sentence);
   if (!m) return [sentence];
   const [, rule, aside] = m as unknown as [string, string, string];
   const own = parseRule(aside);

@@ -219,3 +219,12 @@ describe("a forwarded e-mail and a request to answer what it asks", () => {
     expectKind("question", [forwarded("renew", "Is the Eastgate branch open on bank holidays?", "")]);
   });
 });
+
+describe("nineteenth session: a modal without its subject states", () => {
+  it("a note after a request, its subject left out, is no question", () => {
+    expectKind("request", ["open the shutter\nwind 4 m/s\nlooks clear, should be fine for an hour", "release batch B-12 to the line, must be done by noon", "lock bay 4 tonight, will be back at six"]);
+  });
+  it("a modal before its subject still asks", () => {
+    expectKind("question", ["should we open the shutter with 90% humidity", "must the bay be locked overnight?", "will the line be free at noon"]);
+  });
+});

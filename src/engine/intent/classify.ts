@@ -382,6 +382,9 @@ function readClause(words: Word[], asked: boolean): Clause {
         return command(k);
       }
     }
+    // "…, should be clear for an hour", "will be back by six": a modal with no subject after it (left out, as
+    // notes write) states; a question puts its subject after the modal.
+    if (!asked && (MODALS.has(first.lower) || first.lower === "should" || first.lower === "must") && next && (next.lower === "be" || next.lower === "have")) return clause("statement");
     return clause("question");
   }
   // A base-form verb opens a command unless it is the subject of what follows ("read is enough"). A word

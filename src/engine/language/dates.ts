@@ -84,6 +84,8 @@ function fromComponents(c: chrono.ParsedComponents): { date: string; time?: stri
  * date either part of which could be the month is read in `order` (else in the order the text's other
  * dates show); with neither, it is marked `orderUnsure`.
  */
+const PART_OF_DATE = /\b(?:the\s+)?(?:morning|afternoon|evening|night)\s+of\s+(?=(?:the\s+)?\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d)/gi;
+
 export function readDates(text: string, now: Date, order?: DateOrder): DateMention[] {
   order = dateOrderShown(text) ?? order;
   const found: DateMention[] = [];
@@ -101,7 +103,10 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
       const said = /^\d/.test(hour) ? Number(hour) : HOURS.indexOf(hour.toLowerCase()) || 12;
       return `${lead}${said}:30`.padEnd(m.length, " ");
     })
-    .replace(/(?<![\w-])[A-Za-z]{1,10}-\d[\w-]*/g, (m) => (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-/i.test(m) ? m : " ".repeat(m.length)));
+    .replace(/(?<![\w-])[A-Za-z]{1,10}-\d[\w-]*/g, (m) => (/^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-/i.test(m) ? m : " ".repeat(m.length)))
+    // "the night of 14/06/2027", "the morning of the 3rd": the part of the day says when on that date; chrono
+    // reads it as tonight and loses the date.
+    .replace(PART_OF_DATE, (m) => " ".repeat(m.length));
   for (const m of text.matchAll(ISO)) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!validDate(y, mo, d)) continue;
@@ -154,6 +159,8 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
     // A bare number or a code chrono reads as a day ("4.2.1", "R-12"): only expressions with a word, a
     // separator of dates, or a clock time count.
     const body = r.text.slice(lead, end - index);
+    // "Dec 12.3911", "Mar 4.75": a number with a decimal part after it is a measure, not a day.
+    if (/^\.\d/.test(text.slice(end))) continue;
     if (!DATE_WORD.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/\d:\d\d|\d\s?[ap]\.?m\b/i.test(body)) continue;
     // A clock time just before an ISO date ("9pm on 2027-06-04", "at 14:30, 2027-06-04") is that date's time.
     const before = !r.start.isCertain("day") && !r.start.isCertain("weekday") && r.start.isCertain("hour") ? found.find((f) => !f.time && f.start >= end && /^\s*(?:,|on|of)?\s*$/i.test(text.slice(end, f.start))) : undefined;
@@ -221,7 +228,8 @@ function zoneAfter(text: string, f: DateMention): void {
   const words = m[1]!.split(/\s+/);
   // The longest run of words that names a zone ("New York" before "New").
   for (let n = words.length; n >= 1; n--) {
-    const zone = zoneOf(words.slice(0, n).join(" "));
+    // ("Irish time": a country's zone is named with "time" only.)
+    const zone = zoneOf(words.slice(0, n).join(" ")) ?? (n === words.length && /\btime\b/i.test(m[0]) ? zoneOf(`${words.join(" ")} time`) : undefined);
     if (!zone) continue;
     f.offset = offsetOfWallTime(zone, f.date, f.time);
     const said = n === words.length ? m[0] : text.slice(f.end).slice(0, text.slice(f.end).indexOf(words[n - 1]!) + words[n - 1]!.length);

@@ -7,6 +7,8 @@ import { dateOrderOfCurrencies, dateOrderShown, readDates, type DateOrder } from
 import { tokenize } from "./tokens.ts";
 import { zoneOf } from "./zones.ts";
 import { placeCountry } from "./places.ts";
+import { countryCode, countryOfPeople } from "./regions.ts";
+import { isAmountNoun } from "./wordnet.ts";
 import { convert, unitOfName } from "./units.ts";
 import { tag } from "./nlp.ts";
 
@@ -477,4 +479,50 @@ describe("places by the codes trade and travel write them in", () => {
     it(`${code} is in ${country}`, () => expect(placeCountry(code)).toBe(country));
   }
   for (const code of ["XQZ", "ZZABC", "HELLO", "AB12"]) it(`${code}: no place`, () => expect(placeCountry(code)).toBeUndefined());
+});
+
+describe("nineteenth session: countries by their other names and their people, and their zone", () => {
+  for (const [name, code] of [["UAE", "AE"], ["Ivory Coast", "CI"], ["USA", "US"], ["Turkey", "TR"], ["Czech Republic", "CZ"]] as const) {
+    it(`${name} is ${code}`, () => expect(countryCode(name)).toBe(code));
+  }
+  for (const [people, code] of [["Irish", "IE"], ["Dutch", "NL"], ["Japanese", "JP"], ["Swiss", "CH"]] as const) {
+    it(`${people} people are of ${code}`, () => expect(countryOfPeople(people)).toBe(code));
+  }
+  for (const [said, zone] of [["Irish time", "Europe/Dublin"], ["Ireland time", "Europe/Dublin"], ["UAE time", "Asia/Dubai"], ["Dutch time", "Europe/Amsterdam"], ["Japanese time", "Asia/Tokyo"]] as const) {
+    it(`${said} is ${zone}`, () => expect(zoneOf(said)).toBe(zone));
+  }
+  // A country of many zones names none, and a two-letter code is no country's time ("LA time" is a city's).
+  for (const said of ["American time", "Russian time", "Irish"]) it(`${said}: no zone`, () => expect(zoneOf(said)).toBeUndefined());
+  it("LA time is no Laos time", () => {
+    expect(zoneOf("LA time")).not.toBe("Asia/Vientiane");
+    expect(zoneOf("LA")).toBe("America/Los_Angeles");
+  });
+});
+
+describe("nineteenth session: a unit's letters spelt out after a number", () => {
+  for (const [written, unit, value] of [
+    ["thirty-six k-m-h", "km/h", 36],
+    ["54 k.m.h.", "km/h", 54],
+    ["twelve k-g", "kg", 12],
+    ["30 m-p-h", "mph", 30],
+  ] as const) {
+    it(written, () => {
+      const q = tokenize(written).find((t) => t.kind === "quantity");
+      expect(q?.kind === "quantity" && convert(q.quantity.value, q.quantity.unit, unit)).toBeCloseTo(value, 6);
+    });
+  }
+  for (const written of ["grade a-b mix", "the b-c test"]) it(`${written}: no quantity`, () => expect(tokenize(written).some((t) => t.kind === "quantity")).toBe(false));
+});
+
+describe("nineteenth session: the date of a part of a day, and a month's name before a measure", () => {
+  const now = new Date("2027-03-10T12:00:00Z");
+  for (const [said, date] of [["for the night of 14/06/2027", "2027-06-14"], ["on the morning of 3 April 2027", "2027-04-03"], ["the evening of Friday", "2027-03-12"]] as const) {
+    it(said, () => expect(readDates(said, now, "day-first").map((d) => d.date)).toEqual([date]));
+  }
+  for (const said of ["Dec 12.3911", "RA 10.5, Dec 41.2691"]) it(`${said}: no date`, () => expect(readDates(said, now)).toEqual([]));
+});
+
+describe("nineteenth session: nouns that name an amount of a thing", () => {
+  for (const word of ["lot", "batch", "load", "dose"]) it(`${word} is an amount`, () => expect(isAmountNoun(word)).toBe(true));
+  for (const word of ["order", "record", "team", "invoice", "pallet"]) it(`${word} is a thing`, () => expect(isAmountNoun(word)).toBe(false));
 });

@@ -1,7 +1,24 @@
 // Country names and ISO 3166 alpha-2 codes, in English, from CLDR through Intl (no table of our own): for a
 // code argument given a country's name in a request, and for a rule that names countries against an action
-// that carries their codes.
+// that carries their codes. The other names people use ("UAE", "Ivory Coast", "Turkey", "USA") come from the
+// i18n-iso-countries package's English list, and the names of a country's people ("Irish", "Dutch") from
+// i18n-nationality's; both read once, on first use, from their JSON files.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
 let regionNames: Map<string, string> | undefined;
+
+/** The entries of a package's JSON list of names by ISO code, or none when the package is missing. */
+function namesByCode(file: string, key: string): [string, string | string[]][] {
+  try {
+    const data: unknown = JSON.parse(readFileSync(createRequire(import.meta.url).resolve(file), "utf8"));
+    const list = typeof data === "object" && data !== null ? (data as Record<string, unknown>)[key] : undefined;
+    if (typeof list !== "object" || list === null) return [];
+    return Object.entries(list).filter((e): e is [string, string | string[]] => typeof e[1] === "string" || (Array.isArray(e[1]) && e[1].every((x) => typeof x === "string")));
+  } catch {
+    return [];
+  }
+}
 /** Country names in English (CLDR, through Intl) to ISO 3166 alpha-2 codes. */
 export function regions(): Map<string, string> {
   if (regionNames) return regionNames;
@@ -27,7 +44,24 @@ export function regions(): Map<string, string> {
       }
     }
   }
+  // Other names in use, where CLDR's name is the first ("United Arab Emirates", then "UAE"). (Not a
+  // two-letter one, "US": a code is read as a code, where "us" is also a word.)
+  const inUse = new Set(regionNames.values());
+  for (const [code, names] of namesByCode("i18n-iso-countries/langs/en.json", "countries")) {
+    for (const name of typeof names === "string" ? [names] : names) if (name.replace(/\W/g, "").length > 2 && !regionNames.has(name.toLowerCase()) && inUse.has(code)) regionNames.set(name.toLowerCase(), code);
+  }
   return regionNames;
+}
+
+let peoples: Map<string, string> | undefined;
+
+/** The ISO code of the country whose people a word names ("Irish" → IE, "Dutch" → NL), or undefined. */
+export function countryOfPeople(word: string): string | undefined {
+  if (!peoples) {
+    peoples = new Map();
+    for (const [code, name] of namesByCode("i18n-nationality/langs/en.json", "nationalities")) if (typeof name === "string" && regionCodes().has(code)) peoples.set(name.toLowerCase(), code);
+  }
+  return peoples.get(word.trim().toLowerCase());
 }
 
 let codesInUse: Set<string> | undefined;

@@ -548,7 +548,18 @@ const normalise = (input: string) =>
     // "m³", "ft²": a power of a unit, as js-quantities writes it ("m3", "ft2"), one character for one.
     .replace(/(?<=[a-z])³/gi, "3")
     .replace(/(?<=[a-z])²/gi, "2")
-    .toLowerCase();
+    .toLowerCase()
+    .replace(SPELT_UNIT, spelledUnit);
+
+// "thirty-six k-m-h", "12 k.g.": a unit's letters spelt out one by one, as a voice transcript writes them.
+const SPELT_UNIT = /(?<=(\S+)\s?)\b([a-z])[-.]([a-z])(?:[-.]([a-z]))?\.?(?![a-z\d])/g;
+
+/** The spelt letters joined (padded, one character for one) where they name a unit after a number. */
+function spelledUnit(m: string, before: string, ...letters: (string | undefined)[]): string {
+  const joined = letters.slice(0, 3).filter((l): l is string => typeof l === "string" && l.length === 1).join("");
+  const counted = /\d$/.test(before) || readNumberWords(before.split("-"), 0) !== undefined;
+  return counted && quantity(1, joined) !== undefined ? joined.padEnd(m.length, " ") : m;
+}
 
 /**
  * Tokens with where each stands in the input, so a reader can take a value's own spelling ("UA901",

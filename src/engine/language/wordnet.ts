@@ -261,3 +261,11 @@ export function kindsOf(noun: string): Set<string> {
 export function isKindOf(noun: string, kind: string): boolean {
   return noun.toLowerCase() !== kind.toLowerCase() && kindsOf(noun).has(kind.toLowerCase().replace(/\s+/g, "_"));
 }
+
+/**
+ * Whether a noun names an amount of the thing before it rather than a thing of its own ("seed lots",
+ * "honey batches", "insulin doses"): in one of its commonest senses it is a kind of indefinite quantity.
+ */
+export function isAmountNoun(noun: string): boolean {
+  return kindsOf(noun).has("indefinite_quantity");
+}

@@ -1,6 +1,8 @@
 // Time zones as people write them: IANA names ("Europe/Berlin"), abbreviations Intl knows (UTC, GMT), and
 // a city's name ("New York time", "Berlin time", "in Tokyo"), looked up among the IANA zones this runtime
 // supports (their last part is a city) rather than in a table of our own.
+import { countryCode, countryOfPeople } from "./regions.ts";
+
 let byCity: Map<string, string> | undefined;
 
 function cities(): Map<string, string> {
@@ -83,7 +85,22 @@ export function zoneOf(text: string): string | undefined {
     if (isTimeZone(canonical)) return canonical;
     if (isTimeZone(t)) return t;
   }
-  return cities().get(lower.replace(/_/g, " ")) ?? names().get(lower) ?? regionZone(t);
+  return cities().get(lower.replace(/_/g, " ")) ?? names().get(lower) ?? regionZone(t) ?? countryTime(lower);
+}
+
+/**
+ * "Irish time", "Ireland time", "UAE time": the zone of a country named by its name or its people's, where
+ * the country keeps one zone (CLDR's zones of the region, through Intl). "American time" names none.
+ */
+function countryTime(text: string): string | undefined {
+  // (A name, not a two-letter code: "LA time" is Los Angeles', not Laos'.)
+  const m = /^(.{3,}?)\s+time$/.exec(text);
+  if (!m) return undefined;
+  const code = countryCode(m[1]!) ?? countryOfPeople(m[1]!);
+  if (!code) return undefined;
+  // (`timeZones` is CLDR's list of the region's zones, which the typings of this TypeScript lack.)
+  const zones: unknown = Reflect.get(new Intl.Locale(`und-${code}`), "timeZones");
+  return Array.isArray(zones) && zones.length === 1 && typeof zones[0] === "string" ? zones[0] : undefined;
 }
 
 function regionZone(text: string): string | undefined {

@@ -1644,3 +1644,39 @@ describe("a change of temperature over time", () => {
     it(said, () => expect(extractArguments(KILN, [said], { now: NOW })).toMatchObject({ kiln_id: "KN-02", target_temp_c: 950, ramp_c_per_hour: ramp }));
   }
 });
+
+// Nineteenth session. Our own schema: a telescope queue (instrument names whose distinctive word is a term
+// of art, a date of the night, signed coordinates) and a shutter with a wind limit in m/s.
+describe("nineteenth session: a night's date, a term of art of a value, coordinates after their initials", () => {
+  const QUEUE = {
+    type: "object",
+    required: ["camera", "night_of", "dec_deg"],
+    properties: {
+      camera: { type: "string", enum: ["spectrograph_coude", "imager_broadband", "polarimeter"], description: "Instrument." },
+      night_of: { type: "string", format: "date", description: "Date the night starts." },
+      dec_deg: { type: "number", minimum: -90, maximum: 90, description: "Declination in degrees." },
+      exposures: { type: "integer", minimum: 1, maximum: 50 },
+    },
+  } as const;
+  for (const [said, camera, night, decl] of [
+    ["put it on the coude for the night of 14/06/2027, Dec +22.4410, 3 exposures", "spectrograph_coude", "2027-06-14", 22.441],
+    ["coude spectrograph, night of 14 June 2027, dec -5.2500", "spectrograph_coude", "2027-06-14", -5.25],
+    ["on the broadband imager, the night of 2027-06-14, declination 41.2691", "imager_broadband", "2027-06-14", 41.2691],
+  ] as const) {
+    it(said, () => expect(extractArguments(QUEUE, [said], { now: NOW })).toMatchObject({ camera, night_of: night, dec_deg: decl }));
+  }
+  it("a month's name before a number with decimals is no date", () => {
+    expect(extractArguments(QUEUE, ["Dec 12.3911 on the coude"], { now: NOW }).night_of).toBeUndefined();
+  });
+});
+
+describe("nineteenth session: a speed's unit spelt out letter by letter", () => {
+  const SHUTTER = {
+    type: "object",
+    required: ["state"],
+    properties: { state: { type: "string", enum: ["open", "closed"] }, wind_ms: { type: "number", description: "Wind speed in metres per second." } },
+  } as const;
+  for (const [said, wind] of [["open it, wind thirty-six k-m-h", 10], ["open the shutter, 72 k.m.h. at the mast", 20], ["open up, wind eighteen k-p-h", 5]] as const) {
+    it(said, () => expect(extractArguments(SHUTTER, [said], { now: NOW })).toMatchObject({ state: "open", wind_ms: wind }));
+  }
+});

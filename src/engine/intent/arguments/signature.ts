@@ -390,7 +390,14 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   const keyCurrency = keyWords.length > 1 ? keyWords.map((w) => (w.length === 3 ? currencyOfWord(w) : undefined)).find(Boolean) : undefined;
   const minorWord = keyWords.find((w) => MINOR_UNITS[w] !== undefined);
   const currency = keyCurrency ?? (minorWord ? (MINOR_UNITS[minorWord] ?? undefined) : undefined) ?? currencyOfDescription(description);
-  const unit = minorWord || currency ? undefined : (unitOfName(keyWords) ?? unitOfDescription(description));
+  // (Where the key's abbreviation and the description's words name units of different kinds, `wind_ms` and
+  // "in metres per second", the words say which: "ms" is also milliseconds.)
+  const keyUnit = minorWord || currency ? undefined : unitOfName(keyWords);
+  const describedUnit = minorWord || currency ? undefined : unitOfDescription(description);
+  // (Only a rate spelt out in words, "in metres per second", over a key's abbreviation of two letters:
+  // "kwh" of "in kilowatt-hours" and the "c" of "in degrees Celsius" say the same as their words.)
+  const spelledRate = describedUnit !== undefined && describedUnit.unit.includes("/") && (keyWords.at(-1) ?? "").length <= 2;
+  const unit = keyUnit && spelledRate && keyUnit.kind !== describedUnit.kind ? describedUnit : (keyUnit ?? describedUnit);
   const unitWord = keyWords.at(-1) ?? "";
   const usableUnit = unit && unit.kind !== "unitless" && !(keyWords.length === 1 && unit.kind === "length" && unitWord.length === 1) ? unit : undefined;
   const kind = kindOf(keyWords, s, description, usableUnit, currency);
