@@ -4137,3 +4137,52 @@ describe("nineteenth session: 'of' an attribute and its value, after the thing",
     decide("Require approval for upgrades of tier B accounts", [["upgrade_account", { account_id: "A1", account_tier: "B" }, "conditional"], ["upgrade_account", { account_id: "A1", account_tier: "A" }, "approved"]]);
   });
 });
+
+describe("nineteenth session: signing it off, a count per rolling period, a named time compared, an aside of our own, lists of phrases", () => {
+  // Meaning: approval by someone, said with a pronoun between "sign" and "off".
+  for (const sentence of ["Refunds over $400 need a manager to sign them off", "Any refund over $400 needs the finance lead to sign it off", "Refunds over $400 must have a manager sign them off"]) {
+    it(sentence, () => decide(sentence, [["issue_refund", { amount: 450 }, "conditional"], ["issue_refund", { amount: 350 }, "approved"]]));
+  }
+  // Meaning: at most 2 such actions in any window of that length.
+  for (const sentence of ["Skip hires are capped at two in any rolling 12-hour period", "No more than two skip hires within any 24-hour window", "Skip hires are limited to 2 over any rolling 1-day period"]) {
+    it(sentence, () => {
+      const set = ruleSetOf(sentence);
+      const now = new Date("2027-03-10T12:00:00Z");
+      const history = [
+        { tool: "book_skip_hire", at: new Date("2027-03-10T01:00:00Z") },
+        { tool: "book_skip_hire", at: new Date("2027-03-10T08:00:00Z") },
+      ];
+      expect(set.decide(prepareAction({ tool: "book_skip_hire", args: { site: "S1" }, now, history })).decision).toBe("blocked");
+      expect(set.decide(prepareAction({ tool: "book_skip_hire", args: { site: "S1" }, now, history: history.slice(1) })).decision).toBe("approved");
+    });
+  }
+  // Meaning: the time the call names (a departure) compared with a clock time in a zone.
+  for (const [sentence, fired] of [
+    ["Any ferry with a planned departure later than 21:30 UK time needs the harbour master to sign it off", "conditional"],
+    ["Block ferries with a scheduled departure later than 21:30 UK time", "blocked"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["schedule_ferry", { route: "R1", planned_departure: "2027-07-03T20:45:00Z" }, fired],
+        ["schedule_ferry", { route: "R1", planned_departure: "2027-07-03T19:45:00Z" }, "approved"],
+      ]),
+    );
+  }
+  it("a clause in brackets with a pronoun for its subject says why", () => {
+    decide("Block ferries with a planned departure later than 21:30 UK time (we count that as dusk in summer)", [
+      ["schedule_ferry", { route: "R1", planned_departure: "2027-07-03T20:45:00Z" }, "blocked"],
+      ["schedule_ferry", { route: "R1", planned_departure: "2027-07-03T19:45:00Z" }, "approved"],
+    ]);
+  });
+  // Meaning: any of several things named by two words each, and a place, together.
+  for (const sentence of ["Do not accept bookings for paddle boards or rowing boats on rivers or lakes", "Block bookings for paddle boards or rowing boats on rivers or lakes unless a guide is booked"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["book_hire", { item_type: "paddle_board", water: "river", guide_booked: false }, "blocked"],
+        ["book_hire", { item_type: "rowing_boat", water: "lake", guide_booked: false }, "blocked"],
+        ["book_hire", { item_type: "wetsuit", water: "river", guide_booked: false }, "approved"],
+        ["book_hire", { item_type: "paddle_board", water: "pool", guide_booked: false }, "approved"],
+      ]),
+    );
+  }
+});

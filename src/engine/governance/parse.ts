@@ -214,6 +214,12 @@ function analyze(text: string): W[] {
   text = dayRangesOn(text);
   // "Ensure that …", "Make sure …": the rule itself follows.
   text = text.replace(/^\s*(?:please\s+)?(?:ensure|make\s+sure|see\s+to\s+it)\s+(?:that\s+)?/i, "");
+  // "needs the chief engineer to sign it off", "… to sign them off": the same as signing off, the pronoun
+  // being the action.
+  text = text.replace(/\bsign(s|ed|ing)?\s+(?:it|them|this|these|that|those)\s+off\b/gi, "sign$1 off");
+  // "capped at five in any rolling 12-hour period", "no more than 3 within any 7-day window": a count per
+  // that length of time, as "per 24 hours" says it.
+  text = text.replace(/\b(?:in|within|over|during)\s+(?:any|a|each|every|one|the\s+same)\s+(?:given\s+)?(?:rolling\s+|sliding\s+|consecutive\s+|single\s+)?(\d+|[a-z]+)[-\s](second|minute|hour|day|week|month|year)s?\s+(?:period|window|span|timeframe|time\s+frame|interval|stretch)\b/gi, (_m, n: string, unit: string) => `per ${n} ${unit}s`);
   // Idioms of a second person's check: "another set of eyes", "an extra pair of eyes", "the four-eyes
   // principle", "two-person review", "dual control": a review by someone else.
   text = text.replace(/\b(?:an?\s+|the\s+)?(?:second|another|extra|additional|fresh|independent|2nd)\s+(?:pair|set)\s+of\s+eyes\b/gi, "a second review");
@@ -1802,6 +1808,17 @@ class ConditionReader {
       const of = (c: Condition): Condition => (c.kind === "time" ? { ...c, subject: subjectOf([ws[at + 1]!]) } : c.kind === "not" ? { kind: "not", of: of(c.of) } : c);
       if (clock && (clock.condition.kind === "time" || (clock.condition.kind === "not" && clock.condition.of.kind === "time"))) return { condition: of(clock.condition), next: clock.next };
     }
+    // "with a planned departure later than 21:30", "a pickup earlier than 6am": a time compared as a value
+    // of the noun phrase before it, which names the call's time (`planned_takeoff`).
+    if (wordIs(ws[at], "with", "having", "a", "an", "the", "its", "their")) {
+      let k = at;
+      if (wordIs(ws[k], "with", "having")) k++;
+      if (wordIs(ws[k], "a", "an", "the", "its", "their")) k++;
+      const named: W[] = [];
+      while (k < ws.length && named.length < 3 && ws[k]!.t.kind === "word" && !ws[k]!.used && ["NOUN", "ADJ", "VERB", "PROPN"].includes(ws[k]!.pos) && !wordIs(ws[k], "later", "earlier", "past")) named.push(ws[k++]!);
+      const clock = named.length > 0 && clockComparisonAt(ws, k) ? this.readClockAt(ws, k) : undefined;
+      if (clock?.condition.kind === "time") return { condition: { ...clock.condition, subject: subjectOf(named) }, next: clock.next };
+    }
     // "appointments that start between 19:00 and 07:00": the window of the action's own time ("start").
     const subject: W[] = [];
     let i = at;
@@ -2877,6 +2894,13 @@ class ConditionReader {
       if (CONDITION_MARKERS.has(v.norm) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm) || MODALS.has(v.norm)) return false;
       return !(ws[k + 1]?.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[k + 1]!.pos));
     };
+    // (A phrase of two or three words after one of as many: its words nouns or adjectives, no noun after it.)
+    const phraseLike = (k: number) => {
+      if (phrase.length < 2 || phrase.length > 3 || valueLike.length > 0 || attribute.length > 0) return false;
+      const words = ws.slice(k, k + phrase.length);
+      if (words.length < phrase.length || words.some((v) => v.t.kind !== "word" || v.used || !["NOUN", "PROPN", "ADJ"].includes(v.pos) || CONDITION_MARKERS.has(v.norm) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm))) return false;
+      return words.at(-1)!.pos === "NOUN" && !(ws[k + phrase.length]?.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[k + phrase.length]!.pos));
+    };
     // "batches LOT-4410, LOT-4452 or LOT-4490": after a code, codes ("A, B or C": a comma then "or" is one separator).
     const codeLike = (v: W | undefined) => valueLike.length > 0 && !!v && !v.used && (v.t.kind === "number" || (v.t.kind === "word" && /\d/.test(v.norm)));
     for (;;) {
@@ -2887,6 +2911,10 @@ class ConditionReader {
       if (next.t.kind === "tag" || next.t.kind === "quoted" || ENVIRONMENTS.has(next.norm) || codeLike(next) || oneWordValue(m + skip)) {
         values.push(valueText(next)!);
         m += skip + 1;
+      } else if (wordIs(ws[m + skip - 1], "or", "and") && phraseLike(m + skip)) {
+        // "for paddle boards or rowing boats": another phrase of as many words, each a thing's word.
+        values.push(ws.slice(m + skip, m + skip + phrase.length).map((v) => v.norm).join(" "));
+        m += skip + phrase.length;
       } else if (isValueLetter(phrase.at(-1)) && isValueLetter(next) && phrase.length === 2) {
         // "zone A or B": each letter with the noun it names a value of.
         values.push(`${phrase[0]!.norm} ${next.norm}`);
@@ -2918,7 +2946,8 @@ class ConditionReader {
     // (Two words too when a participle modifies the noun: "from purchased lists".)
     const setting = (phrase.length === 1 || participled) && values.length === 1 && valueLike.length === 0 && !category && !indefinite && last.pos === "NOUN" && phrase.every((w) => /^[a-z-]+$/.test(w.t.text)) ? SETTINGS[preposition] : undefined;
     return {
-      condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 && !participled ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}), ...(setting ? { setting } : {}) },
+      // (Several phrases are several values of whatever argument holds one: no one of them names it.)
+      condition: { kind: "equals", subject: attribute.length === 0 && phrase.length > 1 && !participled && values.length === 1 ? { text: phraseWords.join(" "), words: phrase.map(baseOf) } : subject, values, negate: negated, ...(category ? { category: true } : {}), ...(setting ? { setting } : {}) },
       next: m,
     };
   }
@@ -3485,7 +3514,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
     // list: "(staging excepted)", "(approved: FR, DE)".)
     const opener = inside[0]?.t.kind === "word" ? inside[0]!.norm : "";
     const how = opener !== "" && !/(?:ed|en|ing)$/.test(opener) && !inside.some((w) => w.t.kind === "punct" && w.t.text === ":") && (inside[0]!.pos === "VERB" || tag(["they", opener])[1]?.pos === "VERB") && !EXCEPTION_WORDS.has(inside[0]!.norm) && !CONDITION_MARKERS.has(inside[0]!.norm) && !NEGATORS.has(inside[0]!.norm);
-    const why = !gloss && atEnd && close > i + 2 && (how || inside.some((w) => w.pos === "AUX" || wordIs(w, "is", "are", "was", "were", "be", "been"))) && inside.every((w) => w.t.kind === "word" || w.t.kind === "punct");
+    // ("(we count that as dusk in summer)": a clause with a pronoun for its subject and its own verb.)
+    const stated = ["we", "they", "it", "this", "that", "these", "those", "i", "you"].includes(opener) && (inside[1]?.pos === "VERB" || inside[1]?.pos === "AUX");
+    const why = !gloss && atEnd && close > i + 2 && (how || stated || inside.some((w) => w.pos === "AUX" || wordIs(w, "is", "are", "was", "were", "be", "been"))) && (stated || inside.every((w) => w.t.kind === "word" || w.t.kind === "punct"));
     if (why) for (let k = i; k <= close; k++) ws[k]!.used = true;
     // "outside the patch window (02:00-04:00 UTC)": the brackets hold what the named period is; the name
     // glosses it, and the period reads as if written in its place.
