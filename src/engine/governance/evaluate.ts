@@ -378,7 +378,7 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       state: i < term.objects.length - 1 && writtenParticiple(term.text, o),
       // "unsigned contracts", "unpaid invoices": un- and a participle before the head is the state negated.
       unState: i < term.objects.length - 1 ? negatedState(o) : undefined,
-      // "lots" in "seed lots": an amount of the thing before it.
+      // "lots" in "grain lots": an amount of the thing before it.
       amountOf: i > 0 && i === term.objects.length - 1 && isAmountNoun(o),
     };
   });
@@ -665,8 +665,8 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       } else if (meets(valueConceptsOf(action), o.concepts)) {
         matched++;
         afterValue = true;
-      } else if (followsValue || (o.amountOf && i === objects.length - 1 && matched === i && i > 0)) {
-        // ("seed lots" and a tool that moves "seed": the last noun is an amount of the named thing.)
+      } else if (followsValue || (o.amountOf && matched === i)) {
+        // ("grain lots" and a tool that dries "grain": the last noun is an amount of the named thing.)
         matched++;
       }
     }
@@ -1625,7 +1625,7 @@ function claimHolder(a: PreparedAction, values: readonly string[]): boolean {
   return false;
 }
 
-/** The argument whose closed list holds one of the values exactly as written, when that is a code (`base_minus_20`, `class-3`). */
+/** The argument whose closed list holds one of the values exactly as written, when that is a code (`cold_room_2`, `class-3`). */
 function codedChoice(a: PreparedAction, values: readonly string[]): string | undefined {
   const lists = a.input.choices;
   if (!lists) return undefined;

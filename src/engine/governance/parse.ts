@@ -153,7 +153,6 @@ function dropStatedPredicate(text: string): string {
   if (!before.some((t) => t.pos === "NOUN" || t.pos === "PROPN") || !before.every((t) => NOUN_PHRASE_TAGS.has(t.pos))) return text;
   return `${words.slice(0, kept[at]).join(" ")} ${text.slice(m.index + m[0].length)}`;
 }
-const AUXILIARIES = new Set(["is", "are", "was", "were", "be", "has", "have", "had", "do", "does", "did", "can", "may", "must", "will", "would", "should", "shall", "might", "could", "get", "gets"]);
 
 function splitMannerCompounds(text: string): string {
   return text.replace(/((?:\b(?:be|been|being|is|are|was|were|get|gets|never|not|to|must|may|shall|should|can|cannot|will)|n't)\s+)([a-z]+)-([a-z]{3,})\b/gi, (m, lead: string, manner: string, verb: string) =>
@@ -416,6 +415,8 @@ const writtenAsCode = (w: W) => w.t.kind !== "word" || /[\d_]/.test(w.norm) || /
 // Where the things named are going: "documents headed to …", "cargo bound for …", "passengers travelling to …".
 const GOING_PARTICIPLES = new Set(["headed", "heading", "bound", "destined", "going", "travelling", "traveling", "addressed"]);
 const MODALS = new Set(["must", "may", "can", "shall", "should", "will", "could", "might", "would", "cannot", "can't", "mustn't", "shouldn't", "won't"]);
+// Verbs that only help another: the modals, and the copulas and "have", "do", "get".
+const AUXILIARIES = new Set([...MODALS, "is", "are", "was", "were", "be", "has", "have", "had", "do", "does", "did", "get", "gets"]);
 const ALLOW_WORDS = new Set(["allow", "permit", "allowed", "permitted", "fine", "ok", "okay", "acceptable", "auto-approve", "auto-approved"]);
 
 interface EffectCue {
@@ -1809,7 +1810,7 @@ class ConditionReader {
       if (clock && (clock.condition.kind === "time" || (clock.condition.kind === "not" && clock.condition.of.kind === "time"))) return { condition: of(clock.condition), next: clock.next };
     }
     // "with a planned departure later than 21:30", "a pickup earlier than 6am": a time compared as a value
-    // of the noun phrase before it, which names the call's time (`planned_takeoff`).
+    // of the noun phrase before it, which names the call's time (`planned_departure`).
     if (wordIs(ws[at], "with", "having", "a", "an", "the", "its", "their")) {
       let k = at;
       if (wordIs(ws[k], "with", "having")) k++;
@@ -3424,8 +3425,8 @@ function partyFirst(ws: W[]): W[] {
 }
 
 // "That's the legal maximum, and …", "It is the insurer's condition", "None of them are members": a sentence
-// that opens by saying what something already named is explains the rule; whatever negation follows ("close
-// enough doesn't count") is the explanation's. (Not "This is not allowed": a state of permission is a rule.)
+// that opens by saying what something already named is explains the rule; whatever negation follows ("a near
+// miss doesn't count") is the explanation's. (Not "This is not allowed": a state of permission is a rule.)
 const EXPLANATION = /^(?:(?:that|this|it|these|those|there|here)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)|none\s+of\s+(?:them|these|those)\s+(?:is|are|was|were))\s+(?!(?:not\s+|never\s+)?(?:allowed|permitted|forbidden|prohibited|blocked|banned|barred|refused|denied|subject|only|ok|okay|fine)\b)/i;
 
 export function readClause(sentence: string): Reading | ParseFailure {
@@ -4050,7 +4051,6 @@ function dayRangeOf(w: W | undefined): number[] | undefined {
   for (let d = from; d !== to; ) days.push((d = (d + 1) % 7));
   return days;
 }
-
 
 /** Whether the words of a thing end after the value at `at` (or the list it starts): the verb, a condition, a clause's end. */
 function endsThingAfterValues(ws: W[], at: number): boolean {

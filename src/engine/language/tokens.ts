@@ -552,11 +552,12 @@ const normalise = (input: string) =>
     .replace(SPELT_UNIT, spelledUnit);
 
 // "thirty-six k-m-h", "12 k.g.": a unit's letters spelt out one by one, as a voice transcript writes them.
-const SPELT_UNIT = /(?<=(\S+)\s?)\b([a-z])[-.]([a-z])(?:[-.]([a-z]))?\.?(?![a-z\d])/g;
+// (The letters come first and the number is looked back for only where they stand: every text is searched.)
+const SPELT_UNIT = /\b([a-z])[-.]([a-z])(?:[-.]([a-z]))?\.?(?![a-z\d])(?<=(\S+)\s?\b[a-z][-.][a-z](?:[-.][a-z])?\.?)/g;
 
 /** The spelt letters joined (padded, one character for one) where they name a unit after a number. */
-function spelledUnit(m: string, before: string, ...letters: (string | undefined)[]): string {
-  const joined = letters.slice(0, 3).filter((l): l is string => typeof l === "string" && l.length === 1).join("");
+function spelledUnit(m: string, first: string, second: string, third: string | undefined, before: string): string {
+  const joined = `${first}${second}${third ?? ""}`;
   const counted = /\d$/.test(before) || readNumberWords(before.split("-"), 0) !== undefined;
   return counted && quantity(1, joined) !== undefined ? joined.padEnd(m.length, " ") : m;
 }

@@ -263,7 +263,7 @@ export function isKindOf(noun: string, kind: string): boolean {
 }
 
 /**
- * Whether a noun names an amount of the thing before it rather than a thing of its own ("seed lots",
+ * Whether a noun names an amount of the thing before it rather than a thing of its own ("grain lots",
  * "honey batches", "insulin doses"): in one of its commonest senses it is a kind of indefinite quantity.
  */
 export function isAmountNoun(noun: string): boolean {

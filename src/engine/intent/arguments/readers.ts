@@ -306,7 +306,7 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
     if (parts.length >= 2 && parts[0]!.length >= 4 && parts.every((p) => p.length >= 3)) {
       // (A shorter word the English lexicon does not know, "luton" of luton_van, is a term of art: it
       // says which as surely.)
-      // (A later part that is such a term of art names it too: "echelle" of spectrograph_echelle, where the
+      // (A later part that is such a term of art names it too: "coude" of spectrograph_coude, where the
       // first word names the kind of instrument.)
       const own = parts.filter((p, k) => (k === 0 ? p.length >= 6 || !isKnownWord(p) : p.length >= 5 && !isKnownWord(p)) && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
       if (own.length > 0 && !out.some((m) => m.value === form.value)) {
