@@ -549,7 +549,8 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       if (state && objects.some((o) => o.state && !meets(lexical(conceptSet(state.value as string)), o.concepts))) return false;
     }
     // (A kind the rule's own conditions read, "unless the permit is F1", is theirs to decide.)
-    const kinds = bound.length === 0 ? kindFields(action) : kindFields(action).filter((f) => !f.words.some((w) => bound.some((b) => sameConceptWord(b, w))));
+    // (Bound as the conditions bind them: "cat" reads `category` there, so here too.)
+    const kinds = bound.length === 0 ? kindFields(action) : kindFields(action).filter((f) => !f.words.some((w) => bound.some((b) => sameConceptWord(b, w))) && !bound.some((b) => meets(f.concepts, conceptsOf(b) as Set<string>)));
     if (kinds.length > 0) {
       const afterAValue = (i: number) => i > 0 && meets(valueConceptsOf(action), objects[i - 1]!.concepts as Set<string>);
       const unnamedModifiers = objects.filter((o, i) => (i < objects.length - 1 || headIsVerb) && !(headBeforeParticiple && positionOf(o) === textWords.length - 2) && !afterAValue(i) && unnamed(o, action));
@@ -1236,6 +1237,20 @@ function inOwnScale(f: Field, value: Value): Value {
   return { ...value, kind: "temperature", unit: scale?.kind === "temperature" ? scale.unit : "tempC" };
 }
 
+// "$300", "three hundred dollars": a dollar said without whose is the dollar of whoever writes the rule,
+// so an Australian or Canadian amount is read in it as written (a code or "US" says which one it is).
+const UNQUALIFIED_DOLLAR = /^\s*\$\s*[\d.,]|\bdollars?\b|\bbucks?\b/i;
+const QUALIFIED_DOLLAR = /\b(?:us|u\.s\.|usd)\b|us\$/i;
+const currencyNames = new Intl.DisplayNames(["en"], { type: "currency" });
+const dollarCurrency = (code: string) => {
+  try {
+    return /\bdollar$/i.test(currencyNames.of(code) ?? "");
+  } catch {
+    return false;
+  }
+};
+const sameFamily = (value: Value, currency: string) => value.currency === "USD" && UNQUALIFIED_DOLLAR.test(value.text) && !QUALIFIED_DOLLAR.test(value.text) && dollarCurrency(currency);
+
 /** A field's number in the rule value's terms: currency minor units, units of one kind, fractions. */
 function comparable(f: Field, value: Value, subject: Subject): number | undefined {
   let x = Array.isArray(f.value) ? f.value.length : numberOf(f);
@@ -1569,6 +1584,13 @@ const STATE_KEYS = new Set(["status", "state", "stage", "phase"]);
 
 /** Whether a closed list of the tool's has a value the words name, and the call holds another value there. */
 function anotherChoice(action: PreparedAction, concepts: ReadonlySet<string>): boolean {
+  // ("boiler maintenance" and `{equipment: boiler, task: filter_swap}` where a task value is
+  // `boiler_inspection`: one list holding the thing is enough; another list naming it in passing says nothing.)
+  const holds = (c: PreparedAction["choices"][number]) => {
+    const held = action.fields.find((f) => f.path === c.path);
+    return typeof held?.value === "string" && meets(lexical(conceptSet(held.value)), concepts as Set<string>);
+  };
+  if (action.choices.some(holds)) return false;
   for (const c of action.choices) {
     const named = c.values.findIndex((v) => meets(v, concepts as Set<string>));
     if (named < 0) continue;
@@ -1697,6 +1719,9 @@ function evaluateEquals(a: PreparedAction, subject: Subject, values: string[], c
       a.claimed.add(coded);
       return fieldEquals(field, wanted) ? TRUE : FALSE;
     }
+    // "a Band 1 or Band 2 ticket" and `priority: band_1`: a short code after a word the tool writes together
+    // with it, in whichever argument holds it.
+    if (subject.words.length === 1 && values.every((v) => /^[\w.-]{1,4}$/.test(v)) && claimHolder(a, values.map((v) => `${subject.text} ${v}`))) return TRUE;
     // A named attribute the tool cannot carry at all (its schema says so): not about this tool.
     if (a.params && !toolCanCarry(a, subject)) return FALSE;
   }
@@ -1757,12 +1782,24 @@ const STATE_PREPOSITIONS = new Set(["under", "on", "in", "at", "pending", "await
 // The last word of an argument that holds a thing's state.
 const STATUS_KEYS = new Set(["status", "state", "result", "outcome", "stage"]);
 
+const SOMEONE = new Set(["anyone", "anybody", "someone", "somebody", "any"]);
+
 function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Truth {
   const booleans = bySubject(a, subject, (f) => typeof f.value === "boolean" || f.value === "true" || f.value === "false");
   if (booleans.length > 0) {
     const v = booleans[0]!.value === true || booleans[0]!.value === "true";
     a.claimed.add(booleans[0]!.path);
     return v === expect ? TRUE : FALSE;
+  }
+  // "if someone is still logged in" and `staff_logged_in: 2`: a count of those in the state, of which
+  // someone is when it is above zero.
+  if (subject.words.some((w) => SOMEONE.has(w))) {
+    const state = subject.words.filter((w) => !SOMEONE.has(w));
+    const count = state.length > 0 ? a.fields.find((f) => typeof f.value === "number" && state.every((w) => f.words.some((x) => sameConceptWord(w, x)))) : undefined;
+    if (count) {
+      a.claimed.add(count.path);
+      return ((count.value as number) > 0) === expect ? TRUE : FALSE;
+    }
   }
   // A state written with its preposition: "under a compliance audit" → status "under_audit",
   // "on hold" → "on_hold": a value whose words, less the preposition, are all the state's words.
@@ -2113,7 +2150,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           let v: Truth;
           const currency = value.currency ? currencyOf(a, f) : undefined;
           const x = comparable(f, warmth ? inOwnScale(f, value) : value, subject);
-          if (currency && value.currency && currency !== value.currency && !value.anyCurrency) {
+          if (currency && value.currency && currency !== value.currency && !value.anyCurrency && !sameFamily(value, currency)) {
             a.unknowns.add(`${subject.text ? `the ${subject.text}` : "the amount"} in ${value.currency}`);
             v = UNKNOWN;
           } else if (x === undefined) v = UNKNOWN;

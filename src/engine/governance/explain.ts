@@ -110,6 +110,7 @@ export function describeCondition(c: Condition): string {
       return c.subject ? `${subjectText(c.subject)} falls when ${days(c.days)} (${zoneText(c.tz)})` : `${days(c.days)} (${zoneText(c.tz)})`;
     case "dates":
       // The action's own date "falls"; the day it runs "is" (read back alike: see readDates).
+      if (c.from === c.to) return c.subject ? `the date falls on ${monthDay(c.from)} (${zoneText(c.tz)})` : `the day is ${monthDay(c.from)} (${zoneText(c.tz)})`;
       return c.subject ? `the date falls from ${monthDay(c.from)} through ${monthDay(c.to)} (${zoneText(c.tz)})` : `the day is from ${monthDay(c.from)} through ${monthDay(c.to)} (${zoneText(c.tz)})`;
     case "time":
       if (c.subject?.orNow) return `its own time is ${describeCondition({ ...c, subject: undefined }).replace(/^the time is /, "")}`;

@@ -4186,3 +4186,135 @@ describe("nineteenth session: signing it off, a count per rolling period, a name
     );
   }
 });
+
+describe("twentieth session: refusals said as phrasal verbs, lists of alternatives, days of the year, orders that point back", () => {
+  // Meaning: the things named are refused (blocked) past a value; the negated phrasal says the opposite.
+  for (const phrase of ["must be turned down", "get turned away", "get knocked back", "are off limits", "are turned back"]) {
+    const sentence = `Bookings for anyone under 16 ${phrase}`;
+    it(sentence, () => decide(sentence, [["create_booking", { guest_age: 15 }, "blocked"], ["create_booking", { guest_age: 16 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]));
+  }
+  it("a phrasal refusal under a negation does not refuse the bookings themselves", () => decide("Bookings for anyone under 16 must not be turned down", [["create_booking", { guest_age: 15 }, "approved"]]));
+
+  // Meaning: any one of three conditions, listed with commas and a last "or" (with and without its comma).
+  const lists: [string, Probe[]][] = [
+    ["Block refunds over $800, to new customers, or on Sundays", [["issue_refund", { amount: 900, new_customer: false, now: "2027-03-10T12:00:00Z" }, "blocked"], ["issue_refund", { amount: 100, new_customer: true, now: "2027-03-10T12:00:00Z" }, "blocked"], ["issue_refund", { amount: 100, new_customer: false, now: "2027-03-14T12:00:00Z" }, "blocked"], ["issue_refund", { amount: 100, new_customer: false, now: "2027-03-10T12:00:00Z" }, "approved"]]],
+    ["Concrete pours can't start before 7am London time, after 7pm London time or on a Sunday", [["schedule_pour", { start_time: "2027-06-09T05:30:00Z" }, "blocked"], ["schedule_pour", { start_time: "2027-06-09T18:30:00Z" }, "blocked"], ["schedule_pour", { start_time: "2027-06-13T10:00:00Z" }, "blocked"], ["schedule_pour", { start_time: "2027-06-09T10:00:00Z" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of lists) it(sentence, () => decide(sentence, probes));
+  it("commas joined by 'and' stay all together", () => decide("Block refunds over $800, to new customers and on Sundays", [["issue_refund", { amount: 900, new_customer: true, now: "2027-03-14T12:00:00Z" }, "blocked"], ["issue_refund", { amount: 900, new_customer: false, now: "2027-03-14T12:00:00Z" }, "approved"]]));
+
+  // Meaning: a day (or days) of every year, named or labelled; the action's own date, or the day it runs.
+  const yearly: [string, string, string][] = [
+    ["Block kiln firings on 1 January", "2027-01-01T10:00:00Z", "2027-01-02T10:00:00Z"],
+    ["Block kiln firings on New Year's Day (1 Jan)", "2027-01-01T10:00:00Z", "2027-01-02T10:00:00Z"],
+    ["No kiln firings during the nesting season - 2 April to 20 May, each year", "2027-05-20T10:00:00Z", "2027-05-21T10:00:00Z"],
+    ["No kiln firings during nesting season (2 Apr to 20 May)", "2027-04-02T10:00:00Z", "2027-04-01T10:00:00Z"],
+  ];
+  for (const [sentence, inside, outside] of yearly) it(sentence, () => decide(sentence, [["start_kiln_firing", { kiln: "K2", now: inside }, "blocked"], ["start_kiln_firing", { kiln: "K2", now: outside }, "approved"]]));
+  it("a day with its year is one date, not every year's", () => expect(restate((parseRule("Block kiln firings on 1 January 2027") as { rule: Parameters<typeof restate>[0] }).rule)).not.toMatch(/January 1 \(/));
+
+  // Meaning: a statement of days, then an order for the things booked on "those days": the statement's days whole.
+  it("the days a statement names are carried whole into the order that points back at them", () => {
+    for (const sentence of ["We can't fire the kiln on Sundays or on New Year's Day (1 Jan) — block any firing booked for those days.", "We never fire the kiln on Sundays or on 1 January: block any firing scheduled on them."]) {
+      decide(sentence, [
+        ["book_kiln_firing", { kiln: "K2", scheduled_start: "2027-01-01T09:00:00Z" }, "blocked"],
+        ["book_kiln_firing", { kiln: "K2", scheduled_start: "2027-01-03T09:00:00Z" }, "blocked"],
+        ["book_kiln_firing", { kiln: "K2", scheduled_start: "2027-01-04T09:00:00Z" }, "approved"],
+      ]);
+    }
+  });
+
+  // Meaning: a limit per window, then an order that only points back at it ("the rest", "anything past that").
+  for (const [limit, order] of [
+    ["No more than 3 locker upgrades per hour.", "Refuse the others."],
+    ["Staff can give out max 3 locker upgrades a week.", "Refuse anything over that."],
+    ["Staff may issue a maximum of 3 locker upgrades per hour.", "Refuse any more."],
+  ]) {
+    const sentence = `${limit} ${order}`;
+    it(sentence, () => {
+      expect(splitClauses(sentence)).toHaveLength(1);
+      const set = ruleSetOf(splitClauses(sentence)[0]!);
+      const now = new Date("2027-03-10T12:00:00Z");
+      const history = [1, 2, 3].map((m) => ({ tool: "issue_locker_upgrade", at: new Date(now.getTime() - m * 60_000) }));
+      expect(set.decide(prepareAction({ tool: "issue_locker_upgrade", args: { member_id: "M1" }, now, history })).decision).toBe("blocked");
+      expect(set.decide(prepareAction({ tool: "issue_locker_upgrade", args: { member_id: "M1" }, now, history: history.slice(1) })).decision).toBe("approved");
+    });
+  }
+});
+
+describe("twentieth session: asides that tell a consequence, dollars of the writer's own, lists of domains, labelled codes, activity units", () => {
+  // Meaning: the effect holds past the value; what the dash adds is why.
+  for (const aside of ["the mill would send the lorry back", "our insurer would refuse the claim", "the buyer will return it"]) {
+    const sentence = `If the grain is above 14% moisture, the delivery is not permitted — ${aside}.`;
+    it(sentence, () => expect(splitClauses(sentence)[1]).toBe(`${aside}.`));
+    it(`${sentence} (decided)`, () => decide(splitClauses(sentence)[0]!, [["accept_grain_delivery", { lot: "L1", moisture_fraction: 0.15 }, "blocked"], ["accept_grain_delivery", { lot: "L1", moisture_fraction: 0.13 }, "approved"]]));
+  }
+  // Meaning: dollars said without whose are the dollar of the amount the action carries; a named dollar is that one.
+  for (const [value, qualified] of [["$300", false], ["three hundred dollars", false], ["300 bucks", false], ["US$300", true], ["300 USD", true]] as const) {
+    const sentence = `Block late-fee write-offs above ${value}`;
+    it(sentence, () =>
+      decide(sentence, [
+        ["write_off_late_fee", { amount: 320, currency: "AUD" }, qualified ? "blocked" : "blocked"],
+        ["write_off_late_fee", { amount: 280, currency: "CAD" }, qualified ? "blocked" : "approved"],
+        ["write_off_late_fee", { amount: 280, currency: "USD" }, "approved"],
+        ["write_off_late_fee", { amount: 280, currency: "EUR" }, "blocked"],
+      ]),
+    );
+  }
+  // Meaning: outside every domain of a list, however the list names them.
+  for (const list of ["example.org or our own cliniclane.co.uk addresses", "example.org, or their cliniclane.co.uk domain", "example.org or the cliniclane.co.uk domain"]) {
+    const sentence = `Never email care notes to anyone outside ${list}.`;
+    it(sentence, () =>
+      decide(sentence, [
+        ["email_care_notes", { recipient_email: "a@cliniclane.co.uk" }, "approved"],
+        ["email_care_notes", { recipient_email: "b@example.org" }, "approved"],
+        ["email_care_notes", { recipient_email: "c@gmail.com" }, "blocked"],
+      ]),
+    );
+  }
+  // Meaning: a short code after its label ("Band 2") is what the call writes with the label joined (band_2).
+  for (const [sentence, fired] of [
+    ["Closing a Band 1 or Band 2 ticket requires approval from a lead in the hub.", "conditional"],
+    ["Never close Band 1 or Band 2 tickets.", "blocked"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["close_ticket", { ticket_id: "T1", priority: "band_1" }, fired],
+        ["close_ticket", { ticket_id: "T1", priority: "band_2" }, fired],
+        ["close_ticket", { ticket_id: "T1", priority: "band_3" }, "approved"],
+      ]),
+    );
+  }
+  // Meaning: activity of a source, in curies or becquerels either side.
+  for (const [limit, at, over] of [["20 mCi", { activity_mbq: 740 }, { activity_mbq: 741 }], ["740 MBq", { activity_mci: 20 }, { activity_mci: 20.1 }], ["0.74 GBq", { activity_mbq: 740 }, { activity_mbq: 745 }]] as const) {
+    const sentence = `Doses over ${limit} need a physicist's sign-off`;
+    it(sentence, () => decide(sentence, [["release_dose", { isotope: "f18", ...at }, "approved"], ["release_dose", { isotope: "f18", ...over }, "conditional"]]));
+  }
+});
+
+describe("twentieth session: 'gets' under a negated subject, someone counted, a figure of our own, days of what is booked, a list that holds the value", () => {
+  // Meaning: no such thing may be done while the condition holds; a count of people says whether anyone is.
+  for (const sentence of ["If anyone is still logged in to a bay, no wash cycle gets started in it.", "If someone is logged in to the bay, no wash cycle gets started."]) {
+    it(sentence, () => decide(sentence, [["start_wash_cycle", { bay: "B2", staff_logged_in: 2 }, "blocked"], ["start_wash_cycle", { bay: "B2", staff_logged_in: 0 }, "approved"]]));
+  }
+  // Meaning: one of the call's amounts below another, the other named as the writer's own.
+  for (const sentence of ["Sending a customer an estimate whose total is below our production cost for the job is not allowed.", "Block estimates whose total is below our production cost", "Never send estimates whose total is under their production cost"]) {
+    it(sentence, () => decide(sentence, [["send_estimate", { estimate_total: 900, production_cost: 1000 }, "blocked"], ["send_estimate", { estimate_total: 1100, production_cost: 1000 }, "approved"]]));
+  }
+  // Meaning: what is booked has its own day, which the days name; the day the booking is made does not matter.
+  for (const sentence of ["Do not book deep cleans on Saturdays or Sundays", "Never schedule deep cleans on weekends", "Don't reserve deep cleans on Saturdays or Sundays unless the site is the depot"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["book_deep_clean", { site: "office", date: "2027-05-16", now: "2027-05-12T10:00:00Z" }, "blocked"],
+        ["book_deep_clean", { site: "office", date: "2027-05-17", now: "2027-05-15T10:00:00Z" }, "approved"],
+      ]),
+    );
+  }
+  // Meaning: a thing named by a value one list holds; another list naming it in one of its values says nothing.
+  it("a value held in one closed list names the thing whatever another list's values say", () => {
+    const set = ruleSetOf("Block boiler maintenance");
+    const choices = { equipment: ["boiler", "chiller"], task: ["boiler_inspection", "filter_swap"] };
+    const call = (args: Record<string, unknown>) => set.decide(prepareAction({ tool: "schedule_maintenance", args, params: ["equipment", "task", "start_time"], choices, now: new Date("2027-03-10T12:00:00Z") })).decision;
+    expect([call({ equipment: "boiler", task: "filter_swap" }), call({ equipment: "chiller", task: "filter_swap" })]).toEqual(["blocked", "approved"]);
+  });
+});

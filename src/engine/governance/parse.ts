@@ -203,12 +203,20 @@ function analyze(text: string): W[] {
   // approval always does (before the action), so no word of the action.
   text = text.replace(/\s+(?:first|beforehand|in\s+advance|ahead\s+of\s+time)(?=\s*(?:[.,;(]|$))/gi, "");
   // "… needs the owner's approval before it is raised": the same, said of the action by a pronoun.
-  if (/\b(?:approv\w*|sign[\s-]*off|consent|authori[sz]\w*|review)\b/i.test(text)) {
+  if (/\b(?:approv\w*|sign[\s-]*off|consent|authori[sz]\w*|review|ok(?:ay)?(?:ed|'d)?|check(?:ed)?\s+off|sign(?:ed|s)?\s+(?:it|them)\s+off)\b/i.test(text)) {
+    // ("before it's loaded", "before they're shipped": said in full, as the readers below know it.)
+    text = text.replace(/\bbefore\s+(it|they)[’'](s|re)\b/gi, (_m, who: string, be: string) => `before ${who} ${be.toLowerCase() === "s" ? "is" : "are"}`);
     text = text.replace(/\s+before\s+(?:it|they|this|these|one)\s+(?:is|are|gets?|can\s+be|may\s+be)\s+[a-z]+(?=\s*(?:[.,;(]|$))/gi, "");
     // ("… before it goes to the printer", "before they go ahead", "before it starts": a verb of happening
     // says only that the action happens, wherever it goes.)
     text = text.replace(/\s+before\s+(?:it|they|this|these|one)\s+(?:goes|go|proceeds?|starts?|begins?|happens?|takes?\s+place)\b[^.;,()]*/gi, "");
   }
+  // "no wash cycle gets started": a passive said with "get" under a negated subject forbids it as
+  // "may be" does.
+  text = text.replace(/\b(no|nothing|nobody)\b([^.;,:()]*?)\s+gets\s+(?=[a-z]{3,}(?:ed|en)\b)/gi, "$1$2 may be ");
+  // "… gets started in it", "… may be stored there": a place said by a pronoun for the thing the conditions
+  // name (which they read already).
+  text = text.replace(/\s+(?:in|on|at|into|inside|within|from)\s+(?:it|them|there)(?=\s*(?:[.,;!]|$))/gi, "");
   text = dropStatedPredicate(text);
   text = dayRangesOn(text);
   // "Ensure that …", "Make sure …": the rule itself follows.
@@ -366,6 +374,9 @@ const approvingAt = (ws: W[], k: number) => k < ws.length && (APPROVAL_PARTICIPL
 
 const BLOCK_VERBS = new Set(["block", "deny", "forbid", "prohibit", "disallow", "reject", "prevent", "stop", "refuse", "ban", "bar", "veto", "halt", "refrain", "avoid"]);
 const BLOCK_PARTICIPLES = new Set(["forbidden", "prohibited", "blocked", "banned", "denied", "disallowed", "barred", "rejected", "prevented", "refused", "vetoed", "off-limits", "frozen", "embargoed", "suspended"]);
+// Phrasal participles that refuse what they name: "must be turned down", "are knocked back", "are off limits".
+const BLOCK_PHRASALS: Readonly<Record<string, readonly string[]>> = { turned: ["away", "down", "back"], knocked: ["back"], sent: ["away"], off: ["limits", "limit"] };
+const blockPhrasalAt = (ws: W[], i: number) => BLOCK_PHRASALS[ws[i]!.norm]?.includes(ws[i + 1]?.norm ?? "") === true && wordIs(ws[i - 1], "be", "is", "are", "been", "being", "get", "gets", "getting");
 const APPROVAL_NOUNS = new Set([
   "approval", "approvals", "sign-off", "signoff", "review", "confirmation", "authorization", "authorisation", "consent", "escalation",
   "human", "person", "manager", "approver", "reviewer", "supervisor", "admin", "administrator", "someone", "owner", "lead", "operator", "officer",
@@ -725,11 +736,14 @@ function effectCues(ws: W[]): EffectCue[] {
       }
     }
     // Block, passive or predicative: "is forbidden", "are not allowed", "is never permitted", "is off-limits".
-    if (BLOCK_PARTICIPLES.has(w.norm) || (ALLOW_WORDS.has(w.norm) && ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm)))) {
+    const phrasal = blockPhrasalAt(ws, i);
+    if (phrasal || BLOCK_PARTICIPLES.has(w.norm) || (ALLOW_WORDS.has(w.norm) && ws.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x.norm)))) {
       let start = i;
-      while (start > 0 && (NEGATORS.has(ws[start - 1]!.norm) || MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "is", "are", "been", "always", "strictly"))) start--;
+      while (start > 0 && (NEGATORS.has(ws[start - 1]!.norm) || MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "be", "is", "are", "been", "being", "get", "gets", "getting", "always", "strictly"))) start--;
       if (start === i && !BLOCK_PARTICIPLES.has(w.norm)) continue;
-      let end = i + 1;
+      // "must not be turned down" says the opposite: only the plain phrasal refuses.
+      if (phrasal && ws.slice(start, i).some((x) => NEGATORS.has(x.norm))) continue;
+      let end = i + (phrasal ? 2 : 1);
       if (wordIs(ws[end], "to", "from") && wordIs(ws[end + 1], "be", "happen", "run")) end += 2;
       cues.push({ effect: "block", span: range(start, end), at: start });
       i = end - 1;
@@ -987,6 +1001,17 @@ const MONTHS: Record<string, number> = {
  * A day of the year at `k`: "December 1", "1 December", "the 1st of December", "the last day of April",
  * "the end of March", or a month alone (its first day as a start, its last as an end).
  */
+/** After a name of up to four words, a bracket or a dash that opens dates: where the dates start. */
+function datesAfterLabel(ws: W[], j: number): number | undefined {
+  for (let k = j; k < j + 4 && ws[k]?.t.kind === "word" && MONTHS[ws[k]!.norm] === undefined && !CONDITION_MARKERS.has(ws[k]!.norm); k++) {
+    const mark = ws[k + 1];
+    if (mark?.t.kind !== "punct" || !["(", "-", "–", "—"].includes(mark.t.text)) continue;
+    const at = wordIs(ws[k + 2], "from", "between") ? k + 3 : k + 2;
+    return monthDayAt(ws, at, "start") ? k + 2 : undefined;
+  }
+  return undefined;
+}
+
 function monthDayAt(ws: W[], k: number, end: "start" | "end"): { md: number; next: number } | undefined {
   if (wordIs(ws[k], "the")) k++;
   const month = (x: W | undefined) => (x?.t.kind === "word" ? MONTHS[x.norm] : undefined);
@@ -1135,6 +1160,8 @@ function comparatorAt(ws: W[], i: number): { op: Comparator; length: number } | 
   for (const [phrase, op] of COMPARATORS) {
     if (phrase.every((p, k) => ws[i + k]?.t.kind === "word" && ws[i + k]!.norm === p)) return { op, length: phrase.length };
   }
+  // "max 3 vouchers", "minimum 2 staff": a bound written as a label before its number.
+  if (wordIs(ws[i], "max", "maximum", "min", "minimum") && NUMERIC_KINDS.has(ws[i + 1]?.t.kind ?? "")) return { op: wordIs(ws[i], "max", "maximum") ? "lte" : "gte", length: 1 };
   // "no fewer than", "not lighter than", "not under": a negated comparison is its complement.
   if (wordIs(ws[i], "no", "not") && ws[i + 1]?.t.kind === "word") {
     const inner = comparatorAt(ws, i + 1);
@@ -1194,9 +1221,11 @@ const AMOUNT_NOUNS = new Set(["value", "limit", "amount", "price", "cost", "tota
  * up to three nouns ending in one that names an amount ("insured value", "coverage limit"), and no number.
  */
 function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
-  if (!wordIs(ws[k], "the", "its", "their", "his", "her", "this") && !/'s$/.test(ws[k]?.norm ?? "")) return undefined;
+  // ("our operating cost": the writer's own figure, which the action carries as another does.)
+  const OWNERS = ["the", "its", "their", "his", "her", "this", "our", "your"];
+  if (!wordIs(ws[k], ...OWNERS) && !/'s$/.test(ws[k]?.norm ?? "")) return undefined;
   const words: W[] = [];
-  let m = wordIs(ws[k], "the", "its", "their", "his", "her", "this") ? k + 1 : k;
+  let m = wordIs(ws[k], ...OWNERS) ? k + 1 : k;
   // "the account's credit limit": the owner is whose argument it is, not a word of its name.
   const owned = /'s$/.test(ws[m]?.norm ?? "") && ws[m]!.t.kind === "word";
   if (owned) m++;
@@ -1211,6 +1240,9 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
     const whose = thingNamedAt(ws, m + 1);
     if (whose) return { words: [...words, ...whose.words.filter((w) => !/'s$/.test(w.norm))], next: whose.next };
   }
+  // "our production cost for the job", "the limit on the account": the thing the amount is of, by a
+  // definite noun, names no value of its own.
+  if (wordIs(ws[m], "for", "of", "on") && wordIs(ws[m + 1], "the", "this", "that") && ws[m + 2]?.pos === "NOUN" && !ws[m + 2]!.used && endsClause(ws, m + 3)) return { words, next: m + 3 };
   return { words, next: m };
 }
 
@@ -1390,9 +1422,17 @@ class ConditionReader {
     let pendingOr = false;
     let negateNext = false;
     let lastSubject: W[] = [];
+    // "before 8am, after 6pm, or on a Sunday": conditions parted by commas only, then "or", are one list of
+    // alternatives. `listed` counts the conditions at the end that commas alone part; `comma`/`joined` say
+    // what stood since the last condition.
+    let listed = 0;
+    let comma = false;
+    let joined = false;
     while (i < ws.length) {
       const w = ws[i]!;
       if (w.used || (w.t.kind === "punct" && w.t.text !== "(" && w.t.text !== "/")) {
+        if (w.t.kind === "punct" && w.t.text === ",") comma = true;
+        else if (w.t.kind === "punct") joined = true;
         i++;
         continue;
       }
@@ -1401,6 +1441,7 @@ class ConditionReader {
         i++;
         continue;
       }
+      if (wordIs(w, "and", "but", "also", "then", "yet")) joined = true;
       if (wordIs(w, "and", "but", "also", "then", "yet") || (w.t.kind === "word" && ["when", "whenever", "if", "where", "while", "whose", "which", "that", "who", "once", "with", "for", "of", "by", "via", "as", "is", "are", "be", "it", "they", "its"].includes(w.norm) && !this.startsSomething(ws, i))) {
         if (wordIs(w, "with", "for", "of", "by", "whose", "where", "when", "while", "if", "which", "that", "who") && !lastSubject.length) {
           // keep the marker's following words as the next subject
@@ -1450,9 +1491,16 @@ class ConditionReader {
         if (negateNext) c = negate(c);
         negateNext = false;
         if (pendingOr && conditions.length > 0) {
-          const prev = conditions.pop()!;
+          const run = Math.max(1, Math.min(listed, conditions.length));
+          const prev = run > 1 ? ({ kind: "or", of: conditions.splice(conditions.length - run, run) } as Condition) : conditions.pop()!;
           conditions.push(prev.kind === "or" ? { kind: "or", of: [...prev.of, c] } : { kind: "or", of: [prev, c] });
-        } else conditions.push(c);
+          listed = 0;
+        } else {
+          listed = comma && !joined && conditions.length > 0 ? listed + 1 : 1;
+          conditions.push(c);
+        }
+        comma = false;
+        joined = false;
         pendingOr = false;
         for (let k = i; k < got.next; k++) ws[k]!.used = true;
         // Words a reader read past but that belong to the action ("3 refunds per hour": refunds).
@@ -1616,10 +1664,26 @@ class ConditionReader {
     }
     // "… may not be booked for any date from …": the planning word may have been read before.
     for (let b = i - 1; b >= Math.max(0, i - 4) && !own; b--) if (wordIs(ws[b], "date", "dates") || PLANNED.has(ws[b]!.norm)) own = true;
+    // "during calving season (1 Mar to 31 May)", "on New Year's Day (1 Jan)", "during the nesting season - 2
+    // April to 20 May": a season or a day by its name, then its dates in brackets or after a dash. The dates are the
+    // condition; the name only labels them.
+    const labelled = j > i ? datesAfterLabel(ws, j) : undefined;
+    if (labelled !== undefined) j = labelled;
     let from: number | undefined;
     let to: number | undefined;
     let k: number;
-    if (wordIs(ws[j], "from", "between")) {
+    const dayGiven = (a: number, b: number) => ws.slice(a, b).some((x) => x.t.kind === "number" || /^\d{1,2}(?:st|nd|rd|th)$/.test(x.norm));
+    const single = j > i && !wordIs(ws[j], "from", "between", "in", "during") ? monthDayAt(ws, j, "start") : undefined;
+    if (single && dayGiven(j, single.next) && ws[single.next]?.t.kind !== "number") {
+      // "on 1 January", "2 April to 20 May": a day of the year, or days written without "from" (a year
+      // after it makes one date, not a day of every year).
+      k = single.next;
+      if (wordIs(ws[k], "through", "thru", "to", "until", "till", "-", "–") || (ws[k]?.t.kind === "punct" && ["-", "–"].includes(ws[k]!.t.text))) {
+        const b = monthDayAt(ws, k + 1, "end");
+        if (!b || ws[b.next]?.t.kind === "number") return undefined;
+        [from, to, k] = [single.md, b.md, b.next];
+      } else [from, to] = [single.md, single.md];
+    } else if (wordIs(ws[j], "from", "between")) {
       const a = monthDayAt(ws, j + 1, "start");
       if (!a || !wordIs(ws[a.next], "through", "thru", "to", "until", "till", "and", "-", "–")) return undefined;
       const b = monthDayAt(ws, a.next + 1, "end");
@@ -1640,6 +1704,11 @@ class ConditionReader {
       if (months.length === 0 || months.some((m, n) => n > 0 && m !== (months[n - 1]! % 12) + 1)) return undefined;
       [from, to] = [months[0]! * 100 + 1, months.at(-1)! * 100 + 31];
     } else return undefined;
+    if (labelled !== undefined && ws[k]?.t.kind === "punct" && ws[k]!.t.text === ")") k++;
+    // ("…, every year": the days come round each year, as all days of the year here do.)
+    const yearly = (ws[k]?.t.kind === "punct" && ws[k]!.t.text === "," ? k + 1 : k);
+    if (wordIs(ws[yearly], "every", "each") && wordIs(ws[yearly + 1], "year")) k = yearly + 2;
+    else if (wordIs(ws[yearly], "annually", "yearly")) k = yearly + 1;
     const tz = this.zoneAround(ws, k);
     const subject = own ? { subject: { text: "date", words: [], implied: "time" as const } } : {};
     return { condition: { kind: "dates", from, to, tz: tz.zone, ...subject }, next: tz.next };
@@ -1992,7 +2061,14 @@ class ConditionReader {
       else if (wordIs(ws[j], "or", "and") && domains.length > 0) {
         j++;
         continue;
+      } else if (wordIs(ws[j], "domain", "domains", "address", "addresses") && domains.length > 0 && (wordIs(ws[j + 1], "or", "and") || listMark(ws[j + 1] ?? ws[j]!))) {
+        j++;
+        continue;
       } else if (wordIs(ws[j], "domain", "domains") && domains.length > 0) {
+        j++;
+        continue;
+      } else if (wordIs(ws[j], "our", "their", "your", "the", "its", "own") && domains.length > 0 && (wordIs(ws[j - 1], "or", "and", "our", "their", "your", "its") || listMark(ws[j - 1]!))) {
+        // ("outside example.org or our own clinic.co.uk addresses": whose the next domain is says nothing more.)
         j++;
         continue;
       } else break;
@@ -3603,7 +3679,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
       if (end > start && (["NOUN", "PROPN"].includes(ws[end - 1]!.pos) || APPROVAL_NOUNS.has(ws[end - 1]!.norm))) {
         // "the mechanic on duty", "the head of maintenance", "the engineer in charge": a phrase that
         // says which one, ending the clause, is the approver's too (not a place of the action).
-        const which = wordIs(ws[end], "on", "in", "of", "at") && ws[end + 1]?.pos === "NOUN" && !ws[end + 1]!.used ? (ws[end + 2]?.pos === "NOUN" && !ws[end + 2]!.used ? 3 : 2) : 0;
+        // ("a lead in the control room": with its article too.)
+        const det = wordIs(ws[end + 1], "the", "our", "their") ? 1 : 0;
+        const which = wordIs(ws[end], "on", "in", "of", "at") && ws[end + 1 + det]?.pos === "NOUN" && !ws[end + 1 + det]!.used ? (ws[end + 2 + det]?.pos === "NOUN" && !ws[end + 2 + det]!.used ? 3 : 2) + det : 0;
         if (which > 0 && endsClause(ws, end + which)) end += which;
         for (let k = i; k < end; k++) ws[k]!.used = true;
       }
@@ -3884,6 +3962,16 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (const c of days) if ((c.kind === "weekday" || c.kind === "dates") && !c.subject) c.subject = { text: planned.norm, words: [], implied: "time" };
     // "windows starting on a Sunday": the participle says when, it is not the action's operation.
     if (planned.norm.endsWith("ing") && actionWords.length > 1 && days.length > 0) actionWords.pop();
+  } else {
+    // "Never book deep cleans on weekends": what a verb of booking makes has its own
+    // day, which the days are about (a tool without one is read on the day it runs).
+    const booking = actionWords.find((w) => w.t.kind === "word" && w.pos === "VERB" && verbClassOf(w.lemma) === "book");
+    if (booking) {
+      const days: Condition[] = [];
+      const collect = (c: Condition) => (c.kind === "weekday" || c.kind === "dates" ? days.push(c) : c.kind === "or" || c.kind === "and" ? c.of.forEach(collect) : undefined);
+      read.conditions.forEach(collect);
+      for (const c of days) if ((c.kind === "weekday" || c.kind === "dates") && !c.subject) c.subject = { text: booking.norm, words: [], implied: "time", orNow: true };
+    }
   }
   // "Never schedule a recital outside 10:00-16:00": what is planned has its own time, which the window is about
   // (the time the action runs, when the tool has none).
@@ -4182,7 +4270,8 @@ export function parseRule(sentence: string): ParseResult {
   // ("… 500 W and above", "… 2 GB or over" end with the value's own bound: complete; "… or M&A" ends with a name.)
   const last = /(?<!\b(?:and|or)\s+|&)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
   // (A capital "A" after a noun is a value: "… in zone A". "On" after a copula is a state: "… while the pumps are on".)
-  if (last && !(last[1] === "A" && /\b[a-z]+\s+A$/.test(text)) && !(/^on$/i.test(last[1]!) && /\b(?:is|are|was|were|still|left)\s+on$/i.test(text))) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
+  // ("the hives are in": "in" after a copula is a state too.)
+  if (last && !(last[1] === "A" && /\b[a-z]+\s+A$/.test(text)) && !(/^(?:on|in)$/i.test(last[1]!) && /\b(?:is|are|was|were|still|left)\s+(?:on|in)$/i.test(text))) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
   // "more then 20", a common slip: a comparative is followed by "than".
@@ -4407,8 +4496,9 @@ const LIMIT_ON_THINGS_DONE = /^(?:no|not)\s+more\s+than\s+|^(?:at\s+most|a\s+max
 function limitOnThingsDone(text: string): string {
   // "Lifeguards may close no more than 2 lanes per hour": a permission up to a limit forbids what is beyond it;
   // who may is not kept (the limit is read for every caller, the stricter reading).
-  const permitted = /^(?:[a-z][\w-]*\s+){1,4}?(?:may|can|shall|are\s+allowed\s+to|is\s+allowed\s+to)\s+([a-z]{3,})\s+(?:no\s+more\s+than|not\s+more\s+than|at\s+most|up\s+to|a\s+maximum\s+of)\s+(.+)$/i.exec(text.trim());
-  if (permitted && tag(["they", permitted[1]!.toLowerCase()])[1]?.pos === "VERB") return `Do not ${permitted[1]} more than ${permitted[2]}`;
+  // ("Staff can give out max 5 passes a day": a verb with its particle, a bound written as a label.)
+  const permitted = new RegExp(String.raw`^(?:[a-z][\w-]*\s+){1,4}?(?:may|can|shall|are\s+allowed\s+to|is\s+allowed\s+to)\s+([a-z]{3,}(?:\s+(?:out|off|up|back|over|away))?)\s+${LIMIT_BOUND}\s+(.+)$`, "i").exec(text.trim());
+  if (permitted && tag(["they", permitted[1]!.split(" ")[0]!.toLowerCase()])[1]?.pos === "VERB") return `Do not ${permitted[1]} more than ${permitted[2]}`;
   // "Sessions may be booked no more than 3 times a day": how often the things may be done to.
   const often = /^(.+?)\s+(?:may|can|shall|should|(?:are|is)\s+(?:allowed|permitted)\s+to)\s+(?:be|get)\s+([a-z]{3,})\s+(?:no\s+more\s+than|not\s+more\s+than|at\s+most|up\s+to|a\s+maximum\s+of)\s+(?:(\S+)\s+times?|(once|twice|thrice))\b\s*(.*)$/i.exec(text.trim());
   const done = often ? tag(["it", "was", often[2]!.toLowerCase()])[2] : undefined;
@@ -4491,6 +4581,7 @@ export function splitClauses(text: string): string[] {
   return text
     // Not after an abbreviation: "5 p.m. Europe/London", "e.g. Refunds".
     .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
+    .filter((s, i, all) => !(i > 0 && ORDER_OF_WHAT_WENT_BEFORE.test(s.trim()) && parseRule(all[i - 1]!).ok))
     .flatMap(elaborated)
     .flatMap(pronounAside)
     .flatMap(statedThenOrdered)
@@ -4499,13 +4590,20 @@ export function splitClauses(text: string): string[] {
     .filter((s) => s.length > 0 && !isRestatementNote(s));
 }
 
+// "At most 5 transfers a day. Refuse the others.", "… a day. Block any more after that.": an order
+// whose only object points back at the sentence before says that sentence's effect again; that sentence is
+// the rule (a sentence before it that is no rule leaves the order to be refused with it).
+const ORDER_OF_WHAT_WENT_BEFORE = /^(?:please\s+)?(?:block|deny|refuse|reject|stop|prevent|forbid|disallow|decline)\s+(?:the\s+rest|the\s+others?|all\s+others|anything(?:\s+else)?|everything(?:\s+else)?|any\s+(?:more|others?|extra|further)|them|those|these|it)(?:\s+(?:past|over|beyond|above|after|exceeding|outside)\s+(?:that|this|it|them|those|these|the\s+(?:limit|cap|threshold)))?\s*[.!]*$/i;
+
 /**
  * "Tanks must not be drained during a storm - they are topped up instead": after a spaced dash, a clause of
  * its own whose subject is a pronoun for the rule's things says what happens to them otherwise or why. It is
  * split off (and kept as the rule's note when it states no effect), never read as a condition of the rule.
  */
 function pronounAside(sentence: string): string[] {
-  const m = /^(.+?\S)\s+[-–—]\s+((?:(?:they|it|these|those|this|we|that)\s+|(?:that|it)'s\s+|none\s+of\s+(?:them|these|those)\s+).+)$/i.exec(sentence);
+  // ("… is not allowed — the mill would send the lorry back": a thing of its own that will or would
+  // do something is a consequence told, as a pronoun's clause is.)
+  const m = /^(.+?\S)\s+[-–—]\s+((?:(?:they|it|these|those|this|we|that)\s+|(?:that|it)'s\s+|none\s+of\s+(?:them|these|those)\s+|(?:the|our|their|its|your)\s+(?:[a-z][\w-]*\s+){1,3}(?:will|would|won't|wouldn't|might|could|can't|cannot)\s+).+)$/i.exec(sentence);
   if (!m) return [sentence];
   const [, rule, aside] = m as unknown as [string, string, string];
   const own = parseRule(aside);
@@ -4527,9 +4625,15 @@ function statedThenOrdered(sentence: string): string[] {
   // "We don't cut hair on Sundays: block any styling booking that falls on it": the order names the days
   // the statement gave by a pronoun; it says the statement in full, which is then no rule of its own.
   const days = STATED_DAYS.exec(stated);
-  const anaphor = /\bon\s+(?:one|it|them|those(?:\s+days)?|such\s+(?:a\s+)?days?|that\s+day|either(?:\s+of\s+them)?)\b/i;
-  if (days && anaphor.test(ordered)) return [ordered.replace(anaphor, `on ${days[1]}`)];
+  const anaphor = /\b(?:on|for|during)\s+(?:one|it|them|those(?:\s+days)?|such\s+(?:a\s+)?days?|that\s+day|either(?:\s+of\s+them)?)\b/i;
+  const refersBack = anaphor.test(ordered);
   const statedRule = parseRule(stated).ok;
+  if (days && refersBack) {
+    // (The statement's days run to its end: "on Sundays or on New Year's Day (1 Jan)" is carried whole.)
+    const said = ordered.replace(anaphor, stated.slice(days.index).replace(/[\s.,!]+$/, ""));
+    if (!statedRule || parseRule(said).ok) return [said];
+  }
+  if (refersBack && statedRule) return [stated];
   if (dash && !statedRule) return [sentence];
   return statedRule ? [stated, ordered] : [ordered];
 }

@@ -228,3 +228,11 @@ describe("nineteenth session: a modal without its subject states", () => {
     expectKind("question", ["should we open the shutter with 90% humidity", "must the bay be locked overnight?", "will the line be free at noon"]);
   });
 });
+
+describe("twentieth session: thanks said the British way or by emoji; a correction in a later clause", () => {
+  it("acknowledges", () => expectKind("acknowledgement", ["ace, ta 👌", "ta very much", "👍", "great 🙏", "brill cheers", "lovely 👌"], DONE));
+  it("an emoji does not make a request of a question or a question of a request", () => {
+    expectKind("request", ["the 9:10 is full again 🙄 could someone move LIB-2231 to the 11:40", "renew LIB-2231 please 🙏"]);
+  });
+  it("amends in any clause", () => expectKind("correction", ["oh wait, the Eastgate branch is shut — actually make it Westgate", "hmm, that's the wrong card. actually use LIB-2240"], after("Renewing LIB-2231 at Eastgate. Shall I go ahead?")));
+});

@@ -61,8 +61,8 @@ export type ClauseAct = "command" | "prohibition" | "question" | "thanks" | "pra
 // interjections in use, whatever part of speech the model gives them in isolation.
 // Words that open a clause without saying anything about its act (the tagger reads some as nouns or verbs).
 const DISCOURSE = new Set(["please", "kindly", "um", "uh", "hmm", "erm", "right", "well"]);
-const THANKS = new Set(["thank", "thanks", "thx", "ty", "cheers", "appreciate", "appreciated", "grateful", "kudos"]);
-const PRAISE = new Set(["great", "perfect", "awesome", "excellent", "brilliant", "lovely", "nice", "cool", "wonderful", "fantastic", "amazing", "good", "fine", "ok", "okay", "alright", "sure", "yes", "yep", "yeah", "noted", "gotcha", "superb", "sweet", "neat"]);
+const THANKS = new Set(["thank", "thanks", "thx", "thnx", "tnx", "ty", "ta", "cheers", "appreciate", "appreciated", "grateful", "kudos"]);
+const PRAISE = new Set(["great", "perfect", "awesome", "excellent", "brilliant", "lovely", "nice", "cool", "wonderful", "fantastic", "amazing", "good", "fine", "ok", "okay", "alright", "sure", "yes", "yep", "yeah", "noted", "gotcha", "superb", "sweet", "neat", "brill", "ace", "champion", "magic", "grand"]);
 const GREETINGS = new Set(["hi", "hello", "hey", "hiya", "yo", "morning", "afternoon", "evening", "howdy"]);
 // Verbs whose command asks for knowledge, not an action ("tell me…", "remind me…", "I need to know…").
 // Verbs of answering what was asked: with the question itself in the turn, the turn asks it.
@@ -138,11 +138,15 @@ const CACHE_LIMIT = 2_000;
  * The clauses of a text, each with its words tagged in context and its act. Sentences end at . ! ? ; and
  * line breaks; a comma, colon or dash also ends a clause (each piece of "X is broken, can you fix it?").
  */
+// Emoji that say a word of dialogue ("👍" is an ok, "🙏" a thanks); the rest only colour a clause.
+const EMOJI_WORDS: Record<string, string> = { "🙏": "thanks", "👍": "ok", "👌": "ok", "✅": "ok", "🙌": "great", "👏": "great", "💯": "great" };
+const spokenEmoji = (text: string) => text.replace(/\p{Extended_Pictographic}\uFE0F?/gu, (e) => ` ${EMOJI_WORDS[e.replace("\uFE0F", "")] ?? ""} `);
+
 export function clausesOf(text: string): Clause[] {
   const hit = CACHE.get(text);
   if (hit) return hit;
   const clauses: Clause[] = [];
-  for (const line of text.split(/\n+/)) {
+  for (const line of spokenEmoji(text).split(/\n+/)) {
     const toks = tokens(line).map(unmistyped);
     let sentence: string[] = [];
     const flush = (end: string | undefined) => {
@@ -447,8 +451,9 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
       // (A tagger may leave "overriding" an adjective: its base forms are looked at too.)
       const bypassing = clauses.some((c) => c.words.some((w) => BYPASSING.has(w.lemma) || [...conceptsOf(w.lower)].some((f) => BYPASSING.has(f))));
       if (pressing || bypassing || commands.some((c) => BYPASSING.has(c.verb ?? ""))) return "insistence";
-      // "actually make it Thursday", "change that to 4": a command about what was already asked.
-      if (amends(firstWords) || commands.some((c) => c.object !== undefined && BACK_REFERENCES.has(c.object) && !PRESSING.has(c.verb ?? ""))) return "correction";
+      // "actually make it Thursday", "change that to 4": a command about what was already asked. ("oh wait,
+      // the Aurora is in dry dock — actually make it the Borealis": in a later clause too.)
+      if (clauses.some((c) => amends(c.words)) || commands.some((c) => c.object !== undefined && BACK_REFERENCES.has(c.object) && !PRESSING.has(c.verb ?? ""))) return "correction";
     }
     return "request";
   }

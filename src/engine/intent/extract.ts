@@ -83,7 +83,7 @@ export function extractArguments(schema: JsonSchema, turns: string[], options: E
 
 // Where a turn turns to amend what it just said: a sentence (or a clause after a comma) opening with
 // "actually", "make it", "scratch that", "on second thought", "no wait", "sorry, I meant".
-const AMENDMENT = /(?:[.!?;]\s+|\n\s*|,\s+(?=actually\b))(?=(?:actually|make (?:it|that)|scratch that|on second thoughts?|no,? wait|wait,? no|sorry,? (?:i meant|make it)|correction:)\b)/i;
+const AMENDMENT = /(?:[.!?;]\s+|\n\s*|,\s+(?=actually\b)|\s+[-–—]\s+)(?=(?:actually|make (?:it|that)|scratch that|on second thoughts?|no,? wait|wait,? no|sorry,? (?:i meant|make it)|correction:)\b)/i;
 
 /** A turn split where it amends itself; one piece when it does not. */
 function amendedWithin(text: string): string[] {

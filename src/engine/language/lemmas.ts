@@ -95,7 +95,7 @@ export function isDispatchVerb(word: string): boolean {
 // Verbs that carry little meaning of their own and take it from their object ("issue a refund", "give a
 // discount", "raise a purchase order", "file a claim"): with a tool that makes or applies what the object
 // names (`create_purchase_order`, `apply_discount`), they name its operation.
-export const SUPPORT_VERBS: ReadonlySet<string> = new Set(["issue", "make", "give", "submit", "raise", "place", "process", "file", "lodge", "initiate", "apply", "grant", "do", "perform", "handle", "conduct", "carry", "put", "open", "run", "start", "trigger", "execute", "create", "generate"]);
+export const SUPPORT_VERBS: ReadonlySet<string> = new Set(["issue", "make", "give", "hand", "dole", "submit", "raise", "place", "process", "file", "lodge", "initiate", "apply", "grant", "do", "perform", "handle", "conduct", "carry", "put", "open", "run", "start", "trigger", "execute", "create", "generate"]);
 
 // What a verb of a class acts on when the sentence names it only in general: "wire money", "pay funds",
 // "deploy code". Such an object adds nothing to the verb, so a tool need not name it.

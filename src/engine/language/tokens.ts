@@ -61,10 +61,37 @@ function currencyTables(): { names: Map<string, string>; codes: Set<string> } {
     for (const form of [last, `${last}s`, last.endsWith("o") ? `${last}s` : last]) if (!names.has(form)) names.set(form, code);
   }
   // Spoken names the CLDR display names do not end with.
-  for (const [w, c] of [["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"], ["pence", "GBP"], ["sterling", "GBP"], ["pounds sterling", "GBP"], ["pound sterling", "GBP"], ["us dollars", "USD"], ["u.s. dollars", "USD"]] as const) names.set(w, c);
+  // ("kr": the Nordic crowns' sign, read as the first of them; a schema's own crown wins, see currencyFamily.)
+  for (const [w, c] of [["kr", "SEK"], ["bucks", "USD"], ["quid", "GBP"], ["renminbi", "CNY"], ["kronor", "SEK"], ["kroner", "NOK"], ["reais", "BRL"], ["cents", "USD"], ["pence", "GBP"], ["sterling", "GBP"], ["pounds sterling", "GBP"], ["pound sterling", "GBP"], ["us dollars", "USD"], ["u.s. dollars", "USD"]] as const) names.set(w, c);
   currencyNames = names;
   currencyCodes = codes;
   return { names, codes };
+}
+
+/**
+ * Currencies of one family: those whose English name ends in the same word, less accents and a final
+ * vowel ("Swedish Krona", "Danish Krone" → kron; "US Dollar", "Canadian Dollar" → dollar). "kr 500" or "$40"
+ * in a workspace that takes only one of them means that one.
+ */
+export function currencyFamily(code: string): string[] {
+  const key = familyKey(code);
+  if (!key) return [code];
+  const { codes } = currencyTables();
+  return [...codes].filter((c) => familyKey(c) === key);
+}
+const familyKeys = new Map<string, string | undefined>();
+function familyKey(code: string): string | undefined {
+  if (familyKeys.has(code)) return familyKeys.get(code);
+  let key: string | undefined;
+  try {
+    const name = new Intl.DisplayNames("en", { type: "currency" }).of(code);
+    const last = name && name !== code ? name.split(/\s+/).at(-1)!.normalize("NFD").replace(/[^a-zA-Z]/g, "").toLowerCase() : "";
+    key = last.length >= 4 ? last.replace(/[aeiou]$/, "") : undefined;
+  } catch {
+    key = undefined;
+  }
+  familyKeys.set(code, key);
+  return key;
 }
 
 /** The ISO code a word names (a code such as "eur" or a name such as "euros"), or undefined. */
@@ -107,7 +134,8 @@ const LEXEME = new RegExp(
     // and three digits or more ("LOT-4410", "APP-2027-00312") is a reference too, not a word and a negative
     // number ("covid-19", "tier-2" stay words and numbers). Initials joined by "&" ("A&E", "R&D", "P&L") are one name.
     String.raw`(?<code>(?<![a-z0-9])(?:\d+[a-z]{2,}\d[a-z0-9]*|[a-z]{1,6}-\d{3,}(?:-[a-z0-9]+)*|[a-z]{1,2}&[a-z]{1,2})(?![a-z0-9]))`,
-    String.raw`(?<number>[-+]?\d(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
+    // ("water activity .58": a fraction written without its leading zero.)
+    String.raw`(?<number>[-+]?(?:\d|(?<![\w.])\.(?=\d))(?:\d|[,.](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z/]))?(?:\s?%)?)`,
     String.raw`(?<op>>=|<=|!=|==|=>|=|>|<|≥|≤|≠)`,
     String.raw`(?<path>[a-z][a-z0-9_]*(?:/[a-z][a-z0-9_+-]*)+)`,
     String.raw`(?<domain>(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![a-z0-9-]))`,
@@ -460,9 +488,10 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
         break step;
       }
     }
-    if (t.kind === "word" && t.norm.length === 3 && n1?.kind === "number") {
+    if (t.kind === "word" && (t.norm.length === 3 || t.norm === "kr") && n1?.kind === "number") {
+      // ("kr 450": the crowns' sign written before the amount, as a code is.)
       const currency = currencyOfWord(t.norm);
-      if (currency && currency === t.norm.toUpperCase()) {
+      if (currency && (currency === t.norm.toUpperCase() || t.norm === "kr")) {
         out.push({ kind: "money", text: `${t.text} ${n1.text}`, value: moneyAmount(n1.text, n1.value), currency });
         i++;
         break step;
@@ -545,11 +574,26 @@ const normalise = (input: string) =>
     .replace(/(?<!\d\s*)(?<=^|[\s(:=])\u2013(?=\d)/g, "-")
     // "CHF 1'190", "12'500.50": an apostrophe grouping thousands, as Switzerland writes them.
     .replace(/(?<=\d)'(?=\d{3}(?!\d))/g, ",")
+    // "kr 2 450,75", "SEK 18 900", "1 320,40 €": thousands grouped by spaces, as much of Europe writes
+    // money: the same number with commas grouping and a point, one character for one. (Only beside a
+    // currency or with a decimal comma: "2 100-litre drums" are two numbers.)
+    .replace(SPACED_THOUSANDS, spacedThousands)
     // "m³", "ft²": a power of a unit, as js-quantities writes it ("m3", "ft2"), one character for one.
     .replace(/(?<=[a-z])³/gi, "3")
     .replace(/(?<=[a-z])²/gi, "2")
     .toLowerCase()
     .replace(SPELT_UNIT, spelledUnit);
+
+const SPACED_THOUSANDS = /(?<![\d,.])(\d{1,3})((?:[ \u00a0\u202f]\d{3})+)(,\d{1,2})?(?![\d]|[.,]\d)/g;
+const MONEY_BEFORE = /(?:[$€£¥₹]|\b[a-z]{2,3}\.?)\s?$/i;
+const MONEY_AFTER = /^\s?(?:[$€£¥₹]|[a-z]{2,3}\b)/i;
+function spacedThousands(m: string, head: string, groups: string, decimals: string | undefined, at: number, text: string): string {
+  const before = MONEY_BEFORE.exec(text.slice(Math.max(0, at - 5), at))?.[0].trim().replace(/\.$/, "");
+  const after = MONEY_AFTER.exec(text.slice(at + m.length, at + m.length + 5))?.[0].trim();
+  const money = (w: string | undefined) => w !== undefined && (SYMBOLS[w.toLowerCase()] !== undefined || currencyOfWord(w) !== undefined);
+  if (!decimals && !money(before) && !money(after)) return m;
+  return `${head}${groups.replace(/[ \u00a0\u202f]/g, ",")}${decimals ? `.${decimals.slice(1)}` : ""}`;
+}
 
 // "thirty-six k-m-h", "12 k.g.": a unit's letters spelt out one by one, as a voice transcript writes them.
 // (The letters come first and the number is looked back for only where they stand: every text is searched.)

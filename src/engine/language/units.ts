@@ -24,6 +24,8 @@ const ALIASES: Record<string, string> = {
   w: "W", kw: "kW", mw: "MW", gw: "GW", wh: "Wh", kwh: "kWh", mwh: "MWh", gwh: "GWh", kva: "kVA", v: "V", kv: "kV", hz: "Hz", khz: "kHz", mhz: "MHz", ghz: "GHz",
   mb: "MB", gb: "GB", tb: "TB", pb: "PB", kib: "KiB", mib: "MiB", gib: "GiB", tib: "TiB", mbps: "Mbps", gbps: "Gbps", kbps: "kbps",
   pa: "Pa", hpa: "hPa", kpa: "kPa", mpa: "MPa", gpa: "GPa", mmhg: "mmHg", inhg: "inHg", kj: "kJ", mj: "MJ", gj: "GJ", ma: "mA", mah: "mAh", kn: "kN",
+  // Activity of a radioactive source: "30 mCi", "1110 MBq" (no one writes mega-curies or milli-becquerels).
+  ci: "Ci", mci: "mCi", uci: "uCi", "µci": "uCi", bq: "Bq", kbq: "kBq", mbq: "MBq", gbq: "GBq", tbq: "TBq",
   // "45F", "45 F": a bare F after a number is a Fahrenheit reading (no one writes farads in a request).
   // Two-word names the library knows only as symbols.
   "nautical mile": "nmi", "nautical miles": "nmi", "naut mi": "nmi", "fl oz": "floz", "fluid ounce": "floz", "fluid ounces": "floz", cc: "cm^3", lumens: "lm", lumen: "lm",

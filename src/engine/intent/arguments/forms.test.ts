@@ -1680,3 +1680,68 @@ describe("nineteenth session: a speed's unit spelt out letter by letter", () => 
     it(said, () => expect(extractArguments(SHUTTER, [said], { now: NOW })).toMatchObject({ state: "open", wind_ms: wind }));
   }
 });
+
+describe("twentieth session: money grouped by spaces, fractions without their zero, a shared currency sign, minor units, pounds of weight, initials of a value", () => {
+  const REFUND = {
+    type: "object",
+    required: ["amount_minor", "currency"],
+    properties: {
+      amount_minor: { type: "integer", minimum: 1, description: "Amount in minor units of the currency (öre for SEK, cents for EUR)." },
+      currency: { type: "string", enum: ["SEK", "EUR", "GBP"], description: "ISO 4217 code." },
+    },
+  } as const;
+  // Meaning: 2,450.75 of the one crown the tool takes, in hundredths.
+  for (const said of ["refund kr 2 450,75 to the card", "give back 2 450,75 kr", "refund SEK 2 450,75", "refund kr 2,450.75"]) {
+    it(said, () => expect(extractArguments(REFUND, [said], { now: NOW })).toMatchObject({ amount_minor: 245075, currency: "SEK" }));
+  }
+  it("a crown's sign is asked for where the tool takes more than one crown", () => {
+    const NORDIC = { ...REFUND, properties: { ...REFUND.properties, amount_minor: { type: "integer", description: "Amount in minor units." }, currency: { type: "string", enum: ["SEK", "NOK", "DKK"] } } };
+    expect(extractArguments(NORDIC, ["refund kr 2 450,75"], { now: NOW }).currency).toBeUndefined();
+  });
+  it("numbers apart from money stay apart", () => {
+    const DRUMS = { type: "object", properties: { drums: { type: "integer" }, drum_litres: { type: "number" } } } as const;
+    expect(extractArguments(DRUMS, ["order 2 200-litre drums"], { now: NOW })).toMatchObject({ drums: 2, drum_litres: 200 });
+  });
+  const QC = { type: "object", required: ["lot_id"], properties: { lot_id: { type: "string", pattern: "^LT-[0-9]{3}$" }, water_activity: { type: "number", minimum: 0, maximum: 1, description: "Water activity, 0 to 1." } } } as const;
+  for (const said of ["LT-204 water activity .61", "LT-204, aw .61 after drying", "water activity (.61) on LT-204"]) {
+    it(said, () => expect(extractArguments(QC, [said], { now: NOW })).toMatchObject({ lot_id: "LT-204", water_activity: 0.61 }));
+  }
+  const ORDER = { type: "object", required: ["quantity_lb", "blend"], properties: { quantity_lb: { type: "number", description: "Weight ordered, in pounds." }, blend: { type: "string", enum: ["house", "decaf"] } } } as const;
+  // Meaning: a weight in pounds where the tool takes one; money in pounds where it takes money.
+  for (const said of ["ninety-five pounds of the house blend", "95 pounds of the house blend please"]) {
+    it(said, () => expect(extractArguments(ORDER, [said], { now: NOW }).quantity_lb).toBe(95));
+  }
+  it("pounds of something are its weight beside a price in pounds too", () => {
+    const BOTH = { type: "object", required: ["quantity_lb"], properties: { quantity_lb: { type: "number" }, price_gbp: { type: "number" } } } as const;
+    expect(extractArguments(BOTH, ["95 pounds of the decaf please"], { now: NOW })).toMatchObject({ quantity_lb: 95 });
+  });
+  it("pounds beside a price stay money", () => {
+    const PRICE = { type: "object", required: ["price_gbp"], properties: { price_gbp: { type: "number" } } } as const;
+    expect(extractArguments(PRICE, ["set it at forty pounds"], { now: NOW }).price_gbp).toBe(40);
+  });
+  const FUEL = { type: "object", required: ["fuel_grade"], properties: { fuel_grade: { type: "string", enum: ["heavy_fuel_oil", "very_low_sulphur_fuel_oil", "liquefied_natural_gas"] }, tonnes: { type: "number" } } } as const;
+  for (const [said, grade] of [["60 t of HFO", "heavy_fuel_oil"], ["LNG, forty tonnes", "liquefied_natural_gas"], ["top up with VLSFO", "very_low_sulphur_fuel_oil"]] as const) {
+    it(said, () => expect(extractArguments(FUEL, [said], { now: NOW }).fuel_grade).toBe(grade));
+  }
+  it("initials written in lower case are a word", () => expect(extractArguments(FUEL, ["the hfo tank is low"], { now: NOW }).fuel_grade).toBeUndefined());
+});
+
+describe("twentieth session: a reply that other values took, a correction after a dash", () => {
+  const TICKETS = {
+    type: "object",
+    required: ["passenger_name", "fare", "quantity"],
+    properties: { passenger_name: { type: "string", description: "Lead passenger's name." }, fare: { type: "string", enum: ["adult", "child", "senior"] }, quantity: { type: "integer", minimum: 1, maximum: 9 } },
+  } as const;
+  for (const reply of ["two seniors", "3 adults", "one child"]) {
+    it(`"${reply}" answers how many and which fare, not the name`, () => {
+      const args = extractArguments(TICKETS, ["tickets for the 9:10 please", reply], { now: NOW, asked: ["passenger_name", "fare", "quantity"] });
+      expect(args.passenger_name).toBeUndefined();
+      expect(args.fare).toBeDefined();
+    });
+  }
+  it("a bare name still answers the name", () => expect(extractArguments(TICKETS, ["tickets for the 9:10 please", "Ines Duarte"], { now: NOW, asked: ["passenger_name"] }).passenger_name).toBe("Ines Duarte"));
+  const SHIFT = { type: "object", required: ["vessel", "crew_id"], properties: { vessel: { type: "string", enum: ["aurora", "borealis", "cassiopeia"] }, crew_id: { type: "string", pattern: "^CR-[0-9]{3}$" } } } as const;
+  for (const fix of ["oh wait, the Aurora is in dry dock — actually make it the Borealis", "Aurora's laid up – make it Borealis instead", "hmm, aurora is off — actually borealis. rest the same"]) {
+    it(fix, () => expect(extractArguments(SHIFT, ["put CR-101 on the Aurora", fix], { now: NOW, correction: true }).vessel).toBe("borealis"));
+  }
+});

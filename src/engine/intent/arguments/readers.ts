@@ -5,7 +5,7 @@
 import { regionCodes, regions } from "../../language/regions.ts";
 import { languagesNamed } from "../../language/languages.ts";
 import { conceptsOf, cutShort, verbClassOf } from "../../language/lemmas.ts";
-import { currencyOfWord, escapeRegExp, type Span } from "../../language/tokens.ts";
+import { currencyFamily, currencyOfWord, escapeRegExp, type Span } from "../../language/tokens.ts";
 import { convert, convertTo, quantity } from "../../language/units.ts";
 import { isNumberWord, readNumberWords } from "../../language/numbers.ts";
 import { isKnownWord, tag } from "../../language/nlp.ts";
@@ -324,6 +324,13 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
         if (/^[A-Z][a-z]/.test(written) && inSentence && named.some((p) => sameWord(w.word, p))) out.push({ value: form.value, span: w.span, words: 0.5 });
       }
     }
+    // A value of several words named by their initials in capitals ("HFO" for heavy_fuel_oil), when no other
+    // value of the parameter has the same initials.
+    if (parts.length >= 2 && parts.length <= 6 && parts.every((p) => /^[a-z]/.test(p))) {
+      const initials = parts.map((p) => p[0]).join("");
+      const shared = (sig.enumForms ?? []).some((o) => o !== form && o.words.length === parts.length && o.words.map((p) => p[0]).join("") === initials);
+      if (!shared) for (const w of words) if (w.word === initials && turn.text.slice(w.span.start, w.span.end) === initials.toUpperCase()) out.push({ value: form.value, span: w.span, words: parts.length });
+    }
     // A value that negates a word (non_payment, not_delivered) named by that word with a negative prefix
     // ("unpaid", "undelivered") or after "not" ("not paid"): the same negation of the same lemma.
     if (parts.length === 2 && NEGATIVE.has(parts[0]!)) {
@@ -410,7 +417,7 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
   for (const sig of sigs) {
     if (!sig.enumForms) continue;
     if (sig.currencyEnum) {
-      out.push(...currencyCandidates(sig, turn, asked));
+      out.push(...currencyCandidates(sig, turn, asked, sigs));
       continue;
     }
     if (sig.enumForms.every((f) => typeof f.value === "number")) {
@@ -480,11 +487,22 @@ function quantityValues(sig: Signature, turn: Turn, asked: Set<string>): Candida
 }
 
 /** A currency enum: from a money value's currency ("£190,000" → GBP) or a currency named in words. */
-function currencyCandidates(sig: Signature, turn: Turn, asked: Set<string>): Candidate[] {
+function currencyCandidates(sig: Signature, turn: Turn, asked: Set<string>, sigs: readonly Signature[]): Candidate[] {
   const allowed = new Set(sig.enumForms!.map((f) => String(f.value)));
   const out: Candidate[] = [];
+  // ("kr 2 450,75" where the list holds SEK and no other crown: the one crown it takes. A sign several currencies
+  // share, "kr", names the one of them the tool's other parameters are said in ("in DKK"), and none
+  // where that does not tell: asked, not guessed.)
+  const ofFamily = (code: string, shared: boolean) => {
+    if (allowed.has(code) && !shared) return code;
+    const kin = currencyFamily(code).filter((c) => allowed.has(c));
+    if (kin.length === 1) return kin[0];
+    const said = [...new Set(sigs.map((s) => s.currency).filter((c): c is string => c !== undefined && kin.includes(c)))];
+    return said.length === 1 ? said[0] : undefined;
+  };
   for (const f of turn.found) {
-    if (f.value.kind === "money" && f.value.currency && allowed.has(f.value.currency)) out.push({ key: sig.key, value: f.value.currency, score: 2.5 + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum", shared: true });
+    const code = f.value.kind === "money" && f.value.currency ? ofFamily(f.value.currency, /^kr\b|\bkr\.?$/i.test(f.raw)) : undefined;
+    if (code) out.push({ key: sig.key, value: code, score: 2.5 + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum", shared: true });
   }
   for (const w of turn.words) {
     const code = w.word.length >= 3 ? currencyOfWord(w.word) : undefined;

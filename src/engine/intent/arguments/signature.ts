@@ -228,7 +228,7 @@ function decimalsOf(s: JsonSchema, description: string): number | undefined {
 const MONEY_NOUNS = new Set(["amount", "price", "cost", "fee", "fare", "salary", "wage", "pay", "payment", "bonus", "budget", "balance", "total", "refund", "credit", "revenue", "spend", "sum", "compensation", "deposit", "payout", "tip", "rate", "value", "charge", "premium", "income", "limit"]);
 // Names of minor currency units in keys (`amount_cents`, `fine_pence`): the amount is in hundredths, and
 // for pence the currency is the pound's.
-const MINOR_UNITS: Record<string, string | null> = { cents: null, cent: null, pence: "GBP", pennies: "GBP", penny: "GBP", centimes: null, paise: "INR", kopecks: "RUB" };
+const MINOR_UNITS: Record<string, string | null> = { minor: null, cents: null, cent: null, pence: "GBP", pennies: "GBP", penny: "GBP", centimes: null, paise: "INR", kopecks: "RUB" };
 
 // Head nouns of proper names: people, organisations, places, venues.
 const NAME_NOUNS = new Set(["name", "company", "organisation", "organization", "employer", "city", "town", "location", "merchant", "vendor", "supplier", "hotel", "venue", "place", "country", "region", "site", "account"]);
@@ -388,7 +388,8 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
   const keyWords = wordsOf(key);
   const description = typeof s.description === "string" ? s.description : "";
   const keyCurrency = keyWords.length > 1 ? keyWords.map((w) => (w.length === 3 ? currencyOfWord(w) : undefined)).find(Boolean) : undefined;
-  const minorWord = keyWords.find((w) => MINOR_UNITS[w] !== undefined);
+  // (`amount_minor`, or "in minor units of the currency" said by its description: hundredths too.)
+  const minorWord = keyWords.find((w) => MINOR_UNITS[w] !== undefined) ?? (keyWords.some((w) => MONEY_NOUNS.has(w)) && (keyWords.includes("minor") || /\bminor\s+(?:currency\s+)?units?\b/i.test(description)) ? "minor" : undefined);
   const currency = keyCurrency ?? (minorWord ? (MINOR_UNITS[minorWord] ?? undefined) : undefined) ?? currencyOfDescription(description);
   // (Where the key's abbreviation and the description's words name units of different kinds, `wind_ms` and
   // "in metres per second", the words say which: "ms" is also milliseconds.)

@@ -465,8 +465,10 @@ export function readTexts(sigs: Signature[], turn: Turn, asked: Set<string>, tak
   if (stillOpen.length === 1) claim(stillOpen[0]!.key, afterSeparator(turn, taken) ?? purposeClause(turn, taken) ?? leftoverPhrase(turn, taken));
   // A bare reply to a question about one word-valued parameter is its value.
   const stillAsked = [...asked].filter((k) => !filled.has(k) && !out.has(k));
+  // (Not a reply whose words other values took: "3 adults" answers how many and which fare, not the name.)
+  const spoken = taken.some((s) => s.end > s.start && s.start < turn.text.length);
   for (const sig of open) {
-    if (out.has(sig.key) || !asked.has(sig.key) || stillAsked.length !== 1) continue;
+    if (out.has(sig.key) || !asked.has(sig.key) || stillAsked.length !== 1 || spoken) continue;
     const reply = bareReply(turn);
     if (reply) out.set(sig.key, reply);
   }

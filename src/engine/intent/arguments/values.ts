@@ -4,6 +4,7 @@
 // where it stands and the words around it, which say what it is for ("payload 45 kg", "from LIS").
 import { readDates, spokenTimeSpans, type DateMention, type DateOrder } from "../../language/dates.ts";
 import { conceptsOf } from "../../language/lemmas.ts";
+import { isKnownWord } from "../../language/nlp.ts";
 import { readFractionWords, readNumberWords } from "../../language/numbers.ts";
 import { tokenizeWithSpans, type Span, type Token } from "../../language/tokens.ts";
 import { convert, quantity, type Quantity } from "../../language/units.ts";
@@ -90,7 +91,8 @@ function nameRuns(text: string, taken: Span[]): { span: Span; text: string; word
       // "Book Bergen …": a verb at the start is dropped; "Ada Szymborska from …": kept.
       const first = parts[0]!.toLowerCase();
       const concepts = conceptsOf(first);
-      const common = concepts.size > 1 || /^(please|hi|hello|hey|can|could|would|we|i|the|a|an|our|my|this|that|and|but|so|also|then|yes|no|ok|okay|thanks|new|add|log|book|send|create|set)$/.test(first);
+      // (Other forms of a word the lexicon does not know, "Ines" read as the plural of "ine", are no sign.)
+      const common = (concepts.size > 1 && (isKnownWord(first) || [...concepts].some((c) => c.startsWith(":")))) || /^(please|hi|hello|hey|can|could|would|we|i|the|a|an|our|my|this|that|and|but|so|also|then|yes|no|ok|okay|thanks|new|add|log|book|send|create|set)$/.test(first);
       if (common || parts.length === 1) {
         parts = parts.slice(1);
         if (parts.length === 0) continue;
@@ -158,7 +160,12 @@ export function readTurn(original: string, now: Date, order?: DateOrder): Turn {
     if (!value) return;
     // Numbers inside a date ("March 15, 2027") belong to the date.
     if (value.kind !== "email" && value.kind !== "quoted" && value.kind !== "token" && dateSpans.some((d) => overlaps(d, span))) return;
-    found.push({ value, span, raw: text.slice(span.start, span.end), ...contextOf(text, words, span) });
+    const context = contextOf(text, words, span);
+    // "ninety pounds": pounds in words are money or weight; both readings stand, and the
+    // schema's fields choose (the same span fills one parameter). Pounds "of" something are its weight.
+    const weight = value.kind === "money" && /\bpounds?$/i.test(t.text) ? quantity(value.amount, "lb") : undefined;
+    if (!(weight && context.right[0] === "of")) found.push({ value, span, raw: text.slice(span.start, span.end), ...context });
+    if (weight) found.push({ value: { kind: "quantity", quantity: weight }, span, raw: text.slice(span.start, span.end), ...context });
   });
   // Codes the tokenizer reads in pieces ("A-77" is a letter and a number to it): one token each.
   for (const m of text.matchAll(/(?<![\w@.#-])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*[-_]\d[A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*(?![\w@-])/g)) {
