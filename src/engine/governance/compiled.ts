@@ -145,7 +145,8 @@ export type Condition =
   | { kind: "time"; from: number; to: number; tz: string; subject?: Subject; after?: boolean }
   /** True when this action would make the count of matching actions in the window exceed the limit. */
   /** `per`: counted only over actions for the same party as this one ("2 password resets per user"). */
-  | { kind: "rate"; op: "gt" | "gte"; count: number; window_seconds: number; per?: Subject }
+  /** `where`: counted only over earlier actions that meet it too ("2 payouts over $5,000 a day"). */
+  | { kind: "rate"; op: "gt" | "gte"; count: number; window_seconds: number; per?: Subject; where?: Condition }
   /** True when the action itself matches: "except get_status", "unless it is a refund". */
   | { kind: "action"; terms: ActionTerm[] };
 

@@ -452,7 +452,7 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
       if (meets(action.concepts, v) || byObjectClass) {
         // A tool that reads, cancels or rejects what the verb names (`list_refunds`, `cancel_wire` for
         // "refunds", "wire") does not do it.
-        if (undoes(action.operation, v)) return false;
+        if (undoes(action.operation, v) || endsIt(action, v)) return false;
         // A tool that only looks (`get_dredge_log` for "dredging") does not do what the verb names;
         // a rule about data still covers reading it.
         if (action.looks && !aboutData) return false;
@@ -523,7 +523,10 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // "maintenance windows", "orders": a thing named alone is made or done; a tool that cancels or rejects
     // it (`cancel_maintenance`) undoes it. Reading is left in: a rule about data may be about reading it.
     // A tool's name ("Block cancel_order") or a word of its operation among the objects still names it.
-    if ((!verbsOnly || (modifierOnly && verbs.length === 1)) && !term.exact && (action.operation.has(":cancel") || action.operation.has(":reject")) && !objects.some((o) => meets(action.operation, o.concepts))) return false;
+    // ("bookings by members under 18" and `end_booking`: a noun of doing names the doing; ending or filing
+    // away what was done is another operation. A thing that is no doing, "incidents", is still closed under its rule.)
+    const ends = ENDING.has(wordsOfName(action.input.tool)[0] ?? "") && objects.length > 0 && objects.every((o) => /[a-z]{3}ings?$/.test(o.whole) || isNounOfAction(o.whole));
+    if ((!verbsOnly || (modifierOnly && verbs.length === 1)) && !term.exact && (action.operation.has(":cancel") || action.operation.has(":reject") || ends) && !objects.some((o) => meets(action.operation, o.concepts))) return false;
     // A tool that only looks (`list_refunds`, `get_prescription`) does not do the thing a noun of action
     // names ("refunds over $500", "ketamine prescriptions"); a rule about data ("patient records",
     // "customer files") still covers reading it.
@@ -675,6 +678,9 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // tool's name leaves out ("outbound shipments" and `create_shipment`) must not let an action slip past.
     // Words only the description has name the tool when they are all there is and all of them are found.
     const owned = own > 0 || (describedOnly > 0 && matched === objects.length);
+    // "No insecticide during …" and `schedule_spray {product_type: insecticide}`: a thing named alone that
+    // the call says it is of (its kind's argument holds it) is what the action does, whatever the tool is called.
+    if (!verbsOnly && objects.length === 1 && !objects[0]!.doing && kindFields(action).some((f) => meets(lexical(conceptSet(f.value as string)), objects[0]!.concepts))) return true;
     if (byPlace) return true;
     if (byDelivery || byKind) return owned && matched * 2 >= objects.length;
     if (verbsOnly) return (matched * 2 >= objects.length && (owned || matched === objects.length)) || fillsQualifiers(action, namedByTerm, objects.length - matched) || namesBareHead(action);
@@ -717,6 +723,11 @@ const LOOKING = new Set(["get", "list", "view", "show", "search", "find", "fetch
 const DATA_NOUNS = new Set(["record", "records", "data", "file", "files", "document", "documents", "pii", "report", "reports", "log", "logs", "history", "details", "detail", "profile", "profiles", "information", "info", "transcript", "transcripts", "note", "notes", "message", "messages", "email", "emails", "statement", "statements", "chart", "charts", "result", "results"]);
 
 /** The tool's operation reads or undoes, and the verb names another operation. */
+// First words of tools that end or file away what was done (`end_booking`, `archive_order`). "Close",
+// "complete", "finish" and "resolve" are left out: closing a sale or completing a transfer is making it.
+const ENDING = new Set(["end", "archive", "expire"]);
+const endsIt = (action: PreparedAction, verb: ReadonlySet<string>) => ENDING.has(wordsOfName(action.input.tool)[0] ?? "") && !verb.has(":close");
+
 function undoes(operation: Set<string>, verb: ReadonlySet<string>): boolean {
   const op = UNDOING.find((c) => operation.has(c));
   if (!op || verb.has(op)) return false;
@@ -1974,6 +1985,13 @@ function plannedStart(a: PreparedAction, withHour = true, verbs: readonly string
     const at = typeof f.value === "string" && PLANNED_KEY.test(f.path) ? ((withHour ? timeOfDay(f.value) : undefined) ?? isoClock(f.value, withHour)) : undefined;
     if (at) return at;
   }
+  // "no insecticide during the nesting season" and `schedule_spray {spray_date}`: what a tool of booking
+  // books happens at its one date, whatever the argument is called. (A rule about the booking itself, "slab
+  // bookings on Sundays", is about when it is made: the time it runs.)
+  if (a.operation.has(":book") && !verbs.some((v) => conceptsOf(v).has(":book"))) {
+    const dated = a.fields.map((f) => (typeof f.value === "string" ? isoClock(f.value, withHour) : undefined)).filter((x) => x !== undefined);
+    if (dated.length === 1) return dated[0];
+  }
   // "trailers must not leave between 22:00 and 05:30" and `departure_time: "23:15"`: the time of the act
   // the rule names, recorded under its noun of doing (departing is leaving), a date-time or a time of day.
   if (verbs.length === 0) return undefined;
@@ -2305,6 +2323,10 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
       const { op, count, window_seconds, per } = c;
       const match = selector.any ? undefined : matchesTerms(selector.terms);
       const counts = (tool: string) => match === undefined || match(prepareAction({ tool, args: {}, now: new Date(0) }));
+      // ("2 payouts over $5,000 a day": an earlier action counts when it met the bound too; one whose
+      // recorded arguments cannot say is counted, the stricter count.)
+      const where = c.where ? compileCondition(c.where, selector) : undefined;
+      const met = (h: { tool: string; at: Date; args?: Readonly<Record<string, unknown>> }) => !where || where(prepareAction({ tool: h.tool, args: { ...(h.args ?? {}) }, now: h.at })) !== FALSE;
       return (a) => {
         const history = a.input.history;
         if (!history) {
@@ -2316,7 +2338,7 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
         const party = per ? partyOf(a, per) : undefined;
         const since = a.input.now.getTime() - window_seconds * 1000;
         let n = 1; // this action
-        for (const h of history) if (h.at.getTime() > since && h.at.getTime() <= a.input.now.getTime() && counts(h.tool) && (!party || sameParty(h.args, party, per!))) n++;
+        for (const h of history) if (h.at.getTime() > since && h.at.getTime() <= a.input.now.getTime() && counts(h.tool) && (!party || sameParty(h.args, party, per!)) && met(h)) n++;
         return (op === "gt" ? n > count : n >= count) ? TRUE : FALSE;
       };
     }
@@ -2440,6 +2462,14 @@ export class RuleSet {
         }
       }
       for (const c of doingKeys(action.fields.map((f) => f.path))) {
+        const ids = this.index.get(c);
+        if (ids) for (const id of ids) copy[id] = 0;
+      }
+    }
+    // What the call says it is of (`product_type: insecticide`) names it as its tool's name does (see
+    // compileTerm): those values wake rules too, per call (a schema's closed lists already do, per tool).
+    for (const f of kindFields(action)) {
+      for (const c of lexical(conceptSet(f.value as string))) {
         const ids = this.index.get(c);
         if (ids) for (const id of ids) copy[id] = 0;
       }

@@ -118,7 +118,7 @@ export function describeCondition(c: Condition): string {
       return c.from === 0 ? `the time is before ${clock(c.to)} (${zoneText(c.tz)})` : c.to === 24 * 60 ? (c.after ? `the time is after ${clock(c.from)} (${zoneText(c.tz)})` : `the time is ${clock(c.from)} or later (${zoneText(c.tz)})`) : `the time is between ${clock(c.from)} and ${clock(c.to)} (${zoneText(c.tz)})`;
     case "rate": {
       const window = c.window_seconds % 86_400 === 0 ? `${c.window_seconds / 86_400} day(s)` : c.window_seconds % 3600 === 0 ? `${c.window_seconds / 3600} hour(s)` : c.window_seconds % 60 === 0 ? `${c.window_seconds / 60} minute(s)` : `${c.window_seconds} second(s)`;
-      return `this would be ${c.op === "gt" ? "more than" : "at least"} ${c.count} such actions within ${window}${c.per ? ` for the same ${c.per.text}` : ""}`;
+      return `this would be ${c.op === "gt" ? "more than" : "at least"} ${c.count} such actions within ${window}${c.per ? ` for the same ${c.per.text}` : ""}${c.where ? ` (counting those where ${describeCondition(c.where)})` : ""}`;
     }
     case "action":
       return `the action is ${c.terms.map((t) => `"${t.text}"`).join(" or ")}`;

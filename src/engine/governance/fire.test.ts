@@ -4318,3 +4318,49 @@ describe("twentieth session: 'gets' under a negated subject, someone counted, a 
     expect([call({ equipment: "boiler", task: "filter_swap" }), call({ equipment: "chiller", task: "filter_swap" })]).toEqual(["blocked", "approved"]);
   });
 });
+
+describe("twentieth session: a thing the call says it is of, counts of the things past a bound, ending what was done, a booking tool's own date", () => {
+  // Meaning: no action with that substance during those days of the year, on the date the tool books it for.
+  for (const [sentence, tool, key] of [
+    ["No herbicide during the nesting season - 2 April to 20 May", "schedule_spray", "spray_date"],
+    ["No herbicide between April 2 and May 20, each year", "book_treatment", "treatment_date"],
+  ] as const) {
+    it(sentence, () =>
+      decide(sentence, [
+        [tool, { field: "F1", product_type: "herbicide", [key]: "2027-04-20", now: "2027-03-01T10:00:00Z" }, "blocked"],
+        [tool, { field: "F1", product_type: "herbicide", [key]: "2027-05-21", now: "2027-04-20T10:00:00Z" }, "approved"],
+        [tool, { field: "F1", product_type: "fertiliser", [key]: "2027-04-20", now: "2027-03-01T10:00:00Z" }, "approved"],
+      ]),
+    );
+  }
+  it("a substance named alone governs any call that says it is of it", () =>
+    decide("Never allow herbicide", [["schedule_spray", { product_type: "herbicide" }, "blocked"], ["log_spray", { chemical_type: "herbicide" }, "blocked"], ["schedule_spray", { product_type: "fungicide" }, "approved"]]));
+
+  // Meaning: at most N of the things past a bound in the window; smaller ones neither count nor are limited.
+  for (const sentence of ["No more than 2 payouts above $5,000 per hour", "At most 2 payouts over $5,000 an hour. Refuse the others.", "Block more than 2 payouts exceeding $5,000 per hour"]) {
+    it(sentence, () => {
+      const set = ruleSetOf(splitClauses(sentence)[0]!);
+      const now = new Date("2027-03-10T12:00:00Z");
+      const big = { amount: 6000, currency: "USD" };
+      const small = { amount: 100, currency: "USD" };
+      const past = (args: Record<string, unknown>[]) => args.map((a, i) => ({ tool: "create_payout", at: new Date(now.getTime() - (i + 1) * 60_000), args: a }));
+      const call = (args: Record<string, unknown>, history: ReturnType<typeof past>) => set.decide(prepareAction({ tool: "create_payout", args, now, history })).decision;
+      expect([call(big, past([big, big])), call(big, past([big, small, small])), call(small, past([big, big, big]))]).toEqual(["blocked", "approved", "approved"]);
+    });
+  }
+
+  // Meaning: a rule about making bookings does not govern ending or archiving one; closing a sale is making it.
+  it("ending or archiving what a noun of doing names is another operation", () => {
+    decide("Bookings by members under 18 require sign-off from a duty manager", [
+      ["create_booking", { member_age: 16 }, "conditional"],
+      ["end_booking", { booking_id: "B1" }, "approved"],
+      ["archive_booking", { booking_id: "B1" }, "approved"],
+    ]);
+    decide("Block sales over $5,000", [["close_sale", { amount: 9000 }, "blocked"], ["complete_sale", { amount: 9000 }, "blocked"]]);
+  });
+
+  // Meaning: the thing may not go to a party outside the list; "who's" is "who is".
+  for (const sentence of ["Never share a tenant's address with anyone who's not on their lettings rota", "Never share a tenant's address with a caller who's not on the lettings rota"]) {
+    it(sentence, () => decide(sentence, [["share_tenant_address", { tenant_id: "T1", caller_on_lettings_rota: false }, "blocked"], ["share_tenant_address", { tenant_id: "T1", caller_on_lettings_rota: true }, "approved"]]));
+  }
+});

@@ -217,6 +217,8 @@ function analyze(text: string): W[] {
   // "… gets started in it", "… may be stored there": a place said by a pronoun for the thing the conditions
   // name (which they read already).
   text = text.replace(/\s+(?:in|on|at|into|inside|within|from)\s+(?:it|them|there)(?=\s*(?:[.,;!]|$))/gi, "");
+  // "a caller who's outside the team": "who's" before a negation or a place is "who is".
+  text = text.replace(/\bwho[’']s\s+(?=(?:not|never|on|in|under|over|below|above|outside|from|a|an|the)\b)/gi, "who is ");
   text = dropStatedPredicate(text);
   text = dayRangesOn(text);
   // "Ensure that …", "Make sure …": the rule itself follows.
@@ -1580,9 +1582,21 @@ class ConditionReader {
     // (The things counted and their verb: "3 HMRC duty drawback claims filed per day".)
     // ("… texts to any one patient per day": the "one" of a party is no count.)
     const oneOf = (at: number) => ws[at]?.t.kind === "number" && (ws[at]!.t as { value: number }).value === 1 && wordIs(ws[at - 1], "any", "a", "the");
-    while (k < ws.length && k <= j + 7 && (ws[k]!.t.kind === "word" || oneOf(k)) && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) k++;
+    // ("2 payouts over $5,000 a day": a bound among the words counted says which of them count.)
+    const bounds: { at: number; condition: Condition }[] = [];
+    while (k < ws.length && k <= j + 9 && (ws[k]!.t.kind === "word" || oneOf(k)) && !wordIs(ws[k], "per", "a", "an", "every", "each", "in", "within", "an")) {
+      const bound = k > j + 1 ? comparatorAt(ws, k) : undefined;
+      const value = bound && NUMERIC_KINDS.has(ws[k + bound.length]?.t.kind ?? "") ? valueOf(ws[k + bound.length]!.t) : undefined;
+      if (bound && value && bound.op !== "between") {
+        bounds.push({ at: k, condition: { kind: "compare", subject: { text: "", words: [] }, op: bound.op, value } });
+        k += bound.length + 1;
+        continue;
+      }
+      k++;
+    }
+    const where: Condition | undefined = bounds.length === 0 ? undefined : bounds.length === 1 ? bounds[0]!.condition : { kind: "and", of: bounds.map((b) => b.condition) };
     // "2 password resets of the same user in an hour": the party the count is kept for sits among the words counted.
-    let counted = ws.slice(j + 1, k);
+    let counted = ws.slice(j + 1, k).filter((w) => !bounds.some((b) => { const at = ws.indexOf(w); return at >= b.at && at < b.at + (comparatorAt(ws, b.at)?.length ?? 0) + 1; }));
     const party = readParty(counted, 0, true);
     // "2 refunds per customer a day": the party right before the window.
     const lead = party ? undefined : readParty(ws, k);
@@ -1594,8 +1608,10 @@ class ConditionReader {
       const after = party || lead ? undefined : readParty(ws, next);
       if (party) counted = [...counted.slice(0, party.from), ...counted.slice(party.next)];
       const per = party ?? lead ?? after;
+      const counting: Condition = { kind: "rate", op, count, window_seconds: seconds, ...(per ? { per: per.subject } : {}), ...(where ? { where } : {}) };
       return {
-        condition: { kind: "rate", op, count, window_seconds: seconds, ...(per ? { per: per.subject } : {}) },
+        // (The action itself is one of those counted only when it meets the bound too.)
+        condition: where ? { kind: "and", of: [where, counting] } : counting,
         next: after ? after.next : next,
         spare: counted.filter((w) => !wordIs(w, "times", "time")),
       };

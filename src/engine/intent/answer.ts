@@ -16,6 +16,7 @@
 import type { MemoryHit } from "../ports.ts";
 import { conceptsOf, initialsOfRuns } from "../language/lemmas.ts";
 import { isEnglishWord, tag, typoOf } from "../language/nlp.ts";
+import { nearKindsOf } from "../language/wordnet.ts";
 import { tokenize } from "../language/tokens.ts";
 import { quantity } from "../language/units.ts";
 import { stem, words } from "../text/stem.ts";
@@ -47,6 +48,9 @@ const MIN_COVERAGE = 0.5;
 // Question words that say what kind of answer, not what about.
 const QUESTION_WORDS = new Set(["what", "whats", "which", "who", "whos", "when", "where", "why", "how", "usual", "usually", "our", "we", "do", "does", "handle", "deal", "typically", "normally", "go", "goes", "out", "until", "time", "long", "much", "many", "often", "can", "be", "get", "need", "happen", "should", "must", "quick", "question", "know", "tell", "wonder", "anyone", "again", "nowadays", "currently", "remind"].map(stem));
 // Greetings and fillers around a question ("hiya", "um"): they ask about nothing.
+const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+// Adverbs of habit: the question asks what is done as a rule.
+const HABITUAL = new Set(["usually", "normally", "typically", "generally", "ordinarily", "customarily", "usual", "normal", "standard"]);
 const FILLERS = new Set(["hi", "hiya", "hey", "hello", "yo", "um", "uh", "erm", "hmm", "ok", "okay", "pls", "please", "thanks", "cheers", "sorry"]);
 // Different words for the same thing in a question and in memory.
 const SAME_AS: Record<string, string> = { [stem("twice")]: stem("double"), [stem("owns")]: stem("owner"), [stem("own")]: stem("owner") };
@@ -116,6 +120,8 @@ interface Term {
   asked?: boolean;
   /** A noun naming the record an id is ("study room" of "study room B-12"): part of the id. */
   record?: boolean;
+  /** Marks a question of habit ("usually", "normally"): weight 0, never held; see `better`. */
+  habitual?: boolean;
 }
 
 // The kinds of value (language/tokens.ts) that answer "how much", "how many" and "how long": an item with
@@ -249,6 +255,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
         if ((FUNCTION_WORDS.has(tags[i]!.pos) && !acronyms.has(w)) || POINTERS.has(w) || FILLERS.has(w)) return;
         // "these days", "right now": when the question is asked, not what about.
         if ((w === "days" && ["these", "those"].includes(ws[i - 1] ?? "")) || (w === "now" && ws[i - 1] === "right")) return;
+        if (HABITUAL.has(w) && role !== "context") terms.push({ stem: "#habit", concepts: new Set(), weight: 0, role: "context", word: w, habitual: true });
         for (const s of contentStems(w)) {
           if (QUESTION_WORDS.has(s)) continue;
           const key = SAME_AS[s] ?? s;
@@ -306,9 +313,18 @@ function readItem(hit: MemoryHit): Held {
   const values = valueKinds(text);
   if (values.has("email")) all.push("email");
   for (const ids of idsOf(text).values()) all.push(...ids);
+  // "2026-09-12: the charger failed": a date holds its month's name ("back in September").
+  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) {
+    const month = MONTH_NAMES[Number(m[2]) - 1];
+    if (month) all.push(month, m[1]!);
+  }
   const concepts = new Set<string>();
   for (const w of all) if (/[a-z]/.test(w)) for (const c of baseForms(w)) concepts.add(c);
   const stems = new Set(all.map(stem));
+  // The near kinds of each noun ("passengers" → traveller, person), so that a question in general words
+  // ("what do we offer people …") is held by an item that names the particular ones.
+  const plain = all.filter((w) => /^[a-z]{3,}$/.test(w));
+  for (const t of tag(plain)) if (t.pos === "NOUN") for (const k of nearKindsOf(t.lemma)) stems.add(`#kind:${k}`);
   // The initials of every run of two to five words ("night desk" → nd), for a question's acronym.
   for (const run of initialsOfRuns(words(text))) stems.add(`#ini:${run.initials}`);
   return { stems, concepts, values };
@@ -333,9 +349,13 @@ function valueKinds(text: string): Set<string> {
   return kinds;
 }
 
+// ("people" is the plural of "person", which its own lemma does not say.)
+const kindWord = (word: string) => (word === "people" ? "person" : word.replace(/(?<=[^s])s$/, ""));
+
 function holds(item: Held, term: Term): boolean {
   if (term.wants) return [...term.wants].some((kind) => item.values.has(kind));
   if (item.stems.has(term.stem)) return true;
+  if (!term.specific && item.stems.has(`#kind:${kindWord(term.word)}`)) return true;
   if (term.acronym && item.stems.has(`#ini:${term.word.replace(/s$/, "")}`)) return true;
   for (const c of term.concepts) if (item.concepts.has(c)) return true;
   return false;
@@ -349,6 +369,8 @@ interface Judged {
   /** Weight of the question's terms the item holds, then of the context's: to choose among items that answer. */
   held: number;
   context: number;
+  /** 1 for an item that says what is done (not an episode) when the question asks what is usually done. */
+  habit: number;
 }
 
 /** How much of the terms' weight an item holds; a term asked twice counts once, in its strongest role. */
@@ -385,7 +407,8 @@ function judge(hit: MemoryHit, item: Held, terms: Term[]): Judged {
     } else if (t.role === "core") wanted += t.weight;
   }
   if (askedAny && !askedHeld && heldOnlyIds && [...strongest.values()].some((t) => t.specific && t.role === "core")) fits = false;
-  return { hit, fits, coverage: wanted === 0 ? 0 : held / wanted, held, context };
+  const habit = terms.some((t) => t.habitual) && hit.type !== "episode" ? 1 : 0;
+  return { hit, fits, coverage: wanted === 0 ? 0 : held / wanted, held, context, habit };
 }
 
 function better(a: Judged, b: Judged | undefined): boolean {
@@ -393,6 +416,8 @@ function better(a: Judged, b: Judged | undefined): boolean {
   if (a.fits !== b.fits) return a.fits;
   if (Math.abs(a.coverage - b.coverage) > 1e-9) return a.coverage > b.coverage;
   if (Math.abs(a.held - b.held) > 1e-9) return a.held > b.held;
+  // ("What do we usually offer when …": a question of habit is answered by what is done, not by one time it was.)
+  if (a.habit !== b.habit) return a.habit > b.habit;
   // Then the search's own order (its relevance ranking).
   return a.context > b.context + 1e-9;
 }
@@ -455,6 +480,20 @@ export function answerFromMemory(question: string, hits: MemoryHit[], context: M
   if (!answers(chosen) && asks.some((w) => POINTING_BACK.has(w)) && asks.some((w) => IMPLICATION.has(w)) && earlier.some((t) => t.role !== "context")) {
     const before = best(items, earlier);
     if (before && answers(before)) chosen = before;
+  }
+  // "A guest at the desk asking what she can claim. What do we give people when we close for snow?", a
+  // forwarded question and the user's own: a message of several sentences is answered when one of its
+  // questions is, the rest then its context (the best answered one wins).
+  if (!answers(chosen)) {
+    const all = segments(question);
+    const asking = all.filter((s) => /\?\s*$/.test(s) || WH.has(words(s)[0] ?? ""));
+    if (asking.length > 0 && all.length > 1) {
+      for (const one of asking) {
+        const rest = question.replace(one, " ");
+        const judged = best(items, [...readMessage(one, context), ...readMessage(rest, context, false).map((t) => ({ ...t, role: "context" as const }))]);
+        if (answers(judged) && (!answers(chosen) || judged!.coverage > chosen!.coverage)) chosen = judged;
+      }
+    }
   }
   if (chosen && answers(chosen)) {
     return { content: itemText(chosen.hit), used: [chosen.hit.id], coverage: chosen.coverage, known: true };

@@ -236,3 +236,10 @@ describe("twentieth session: thanks said the British way or by emoji; a correcti
   });
   it("amends in any clause", () => expectKind("correction", ["oh wait, the Eastgate branch is shut — actually make it Westgate", "hmm, that's the wrong card. actually use LIB-2240"], after("Renewing LIB-2231 at Eastgate. Shall I go ahead?")));
 });
+
+describe("twentieth session: a pause before a question", () => {
+  it("'wait', 'hold on', 'hang on' alone in their clause ask nothing to be done", () => {
+    expectKind("question", ["wait, before anyone books anything — which room did we use last time?", "hold on, before you renew it — what's the limit on a student card?", "hang on — when does Eastgate open on Sundays?"]);
+    expectKind("request", ["wait for the driver, then renew LIB-2231", "hold on, cancel that renewal"]);
+  });
+});

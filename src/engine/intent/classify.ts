@@ -427,7 +427,10 @@ export function classifyTurn(text: string, context: TurnContext = {}): TurnKind 
   const clauses = clausesOf(forwardedBody(text).trim());
   const followUp = (context.earlierTurns ?? 0) > 0;
   const pending = pendingQuestion(context.lastAssistant);
-  const commands = clauses.filter((c) => c.act === "command");
+  // ("wait, before anyone books anything — which room did we use?": "wait", "hold on", "hang on" alone in
+  // their clause only ask the listener to pause.)
+  const pausing = (c: Clause) => c.words.length <= 2 && ["wait", "hold", "hang"].includes(c.verb ?? "") && c.words.slice(1).every((w) => w.lower === "on" || w.lower === "up");
+  const commands = clauses.filter((c) => c.act === "command" && !pausing(c));
   const firstWords = clauses[0]?.words ?? [];
 
   if (commands.length > 0) {

@@ -32,7 +32,7 @@ export const VERB_CLASSES: readonly (readonly string[])[] = [
   ["enable", "activate", "unlock", "unfreeze", "reactivate", "restore", "switchon", "turnon"],
   ["approve", "accept", "authorize", "authorise", "sign"],
   ["reject", "decline", "deny", "refuse"],
-  ["close", "resolve", "archive", "finish", "complete"],
+  ["close", "resolve", "archive", "finish", "complete", "end"],
   ["scale", "resize", "autoscale"],
   ["merge", "integrate", "combine"],
   ["rotate", "renew", "regenerate", "cycle"],

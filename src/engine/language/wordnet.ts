@@ -257,6 +257,43 @@ export function kindsOf(noun: string): Set<string> {
   return hit;
 }
 
+const nearKinds = new Map<string, Set<string>>();
+
+/**
+ * The near kinds of a noun in its commonest sense only ("passenger" → traveller, person; "car" → motor
+ * vehicle, vehicle): two levels up, a compound's last word included. What a general word in a question
+ * ("people", "vehicles") may stand for, without the other senses' kinds ("wave" is also a weather condition).
+ */
+export function nearKindsOf(noun: string): Set<string> {
+  const key = noun.toLowerCase();
+  let hit = nearKinds.get(key);
+  if (hit) return hit;
+  hit = new Set<string>();
+  const db = load();
+  const first = /^[a-z][a-z-]{2,}$/.test(key) ? synsetsOf(key, "noun").slice(0, 1) : [];
+  if (db && first.length > 0) {
+    let level = first;
+    for (let depth = 0; depth < 2 && level.length > 0; depth++) {
+      const next: Synset[] = [];
+      for (const synset of level) {
+        for (const p of synset.pointers) {
+          if ((p.symbol !== "@" && p.symbol !== "@i") || p.pos !== "n") continue;
+          const above = synsetAt(db.data.noun, p.offset);
+          for (const w of above.words) {
+            hit.add(w);
+            if (w.includes("_")) hit.add(w.slice(w.lastIndexOf("_") + 1));
+          }
+          next.push(above);
+        }
+      }
+      level = next;
+    }
+  }
+  if (nearKinds.size >= CACHE_LIMIT) nearKinds.clear();
+  nearKinds.set(key, hit);
+  return hit;
+}
+
 /** Whether a noun, in one of its commonest senses, is a kind of the thing another noun names ("herring", "fish"). */
 export function isKindOf(noun: string, kind: string): boolean {
   return noun.toLowerCase() !== kind.toLowerCase() && kindsOf(noun).has(kind.toLowerCase().replace(/\s+/g, "_"));

@@ -285,3 +285,40 @@ describe("memory answers: a case told before a question about the general rule, 
     expectAnswer(ask(question), "Printing costs 0.10 USD per page in black and white and 0.50 USD in colour.", question);
   });
 });
+
+describe("twentieth session: kinds of the things asked about, questions of habit, months of dated items, messages that ask twice", () => {
+  const BIKES = [
+    memoryRow("When we close a station for snow, riders choose between a free day pass (reason station_closed) and a refund of the unlock fee.", { tags: ["closures"], type: "precedent" }),
+    memoryRow("2026-12-04: the Harbour station was closed for snow; 31 riders were moved to the Quay station.", { tags: ["closures"], type: "episode" }),
+    memoryRow("2026-09-12: the e-bike charger at Quay failed; the cause was a blown fuse, replaced by technician Lee Park.", { tags: ["maintenance"], type: "episode" }),
+    row("Servicing at the north depot needs 48 hours' notice.", ["depots"]),
+    row("Servicing at the south depot needs 72 hours' notice.", ["depots"]),
+    row("Helmets are lent free of charge at every staffed station.", ["safety"]),
+  ];
+  const bikes = new RecallIndex();
+  for (const item of BIKES) bikes.upsert(item);
+  const askBikes = (question: string): string | undefined => {
+    const found = relatedFromIndex(bikes, questionWords(question), 10);
+    const answer = answerFromMemory(question, found.hits, { corrected: found.corrected, frequencies: found.frequencies });
+    return BIKES.find((r) => r.id === answer.used[0])?.body;
+  };
+  // Meaning: what is given as a rule when a station closes for snow (the precedent, not the one time it happened).
+  for (const question of [
+    "A rider from the Harbour station rang in wanting to know what she can claim. What do we usually give people when we close for snow?",
+    "When a station is closed for snow, what do riders normally get from us?",
+    "what do we typically give riders when we close a station for snow",
+  ]) {
+    it(question, () => expect(askBikes(question)).toContain("free day pass"));
+  }
+  // Meaning: the one time the charger failed, asked by its month.
+  for (const question of ["what went wrong with the e-bike charger back in September?", "Remind me what happened to the charger in September", "why did the charger fail in September?"]) {
+    it(question, () => expect(askBikes(question)).toContain("blown fuse"));
+  }
+  // Meaning: the south depot's notice, asked in a forwarded e-mail and again by the user.
+  for (const question of [
+    "From: Dana Holt <dana@wheelworks.test>\nSubject: next month\n\nHi, for our rota, how much warning should we expect for a slot at the south depot?\n\n---\nbefore I answer Dana: what's our notice period for servicing at the south depot again?",
+    "Dana wants to know how much warning we give her team for a slot. What's our notice period for servicing at the south depot?",
+  ]) {
+    it(question.split("\n")[0]!, () => expect(askBikes(question)).toContain("72 hours"));
+  }
+});
