@@ -355,7 +355,8 @@ const kindWord = (word: string) => (word === "people" ? "person" : word.replace(
 function holds(item: Held, term: Term): boolean {
   if (term.wants) return [...term.wants].some((kind) => item.values.has(kind));
   if (item.stems.has(term.stem)) return true;
-  if (!term.specific && item.stems.has(`#kind:${kindWord(term.word)}`)) return true;
+  // (Not the kind of answer a "which" asks for: "which units" is answered by an item that names units.)
+  if (!term.specific && !term.asked && item.stems.has(`#kind:${kindWord(term.word)}`)) return true;
   if (term.acronym && item.stems.has(`#ini:${term.word.replace(/s$/, "")}`)) return true;
   for (const c of term.concepts) if (item.concepts.has(c)) return true;
   return false;
@@ -486,7 +487,8 @@ export function answerFromMemory(question: string, hits: MemoryHit[], context: M
   // questions is, the rest then its context (the best answered one wins).
   if (!answers(chosen)) {
     const all = segments(question);
-    const asking = all.filter((s) => /\?\s*$/.test(s) || WH.has(words(s)[0] ?? ""));
+    // (Not one that refers back, "how much does it cost?": alone it is about nothing.)
+    const asking = all.filter((s) => (/\?\s*$/.test(s) || WH.has(words(s)[0] ?? "")) && !words(s).some((w) => REFERRING.has(w)));
     if (asking.length > 0 && all.length > 1) {
       for (const one of asking) {
         const rest = question.replace(one, " ");

@@ -138,9 +138,10 @@ const CACHE_LIMIT = 2_000;
  * The clauses of a text, each with its words tagged in context and its act. Sentences end at . ! ? ; and
  * line breaks; a comma, colon or dash also ends a clause (each piece of "X is broken, can you fix it?").
  */
-// Emoji that say a word of dialogue ("👍" is an ok, "🙏" a thanks); the rest only colour a clause.
+// Emoji that say a word of dialogue ("👍" is an ok, "🙏" a thanks); the rest only colour a clause. Either
+// way an emoji ends what it follows, as a full stop does ("more cars than lanes 🙄 could someone move …").
 const EMOJI_WORDS: Record<string, string> = { "🙏": "thanks", "👍": "ok", "👌": "ok", "✅": "ok", "🙌": "great", "👏": "great", "💯": "great" };
-const spokenEmoji = (text: string) => text.replace(/\p{Extended_Pictographic}\uFE0F?/gu, (e) => ` ${EMOJI_WORDS[e.replace("\uFE0F", "")] ?? ""} `);
+const spokenEmoji = (text: string) => text.replace(/\p{Extended_Pictographic}\uFE0F?/gu, (e) => ` ${EMOJI_WORDS[e.replace("\uFE0F", "")] ?? ""}. `);
 
 export function clausesOf(text: string): Clause[] {
   const hit = CACHE.get(text);
@@ -353,7 +354,9 @@ function readClause(words: Word[], asked: boolean): Clause {
     }
     return undefined;
   };
-  const hedge = first.pos === "AUX" || first.pos === "DET" || (first.pos === "PRON" && ["i", "we"].includes(first.lower)) || first.lower === "any" ? hedged() : undefined;
+  // ("it would be great if someone could …", "it'd help if you could …": a wish with its dummy subject.)
+  const dummy = first.lower === "it" && words[i + 1]?.pos === "AUX";
+  const hedge = first.pos === "AUX" || first.pos === "DET" || (first.pos === "PRON" && ["i", "we"].includes(first.lower)) || first.lower === "any" || dummy ? hedged() : undefined;
   if (hedge) return hedge;
 
   if (first.pos === "AUX") {

@@ -260,9 +260,10 @@ export function kindsOf(noun: string): Set<string> {
 const nearKinds = new Map<string, Set<string>>();
 
 /**
- * The near kinds of a noun in its commonest sense only ("passenger" → traveller, person; "car" → motor
- * vehicle, vehicle): two levels up, a compound's last word included. What a general word in a question
- * ("people", "vehicles") may stand for, without the other senses' kinds ("wave" is also a weather condition).
+ * The near kinds of a noun in its commonest sense only ("passenger" → traveller, person; "technician" →
+ * skilled worker, worker): two levels up, whole names only ("time_unit" is no "unit"). What a general word
+ * in a question ("people", "workers") may stand for, without the other senses' kinds ("wave" is also a
+ * weather condition).
  */
 export function nearKindsOf(noun: string): Set<string> {
   const key = noun.toLowerCase();
@@ -279,10 +280,7 @@ export function nearKindsOf(noun: string): Set<string> {
         for (const p of synset.pointers) {
           if ((p.symbol !== "@" && p.symbol !== "@i") || p.pos !== "n") continue;
           const above = synsetAt(db.data.noun, p.offset);
-          for (const w of above.words) {
-            hit.add(w);
-            if (w.includes("_")) hit.add(w.slice(w.lastIndexOf("_") + 1));
-          }
+          for (const w of above.words) hit.add(w);
           next.push(above);
         }
       }

@@ -278,7 +278,7 @@ export function assignTurn(sigs: Signature[], turn: Turn, asked: Set<string>): M
   const worded = (c: Candidate) => c.kind === "enum" || c.kind === "code";
   const holds = (o: Candidate) => o.kind === "enum" || o.exampleShaped === true;
   // (A value named by its description spans the words around it without being written there: it holds none.)
-  const inLonger = (c: Candidate) => worded(c) && candidates.some((o) => o !== c && holds(o) && !o.shared && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);
+  const inLonger = (c: Candidate) => worded(c) && !(c.kind === "enum" && c.shared) && candidates.some((o) => o !== c && holds(o) && !o.shared && o.key !== c.key && o.span.start <= c.span.start && o.span.end >= c.span.end && o.span.end - o.span.start > c.span.end - c.span.start);
   // A code that is, letter for letter, a value another parameter lists ("A320" for `aircraft_type`) is that
   // value, not a code of this one (a flight number's pattern also takes "A320").
   const listedElsewhere = (c: Candidate) => c.kind === "code" && sigs.some((s) => s.key !== c.key && s.enumForms?.some((f) => String(f.value).toLowerCase() === String(c.value).toLowerCase()));

@@ -1745,3 +1745,18 @@ describe("twentieth session: a reply that other values took, a correction after 
     it(fix, () => expect(extractArguments(SHIFT, ["put CR-101 on the Aurora", fix], { now: NOW, correction: true }).vessel).toBe("borealis"));
   }
 });
+
+describe("twentieth session: a value named whole inside another parameter's longer value", () => {
+  const JOB = {
+    type: "object",
+    required: ["equipment", "task"],
+    properties: { equipment: { type: "string", enum: ["boiler", "chiller", "pump"] }, task: { type: "string", enum: ["boiler_inspection", "pump_overhaul", "filter_swap"] }, hours: { type: "number" } },
+  } as const;
+  for (const [said, equipment, task] of [
+    ["Boiler inspection on Thursday, 2 hrs", "boiler", "boiler_inspection"],
+    ["book a pump overhaul for next week", "pump", "pump_overhaul"],
+    ["filter swap on the chiller please", "chiller", "filter_swap"],
+  ] as const) {
+    it(said, () => expect(extractArguments(JOB, [said], { now: NOW })).toMatchObject({ equipment, task }));
+  }
+});

@@ -440,7 +440,10 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       const score = 1.6 + 0.2 * Math.min(m.words, 3) + cueScore(sig, left, right, near) + roleScore(sig, paired, left, undefined, right) + (asked.has(sig.key) ? 1.5 : 0) - modifierPenalty(sig, turn, m.span, right, near?.right ?? Infinity);
       // A described value spans words that may be other values ("the courier left PKG-1234 at the
       // wrong address"): it describes them, it does not take them.
-      out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum", ...(m.described ? { shared: true } : {}) });
+      // ("boiler inspection" for `equipment: boiler` and `task: boiler_inspection`: a value named whole
+      // inside another parameter's longer value is said of both.)
+      const within = [...mentionsOf].some(([other, ms]) => other !== sig && ms.some((o) => !o.described && o.span.start <= m.span.start && o.span.end >= m.span.end && o.span.end - o.span.start > m.span.end - m.span.start));
+      out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum", ...(m.described || within ? { shared: true } : {}) });
     }
   }
   return out;
