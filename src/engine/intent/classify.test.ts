@@ -235,7 +235,7 @@ describe("twentieth session: thanks said the British way or by emoji; a correcti
     expectKind("request", ["the 9:10 is full again 🙄 could someone move LIB-2231 to the 11:40", "renew LIB-2231 please 🙏"]);
   });
   it("an emoji ends the sentence it follows", () => {
-    for (const text of ["the 9:10 is full again 🙄 would be great if someone could move LIB-2231 to the 11:40", "shelves are a mess 😩 it'd be great if someone could reorder the atlases"]) expect(requestFocus(text).verb, text).toMatch(/^(move|reorder)$/);
+    for (const text of ["the 9:10 is full again 🙄 would be lovely if somebody could move LIB-2231 to the 11:40", "shelves are a mess 😩 it'd be great if someone could reorder the atlases"]) expect(requestFocus(text).verb, text).toMatch(/^(move|reorder)$/);
   });
   it("amends in any clause", () => expectKind("correction", ["oh wait, the Eastgate branch is shut — actually make it Westgate", "hmm, that's the wrong card. actually use LIB-2240"], after("Renewing LIB-2231 at Eastgate. Shall I go ahead?")));
 });

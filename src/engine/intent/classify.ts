@@ -354,7 +354,7 @@ function readClause(words: Word[], asked: boolean): Clause {
     }
     return undefined;
   };
-  // ("it would be great if someone could …", "it'd help if you could …": a wish with its dummy subject.)
+  // ("it would be lovely if somebody could …", "it'd help if you could …": a wish with its dummy subject.)
   const dummy = first.lower === "it" && words[i + 1]?.pos === "AUX";
   const hedge = first.pos === "AUX" || first.pos === "DET" || (first.pos === "PRON" && ["i", "we"].includes(first.lower)) || first.lower === "any" || dummy ? hedged() : undefined;
   if (hedge) return hedge;
