@@ -104,6 +104,24 @@ describe("policies: create and confirm", () => {
     expect(mixed.body.warnings?.some((w: string) => /says again/.test(w)) ?? false).toBe(false);
   });
 
+  it("reads 'any other …' or 'anyone else' needing approval after an 'only' rule as the approval outside it", async () => {
+    const ws = await newWorkspace(server());
+    const forms = [
+      "Print proofs may only be sent to addresses at example.org or example.net; any other recipient needs approval from the studio lead.",
+      "Print proofs may only be emailed to client addresses at example.org or example.net — anyone else needs the studio lead's OK.",
+      "Print proofs must only be sent to addresses at example.org or example.net; sending them to any other domain requires a manager's approval.",
+    ];
+    for (const [index, rule] of forms.entries()) {
+      const created = await call(server(), "POST", base, { key: ws.key, body: { name: `proofs-${index}`, rule } });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.compiled.map((c: { effect: string }) => c.effect), rule).toEqual(["require_approval"]);
+      await call(server(), "POST", `${base}/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+      expect((await evaluate(ws, { action: "send_print_proof", context: { recipient_email: "pat@example.net" } })).body.decision, rule).toBe("approved");
+      expect((await evaluate(ws, { action: "send_print_proof", context: { recipient_email: "pat@gmail.com" } })).body.decision, rule).toBe("conditional");
+      await call(server(), "DELETE", `${base}/${created.body.id}`, { key: ws.key });
+    }
+  });
+
   it("reads a sentence that exempts something from the rule before it as that rule's exception", async () => {
     const ws = await newWorkspace(server());
     const rule = "Do not schedule elective repairs on weekends. Urgent and emergency repairs are exempt.";

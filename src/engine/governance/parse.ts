@@ -217,6 +217,9 @@ function analyze(text: string): W[] {
   // "… gets started in it", "… may be stored there": a place said by a pronoun for the thing the conditions
   // name (which they read already).
   text = text.replace(/\s+(?:in|on|at|into|inside|within|from)\s+(?:it|them|there)(?=\s*(?:[.,;!]|$))/gi, "");
+  // "to client addresses at example.org or example.net": whose addresses they are is said by the domains
+  // that follow, as "example.org or example.net addresses" says it.
+  text = text.replace(/\b(?:(?:client|customer|customers'?|company|our|their|work|staff|partner)\s+)?(?:e-?mail\s+)?(?:addresses|emails|e-mails|inboxes|mailboxes)\s+(?:at|on|in|@)\s*([\w-]+(?:\.[\w-]+)+(?:\s*(?:,|or|and|,\s*or)\s*@?[\w-]+(?:\.[\w-]+)+)*)/gi, (_m, domains: string) => `${domains} addresses`);
   // "a caller who's outside the team": "who's" before a negation or a place is "who is".
   text = text.replace(/\bwho[’']s\s+(?=(?:not|never|on|in|under|over|below|above|outside|from|a|an|the)\b)/gi, "who is ");
   text = dropStatedPredicate(text);
@@ -4393,7 +4396,7 @@ const ONLY_WHO_MAY_BE = new RegExp(ONLY_WHO + String.raw`(?:may|can|shall|should
 
 // "holding an F1 or F2 permit", "with a forklift card on file", "who hold a current CSCS 2 card".
 const HOLDING = String.raw`(?:holding|having|with|who\s+(?:hold|have|has|holds))\s+(an?\s+.+?)`;
-const ONLY_HOLDERS_MAY = new RegExp(String.raw`^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+${HOLDING}\s+(?:may|can|shall|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!not|never)(be\s+)?(.+?)[.!]?$`, "i");
+const ONLY_HOLDERS_MAY = new RegExp(String.raw`^only\s+(?:(?:a|an|the|our)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+${HOLDING}\s+(?:may|can|shall|are\s+(?:allowed|permitted|authori[sz]ed)\s+to|is\s+(?:allowed|permitted|authori[sz]ed)\s+to)\s+(?!not\b|never\b)(be\s+)?(.+?)[.!]?$`, "i");
 const ONLY_BY_HOLDERS = new RegExp(String.raw`^(.+?)\s+(?:may|can|shall|should|must)\s+(?:only\s+be\s+([a-z]{3,})|be\s+([a-z]{3,})\s+only)\s+by\s+(?:an?\s+|the\s+|any\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+${HOLDING}[.!]?$`, "i");
 
 /**
@@ -4599,6 +4602,7 @@ export function splitClauses(text: string): string[] {
     .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
     .filter((s, i, all) => !(i > 0 && ORDER_OF_WHAT_WENT_BEFORE.test(s.trim()) && parseRule(all[i - 1]!).ok))
     .flatMap(elaborated)
+    .flatMap(otherwiseAfterDash)
     .flatMap(pronounAside)
     .flatMap(statedThenOrdered)
     .flatMap(sharedSubject)
@@ -4610,6 +4614,12 @@ export function splitClauses(text: string): string[] {
 // whose only object points back at the sentence before says that sentence's effect again; that sentence is
 // the rule (a sentence before it that is no rule leaves the order to be refused with it).
 const ORDER_OF_WHAT_WENT_BEFORE = /^(?:please\s+)?(?:block|deny|refuse|reject|stop|prevent|forbid|disallow|decline)\s+(?:the\s+rest|the\s+others?|all\s+others|anything(?:\s+else)?|everything(?:\s+else)?|any\s+(?:more|others?|extra|further)|them|those|these|it)(?:\s+(?:past|over|beyond|above|after|exceeding|outside)\s+(?:that|this|it|them|those|these|the\s+(?:limit|cap|threshold)))?\s*[.!]*$/i;
+
+/** "X may only go to Y — anyone else needs the lead's OK": the "otherwise" part split off (see OTHERWISE). */
+function otherwiseAfterDash(sentence: string): string[] {
+  const m = /^(.+?\bonly\b.+?\S)\s+[-–—]\s+(.+)$/i.exec(sentence);
+  return m && OTHERWISE.test(m[2]!) ? [m[1]!, m[2]!] : [sentence];
+}
 
 /**
  * "Tanks must not be drained during a storm - they are topped up instead": after a spaced dash, a clause of
@@ -4707,4 +4717,18 @@ const CONSEQUENCE = /^(?:and\s+|so\s+)?(?:(?:anything|everything|all)\s+(?:else|
 /** Whether a sentence only says again that what a blocking rule before it leaves out is blocked. */
 export function restatesBlock(sentence: string): boolean {
   return CONSEQUENCE.test(sentence.trim().replace(/[.!]+$/, ""));
+}
+
+// "…; any other recipient needs approval from the licensing team", "…; sending one to any other address
+// needs a compliance review", "… — anyone else needs the duty manager's OK": after a rule that allows only
+// some of a thing, a sentence about "any other" of it, or "anyone else", that asks for approval says what
+// happens outside: approval, not a block.
+const OTHERWISE = /^(?:and\s+|but\s+)?(?:[a-z]+ing\s+(?:them|it|one|these|those|that)\s+(?:to|with|for|at|from)\s+)?(?:(?:anyone|anybody|someone|somebody|anything|everything)\s+else|any\s+other\b|all\s+other\b|other\s+\w+s\b|the\s+others?\b)/i;
+
+/** A sentence after an "only" rule that asks for approval for everything else it names (see OTHERWISE). */
+export function otherwiseNeedsApproval(sentence: string): boolean {
+  const text = sentence.trim();
+  if (!OTHERWISE.test(text)) return false;
+  const parsed = parseRule(text);
+  return parsed.ok && parsed.rule.effect === "require_approval";
 }

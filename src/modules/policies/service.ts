@@ -5,7 +5,7 @@ import type { CompiledRule, Effect, ParseFailure } from "../../engine/governance
 import { RuleSet, type RuleRef } from "../../engine/governance/evaluate.ts";
 import { restate } from "../../engine/governance/explain.ts";
 import { bindRule, coverageCalls, type Binding } from "../../engine/governance/bind.ts";
-import { parseRule, restatesBlock, splitClauses } from "../../engine/governance/parse.ts";
+import { otherwiseNeedsApproval, parseRule, restatesBlock, splitClauses } from "../../engine/governance/parse.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Actor, AuditLog } from "../../events/audit.ts";
 import type { Outbox } from "../../events/outbox.ts";
@@ -173,6 +173,12 @@ function withNotes(items: unknown[]): CompiledRule[] {
           clauses[clauses.length - 1] = { ...folded.rule, source: previous.source, exemptions: [...(previous.exemptions ?? []), item.trim()], ...(previous.notes ? { notes: previous.notes } : {}) };
           return;
         }
+      }
+      // "X may only go to Y; any other recipient needs approval": outside what the clause before allows, an
+      // approval instead of its block.
+      if (previous.effect === "block" && /\bonly\b/i.test(previous.source) && previous.unless && otherwiseNeedsApproval(item)) {
+        clauses[clauses.length - 1] = { ...previous, effect: "require_approval", notes: [...(previous.notes ?? []), item.trim()] };
+        return;
       }
       // "…; anything else is blocked": the clause before blocks it already.
       if (previous.effect === "block" && restatesBlock(item)) {
