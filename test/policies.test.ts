@@ -107,9 +107,9 @@ describe("policies: create and confirm", () => {
   it("reads 'any other …' or 'anyone else' needing approval after an 'only' rule as the approval outside it", async () => {
     const ws = await newWorkspace(server());
     const forms = [
-      "Print proofs may only be sent to addresses at example.org or example.net; any other recipient needs approval from the studio lead.",
+      "Print proofs can only be sent out to addresses at example.org or example.net; any other addressee must be signed off by the studio lead.",
       "Print proofs may only be emailed to client addresses at example.org or example.net — anyone else needs the studio lead's OK.",
-      "Print proofs must only be sent to addresses at example.org or example.net; sending them to any other domain requires a manager's approval.",
+      "Print proofs must only be mailed to addresses at example.org or example.net; mailing them to any other inbox requires a manager's approval.",
     ];
     for (const [index, rule] of forms.entries()) {
       const created = await call(server(), "POST", base, { key: ws.key, body: { name: `proofs-${index}`, rule } });

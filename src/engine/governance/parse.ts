@@ -4719,8 +4719,8 @@ export function restatesBlock(sentence: string): boolean {
   return CONSEQUENCE.test(sentence.trim().replace(/[.!]+$/, ""));
 }
 
-// "…; any other recipient needs approval from the licensing team", "…; sending one to any other address
-// needs a compliance review", "… — anyone else needs the duty manager's OK": after a rule that allows only
+// "…; any other addressee must be signed off by the studio lead", "…; mailing one to any other inbox needs a
+// second check", "… — anybody else needs the owner's OK": after a rule that allows only
 // some of a thing, a sentence about "any other" of it, or "anyone else", that asks for approval says what
 // happens outside: approval, not a block.
 const OTHERWISE = /^(?:and\s+|but\s+)?(?:[a-z]+ing\s+(?:them|it|one|these|those|that)\s+(?:to|with|for|at|from)\s+)?(?:(?:anyone|anybody|someone|somebody|anything|everything)\s+else|any\s+other\b|all\s+other\b|other\s+\w+s\b|the\s+others?\b)/i;

@@ -174,7 +174,7 @@ function withNotes(items: unknown[]): CompiledRule[] {
           return;
         }
       }
-      // "X may only go to Y; any other recipient needs approval": outside what the clause before allows, an
+      // "X may only go to Y; any other addressee needs a sign-off": outside what the clause before allows, an
       // approval instead of its block.
       if (previous.effect === "block" && /\bonly\b/i.test(previous.source) && previous.unless && otherwiseNeedsApproval(item)) {
         clauses[clauses.length - 1] = { ...previous, effect: "require_approval", notes: [...(previous.notes ?? []), item.trim()] };
