@@ -16,7 +16,7 @@
 import type { MemoryHit } from "../ports.ts";
 import { conceptsOf, initialsOfRuns } from "../language/lemmas.ts";
 import { isEnglishWord, tag, typoOf } from "../language/nlp.ts";
-import { nearKindsOf } from "../language/wordnet.ts";
+import { nearKindsOf, verbSynonyms } from "../language/wordnet.ts";
 import { tokenize } from "../language/tokens.ts";
 import { quantity } from "../language/units.ts";
 import { stem, words } from "../text/stem.ts";
@@ -266,7 +266,7 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
           const isAcronym = acronyms.has(w.replace(/s$/, ""));
           // (A measure, like a plain number, counts only for an item that holds it.)
           const termRole: Role = isMeasure && role === "core" ? "soft" : role;
-          terms.push({ stem: key, concepts: baseForms(w), weight: isAcronym ? workspaceWeight(s, w, context, true) : workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role: termRole, word: w, specific, ...(isAcronym ? { acronym: true } : {}), ...(kind.has(i) && termRole === "soft" ? { asked: true } : {}), ...(recordWords.has(i) ? { record: true } : {}) });
+          terms.push({ stem: key, concepts: withSynonyms(w, tags[i]!), weight: isAcronym ? workspaceWeight(s, w, context, true) : workspaceWeight(s, w, context) * partWeight(tags[i]!.pos, w), role: termRole, word: w, specific, ...(isAcronym ? { acronym: true } : {}), ...(kind.has(i) && termRole === "soft" ? { asked: true } : {}), ...(recordWords.has(i) ? { record: true } : {}) });
         }
       });
     }
@@ -274,6 +274,17 @@ function readMessage(text: string, context: MemoryContext, asked = true): Term[]
   };
   const terms = read(false);
   return !asked || (!refers && terms.some((t) => t.role !== "context")) ? terms : read(true);
+}
+
+// Verbs too light to carry a synonym of their own ("get" is also "become", "run" also "escape").
+const LIGHT_VERBS = new Set(["be", "do", "get", "go", "have", "make", "take", "run", "give", "put", "set", "keep", "let", "come", "see", "say"]);
+
+/** A question word's base forms and, for a verb or a participle, its synonyms ("shut" → close). */
+function withSynonyms(word: string, tagged: { pos: string; lemma: string }): ReadonlySet<string> {
+  const forms = baseForms(word);
+  if (!(tagged.pos === "VERB" || (tagged.pos === "ADJ" && /(?:ed|en|t)$/.test(word))) || LIGHT_VERBS.has(tagged.lemma)) return forms;
+  const lemma = tagged.pos === "VERB" ? tagged.lemma : word;
+  return new Set([...forms, ...verbSynonyms(lemma)]);
 }
 
 /** A word's base forms (the language layer's lemma and morphology), without verb classes: memory is read
@@ -487,13 +498,17 @@ export function answerFromMemory(question: string, hits: MemoryHit[], context: M
   // questions is, the rest then its context (the best answered one wins).
   if (!answers(chosen)) {
     const all = segments(question);
-    // (Not one that refers back, "how much does it cost?": alone it is about nothing.)
-    const asking = all.filter((s) => (/\?\s*$/.test(s) || WH.has(words(s)[0] ?? "")) && !words(s).some((w) => REFERRING.has(w)));
+    const asking = all.filter((s) => /\?\s*$/.test(s) || WH.has(words(s)[0] ?? ""));
     if (asking.length > 0 && all.length > 1) {
       for (const one of asking) {
         const rest = question.replace(one, " ");
         const judged = best(items, [...readMessage(one, context), ...readMessage(rest, context, false).map((t) => ({ ...t, role: "context" as const }))]);
-        if (answers(judged) && (!answers(chosen) || judged!.coverage > chosen!.coverage)) chosen = judged;
+        // (A question that refers back to a topic named without a verb, "About the maker space: how much does
+        // it cost?", is about that topic: the item must hold some of it too. After a story, "A reader rang,
+        // lost a card. What must they pay to replace it?", the pronouns are its people and things.)
+        const topic = !tag(words(rest)).some((t) => t.pos === "VERB");
+        const refersBack = topic && words(one).some((w) => REFERRING.has(w));
+        if (answers(judged) && (!refersBack || judged!.context > 0) && (!answers(chosen) || judged!.coverage > chosen!.coverage)) chosen = judged;
       }
     }
   }

@@ -257,13 +257,31 @@ export function kindsOf(noun: string): Set<string> {
   return hit;
 }
 
+const verbSynonymCache = new Map<string, string[]>();
+
+/**
+ * The one-word synonyms of a verb in its two commonest senses ("shut" → close; "contest" → contend), no
+ * kinds above them: for reading a question's verb in an answer's other word ("is it shut" / "is closed").
+ */
+export function verbSynonyms(verb: string): string[] {
+  const key = verb.toLowerCase();
+  let hit = verbSynonymCache.get(key);
+  if (hit) return hit;
+  const db = load();
+  const senses = db && /^[a-z][a-z-]{1,}$/.test(key) ? synsetsOf(key, "verb").slice(0, 2) : [];
+  hit = [...new Set(senses.flatMap((s) => s.words).filter((w) => !w.includes("_")))];
+  if (verbSynonymCache.size >= CACHE_LIMIT) verbSynonymCache.clear();
+  verbSynonymCache.set(key, hit);
+  return hit;
+}
+
 const nearKinds = new Map<string, Set<string>>();
 
 /**
  * The near kinds of a noun in its commonest sense only ("passenger" → traveller, person; "technician" →
- * skilled worker, worker): two levels up, whole names only ("time_unit" is no "unit"). What a general word
- * in a question ("people", "workers") may stand for, without the other senses' kinds ("wave" is also a
- * weather condition).
+ * skilled worker, worker): two levels up, a compound's head included. What a general word in a question
+ * ("people", "workers", "day") may stand for, without the other senses' kinds ("wave" is also a weather
+ * condition).
  */
 export function nearKindsOf(noun: string): Set<string> {
   const key = noun.toLowerCase();
@@ -280,7 +298,11 @@ export function nearKindsOf(noun: string): Set<string> {
         for (const p of synset.pointers) {
           if ((p.symbol !== "@" && p.symbol !== "@i") || p.pos !== "n") continue;
           const above = synsetAt(db.data.noun, p.offset);
-          for (const w of above.words) hit.add(w);
+          // (A compound names its head's kind too: "motor_vehicle" a vehicle, "day_of_the_week" a day.)
+          for (const w of above.words) {
+            hit.add(w);
+            if (w.includes("_")) hit.add(w.includes("_of_") ? w.slice(0, w.indexOf("_of_")) : w.slice(w.lastIndexOf("_") + 1));
+          }
           next.push(above);
         }
       }

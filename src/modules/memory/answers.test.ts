@@ -294,6 +294,10 @@ describe("twentieth session: kinds of the things asked about, questions of habit
     row("Servicing at the north depot needs 48 hours' notice.", ["depots"]),
     row("Servicing at the south depot needs 72 hours' notice.", ["depots"]),
     row("Helmets are lent free of charge at every staffed station.", ["safety"]),
+    row("The repair shop opens Monday to Saturday 08:00-18:00; on Sunday it is closed all day.", ["hours"]),
+    row("Riders can contest a penalty within 14 days of receiving it by writing to the customer desk.", ["penalties"]),
+    row("Punctures are repaired free of charge at the Quay workshop; other repairs are charged at cost.", ["repairs"]),
+    row("Punctures reported by riders are logged on the fault board at the Harbour workshop.", ["faults"]),
   ];
   const bikes = new RecallIndex();
   for (const item of BIKES) bikes.upsert(item);
@@ -313,6 +317,18 @@ describe("twentieth session: kinds of the things asked about, questions of habit
   // Meaning: the one time the charger failed, asked by its month.
   for (const question of ["what went wrong with the e-bike charger back in September?", "Remind me what happened to the charger in September", "why did the charger fail in September?"]) {
     it(question, () => expect(askBikes(question)).toContain("blown fuse"));
+  }
+  // Meaning: the day the shop does not open, asked with another verb and by the kind of thing the answer is.
+  for (const question of ["A rider wants to leave a bike with us on Saturday or Sunday. Which day of the week is the repair shop shut?", "which day is the repair shop shut?"]) {
+    it(question, () => expect(askBikes(question)).toContain("Sunday"));
+  }
+  // Meaning: what the workshop does with punctures, asked with another verb for repairing.
+  for (const question of ["which workshop mends punctures?", "Where do punctures get mended?"]) {
+    it(question, () => expect(askBikes(question)).toContain("Quay workshop"));
+  }
+  // Meaning: the time allowed to contest a penalty, after a story whose people the question's pronouns are.
+  for (const question of ["A rider got a penalty from us on Monday and is cross about it. How many days have they got to contest it?", "Someone was fined yesterday and is unhappy. How long have they got to contest it?"]) {
+    it(question, () => expect(askBikes(question)).toContain("14 days"));
   }
   // Meaning: the south depot's notice, asked in a forwarded e-mail and again by the user.
   for (const question of [

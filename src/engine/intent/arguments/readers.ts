@@ -442,7 +442,9 @@ export function readEnums(sigs: Signature[], turn: Turn, asked: Set<string>, pai
       // wrong address"): it describes them, it does not take them.
       // ("boiler inspection" for `equipment: boiler` and `task: boiler_inspection`: a value named whole
       // inside another parameter's longer value is said of both.)
-      const within = [...mentionsOf].some(([other, ms]) => other !== sig && ms.some((o) => !o.described && o.span.start <= m.span.start && o.span.end >= m.span.end && o.span.end - o.span.start > m.span.end - m.span.start));
+      // (Written as the value itself: "picking" inside "picking B" is the zone's word, not the task `pick`.)
+      const asWritten = typeof m.value === "string" && turn.text.slice(m.span.start, m.span.end).toLowerCase().replace(/[\s-]+/g, "_") === m.value.toLowerCase();
+      const within = asWritten && [...mentionsOf].some(([other, ms]) => other !== sig && ms.some((o) => !o.described && o.span.start <= m.span.start && o.span.end >= m.span.end && o.span.end - o.span.start > m.span.end - m.span.start));
       out.push({ key: sig.key, value: m.value, score, span: m.span, kind: "enum", ...(m.described || within ? { shared: true } : {}) });
     }
   }
