@@ -12,7 +12,7 @@ import { countryCode, unionMembers } from "../language/regions.ts";
 import { placeCountry } from "../language/places.ts";
 import { inNetwork, networkOf, type Network } from "../language/networks.ts";
 import { deniedParticiple, isEnglishWord, isKnownWord, tag } from "../language/nlp.ts";
-import { isAmountNoun, relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
+import { isAmountNoun, isKindOf, relatedVerbWords, verbsOfAgent, verbsOfDoing, verbsRelated } from "../language/wordnet.ts";
 
 const FALSE = 0;
 const UNKNOWN = 1;
@@ -425,6 +425,9 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     let modifierOnly = false;
     for (let k = 0; k < verbs.length; k++) {
       const v = verbs[k]!;
+      // "resurface the floor" and `start_floor_resurfacer`, "shred documents" and `run_shredder`: starting or
+      // running the machine named for what it does is doing it.
+      if (STARTING.has(wordsOfName(action.input.tool)[0] ?? "") && (meets(agentVerbsOf(action), v) || wordsOfName(action.input.tool).slice(1).some((w) => machineVerbs(w).some((m) => meets(conceptsOf(m) as Set<string>, v))))) continue;
       if (meets(action.operation, v)) {
         // "text customers" and `send_email`: one operation by another channel.
         if (channel !== undefined && otherChannel(action, channel)) return false;
@@ -723,6 +726,18 @@ const LOOKING = new Set(["get", "list", "view", "show", "search", "find", "fetch
 const DATA_NOUNS = new Set(["record", "records", "data", "file", "files", "document", "documents", "pii", "report", "reports", "log", "logs", "history", "details", "detail", "profile", "profiles", "information", "info", "transcript", "transcripts", "note", "notes", "message", "messages", "email", "emails", "statement", "statements", "chart", "charts", "result", "results"]);
 
 /** The tool's operation reads or undoes, and the verb names another operation. */
+/** The verbs a machine's name says it does, by its suffix ("polisher" → polish, "shredder" → shred). */
+function machineVerbs(word: string): string[] {
+  const m = /^([a-z]{3,}?)(e?)(?:er|or)s?$/.exec(word);
+  if (!m) return [];
+  const stem = m[1]!;
+  const forms = [stem, `${stem}e`, /([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : stem];
+  return [...new Set(forms)].filter((f) => isKnownWord(f));
+}
+
+// First words of tools that set a machine going.
+const STARTING = new Set(["start", "run", "launch", "operate", "begin", "activate", "engage", "fire"]);
+
 // First words of tools that end or file away what was done (`end_booking`, `archive_order`). "Close",
 // "complete", "finish" and "resolve" are left out: closing a sale or completing a transfer is making it.
 const ENDING = new Set(["end", "archive", "expire"]);
@@ -1804,9 +1819,12 @@ function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Tru
   }
   // "if someone is still logged in" and `staff_logged_in: 2`: a count of those in the state, of which
   // someone is when it is above zero.
-  if (subject.words.some((w) => SOMEONE.has(w))) {
-    const state = subject.words.filter((w) => !SOMEONE.has(w));
-    const count = state.length > 0 ? a.fields.find((f) => typeof f.value === "number" && state.every((w) => f.words.some((x) => sameConceptWord(w, x)))) : undefined;
+  // ("while divers are still in the pool" and `divers_in_water: 3`: a count named for the people themselves.)
+  const people = subject.words.filter((w) => !SOMEONE.has(w) && (namesPeople(w) || isKindOf(w, "person")));
+  if (subject.words.some((w) => SOMEONE.has(w)) || people.length > 0) {
+    const state = subject.words.filter((w) => !SOMEONE.has(w) && !people.includes(w));
+    const counts = (f: Field) => typeof f.value === "number" && ((people.length > 0 && people.every((w) => f.words.some((x) => sameConceptWord(w, x)))) || (state.length > 0 && state.every((w) => f.words.some((x) => sameConceptWord(w, x)))));
+    const count = a.fields.find(counts);
     if (count) {
       a.claimed.add(count.path);
       return ((count.value as number) > 0) === expect ? TRUE : FALSE;

@@ -4364,3 +4364,25 @@ describe("twentieth session: a thing the call says it is of, counts of the thing
     it(sentence, () => decide(sentence, [["share_tenant_address", { tenant_id: "T1", caller_on_lettings_rota: false }, "blocked"], ["share_tenant_address", { tenant_id: "T1", caller_on_lettings_rota: true }, "approved"]]));
   }
 });
+
+describe("twentieth session: a verb joined to its particle, people counted by their own noun, a machine named for what it does", () => {
+  // Meaning: stopping the fan is forbidden while there are people below ground.
+  for (const sentence of ["Don't shut down the main extractor fan when anyone is underground.", "The main extractor fan must never be shut down while miners are underground.", "Never shut down the main extractor fan while workers are underground"]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["stop_extractor_fan", { fan: "main", miners_underground: 6, workers_underground: 6, people_underground: 6 }, "blocked"],
+        ["stop_extractor_fan", { fan: "main", miners_underground: 0, workers_underground: 0, people_underground: 0 }, "approved"],
+      ]),
+    );
+  }
+  // Meaning: no polishing (by starting the machine that does it) while dancers are on the floor.
+  for (const sentence of ["Never polish the floor while dancers are still in the hall.", "Don't polish the hall floor while any dancers are on it."]) {
+    it(sentence, () =>
+      decide(sentence, [
+        ["start_floor_polisher", { hall: "main", dancers_on_floor: 4 }, "blocked"],
+        ["start_floor_polisher", { hall: "main", dancers_on_floor: 0 }, "approved"],
+        ["sell_dance_tickets", { quantity: 2, dancers_on_floor: 4 }, "approved"],
+      ]),
+    );
+  }
+});

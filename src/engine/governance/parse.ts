@@ -216,7 +216,17 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(no|nothing|nobody)\b([^.;,:()]*?)\s+gets\s+(?=[a-z]{3,}(?:ed|en)\b)/gi, "$1$2 may be ");
   // "… gets started in it", "… may be stored there": a place said by a pronoun for the thing the conditions
   // name (which they read already).
-  text = text.replace(/\s+(?:in|on|at|into|inside|within|from)\s+(?:it|them|there)(?=\s*(?:[.,;!]|$))/gi, "");
+  // (Not after a copula: "while any skaters are on it" says where they are.)
+  text = text.replace(/(?<!\b(?:is|are|was|were|be|been|being|still))\s+(?:in|on|at|into|inside|within|from)\s+(?:it|them|there)(?=\s*(?:[.,;!]|$))/gi, "");
+  // "shut down the fan", "call off the sailing": a verb and its particle that the lexicon writes joined
+  // ("shutdown", "calloff") name that operation, not the verb's own ("shut" alone is closing).
+  // (Not a participle that says a thing's state, "with MFA switched off": only after "be" or as a verb.)
+  text = text.replace(/(?:\b([a-z]{2,})\s+)?\b([a-z]{2,})\s+(up|out|off|down|back|over)\b/gi, (m, before: string | undefined, verb: string, particle: string) => {
+    if (/ed$/i.test(verb) && !/^(?:be|been|being|is|are|was|were|get|gets|got)$/i.test(before ?? "")) return m;
+    const lemma = tag(["they", verb.toLowerCase()])[1]?.lemma ?? verb.toLowerCase();
+    const joined = `${lemma}${particle.toLowerCase()}`;
+    return verbClassOf(joined) !== undefined && verbClassOf(joined) !== verbClassOf(lemma) ? `${before ? `${before} ` : ""}${joined}` : m;
+  });
   // "to client addresses at example.org or example.net": whose addresses they are is said by the domains
   // that follow, as "example.org or example.net addresses" says it.
   text = text.replace(/\b(?:(?:client|customer|customers'?|company|our|their|work|staff|partner)\s+)?(?:e-?mail\s+)?(?:addresses|emails|e-mails|inboxes|mailboxes)\s+(?:at|on|in|@)\s*([\w-]+(?:\.[\w-]+)+(?:\s*(?:,|or|and|,\s*or)\s*@?[\w-]+(?:\.[\w-]+)+)*)/gi, (_m, domains: string) => `${domains} addresses`);
