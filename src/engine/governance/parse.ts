@@ -225,7 +225,10 @@ function analyze(text: string): W[] {
     if (/ed$/i.test(verb) && !/^(?:be|been|being|is|are|was|were|get|gets|got)$/i.test(before ?? "")) return m;
     const lemma = tag(["they", verb.toLowerCase()])[1]?.lemma ?? verb.toLowerCase();
     const joined = `${lemma}${particle.toLowerCase()}`;
-    return verbClassOf(joined) !== undefined && verbClassOf(joined) !== verbClassOf(lemma) ? `${before ? `${before} ` : ""}${joined}` : m;
+    // (Not "switch off", "turn off": their particle is also the state a tool sets, `state: off`, which the
+    // words as they are still read.)
+    const joinedClass = verbClassOf(joined);
+    return joinedClass !== undefined && joinedClass !== "disable" && joinedClass !== verbClassOf(lemma) ? `${before ? `${before} ` : ""}${joined}` : m;
   });
   // "to client addresses at example.org or example.net": whose addresses they are is said by the domains
   // that follow, as "example.org or example.net addresses" says it.

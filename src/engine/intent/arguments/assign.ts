@@ -20,6 +20,9 @@ const TIE = 0.25;
 
 const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === "object" && JSON.stringify(a) === JSON.stringify(b));
 
+/** A percentage as a 0–1 fraction, without the float's noise in the last digits. */
+const hundredth = (n: number) => Number((n / 100).toPrecision(12));
+
 function inBounds(sig: Signature, n: number): boolean {
   return (sig.min === undefined || n >= sig.min) && (sig.max === undefined || n <= sig.max);
 }
@@ -41,8 +44,9 @@ function typedFit(sig: Signature, f: Found, onlyNumber: boolean): { value: unkno
       if (v.kind === "number") return { value: v.amount, fit: 0.95 };
       return undefined;
     case "fraction":
-      if (v.kind === "percent") return { value: v.amount / 100, fit: 2 };
-      if (v.kind === "number") return v.amount <= 1 ? { value: v.amount, fit: 1.5 } : { value: v.amount / 100, fit: 0.9 };
+      // (Rounded as written: 8.2% is 0.082, not the float 0.08199999999999999.)
+      if (v.kind === "percent") return { value: hundredth(v.amount), fit: 2 };
+      if (v.kind === "number") return v.amount <= 1 ? { value: v.amount, fit: 1.5 } : { value: hundredth(v.amount), fit: 0.9 };
       return undefined;
     case "quantity": {
       if (v.kind === "quantity" && sig.unit && v.quantity.kind === sig.unit.kind) {

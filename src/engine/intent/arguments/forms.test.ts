@@ -1760,3 +1760,10 @@ describe("twentieth session: a value named whole inside another parameter's long
     it(said, () => expect(extractArguments(JOB, [said], { now: NOW })).toMatchObject({ equipment, task }));
   }
 });
+
+describe("twentieth session: a percentage as a fraction, without a float's noise", () => {
+  const DRY = { type: "object", required: ["moisture"], properties: { moisture: { type: "number", minimum: 0, maximum: 1, description: "Moisture content as a fraction between 0 and 1." } } } as const;
+  for (const [said, value] of [["moisture 8.2%", 0.082], ["moisture at 57.3 %", 0.573], ["moisture 14.7 percent", 0.147], ["moisture 0.7%", 0.007]] as const) {
+    it(said, () => expect(extractArguments(DRY, [said], { now: NOW }).moisture).toBe(value));
+  }
+});
