@@ -4201,6 +4201,7 @@ describe("twentieth session: refusals said as phrasal verbs, lists of alternativ
     ["Concrete pours can't start before 7am London time, after 7pm London time or on a Sunday", [["schedule_pour", { start_time: "2027-06-09T05:30:00Z" }, "blocked"], ["schedule_pour", { start_time: "2027-06-09T18:30:00Z" }, "blocked"], ["schedule_pour", { start_time: "2027-06-13T10:00:00Z" }, "blocked"], ["schedule_pour", { start_time: "2027-06-09T10:00:00Z" }, "approved"]]],
   ];
   for (const [sentence, probes] of lists) it(sentence, () => decide(sentence, probes));
+  it("a scope before the effect is no item of the list after it", () => decide("For refunds over $800, block them on Sundays or on Saturdays", [["issue_refund", { amount: 100, now: "2027-03-14T12:00:00Z" }, "approved"], ["issue_refund", { amount: 900, now: "2027-03-14T12:00:00Z" }, "blocked"]]));
   it("commas joined by 'and' stay all together", () => decide("Block refunds over $800, to new customers and on Sundays", [["issue_refund", { amount: 900, new_customer: true, now: "2027-03-14T12:00:00Z" }, "blocked"], ["issue_refund", { amount: 900, new_customer: false, now: "2027-03-14T12:00:00Z" }, "approved"]]));
 
   // Meaning: a day (or days) of every year, named or labelled; the action's own date, or the day it runs.

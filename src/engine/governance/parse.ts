@@ -1446,6 +1446,7 @@ class ConditionReader {
     let listed = 0;
     let comma = false;
     let joined = false;
+    let lastEnd: W | undefined;
     while (i < ws.length) {
       const w = ws[i]!;
       if (w.used || (w.t.kind === "punct" && w.t.text !== "(" && w.t.text !== "/")) {
@@ -1514,9 +1515,13 @@ class ConditionReader {
           conditions.push(prev.kind === "or" ? { kind: "or", of: [...prev.of, c] } : { kind: "or", of: [prev, c] });
           listed = 0;
         } else {
-          listed = comma && !joined && conditions.length > 0 ? listed + 1 : 1;
+          // (Only conditions side by side in the sentence: "for refunds over $500, block them on Sundays or
+          // holidays" parts its scope from the rest by the effect's words, and is no list.)
+          const adjacent = lastEnd === undefined || this.all.slice(this.all.indexOf(lastEnd) + 1, this.all.indexOf(ws[i]!)).every((x) => x.t.kind === "punct");
+          listed = comma && !joined && adjacent && conditions.length > 0 ? listed + 1 : 1;
           conditions.push(c);
         }
+        lastEnd = ws[got.next - 1];
         comma = false;
         joined = false;
         pendingOr = false;
