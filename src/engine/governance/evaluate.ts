@@ -528,7 +528,7 @@ function compileTerm(term: ActionTerm, bound: readonly string[] = []): (action: 
     // A tool's name ("Block cancel_order") or a word of its operation among the objects still names it.
     // ("bookings by members under 18" and `end_booking`: a noun of doing names the doing; ending or filing
     // away what was done is another operation. A thing that is no doing, "incidents", is still closed under its rule.)
-    const ends = ENDING.has(wordsOfName(action.input.tool)[0] ?? "") && objects.length > 0 && objects.every((o) => /[a-z]{3}ings?$/.test(o.whole) || isNounOfAction(o.whole));
+    const ends = endingTool(action) && objects.length > 0 && objects.every((o) => /[a-z]{3}ings?$/.test(o.whole) || isNounOfAction(o.whole));
     if ((!verbsOnly || (modifierOnly && verbs.length === 1)) && !term.exact && (action.operation.has(":cancel") || action.operation.has(":reject") || ends) && !objects.some((o) => meets(action.operation, o.concepts))) return false;
     // A tool that only looks (`list_refunds`, `get_prescription`) does not do the thing a noun of action
     // names ("refunds over $500", "ketamine prescriptions"); a rule about data ("patient records",
@@ -741,7 +741,8 @@ const STARTING = new Set(["start", "run", "launch", "operate", "begin", "activat
 // First words of tools that end or file away what was done (`end_booking`, `archive_order`). "Close",
 // "complete", "finish" and "resolve" are left out: closing a sale or completing a transfer is making it.
 const ENDING = new Set(["end", "archive", "expire"]);
-const endsIt = (action: PreparedAction, verb: ReadonlySet<string>) => ENDING.has(wordsOfName(action.input.tool)[0] ?? "") && !verb.has(":close");
+const endingTool = (action: PreparedAction) => ENDING.has(wordsOfName(action.input.tool)[0] ?? "");
+const endsIt = (action: PreparedAction, verb: ReadonlySet<string>) => endingTool(action) && !verb.has(":close");
 
 function undoes(operation: Set<string>, verb: ReadonlySet<string>): boolean {
   const op = UNDOING.find((c) => operation.has(c));

@@ -3149,9 +3149,9 @@ const ACTORS = new Set(["agent", "agents", "ai", "bot", "bots", "assistant", "as
 // Participles that place the action's own time: "scheduled for a Saturday", "starting on a Sunday".
 // Verbs of planning a thing that happens later, at a time of its own.
 const PLANNING_VERBS = new Set(["schedule", "book", "plan", "reserve", "arrange", "reschedule", "rebook"]);
-/** A time window without a subject, as the action's own time (or when it has none, the time it runs). */
+/** A time window or days without a subject, as the action's own time (or when it has none, the time it runs). */
 function atOwnTime(c: Condition): Condition {
-  if (c.kind === "time") return c.subject ? c : { ...c, subject: OWN_TIME };
+  if (c.kind === "time" || c.kind === "weekday" || c.kind === "dates") return c.subject ? c : { ...c, subject: OWN_TIME };
   if (c.kind === "not") return { ...c, of: atOwnTime(c.of) };
   if (c.kind === "or" || c.kind === "and") return { ...c, of: c.of.map(atOwnTime) };
   return c;
@@ -3999,19 +3999,10 @@ export function readClause(sentence: string): Reading | ParseFailure {
     for (const c of days) if ((c.kind === "weekday" || c.kind === "dates") && !c.subject) c.subject = { text: planned.norm, words: [], implied: "time" };
     // "windows starting on a Sunday": the participle says when, it is not the action's operation.
     if (planned.norm.endsWith("ing") && actionWords.length > 1 && days.length > 0) actionWords.pop();
-  } else {
-    // "Never book deep cleans on weekends": what a verb of booking makes has its own
-    // day, which the days are about (a tool without one is read on the day it runs).
-    const booking = actionWords.find((w) => w.t.kind === "word" && w.pos === "VERB" && verbClassOf(w.lemma) === "book");
-    if (booking) {
-      const days: Condition[] = [];
-      const collect = (c: Condition) => (c.kind === "weekday" || c.kind === "dates" ? days.push(c) : c.kind === "or" || c.kind === "and" ? c.of.forEach(collect) : undefined);
-      read.conditions.forEach(collect);
-      for (const c of days) if ((c.kind === "weekday" || c.kind === "dates") && !c.subject) c.subject = { text: booking.norm, words: [], implied: "time", orNow: true };
-    }
   }
-  // "Never schedule a recital outside 10:00-16:00": what is planned has its own time, which the window is about
-  // (the time the action runs, when the tool has none).
+  // "Never schedule a recital outside 10:00-16:00", "never book deep cleans on weekends": what is planned
+  // has its own time and day, which the window and the days are about (the time the action runs, when the
+  // tool has none).
   if (actionWords.some((w) => w.pos === "VERB" && PLANNING_VERBS.has(w.lemma))) read.conditions = read.conditions.map(atOwnTime);
   const spareNouns = read.spare;
   // Conditions written with the action ("production deployments", "shares files publicly") scope it; the

@@ -223,6 +223,33 @@ const KIND_DEPTH = 8;
 const kinds = new Map<string, Set<string>>();
 
 /**
+ * The words of every synset up to `depth` levels above `senses` by WordNet's hypernym links, and of each
+ * compound its head as `head` gives it ("saltwater_fish" is a fish).
+ */
+function kindsAbove(senses: Synset[], depth: number, head: (compound: string) => string): Set<string> {
+  const hit = new Set<string>();
+  const db = load();
+  if (!db) return hit;
+  let level = senses;
+  for (let d = 0; d < depth && level.length > 0; d++) {
+    const next: Synset[] = [];
+    for (const synset of level) {
+      for (const p of synset.pointers) {
+        if ((p.symbol !== "@" && p.symbol !== "@i") || p.pos !== "n") continue;
+        const above = synsetAt(db.data.noun, p.offset);
+        for (const w of above.words) {
+          hit.add(w);
+          if (w.includes("_")) hit.add(head(w));
+        }
+        next.push(above);
+      }
+    }
+    level = next;
+  }
+  return hit;
+}
+
+/**
  * The kinds a noun is a kind of in its commonest senses, by WordNet's hypernym links ("herring" → saltwater
  * fish, seafood, food, clupeid fish, fish …): the words of every synset above them, up to eight levels.
  */
@@ -230,28 +257,8 @@ export function kindsOf(noun: string): Set<string> {
   const key = noun.toLowerCase();
   let hit = kinds.get(key);
   if (hit) return hit;
-  hit = new Set<string>();
-  const db = load();
   const senses = /^[a-z][a-z-]{2,}$/.test(key) ? synsetsOf(key, "noun").slice(0, SENSES_READ) : [];
-  if (db && senses.length > 0) {
-    let level = senses;
-    for (let depth = 0; depth < KIND_DEPTH && level.length > 0; depth++) {
-      const next: Synset[] = [];
-      for (const synset of level) {
-        for (const p of synset.pointers) {
-          if ((p.symbol !== "@" && p.symbol !== "@i") || p.pos !== "n") continue;
-          const above = synsetAt(db.data.noun, p.offset);
-          // ("saltwater_fish" is a fish: a compound's last word names its kind too.)
-          for (const w of above.words) {
-            hit.add(w);
-            if (w.includes("_")) hit.add(w.slice(w.lastIndexOf("_") + 1));
-          }
-          next.push(above);
-        }
-      }
-      level = next;
-    }
-  }
+  hit = kindsAbove(senses, KIND_DEPTH, (w) => w.slice(w.lastIndexOf("_") + 1));
   if (kinds.size >= CACHE_LIMIT) kinds.clear();
   kinds.set(key, hit);
   return hit;
@@ -287,28 +294,9 @@ export function nearKindsOf(noun: string): Set<string> {
   const key = noun.toLowerCase();
   let hit = nearKinds.get(key);
   if (hit) return hit;
-  hit = new Set<string>();
-  const db = load();
   const first = /^[a-z][a-z-]{2,}$/.test(key) ? synsetsOf(key, "noun").slice(0, 1) : [];
-  if (db && first.length > 0) {
-    let level = first;
-    for (let depth = 0; depth < 2 && level.length > 0; depth++) {
-      const next: Synset[] = [];
-      for (const synset of level) {
-        for (const p of synset.pointers) {
-          if ((p.symbol !== "@" && p.symbol !== "@i") || p.pos !== "n") continue;
-          const above = synsetAt(db.data.noun, p.offset);
-          // (A compound names its head's kind too: "motor_vehicle" a vehicle, "day_of_the_week" a day.)
-          for (const w of above.words) {
-            hit.add(w);
-            if (w.includes("_")) hit.add(w.includes("_of_") ? w.slice(0, w.indexOf("_of_")) : w.slice(w.lastIndexOf("_") + 1));
-          }
-          next.push(above);
-        }
-      }
-      level = next;
-    }
-  }
+  // (A compound names its head's kind too: "motor_vehicle" a vehicle, "day_of_the_week" a day.)
+  hit = kindsAbove(first, 2, (w) => (w.includes("_of_") ? w.slice(0, w.indexOf("_of_")) : w.slice(w.lastIndexOf("_") + 1)));
   if (nearKinds.size >= CACHE_LIMIT) nearKinds.clear();
   nearKinds.set(key, hit);
   return hit;
