@@ -4,7 +4,7 @@
 // team's and the generated set, separately for their tune and holdout parts), then every failed case
 // outside the holdout parts, then the SAFETY line; writes the same as JSON to eval/last-run.json.
 //
-//   EVAL_SET=shared|sample-b|team|generated|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|fresh12|fresh13|all   which sets (default all: shared, sample-b, team)
+//   EVAL_SET=shared|sample-b|team|generated|fresh|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10|fresh11|fresh12|fresh13|fresh14|all   which sets (default all: shared, sample-b, team)
 //            team-tune|team-holdout|generated-tune|generated-holdout   one part of a split set
 //   EVAL_ONLY=dev-003,team-017 only these cases
 //   EVAL_VERBOSE=1             print each answer
@@ -33,7 +33,7 @@ interface Options {
   showHoldout: boolean;
 }
 
-const SET_CHOICES = ["shared", "sample-b", "team", "generated", "all", "team-tune", "team-holdout", "generated-tune", "generated-holdout", "fresh", "fresh-tune", "fresh-holdout", "fresh2", "fresh2-tune", "fresh2-holdout", "fresh3", "fresh3-tune", "fresh3-holdout", "fresh4", "fresh4-tune", "fresh4-holdout", "fresh5", "fresh5-tune", "fresh5-holdout", "fresh6", "fresh6-tune", "fresh6-holdout", "fresh7", "fresh7-tune", "fresh7-holdout", "fresh8", "fresh8-tune", "fresh8-holdout", "fresh9", "fresh9-tune", "fresh9-holdout", "fresh10", "fresh10-tune", "fresh10-holdout", "fresh11", "fresh11-tune", "fresh11-holdout", "fresh12", "fresh12-tune", "fresh12-holdout", "fresh13", "fresh13-tune", "fresh13-holdout"];
+const SET_CHOICES = ["shared", "sample-b", "team", "generated", "all", "team-tune", "team-holdout", "generated-tune", "generated-holdout", "fresh", "fresh-tune", "fresh-holdout", "fresh2", "fresh2-tune", "fresh2-holdout", "fresh3", "fresh3-tune", "fresh3-holdout", "fresh4", "fresh4-tune", "fresh4-holdout", "fresh5", "fresh5-tune", "fresh5-holdout", "fresh6", "fresh6-tune", "fresh6-holdout", "fresh7", "fresh7-tune", "fresh7-holdout", "fresh8", "fresh8-tune", "fresh8-holdout", "fresh9", "fresh9-tune", "fresh9-holdout", "fresh10", "fresh10-tune", "fresh10-holdout", "fresh11", "fresh11-tune", "fresh11-holdout", "fresh12", "fresh12-tune", "fresh12-holdout", "fresh13", "fresh13-tune", "fresh13-holdout", "fresh14", "fresh14-tune", "fresh14-holdout"];
 
 function options(): Options {
   const which = (process.env.EVAL_SET ?? "all").trim().toLowerCase();
@@ -255,6 +255,7 @@ async function main(): Promise<void> {
     fresh11: "eleventh fresh set (eval/fresh11, written without reading the engine)",
     fresh12: "twelfth fresh set (eval/fresh12, written without reading the engine)",
     fresh13: "thirteenth fresh set (eval/fresh13, written without reading the engine)",
+    fresh14: "fourteenth fresh set (eval/fresh14, written without reading the engine)",
   };
   const headlines: string[] = [];
   for (const set of sets) {

@@ -11,7 +11,7 @@ import { splitOf, type Split } from "./split.ts";
 
 export { splitOf, type Split };
 
-export type SetName = "shared" | "sample-b" | "team" | "generated" | "fresh" | "fresh2" | "fresh3" | "fresh4" | "fresh5" | "fresh6" | "fresh7" | "fresh8" | "fresh9" | "fresh10" | "fresh11" | "fresh12" | "fresh13";
+export type SetName = "shared" | "sample-b" | "team" | "generated" | "fresh" | "fresh2" | "fresh3" | "fresh4" | "fresh5" | "fresh6" | "fresh7" | "fresh8" | "fresh9" | "fresh10" | "fresh11" | "fresh12" | "fresh13" | "fresh14";
 
 export const DECISION_TYPES = ["direct", "clarify", "execution", "blocked", "connect_required"] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
@@ -146,6 +146,7 @@ export const SET_DIRS: Record<SetName, { dir: string; fixtureDirs: string[]; fil
   fresh11: { dir: path.join(here, "fresh11"), fixtureDirs: [path.join(here, "fresh11", "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
   fresh12: { dir: path.join(here, "fresh12"), fixtureDirs: [path.join(here, "fresh12", "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
   fresh13: { dir: path.join(here, "fresh13"), fixtureDirs: [path.join(here, "fresh13", "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
+  fresh14: { dir: path.join(here, "fresh14"), fixtureDirs: [path.join(here, "fresh14", "fixtures")], files: [{ name: "cases.jsonl" }], splitById: true },
   generated: {
     dir: path.join(here, "generated"),
     fixtureDirs: [path.join(here, "fixtures"), path.join(here, "generated", "fixtures")],
