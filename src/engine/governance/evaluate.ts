@@ -6,7 +6,7 @@
 // such a field and the caller left it out.
 import { LOCAL_ZONE, type ActionSelector, type ActionTerm, type CompiledRule, type Condition, type Effect, type Setting, type Subject, type Value } from "./compiled.ts";
 import { channelOf, conceptsOf, cutShort, impliedObject, isDispatchVerb, isSupportVerb, namesPeople, operationWords, withBroaderClasses, wordsOf } from "../language/lemmas.ts";
-import { convert, unitOfName, type Quantity } from "../language/units.ts";
+import { convert, convertTo, unitOfName, type Quantity } from "../language/units.ts";
 import { currencyOfWord } from "../language/tokens.ts";
 import { countryCode, unionMembers } from "../language/regions.ts";
 import { placeCountry } from "../language/places.ts";
@@ -1016,6 +1016,10 @@ export function comparedFields(a: PreparedAction, subject: Subject, other: Subje
     if (dated.length > 0) return { left: dated, right: datedOther };
   }
   let right = bySubject(a, other, isNumber);
+  // "heavier than its rated load" with `load_kg` and `rated_load_t`: the arguments named by all of
+  // the other's words, when some are.
+  const whole = right.filter((f) => other.words.every((w) => f.words.some((x) => sameConceptWord(w, x))));
+  if (whole.length > 0 && whole.length < right.length) right = whole;
   let named = subject.words.length > 0 ? bySubject(a, subject, isNumber) : a.fields.filter((f) => isNumber(f) && f.words.some((w) => AMOUNT_WORDS.includes(w)));
   // "crane lifts above 90% of rated load" with `lift_kg` and `rated_load_kg`: with no argument
   // named, the one other number in the same unit as what it is compared with.
@@ -1197,7 +1201,11 @@ export const numericKey = (subject: Subject, value: Value) =>
 /** The fields named by the subject or by the value's kind, or undefined when none are. */
 function namedNumericFields(action: PreparedAction, subject: Subject, value: Value): Field[] | undefined {
   const fits = subject.count === true ? isNumberOrList : isNumber;
-  const named = bySubject(action, subject, fits);
+  const byName = bySubject(action, subject, fits);
+  // "a repair estimate over €400" and `estimated_hours`, `repair_cost_cents`: of the arguments the
+  // words name, those whose name says they measure something else than the value are not meant.
+  // (When all of them do, the value's own kind finds the argument, and failing that they are read as named.)
+  const named = byName.filter((f) => !measuresOther(f, value));
   // "more than 9 guests" and `guests`, `youngest_guest_age`: a count is of the argument
   // whose name ends in what is counted (or says it counts), not one that measures something of it.
   if (named.length > 1 && subject.count) {
@@ -1226,7 +1234,7 @@ function namedNumericFields(action: PreparedAction, subject: Subject, value: Val
     const hit = byWords(action.fields, COUNT_WORDS, fits);
     if (hit.length > 0) return hit;
   }
-  return undefined;
+  return byName.length > 0 ? byName : undefined;
 }
 
 /** How an argument's number stands to a rule value: money in minor units, another unit of the value's kind, a 0–1 fraction. */
@@ -1818,6 +1826,13 @@ function evaluateFlag(a: PreparedAction, subject: Subject, expect: boolean): Tru
     a.claimed.add(booleans[0]!.path);
     return v === expect ? TRUE : FALSE;
   }
+  // "(refund_fees true)": an argument named as the tool names it is that argument, or none; no state of
+  // another argument stands in for it.
+  if (/^[a-z0-9]+(?:_[a-z0-9]+)+$/.test(subject.text)) {
+    if (a.params && !toolCanCarry(a, subject)) return FALSE;
+    a.unknowns.add(subject.text);
+    return UNKNOWN;
+  }
   // "if someone is still logged in" and `staff_logged_in: 2`: a count of those in the state, of which
   // someone is when it is above zero.
   // ("while divers are still in the pool" and `divers_in_water: 3`: a count named for the people themselves.)
@@ -2213,10 +2228,14 @@ function compileCondition(c: Condition, selector: ActionSelector, exempting = fa
           return UNKNOWN;
         }
         const y = measureOf(right[0]!)! * (c.factor ?? 1);
+        const yUnit = nameUnit(right[0]!.words).unit;
         let result: Truth = exempting ? TRUE : FALSE;
         for (const f of left) {
           a.claimed.add(f.path);
-          const v: Truth = compareNumbers(op, measureOf(f)!, y) ? TRUE : FALSE;
+          // (`load_kg` against `rated_load_t`: two measures of one kind in the other's unit.)
+          const fUnit = nameUnit(f.words).unit;
+          const x = fUnit && yUnit && fUnit.kind === yUnit.kind && fUnit.unit !== yUnit.unit ? (convertTo(measureOf(f)! * fUnit.value, fUnit.unit, yUnit) ?? measureOf(f)!) : measureOf(f)!;
+          const v: Truth = compareNumbers(op, x, y) ? TRUE : FALSE;
           if (exempting ? v < result : v > result) result = v;
         }
         return result;

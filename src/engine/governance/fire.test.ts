@@ -4387,3 +4387,198 @@ describe("twentieth session: a verb joined to its particle, people counted by th
     );
   }
 });
+
+/** A text's clauses as one active rule set (each clause a rule of its own), which must give `count` rules, decided on each probe. */
+function decideAll(text: string, count: number, probes: Probe[]): void {
+  const clauses = splitClauses(text);
+  expect(clauses, text).toHaveLength(count);
+  const set = new RuleSet(
+    clauses.map((c, index) => {
+      const parsed = parseRule(c);
+      if (!parsed.ok) throw new Error(`${c}: refused: ${parsed.error.message}`);
+      return { policyId: "p", policyName: "p", version: 1, priority: 0, index, rule: parsed.rule };
+    }),
+  );
+  for (const [tool, args, expected] of probes) {
+    const { now, ...rest } = args as { now?: string };
+    const got = set.decide(prepareAction({ tool, args: rest, now: now ? new Date(now) : new Date() })).decision;
+    expect(got, `${text} | ${tool} ${JSON.stringify(args)}`).toBe(expected);
+  }
+}
+
+describe("twenty-first session: negated subjects, going below a depth, lists of things after 'for', a party before a bound, limits stated", () => {
+  // Meaning: a negated subject with a present verb, a passive or a modal further on says what never happens:
+  // the verb is the action and the measure its condition; a leading day without a comma is the rule's day.
+  const negated: [string, Probe[]][] = [
+    ["Nobody rents out more than 4 kayaks", [["rent_kayaks", { kayaks: 5 }, "blocked"], ["rent_kayaks", { kayaks: 4 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Nothing above 15 kg is carried up the scaffold by hand", [["carry_load", { weight_kg: 16 }, "blocked"], ["carry_load", { weight_kg: 15 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Nothing longer than 3 m may be loaded onto the courier van", [["load_van", { item_length_m: 3.2 }, "blocked"], ["load_van", { item_length_m: 2.9 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["On Saturdays nobody operates the jackhammer", [["operate_jackhammer", { site: "S1", now: "2027-03-13T12:00:00Z" }, "blocked"], ["operate_jackhammer", { site: "S1", now: "2027-03-12T12:00:00Z" }, "approved"], ["cancel_invoice", { invoice_id: "I1", now: "2027-03-13T12:00:00Z" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of negated) it(sentence, () => decide(sentence, probes));
+  // Meaning: a verb of going names no operation: whatever action takes a thing past the measure to that place is
+  // blocked (the same thing sent elsewhere, or a smaller one, is not).
+  const going: [string, Probe[]][] = [
+    ["Nothing heavier than 400 kg goes onto the mezzanine", [["move_pallet", { weight_kg: 450, destination: "mezzanine" }, "blocked"], ["hoist_crate", { weight_kg: 450, destination: "mezzanine" }, "blocked"], ["move_pallet", { weight_kg: 350, destination: "mezzanine" }, "approved"], ["move_pallet", { weight_kg: 450, destination: "yard" }, "approved"]]],
+    ["Nothing longer than 6 m comes into the courtyard", [["schedule_delivery", { length_m: 7, destination: "courtyard" }, "blocked"], ["schedule_delivery", { length_m: 5, destination: "courtyard" }, "approved"], ["schedule_delivery", { length_m: 7, destination: "yard" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of going) it(sentence, () => decide(sentence, probes));
+  // Meaning: a reason about a thing, then "so nothing over M … it": the pronoun's place is that thing.
+  const reasoned: [string, Probe[]][] = [
+    ["The cold room is only 4 m deep so nothing over 3 m goes into it", [["store_item", { location: "cold room", length_m: 3.2 }, "blocked"], ["store_item", { location: "cold room", length_m: 2.9 }, "approved"], ["store_item", { location: "loading bay", length_m: 3.2 }, "approved"]]],
+    ["The dinghy is only 4 m long so nothing over 3 m is stowed in it", [["stow_item", { boat: "dinghy", length_m: 3.2 }, "blocked"], ["stow_item", { boat: "dinghy", length_m: 2.8 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["The back gate is only 3 metres wide, so nothing wider than 2 metres drives through it", [["drive_vehicle", { gate: "back gate", width_m: 2.2 }, "blocked"], ["drive_vehicle", { gate: "back gate", width_m: 1.8 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of reasoned) it(sentence, () => decide(sentence, probes));
+
+  // Meaning: going (diving, descending) below a length is a depth greater than it; the length itself is allowed.
+  const depth: [string, Probe[]][] = [
+    ["Nobody dives below 25 m", [["plan_dive", { depth_m: 26 }, "blocked"], ["plan_dive", { depth_m: 25 }, "approved"], ["plan_dive", { depth_m: 24 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Dives that go below 30 metres need the dive master's sign-off", [["plan_dive", { max_depth_m: 31 }, "conditional"], ["plan_dive", { max_depth_m: 30 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["The submersible must never descend below 200 m", [["descend_submersible", { target_depth_m: 201 }, "blocked"], ["descend_submersible", { target_depth_m: 199 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of depth) it(sentence, () => decide(sentence, probes));
+
+  // Meaning: a list of named things after "for" matches a value naming any one of them, as the tool writes it.
+  const lists: [string, Probe[]][] = [
+    ["Discounts for a dented tin, a torn label or a damaged seal need a supervisor's sign-off", [["apply_discount", { reason: "torn_label" }, "conditional"], ["apply_discount", { reason: "dented_tin" }, "conditional"], ["apply_discount", { reason: "damaged_seal" }, "conditional"], ["apply_discount", { reason: "loyalty_card" }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Block insurance claims for a cracked windscreen or flood damage", [["file_insurance_claim", { claim_type: "flood_damage" }, "blocked"], ["file_insurance_claim", { claim_type: "cracked_windscreen" }, "blocked"], ["file_insurance_claim", { claim_type: "theft" }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Block claims for a cracked windscreen, a burst pipe or flood damage", [["file_claim", { claim_type: "burst_pipe" }, "blocked"], ["file_claim", { claim_type: "flood_damage" }, "blocked"], ["file_claim", { claim_type: "theft" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of lists) it(sentence, () => decide(sentence, probes));
+
+  // Meaning: a party or qualified thing after for/to/from, then a bound: the party is so AND the amount is past it.
+  const parties: [string, Probe[]][] = [
+    ["Require approval for credits for bronze members over 300 points", [["issue_credit", { member_tier: "bronze", points: 301 }, "conditional"], ["issue_credit", { member_tier: "bronze", points: 299 }, "approved"], ["issue_credit", { member_tier: "silver", points: 301 }, "approved"]]],
+    ["Payouts to overseas suppliers above $5,000 need a finance sign-off", [["create_payout", { supplier_type: "overseas", amount: 6000 }, "conditional"], ["create_payout", { supplier_type: "overseas", amount: 4000 }, "approved"], ["create_payout", { supplier_type: "domestic", amount: 6000 }, "approved"]]],
+    ["Never allow loans to junior staff over $1,000", [["grant_loan", { staff_level: "junior", amount: 1200 }, "blocked"], ["grant_loan", { staff_level: "junior", amount: 800 }, "approved"], ["grant_loan", { staff_level: "senior", amount: 1200 }, "approved"]]],
+    ["Block withdrawals from business accounts above $25,000", [["withdraw_funds", { account_type: "business", amount: 26000 }, "blocked"], ["withdraw_funds", { account_type: "business", amount: 24000 }, "approved"], ["withdraw_funds", { account_type: "personal", amount: 26000 }, "approved"]]],
+  ];
+  for (const [sentence, probes] of parties) it(sentence, () => decide(sentence, probes));
+  // Meaning: what measures the thing after "for" (a total, an age) is that thing's own measure, no party.
+  const measured: [string, Probe[]][] = [
+    ["Block credits for invoices totalling more than $1,200", [["issue_credit", { invoice_total: 1300 }, "blocked"], ["issue_credit", { invoice_total: 1100 }, "approved"]]],
+    ["Require approval for reminders for invoices older than 60 days", [["send_reminder", { invoice_age_days: 61 }, "conditional"], ["send_reminder", { invoice_age_days: 59 }, "approved"]]],
+  ];
+  for (const [sentence, probes] of measured) it(sentence, () => decide(sentence, probes));
+
+  // Meaning: a limit stated (by whoever sets it, or of the thing limited) or ordered with "cap … at" is the most
+  // allowed; past it is blocked.
+  const limits: [string, Probe[]][] = [
+    ["The fire officer caps the hall at 300 people", [["book_hall", { attendees: 301 }, "blocked"], ["book_hall", { attendees: 300 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Hot tub sessions are capped at 45 minutes", [["book_hot_tub_session", { duration_minutes: 46 }, "blocked"], ["book_hot_tub_session", { duration_minutes: 45 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Cash withdrawals are limited to $400", [["withdraw_cash", { amount: 401 }, "blocked"], ["withdraw_cash", { amount: 400 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Cap each donation at £2,500", [["accept_donation", { amount: 2600 }, "blocked"], ["accept_donation", { amount: 2500 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of limits) it(sentence, () => decide(sentence, probes));
+  // Meaning: "cap <who> at N <things> per hour" is a rate of the things counted.
+  for (const sentence of ["Cap the hotline at 25 callbacks per hour", "Cap the front desk at 10 refunds per hour"]) {
+    it(sentence, () => {
+      const tool = sentence.includes("callbacks") ? "schedule_callback" : "issue_refund";
+      const n = sentence.includes("callbacks") ? 25 : 10;
+      const set = ruleSetOf(sentence);
+      const now = new Date("2027-03-10T12:00:00Z");
+      const history = Array.from({ length: n }, (_, m) => ({ tool, at: new Date(now.getTime() - (m + 1) * 60_000) }));
+      expect(set.decide(prepareAction({ tool, args: { customer_id: "C1" }, now, history })).decision).toBe("blocked");
+      expect(set.decide(prepareAction({ tool, args: { customer_id: "C1" }, now, history: history.slice(1) })).decision).toBe("approved");
+      expect(set.decide(prepareAction({ tool: "cancel_invoice", args: { invoice_id: "I1" }, now, history })).decision).toBe("approved");
+    });
+  }
+  // Meaning: a statement of a measure, then an order pointing back at it: only the order is the rule, with that measure.
+  const pointed: [string, Probe[]][] = [
+    ["Our insurance caps the climbing wall at 12 climbers. Never book more than that on the climbing wall.", [["book_climbing_wall", { climbers: 13 }, "blocked"], ["book_climbing_wall", { climbers: 12 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["The harbour permit caps the jetty at 40 boats. Block moorings beyond that at the jetty.", [["book_mooring", { boats: 41, location: "jetty" }, "blocked"], ["book_mooring", { boats: 40, location: "jetty" }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+  ];
+  for (const [text, probes] of pointed) it(text, () => decideAll(text, 1, probes));
+});
+
+describe("twenty-first session: a head of a department approving, bands after a rule, field against field, headings, lapsed permits, two signs, a reason before a sign", () => {
+  // Meaning: the things past the bound need the approval of the head of that department; below it, nothing.
+  const heads: [string, Probe[]][] = [
+    ["Any purchase over $3,000 needs the head of finance to approve it", [["create_purchase", { amount: 3100 }, "conditional"], ["create_purchase", { amount: 2900 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Grant requests above £20,000 need the head of research to approve them", [["submit_grant_request", { amount: 21000 }, "conditional"], ["submit_grant_request", { amount: 19000 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of heads) it(sentence, () => decide(sentence, probes));
+  // Meaning: "…, and none may last beyond N": a second rule blocking past N, beside the first's approval.
+  it("Any overtime past 10 hours needs the head of operations to approve it, and none may last beyond 16 hours", () =>
+    decideAll("Any overtime past 10 hours needs the head of operations to approve it, and none may last beyond 16 hours", 2, [
+      ["log_overtime", { hours: 17 }, "blocked"],
+      ["log_overtime", { hours: 16 }, "conditional"],
+      ["log_overtime", { hours: 11 }, "conditional"],
+      ["log_overtime", { hours: 9 }, "approved"],
+      ["cancel_invoice", { invoice_id: "I1" }, "approved"],
+    ]));
+
+  // Meaning: a rule past a bound, then a band below it that needs approval: above blocked, the band (both ends
+  // included) conditional, below it approved.
+  const bands: [string, Probe[]][] = [
+    ["Discounts over 40% are refused; from 25% up to 40% a store manager has to approve them.", [["apply_discount", { discount_percent: 41 }, "blocked"], ["apply_discount", { discount_percent: 40 }, "conditional"], ["apply_discount", { discount_percent: 25 }, "conditional"], ["apply_discount", { discount_percent: 24 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Bookings for groups of 20 or more are refused. Groups of 12 through 19 need the duty manager to approve them.", [["create_booking", { group_size: 20 }, "blocked"], ["create_booking", { group_size: 19 }, "conditional"], ["create_booking", { group_size: 12 }, "conditional"], ["create_booking", { group_size: 11 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Sedation doses of level 4 or higher are refused. Levels 2 through 3 need the anaesthetist to approve them.", [["give_sedation", { sedation_level: 4 }, "blocked"], ["give_sedation", { sedation_level: 3 }, "conditional"], ["give_sedation", { sedation_level: 2 }, "conditional"], ["give_sedation", { sedation_level: 1 }, "approved"]]],
+    ["Wire transfers over €20,000 are blocked. €5,000 to €20,000 needs a compliance officer's sign-off.", [["send_wire_transfer", { amount: 20001 }, "blocked"], ["send_wire_transfer", { amount: 20000 }, "conditional"], ["send_wire_transfer", { amount: 5000 }, "conditional"], ["send_wire_transfer", { amount: 4999 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+  ];
+  for (const [text, probes] of bands) it(text, () => decideAll(text, 2, probes));
+
+  // Meaning: one of the call's measures against another of its own, in the other's unit; equal is allowed.
+  const fields: [string, Probe[]][] = [
+    ["Never load a trailer carrying more than its rated payload", [["load_trailer", { cargo_kg: 11800, rated_payload_t: 12 }, "approved"], ["load_trailer", { cargo_kg: 12300, rated_payload_t: 12 }, "blocked"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Never send out a van carrying more than its rated load", [["dispatch_van", { load_kg: 3400, rated_load_t: 3.5 }, "approved"], ["dispatch_van", { load_kg: 3600, rated_load_t: 3.5 }, "blocked"]]],
+    ["Never tow a trailer heavier than its rated towing weight", [["tow_trailer", { trailer_kg: 1900, rated_towing_weight_t: 2 }, "approved"], ["tow_trailer", { trailer_kg: 2100, rated_towing_weight_t: 2 }, "blocked"]]],
+    ["Never charge a fee higher than the fee the client accepted", [["charge_fee", { charged_fee: 120, accepted_fee: 120 }, "approved"], ["charge_fee", { charged_fee: 130, accepted_fee: 120 }, "blocked"], ["charge_fee", { charged_fee: 100, accepted_fee: 120 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Do not invoice an hourly rate above the rate the client signed", [["create_invoice", { invoiced_rate: 85, signed_rate: 85 }, "approved"], ["create_invoice", { invoiced_rate: 90, signed_rate: 85 }, "blocked"]]],
+  ];
+  for (const [sentence, probes] of fields) it(sentence, () => decide(sentence, probes));
+
+  // Meaning: a short heading before a dash is only the topic; the date itself is still fine, the day after is past.
+  const headed: [string, Probe[]][] = [
+    ["Workshop - never lend out drills or grinders once the service due date has passed", [["lend_tool", { tool_type: "drill", service_due_date: "2027-04-10", now: "2027-04-10T12:00:00Z" }, "approved"], ["lend_tool", { tool_type: "drill", service_due_date: "2027-04-10", now: "2027-04-11T12:00:00Z" }, "blocked"], ["lend_tool", { tool_type: "grinder", service_due_date: "2027-04-10", now: "2027-04-11T12:00:00Z" }, "blocked"], ["cancel_invoice", { invoice_id: "I1", now: "2027-04-11T12:00:00Z" }, "approved"]]],
+    ["Front desk - never hand out pool passes or sauna passes once the membership end date has passed", [["issue_pass", { pass_type: "pool", membership_end_date: "2027-06-01", now: "2027-06-01T12:00:00Z" }, "approved"], ["issue_pass", { pass_type: "pool", membership_end_date: "2027-06-01", now: "2027-06-02T12:00:00Z" }, "blocked"], ["cancel_invoice", { invoice_id: "I1", now: "2027-06-02T12:00:00Z" }, "approved"]]],
+    ["Boatyard - do not rent out kayaks or canoes once the safety check date has passed", [["rent_boat", { boat_type: "kayak", safety_check_date: "2027-06-01", now: "2027-06-01T12:00:00Z" }, "approved"], ["rent_boat", { boat_type: "kayak", safety_check_date: "2027-06-01", now: "2027-06-02T12:00:00Z" }, "blocked"], ["cancel_invoice", { invoice_id: "I1", now: "2027-06-02T12:00:00Z" }, "approved"]]],
+  ];
+  for (const [text, probes] of headed) it(text, () => decideAll(text, 1, probes));
+
+  // Meaning: "on a permit that has expired/lapsed" is the permit's end date in the past.
+  const lapsed: [string, Probe[]][] = [
+    ["Never start excavation on a permit that has expired", [["start_excavation", { permit_expiry_date: "2027-03-01", now: "2027-03-02T12:00:00Z" }, "blocked"], ["start_excavation", { permit_expiry_date: "2027-03-01", now: "2027-02-28T12:00:00Z" }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Never open a market stall on a permit that has lapsed", [["open_market_stall", { permit_expiry: "2027-03-01", now: "2027-03-02T12:00:00Z" }, "blocked"], ["open_market_stall", { permit_expiry: "2027-03-01", now: "2027-02-28T12:00:00Z" }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["Block hot works carried out on a permit that has lapsed", [["start_hot_works", { permit_expires_on: "2027-03-01", now: "2027-03-02T12:00:00Z" }, "blocked"], ["start_hot_works", { permit_expires_on: "2027-03-01", now: "2027-02-28T12:00:00Z" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of lapsed) it(sentence, () => decide(sentence, probes));
+
+  // Meaning: two signs joined by ", and": outside the hours is blocked, and the day is blocked (either one).
+  const signs: [string, Probe[]][] = [
+    ["No drone flights before 07:30 or after 19:00 Europe/London, and no drone flights on Sundays", [["fly_drone", { now: "2027-01-13T07:00:00Z" }, "blocked"], ["fly_drone", { now: "2027-01-13T08:00:00Z" }, "approved"], ["fly_drone", { now: "2027-01-13T18:30:00Z" }, "approved"], ["fly_drone", { now: "2027-01-13T19:30:00Z" }, "blocked"], ["fly_drone", { now: "2027-01-17T12:00:00Z" }, "blocked"], ["cancel_invoice", { invoice_id: "I1", now: "2027-01-17T12:00:00Z" }, "approved"]]],
+    ["No leaf blowing before 09:00 or after 17:00 Europe/Berlin, and no leaf blowing on Saturdays", [["start_leaf_blower", { now: "2027-01-13T07:30:00Z" }, "blocked"], ["start_leaf_blower", { now: "2027-01-13T08:30:00Z" }, "approved"], ["start_leaf_blower", { now: "2027-01-13T15:30:00Z" }, "approved"], ["start_leaf_blower", { now: "2027-01-13T16:30:00Z" }, "blocked"], ["start_leaf_blower", { now: "2027-01-16T12:00:00Z" }, "blocked"], ["cancel_invoice", { invoice_id: "I1", now: "2027-01-16T12:00:00Z" }, "approved"]]],
+    ["No skip collections before 8am or after 6pm UK time, and no skip collections on Sundays", [["collect_skip", { now: "2027-01-13T07:30:00Z" }, "blocked"], ["collect_skip", { now: "2027-01-13T08:30:00Z" }, "approved"], ["collect_skip", { now: "2027-01-13T18:30:00Z" }, "blocked"], ["collect_skip", { now: "2027-01-17T12:00:00Z" }, "blocked"]]],
+  ];
+  for (const [text, probes] of signs) it(text, () => decideAll(text, 2, probes));
+
+  // Meaning: what a thing cannot take, before a colon, is only the reason; the sign's "no" after it is the rule.
+  const reasons: [string, Probe[]][] = [
+    ["The old quay can't carry heavy cranes: no unloading at berth 3 with a crane heavier than 40 tonnes", [["schedule_unloading", { berth: 3, crane_weight_t: 45 }, "blocked"], ["schedule_unloading", { berth: 3, crane_weight_t: 35 }, "approved"], ["schedule_unloading", { berth: 1, crane_weight_t: 45 }, "approved"], ["cancel_invoice", { invoice_id: "I1" }, "approved"]]],
+    ["The yard cannot fit long trailers: no collections at dock 2 for trailers longer than 45 feet", [["schedule_collection", { dock: 2, trailer_length_ft: 48 }, "blocked"], ["schedule_collection", { dock: 2, trailer_length_ft: 44 }, "approved"], ["schedule_collection", { dock: 2, trailer_length_m: 14 }, "blocked"], ["schedule_collection", { dock: 5, trailer_length_ft: 48 }, "approved"]]],
+    ["Forklifts can't carry pallets above 1,000 kg: no loading at dock 2 with a pallet heavier than 1,000 kg", [["schedule_loading", { dock: 2, pallet_weight_kg: 1100 }, "blocked"], ["schedule_loading", { dock: 2, pallet_weight_kg: 900 }, "approved"], ["schedule_loading", { dock: 4, pallet_weight_kg: 1100 }, "approved"]]],
+  ];
+  for (const [text, probes] of reasons) it(text, () => decideAll(text, 1, probes));
+});
+
+describe("twenty-first session: an argument named as the tool names it, codes after 'is', a kind of person before a bound", () => {
+  // Meaning: the rule is about calls whose named yes/no argument is true; the codes after "is" are values
+  // of the argument the words name, and an exception holds only for those values.
+  const keyed: [string, Probe[]][] = [
+    ["Never waive late fees (waive_late_fee true) unless the waiver reason is hardship_case or billing_error.", [["adjust_invoice", { waive_late_fee: true, waiver_reason: "goodwill" }, "blocked"], ["adjust_invoice", { waive_late_fee: true, waiver_reason: "hardship_case" }, "approved"], ["adjust_invoice", { waive_late_fee: true, waiver_reason: "billing_error" }, "approved"], ["adjust_invoice", { waive_late_fee: false, waiver_reason: "goodwill" }, "approved"]]],
+    ["Do not upgrade seats (upgrade_cabin = yes) unless the upgrade reason is oversold_cabin.", [["upgrade_seat", { upgrade_cabin: true, upgrade_reason: "loyalty" }, "blocked"], ["upgrade_seat", { upgrade_cabin: true, upgrade_reason: "oversold_cabin" }, "approved"], ["upgrade_seat", { upgrade_cabin: false, upgrade_reason: "loyalty" }, "approved"]]],
+  ];
+  for (const [sentence, probes] of keyed) it(sentence, () => decide(sentence, probes));
+  // Meaning: a code after "is" (with "or" between codes) is an equality, in a condition or an exception.
+  for (const [sentence, probes] of [
+    ["Block cancellations when the cancel reason is chargeback_dispute.", [["cancel_booking", { cancel_reason: "chargeback_dispute" }, "blocked"], ["cancel_booking", { cancel_reason: "customer_moved" }, "approved"]]],
+    ["Block cancellations unless the cancel reason is customer_moved or duplicate_booking.", [["cancel_booking", { cancel_reason: "chargeback_dispute" }, "blocked"], ["cancel_booking", { cancel_reason: "customer_moved" }, "approved"], ["cancel_booking", { cancel_reason: "duplicate_booking" }, "approved"]]],
+    ["Write-offs need approval when the write_off_code is wo_90 or wo_120.", [["create_write_off", { write_off_code: "wo_90" }, "conditional"], ["create_write_off", { write_off_code: "wo_120" }, "conditional"], ["create_write_off", { write_off_code: "wo_30" }, "approved"]]],
+  ] as [string, Probe[]][]) it(sentence, () => decide(sentence, probes));
+  // Meaning: a kind of person (by WordNet, not a list) before a bound is the party, and the bound the amount.
+  for (const [sentence, probes] of [
+    ["Never allow payouts to subcontractors over $3,000.", [["create_payout", { payee_type: "subcontractor", amount: 3500 }, "blocked"], ["create_payout", { payee_type: "employee", amount: 3500 }, "approved"], ["create_payout", { payee_type: "subcontractor", amount: 2500 }, "approved"]]],
+    ["Block refunds for premium guests over €200.", [["issue_refund", { guest_tier: "premium", amount_eur: 250 }, "blocked"], ["issue_refund", { guest_tier: "standard", amount_eur: 250 }, "approved"], ["issue_refund", { guest_tier: "premium", amount_eur: 150 }, "approved"]]],
+  ] as [string, Probe[]][]) it(sentence, () => decide(sentence, probes));
+});

@@ -22,6 +22,7 @@ import { readFractionWords } from "../language/numbers.ts";
 import { isTimeZone, zoneOf } from "../language/zones.ts";
 import { countryCode } from "../language/regions.ts";
 import { networkOf } from "../language/networks.ts";
+import { isKindOf } from "../language/wordnet.ts";
 
 export { isTimeZone };
 export const MAX_RULE_LENGTH = 500;
@@ -178,6 +179,9 @@ function analyze(text: string): W[] {
   text = text.replace(/\b(it|that|there)['’]s\b/gi, "$1 is");
   // "No one may …": nobody may.
   text = text.replace(/\bno[\s-]+one\b/gi, "nobody");
+  // "On bank holidays nobody runs the mixer": a leading time or place, then the negated subject, as if a
+  // comma stood between them (the place or time is the rule's condition, not its action).
+  text = text.replace(/^(\s*(?:on|during|at|in|after|before|over)\s+[^,.;:()]+?)\s+(nobody|nothing)\b/i, "$1, $2");
   // "Under no circumstances …", "At no time …", "In no case …": never.
   text = text.replace(/\b(?:under\s+no\s+circumstances?|at\s+no\s+(?:time|point)|in\s+no\s+(?:case|event))\b,?/gi, "never");
   // "Never may backups be deleted" (the inverted order that follows such an opening): "backups must never be deleted".
@@ -214,6 +218,10 @@ function analyze(text: string): W[] {
   // "no wash cycle gets started": a passive said with "get" under a negated subject forbids it as
   // "may be" does.
   text = text.replace(/\b(no|nothing|nobody)\b([^.;,:()]*?)\s+gets\s+(?=[a-z]{3,}(?:ed|en)\b)/gi, "$1$2 may be ");
+  // "Bay 2 is only 10 m deep, so nothing over 8 m goes in it": a reason about a thing, then what never
+  // happens in it; the pronoun's place is the thing the reason names ("… goes in Bay 2").
+  // (A decimal point is no sentence's end: "only 4.5 m deep".)
+  text = text.replace(/^\s*((?:[^,;.]|\.\d)+?)\s+(?:is|are)\s+(?:[^,;.]|\.\d)+?,?\s+so\s+((?:nothing|nobody|no\s+[a-z]+)\b(?:[^.;]|\.\d)*?)\s+(in|on|at|into|onto|to|through)\s+(?:it|them)(?=\s*(?:[.,;!]|$))/i, "$2 $3 $1");
   // "… gets started in it", "… may be stored there": a place said by a pronoun for the thing the conditions
   // name (which they read already).
   // (Not after a copula: "while any skaters are on it" says where they are.)
@@ -454,6 +462,8 @@ interface EffectCue {
   span: number[];
   /** Where the cue starts: an effect after the action ("refunds are forbidden") leaves the action before it. */
   at: number;
+  /** The verb of a negated subject ("Nothing over 20 kg ships …"): the action, whatever stands between. */
+  verb?: number;
 }
 
 function range(a: number, b: number): number[] {
@@ -536,7 +546,9 @@ function effectCues(ws: W[]): EffectCue[] {
     // Who must approve, after the need: "needs the store director to approve them", "requires two directors to sign off".
     if (NEED_LEMMAS.has(w.lemma) || NEED_LEMMAS.has(w.norm)) {
       let j = i + 1;
-      while (j < n && j <= i + 5 && ws[j]!.t.kind !== "punct" && (isModifier(ws[j]) || ws[j]!.t.kind === "number" || APPROVAL_NOUNS.has(ws[j]!.norm)) && !wordIs(ws[j], "to")) j++;
+      // ("the head of year", "the director of nursing": a role named with "of".)
+      const roleOf = (k: number) => wordIs(ws[k], "of") && k > i + 1 && ["NOUN", "PROPN", "ADJ"].includes(ws[k + 1]?.pos ?? "");
+      while (j < n && j <= i + 6 && ws[j]!.t.kind !== "punct" && (isModifier(ws[j]) || ws[j]!.t.kind === "number" || APPROVAL_NOUNS.has(ws[j]!.norm) || roleOf(j)) && !wordIs(ws[j], "to")) j++;
       if (j > i + 1 && wordIs(ws[j], "to") && APPROVING_VERBS.has(ws[j + 1]?.norm ?? "")) {
         let end = j + 2;
         if (wordIs(ws[end], "off")) end++;
@@ -802,7 +814,7 @@ function effectCues(ws: W[]): EffectCue[] {
     // (A plural the tagger took for a verb, after "to", is a noun too: "to hosts not in …".)
     const partyBefore = ["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") || (ws[i - 1]?.pos === "VERB" && /[^s]s$/.test(ws[i - 1]!.norm) && wordIs(ws[i - 2], "to", "for"));
     const negatedPlace = (wordIs(w, "not") && ((partyBefore && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"))) || negatedParticipleAt(ws, i);
-    if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || (wordIs(w, "nothing", "nobody", "noone") && MODALS.has(ws[i + 1]?.norm ?? "")) || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
+    if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || negatedSubjectCue(ws, i) !== undefined || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       // "No deployments at weekends": a "no" opening the sentence forbids what it names, like a sign.
       if (wordIs(w, "no") && !(i === 0 || isClauseStart(ws, i)) && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
@@ -815,8 +827,11 @@ function effectCues(ws: W[]): EffectCue[] {
       }
       while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "do", "does", "please", "should", "must", "is", "are", "am"))) start--;
       // "no X may be Y-ed": the negation sits on the subject; keep the "no" as the cue, the rest is the action.
-      if (wordIs(w, "no")) {
-        cues.push({ effect: "block", span: [i], at: i });
+      // ("Nobody works more than …", "Nothing heavier than … goes on …": so with a negated subject.)
+      const negatedSubject = negatedSubjectCue(ws, i);
+      // (A modal right after it, "nothing may run …", is read with the words it governs, as above.)
+      if (wordIs(w, "no") || (negatedSubject && !MODALS.has(ws[i + 1]?.norm ?? ""))) {
+        cues.push({ effect: "block", span: negatedSubject?.span ?? [i], at: i, verb: negatedSubject?.verb });
         continue;
       }
       cues.push({ effect: "block", span: range(start, end), at: start });
@@ -905,6 +920,37 @@ function isClauseStart(ws: W[], i: number): boolean {
   return true;
 }
 const CONTRASTS = new Set(["but", "however", "whereas", "yet", "otherwise"]);
+
+/**
+ * "Nobody works more than 12 hours", "Nothing heavier than 20 kg goes on the top shelf", "Nothing over 20 kg
+ * may be shipped": a negated subject opening a clause, with a modal, a passive or a verb in the present after
+ * it, says what never happens, as "No truck leaves …" does ("nothing is free" states a fact). The words of the
+ * cue: the subject and the modal or copula with its "be" (none of them is a word of the action).
+ */
+function negatedSubjectCue(ws: W[], i: number): { span: number[]; verb?: number } | undefined {
+  if (!wordIs(ws[i], "nothing", "nobody", "noone")) return undefined;
+  if (!(i === 0 || isClauseStart(ws, i))) return undefined;
+  const participle = (k: number) => (ws[k]?.pos === "VERB" && PAST_PARTICIPLE.test(ws[k]!.norm) ? k : undefined);
+  for (let j = i + 1; j < ws.length && ws[j]!.t.kind !== "punct"; j++) {
+    const x = ws[j]!;
+    if (MODALS.has(x.norm)) {
+      const span = [i, j];
+      let k = j + 1;
+      for (; k < ws.length && (NEGATORS.has(ws[k]!.norm) || wordIs(ws[k], "ever", "be")); k++) span.push(k);
+      return { span, verb: participle(k) };
+    }
+    if (wordIs(x, "was", "were", "be")) return undefined;
+    // (After a value the tagger may take the verb for a plural: "nothing over 20 kg goes on …".)
+    // (Nor is a noun right after the pronoun: "nobody sets a …" has its verb there.)
+    // ("Nobody books more than 6 lanes": right after the pronoun, whatever follows it.)
+    const verb = x.pos === "VERB" || (x.pos === "NOUN" && (j === i + 1 || (ws[j - 1]!.t.kind !== "word" || ws[j - 1]!.pos === "ADJ") && ["ADP", "DET"].includes(ws[j + 1]?.pos ?? "")));
+    // ("Nothing taller than 2 m goes into the lift": a verb of going names no operation; whatever
+    // goes there, the conditions say which actions, and the verb is the cue's.)
+    if (verb && /[^s]s$/.test(x.norm) && x.lemma !== x.norm) return wordIs(x, "goes", "comes", "gets") ? { span: [i, j] } : { span: [i], verb: j };
+    if (wordIs(x, "is", "are")) return PAST_PARTICIPLE.test(ws[j + 1]?.norm ?? "") ? { span: [i, j], verb: j + 1 } : undefined;
+  }
+  return undefined;
+}
 
 const STRENGTH: Record<EffectCue["effect"], number> = { require_approval: 4, only_allow: 3, block: 2, allow: 1 };
 
@@ -1146,6 +1192,15 @@ const PRONOUN_OWNERS = new Set(["anyone", "anybody", "someone", "somebody", "eve
 const isPossessor = (w: W) => w.t.kind === "word" && /^[a-z]{3,}['’]s$/.test(w.norm) && !PRONOUN_OWNERS.has(w.norm.slice(0, -2));
 
 /** A word's lemma for matching: wink's, else the word. Nouns of action keep their noun form; matching adds the verb. */
+/**
+ * The verb of an operation word: its lemma, or the word as written when only that names an operation
+ * ("routed", which the tagger takes for "rout": the written form still reads as "route").
+ */
+function verbBaseOf(w: W): string {
+  const base = baseOf(w);
+  return verbClassOf(base) === undefined && verbClassOf(w.norm) !== undefined ? w.norm : base;
+}
+
 function baseOf(w: W): string {
   // A joined word ("shared-staging") is kept whole: the tagger's lemma is of its last part only.
   if (/[-_]/.test(w.norm)) return w.norm;
@@ -1232,6 +1287,10 @@ function phraseAt(ws: W[], k: number, fits: (w: W, taken: number, at: number) =>
 }
 
 // Nouns that name an amount an action carries besides its own: "its insured value", "the credit limit".
+// Verbs that give a thing's measure ("a crate weighing …", "jobs costing …"), as written.
+const MEASURE_VERB = /^(?:total(?:l?ing|s|l?ed)|cost(?:s|ing)|worth|valued|priced|weigh(?:s|ing)|last(?:s|ing)|amount(?:s|ing)|measur(?:es|ing)|running|runs|takes|taking)$/;
+// Nouns of what a quantity measures ("a load with a weight over …").
+const MEASURE_NOUNS = new Set(["weight", "mass", "length", "width", "height", "depth", "size", "distance", "speed", "temperature", "volume", "duration", "age", "area", "load", "payload", "level", "pressure", "power", "energy", "dose", "capacity", "percentage", "share", "ratio", "rate"]);
 const AMOUNT_NOUNS = new Set(["value", "limit", "amount", "price", "cost", "total", "balance", "budget", "cap", "ceiling", "threshold", "quota", "maximum", "minimum", "max", "min", "salary", "fee", "estimate", "quote", "allowance", "sum", "deposit", "rent", "rate", "valuation", "reserve", "premium", "excess", "deductible", "coverage", "entitlement", "credit", "capacity", "stock", "inventory", "outstanding", "charge", "payment", "fare", "spend", "income", "wage", "offer", "bid"]);
 
 /**
@@ -1251,9 +1310,21 @@ function fieldAt(ws: W[], k: number): { words: W[]; next: number } | undefined {
   // An amount named as one ("credit limit", "the maximum discount"), or anything someone owns that is
   // compared with ("the clerk's markdown authority").
   // ("the expiry date of the applicant's passport": a date, and whose it is after "of", which names it too.)
-  const amount = (w: W) => AMOUNT_NOUNS.has(w.norm.replace(/s$/, "")) || DATE_NOUNS.has(w.norm);
-  if (words.length === 0 || !(amount(words.at(-1)!) || words.some(amount) || (owned && words.at(-1)!.pos === "NOUN"))) return undefined;
+  // ("their rated payload", "the approved rate": a measure, or a figure someone set as a bound.)
+  const amount = (w: W) => AMOUNT_NOUNS.has(w.norm.replace(/s$/, "")) || MEASURE_NOUNS.has(w.lemma) || DATE_NOUNS.has(w.norm);
+  const bound = words.length > 1 && wordIs(words[0], "rated", "maximum", "max", "permitted", "allowed", "approved", "agreed", "contracted", "nominal", "design", "certified", "licensed", "registered", "declared");
+  if (words.length === 0 || !(amount(words.at(-1)!) || words.some(amount) || bound || (owned && words.at(-1)!.pos === "NOUN"))) return undefined;
   if (ws[m] && NUMERIC_KINDS.has(ws[m]!.t.kind)) return undefined;
+  // "the fee the customer accepted", "the price that was agreed": what was done to the figure names it
+  // (`approved_rate`), beside what it is.
+  let r = wordIs(ws[m], "that", "which") ? m + 1 : m;
+  if (wordIs(ws[r], "was", "were", "is", "has", "have", "had")) r++;
+  else if (wordIs(ws[r], "the", "a", "an", "our", "their") && ws[r + 1]?.pos === "NOUN") r += 2;
+  else r = -1;
+  if (r > m && ws[r]?.t.kind === "word" && PAST_PARTICIPLE.test(ws[r]!.norm) && ws[r]!.pos === "VERB") {
+    words.unshift(ws[r]!);
+    m = r + 1;
+  }
   if (wordIs(ws[m], "of") && DATE_NOUNS.has(words.at(-1)!.norm)) {
     const whose = thingNamedAt(ws, m + 1);
     if (whose) return { words: [...words, ...whose.words.filter((w) => !/'s$/.test(w.norm))], next: whose.next };
@@ -1507,6 +1578,10 @@ class ConditionReader {
       const got = this.readOne(ws, i, lastSubject);
       if (got) {
         let c = got.condition;
+        // "on a permit that has lapsed": the thing named, then what holds of it; the naming alone
+        // ("it has a protocol") says nothing more than the date of that thing does.
+        const named = conditions.at(-1);
+        if (c.kind === "dated" && named?.kind === "flag" && named.expect && named.subject.text === c.subject.text && !pendingOr) conditions.pop();
         if (negateNext) c = negate(c);
         negateNext = false;
         if (pendingOr && conditions.length > 0) {
@@ -2148,6 +2223,20 @@ class ConditionReader {
     let value: Value | undefined;
     let high: Value | undefined;
     const cmp = comparatorAt(ws, j);
+    // "refunds for gold members over $500", "orders for the wholesale channel over 200 kg": after "for", "to" or
+    // "from", a thing that no measure names is the party or value the action is for, read as such; the
+    // measure after it is the action's own (not the party's).
+    const measured = ws[cmp ? j + cmp.length : -1];
+    // (Not when a verb or the comparative says the measure is the thing's: "crates weighing more than …",
+    // "invoices older than 45 days".)
+    const ownMeasure = ws.slice(i, j).some((w) => w.pos === "VERB" || MEASURE_VERB.test(w.norm)) || !wordIs(ws[j], "over", "above", "under", "below", "more", "less", "fewer", "exceeding", "beyond");
+    // (A party, "members", or a thing with a word that says which, "the wholesale channel", whose head names
+    // no measure; a plain noun of things, "for orders over $900", is what the measure is of: "orders
+    // totalling more than …" read so.)
+    const party = subject.length >= 2 || (subject.length === 1 && (namesPeople(subject[0]!.norm) || isKindOf(subject[0]!.lemma, "person")));
+    // (Not an age: "patients under 16 years old" is of the patients.)
+    const age = measured?.t.kind === "quantity" && measured.t.quantity.kind === "time";
+    if (wordIs(ws[i], "for", "to", "from") && cmp && measured && !ownMeasure && party && !age && ["money", "quantity", "percent"].includes(measured.t.kind) && !((w: W) => AMOUNT_NOUNS.has(w.lemma) || MEASURE_NOUNS.has(w.lemma) || unitOfName([w.norm]) !== undefined)(subject.at(-1)!)) return undefined;
     // "when this would be more than 3 such actions within 1 hour": a rate after words that name nothing
     // (a value's verb, "valued at least 2k a month", says it is a value per period instead).
     const namesNothing = subject.every((w) => wordIs(w, "this", "it", "there")) && !ws.slice(i, j).some((w) => wordIs(w, "worth", "costing", "costs", "valued", "priced", "weighing", "weighs", "lasting", "lasts", "amounts", "totals", "takes"));
@@ -2253,7 +2342,9 @@ class ConditionReader {
     let subjectWords = subject.length > 0 ? subject : [];
     // "less than 3 km from the airfield", "the drone is within 2 nautical miles of a school": a length
     // measured from a place is a distance, named by the place ("distance_to_school"), not by what is there.
-    const place = !after.count && value.kind === "length" && wordIs(ws[k], "from", "of", "to") ? thingNamedAt(ws, k + 1) : undefined;
+    // (Not after a comparative of a dimension, "taller than 2 m into the lift": the height of the thing.)
+    const dimension = wordIs(ws[j], "wider", "narrower", "taller", "deeper", "shallower", "longer", "shorter", "higher", "lower", "bigger", "larger", "smaller", "thicker", "thinner");
+    const place = !after.count && value.kind === "length" && !dimension && wordIs(ws[k], "from", "of", "to") ? thingNamedAt(ws, k + 1) : undefined;
     if (place) {
       subjectWords = place.words.filter((w) => w.pos !== "ADJ");
       k = place.next;
@@ -2266,6 +2357,12 @@ class ConditionReader {
     // "younger than 18", "accounts older than 24 hours", "children under 12": an age, of whom the subject names.
     const byAge = wordIs(ws[j], "younger", "older") || (!value.unit && !value.currency && !value.percent && subjectWords.length > 0 && namesPeople(subjectWords.at(-1)!.norm) && !after.count);
     if ((after.age || byAge) && !subjectWords.some((w) => w.norm === "age")) subjectWords = [...subjectWords, { t: { kind: "word", text: "age", norm: "age" }, norm: "age", lemma: "age", pos: "NOUN", used: true }];
+    // "Nobody descends under 18 m", "never dive below 40 m": going down below a length is a depth past it.
+    const wordAt = (text: string): W => ({ t: { kind: "word", text, norm: text }, norm: text, lemma: text, pos: "NOUN", used: true });
+    if (value.kind === "length" && (op === "lt" || op === "lte") && wordIs(ws[j], "below", "under", "beneath") && wordIs(this.all[this.all.indexOf(ws[j]!) - 1], "go", "goes", "going", "dive", "dives", "diving", "descend", "descends", "descending", "sink", "sinks")) {
+      op = op === "lt" ? "gt" : "gte";
+      if (!subjectWords.some((w) => w.norm === "depth")) subjectWords = [...subjectWords, wordAt("depth")];
+    }
     if (after.inValue) subjectWords = [{ t: { kind: "word", text: "value", norm: "value" }, norm: "value", lemma: "value", pos: "NOUN", used: true }];
     if (subjectWords.length === 0 && lastSubject.length > 0 && !value.currency && !value.percent) subjectWords = lastSubject;
     // A subject that only repeats the action's own noun ("refunds larger than $750") says nothing about
@@ -2777,6 +2874,8 @@ class ConditionReader {
     }
     const closes = !ws[k + 1] || ws[k + 1]!.t.kind !== "word" || CONDITION_MARKERS.has(ws[k + 1]!.norm) || wordIs(ws[k + 1], "and", "or");
     if (!state || state.t.kind !== "word" || !["ADJ", "VERB", "ADV"].includes(state.pos) || (CONDITION_MARKERS.has(state.norm) && !(["marked", "flagged", "tagged"].includes(state.norm) && closes))) return undefined;
+    // ("unless the reason is event_cancelled": a code as the tool writes it is a value, not a state.)
+    if (/[_\d]/.test(state.norm)) return undefined;
     // A relative clause ("accounts that are active", "payments which were not reviewed") says the state of
     // the action's own thing: the state alone names the yes/no argument or the value.
     if (subject.length === 0 && !wordIs(ws[i], "that", "which", "who")) return undefined;
@@ -2919,7 +3018,8 @@ class ConditionReader {
         const v = ws[m]!;
         const text = valueText(v);
         const afterSeparator = values.length > 0 && v.t.kind === "word" && !LIST_ENDS.has(v.norm);
-        if (text === undefined || (!afterSeparator && v.t.kind === "word" && (CONDITION_MARKERS.has(v.norm) || ["ADP", "AUX", "VERB", "PART"].includes(v.pos)) && !["in"].includes(v.norm))) break;
+        // (A code as the tool writes it, "event_cancelled", is a value whatever the tagger calls it.)
+        if (text === undefined || (!afterSeparator && v.t.kind === "word" && !/[_\d]/.test(v.norm) && (CONDITION_MARKERS.has(v.norm) || ["ADP", "AUX", "VERB", "PART"].includes(v.pos)) && !["in"].includes(v.norm))) break;
         if (v.t.kind === "word" && DETERMINERS.has(v.norm)) {
           m++;
           continue;
@@ -2937,7 +3037,7 @@ class ConditionReader {
           const nextValue = ws[m + skip];
           // "… is eu or the customer is new": a new subject and its verb, not another value.
           if (ws.slice(m + skip, m + skip + 4).some((x) => wordIs(x, "is", "are", "equals", "was"))) break;
-          if (nextValue && valueText(nextValue) !== undefined && !LIST_ENDS.has(nextValue.norm) && !(nextValue.t.kind === "word" && ["VERB", "AUX"].includes(nextValue.pos) && !/^[a-z]{2,3}$/.test(nextValue.norm))) {
+          if (nextValue && valueText(nextValue) !== undefined && !LIST_ENDS.has(nextValue.norm) && !(nextValue.t.kind === "word" && ["VERB", "AUX"].includes(nextValue.pos) && !/^[a-z]{2,3}$/.test(nextValue.norm) && !/[_\d]/.test(nextValue.norm))) {
             m += skip;
             continue;
           }
@@ -3015,6 +3115,35 @@ class ConditionReader {
       if (words.length < phrase.length || words.some((v) => v.t.kind !== "word" || v.used || !["NOUN", "PROPN", "ADJ"].includes(v.pos) || CONDITION_MARKERS.has(v.norm) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm))) return false;
       return words.at(-1)!.pos === "NOUN" && !(ws[k + phrase.length]?.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[k + phrase.length]!.pos));
     };
+    // "for a broken screen, a missing charger or water damage": a list of things' names, each of one to three
+    // words (an article before it, its last word a noun, no noun after it), whose last item follows "or" or
+    // "and". Where the items end, or undefined when the words after the separator are no such list.
+    const itemAt = (k: number): number | undefined => {
+      while (wordIs(ws[k], "a", "an", "the")) k++;
+      let end = k;
+      while (end < ws.length && end - k < 3) {
+        const v = ws[end]!;
+        const named = ["NOUN", "PROPN", "ADJ"].includes(v.pos) || (v.pos === "VERB" && PAST_PARTICIPLE.test(v.norm) && ws[end + 1]?.pos === "NOUN") || (v.norm === "lost" && ws[end + 1]?.pos === "NOUN");
+        if (v.t.kind !== "word" || v.used || !named || CONDITION_MARKERS.has(v.norm) || DETERMINERS.has(v.norm) || NEGATORS.has(v.norm) || MODALS.has(v.norm)) break;
+        end++;
+      }
+      if (end === k || ws[end - 1]!.pos !== "NOUN" || (ws[end]?.t.kind === "word" && ["NOUN", "PROPN"].includes(ws[end]!.pos))) return undefined;
+      return end;
+    };
+    const listFrom = (k: number): { items: string[]; next: number } | undefined => {
+      const items: string[] = [];
+      for (;;) {
+        const comma = ws[k]?.t.kind === "punct" && ws[k]!.t.text === ",";
+        const last = wordIs(ws[k + (comma ? 1 : 0)], "or", "and");
+        if (!comma && !last) return undefined;
+        const start = k + (comma ? 1 : 0) + (last ? 1 : 0);
+        const end = itemAt(start);
+        if (end === undefined) return undefined;
+        items.push(ws.slice(start, end).filter((v) => !DETERMINERS.has(v.norm)).map((v) => v.norm).join(" "));
+        k = end;
+        if (last) return { items, next: end };
+      }
+    };
     // "batches LOT-4410, LOT-4452 or LOT-4490": after a code, codes ("A, B or C": a comma then "or" is one separator).
     const codeLike = (v: W | undefined) => valueLike.length > 0 && !!v && !v.used && (v.t.kind === "number" || (v.t.kind === "word" && /\d/.test(v.norm)));
     for (;;) {
@@ -3025,6 +3154,10 @@ class ConditionReader {
       if (next.t.kind === "tag" || next.t.kind === "quoted" || ENVIRONMENTS.has(next.norm) || codeLike(next) || oneWordValue(m + skip)) {
         values.push(valueText(next)!);
         m += skip + 1;
+      } else if (valueLike.length === 0 && attribute.length === 0 && listFrom(m)) {
+        const list = listFrom(m)!;
+        values.push(...list.items);
+        m = list.next;
       } else if (wordIs(ws[m + skip - 1], "or", "and") && phraseLike(m + skip)) {
         // "for paddle boards or rowing boats": another phrase of as many words, each a thing's word.
         values.push(ws.slice(m + skip, m + skip + phrase.length).map((v) => v.norm).join(" "));
@@ -3317,7 +3450,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
         continue;
       }
       if (operation && verbs.length === 0) {
-        verbs.push(base);
+        verbs.push(verbBaseOf(w));
         if (isReducedRelative(w, words)) described = true;
       } else objects.push(base);
     }
@@ -3330,7 +3463,7 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     if (last && objects.at(-1) === baseOf(last) && (passive || (verbs.length === 1 && last.pos === "VERB" && /ed$/.test(last.norm) && verbClassOf(last.norm) !== undefined))) {
       if (verbs.length === 1) {
         objects.splice(objects.length - 1, 1, verbs[0]!);
-        verbs.splice(0, 1, baseOf(last));
+        verbs.splice(0, 1, verbBaseOf(last));
       } else if (verbs.length === 0) verbs.push(objects.pop()!);
     }
     // "Roster changes", "schedule updates": a word of an operation used as a noun before a noun of change
@@ -3609,6 +3742,14 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const party = ws[i - 1];
     // (Not after "not on", "outside", "except": a list the party must not be among, read as such below.)
     const amongNear = ws.slice(Math.max(0, i - 5), i).some((w) => NOT_AMONG.some((p) => p[0] === w.norm));
+    // "(refund_fees true)", "(express = yes)": an argument named as the tool names it, with its yes or no,
+    // says in the tool's own words which calls the rule is about.
+    const keyed = inside.filter((w) => !(w.t.kind === "op" || (w.t.kind === "punct" && /^[=:]$/.test(w.t.text))));
+    if (keyed.length === 2 && keyed[0]!.t.kind === "word" && /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(keyed[0]!.norm) && wordIs(keyed[1], "true", "false", "yes", "no")) {
+      bracketed.push({ kind: "flag", subject: { text: keyed[0]!.norm, words: keyed[0]!.norm.split("_") }, expect: wordIs(keyed[1], "true", "yes") });
+      for (let k = i; k <= close; k++) ws[k]!.used = true;
+      continue;
+    }
     const members = listed && !amongNear && close <= i + 12 && named.length >= 2 && named.every((w) => w.t.kind === "word" && !w.used && (w.pos === "PROPN" || countryCode(w.norm) !== undefined)) && inside.every((w, k) => !separator(w) || (k > 0 && k < inside.length - 1)) && party?.t.kind === "word" && !party.used && party.pos === "NOUN" && party.lemma !== party.norm;
     if (members) {
       bracketed.push({ kind: "equals", subject: subjectOf([party]), values: named.map((w) => w.norm), negate: false });
@@ -3955,6 +4096,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
       actionWords.push(...moved);
     }
   }
+  // "Nothing over 20 kg ships by air": the verb of a negated subject is the action, past the conditions.
+  const subjectVerb = cue.verb === undefined ? -1 : conditionWords.indexOf(ws[cue.verb]!);
+  if (subjectVerb >= 0 && !actionWords.some((a) => a.t.kind === "word" && a.pos !== "DET")) actionWords.push(...conditionWords.splice(subjectVerb, 1));
   // "Whenever a transfer goes to X, block it", "If any restore would overwrite Y, escalate": the lead's
   // subject, an instance of a kind (a, an, any), is the action, and the rest of the lead its conditions. A
   // definite subject ("if the amount exceeds …") is an attribute of the action, not the action.
@@ -4420,7 +4564,12 @@ const HELD_THING: Record<string, string> = { certified: "certificate", licensed:
 
 // The bound of a limit: "no more than", "at most", "a maximum of", "up to", or none ("to 4 per hour").
 const LIMIT_BOUND = String.raw`(?:(?:no|not)\s+more\s+than|at\s+most|(?:a\s+)?max(?:imum)?(?:\s+of)?|up\s+to)`;
-const LIMIT_VERB = new RegExp(String.raw`^(?:please\s+)?(?:limit|cap|restrict)\s+(.+?)\s+to\s+(?:${LIMIT_BOUND}\s+)?(\S.*?)[.!]?$`, "i");
+const LIMIT_VERB = new RegExp(String.raw`^(?:please\s+)?(?:limit|cap|restrict)\s+(.+?)\s+(?:to|at)\s+(?:${LIMIT_BOUND}\s+)?(\S.*?)[.!]?$`, "i");
+// "The licence caps capacity at 2,350 people", "Capacity is capped at 2,350": a limit stated, by whoever sets it
+// or of the thing limited, which says what "Cap capacity at 2,350" orders. Only with a measure after it:
+// "Access is restricted to managers" says who, which the readers of roles read.
+const LIMIT_STATED = new RegExp(String.raw`^(?:(?:the|our|we|this|their)\s+(?:[\w'-]+\s+){0,3}?)?(?:caps|limits|restricts|cap|limit|restrict)\s+(.+?)\s+(?:to|at)\s+((?:${LIMIT_BOUND}\s+)?[$€£¥\d].*)$`, "i");
+const LIMIT_PASSIVE = new RegExp(String.raw`^(.+?)\s+(?:is|are)\s+(?:capped|limited|restricted)\s+(?:to|at)\s+((?:${LIMIT_BOUND}\s+)?[$€£¥\d].*)$`, "i");
 const PARTY_LEAD = /^(?:each|every|any|a|one|the\s+same|any\s+one|a\s+single|each\s+single)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)$/i;
 const ALLOWANCE = new RegExp(String.raw`^(?:(?:a|an|each|every|any|one|no)\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:can|may|should|shall|is\s+allowed\s+to|is\s+permitted\s+to)\s+(?:only\s+)?be\s+([a-z]+)\s+(?:for\s+|on\s+)?(?:only\s+)?${LIMIT_BOUND}\s+(.+?)[.!]?$`, "i");
 
@@ -4431,6 +4580,8 @@ const ALLOWANCE = new RegExp(String.raw`^(?:(?:a|an|each|every|any|one|no)\s+)?(
  * the things, "Stargazers may reserve no more than 2 …", is no such party: see limitOnThingsDone.)
  */
 function limitSaidAsAllowance(text: string): string {
+  const stated = LIMIT_PASSIVE.exec(text.trim()) ?? (/^(?:the|our|we|this|their)\b/i.test(text.trim()) ? LIMIT_STATED.exec(text.trim()) : null);
+  if (stated) text = `Limit ${stated[1]} to ${stated[2]}`;
   const trimmed = text.trim();
   const limit = LIMIT_VERB.exec(trimmed);
   if (limit) {
@@ -4443,6 +4594,9 @@ function limitSaidAsAllowance(text: string): string {
     // "Limit ticket orders to 4 per hour": the count first, then the window.
     const rate = /^(\S+)\s+((?:per|a|an|every|each|in|within)\s+.+)$/i.exec(bound);
     if (rate) return `Block more than ${rate[1]} ${what} ${rate[2]}`;
+    // "Cap the kiosk at 40 tickets per hour": the things counted are named in the bound; what is capped is who
+    // does them (any one of them counts).
+    if (/^\S+\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:per|a|an|every|each|in|within)\s+\S/i.test(bound) && /^\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\b/i.test(bound)) return `Block more than ${bound}`;
     // "Limit deployments to 09:00-17:00", "Restrict exports to weekdays between 9am and 5pm": hours or days
     // are when the things may happen; outside them they are blocked.
     if (/\d\s*(?::\d|[ap]\.?m\b)|\b(?:between|weekdays?|weekends?|business|office|working)\b/i.test(bound)) return `Only allow ${what} ${/^(?:between|on|during|from|in)\b/i.test(bound) ? "" : "during "}${bound}`;
@@ -4608,8 +4762,11 @@ function restrictionOfPermission(text: string): string {
 export function splitClauses(text: string): string[] {
   return text
     // Not after an abbreviation: "5 p.m. Europe/London", "e.g. Refunds".
-    .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|[A-Z]))\.(?=\s+[A-Z])|\n+/)
+    // (A sentence may open with an amount: "… are blocked. $500 to $1,000 needs sign-off.")
+    .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|no|[A-Z]))\.(?=\s+(?:[A-Z]|[$€£¥]\d|\d+(?:[.,]\d+)?\s*(?:%|[a-zA-Z])))|\n+/)
     .filter((s, i, all) => !(i > 0 && ORDER_OF_WHAT_WENT_BEFORE.test(s.trim()) && parseRule(all[i - 1]!).ok))
+    .flatMap(measurePointedBack)
+    .flatMap(bandOfWhatWentBefore)
     .flatMap(elaborated)
     .flatMap(otherwiseAfterDash)
     .flatMap(pronounAside)
@@ -4617,6 +4774,108 @@ export function splitClauses(text: string): string[] {
     .flatMap(sharedSubject)
     .map((s) => s.trim())
     .filter((s) => s.length > 0 && !isRestatementNote(s));
+}
+
+/** A band of values opening a sentence ("from 20% up to 30%", "Grades 3 through 5", "between $200 and $500"). */
+function bandAtStart(sentence: string): { low: string; high: string; rest: string } | undefined {
+  const { tokens, spans } = tokenizeWithSpans(sentence);
+  const measure = (t: Token | undefined) => t !== undefined && (t.kind === "number" || t.kind === "percent" || t.kind === "money" || t.kind === "quantity");
+  const first = tokens.findIndex(measure);
+  // (At most two words before it: "from", "between", the measure's own noun.)
+  if (first < 0 || first > 2 || tokens.slice(0, first).some((t) => t.kind !== "word")) return undefined;
+  let k = first + 1;
+  const joins = (t: Token | undefined, ...words: string[]) => t !== undefined && ((t.kind === "word" && words.includes(t.norm)) || (t.kind === "punct" && /^[-–]$/.test(t.text)));
+  if (joins(tokens[k], "up") && joins(tokens[k + 1], "to")) k++;
+  if (!joins(tokens[k], "to", "through", "thru", "and")) return undefined;
+  k++;
+  if (joins(tokens[k], "and") && joins(tokens[k + 1], "including")) k += 2;
+  if (!measure(tokens[k])) return undefined;
+  const text = (n: number) => sentence.slice(spans[n]!.start, spans[n]!.end);
+  return { low: text(first), high: text(k), rest: sentence.slice(spans[k]!.end) };
+}
+// What such a sentence then says of "them": that they need someone's approval, or that they are refused.
+const BAND_APPROVAL = /\b(?:ok(?:ay)?|ok'?d|approv\w*|sign\w*[\s-]*(?:(?:it|them)\s+)?off|sign-off|signoff|clear(?:ed)?|review\w*|authori[sz]\w*|consent)\b/i;
+const BAND_BLOCK = /\b(?:refused|rejected|blocked|forbidden|prohibited|not\s+allowed|never|can(?:no|')t|cannot|denied)\b/i;
+
+/**
+ * "Loans over 30% of income are refused; from 20% up to 30% a credit officer has to approve them",
+ * "Patients on pain grade 6 or more are referred. Grades 3 through 5 need the nurse to sign them off": a
+ * sentence that opens with a band of the measure the sentence before compares, and says what happens to
+ * "them", is about the same actions in that band. It is said in full: "Require approval for <those actions>
+ * when <the measure> is between <low> and <high>".
+ */
+function bandOfWhatWentBefore(sentence: string, i: number, all: string[]): string[] {
+  const band = i > 0 ? (bandAtStart(sentence) ?? boundAtStart(sentence)) : undefined;
+  if (!band) return [sentence];
+  const { low, high, rest } = band;
+  const effect = BAND_APPROVAL.test(rest) ? "Require approval for" : BAND_BLOCK.test(rest) ? "Block" : undefined;
+  const before = parseRule(all[i - 1]!);
+  if (!effect || !before.ok || before.rule.actions.any || before.rule.actions.terms.length === 0) return [sentence];
+  const compares: Extract<Condition, { kind: "compare" }>[] = [];
+  const collect = (c: Condition | null | undefined): void => {
+    if (!c) return;
+    if (c.kind === "compare") compares.push(c);
+    else if (c.kind === "and" || c.kind === "or") c.of.forEach(collect);
+  };
+  collect(before.rule.when);
+  if (compares.length !== 1) return [sentence];
+  const measure = compares[0]!;
+  const subject = measure.subject.text || measure.subject.implied || "amount";
+  // ("Grades 3 through 5" after "grade 6 or more": bare numbers take the measure's unit.)
+  const unit = /^[$€£]/.test(measure.value.text) ? { before: measure.value.text[0]!, after: "" } : { before: "", after: /[\d.,]\s*(%|\s[a-z°].*)$/i.exec(measure.value.text)?.[1] ?? "" };
+  const withUnit = (v: string) => (/^[\d.,]+$/.test(v.trim()) ? `${unit.before}${v.trim()}${unit.after}` : v.trim());
+  const things = before.rule.actions.terms.map((t) => t.text).join(" or ");
+  const range = "bound" in band ? `${band.bound} ${withUnit(low)}` : `between ${withUnit(low)} and ${withUnit(high)}`;
+  return [`${effect} ${things} when the ${subject} is ${range}`];
+}
+
+/**
+ * "Going below 64°F needs the lead's OK", "Anything over 12 kg needs a sign-off": a bound of the
+ * measure, said of "going" or "anything" (no action of its own), opening a sentence after a rule.
+ */
+function boundAtStart(sentence: string): { low: string; high: string; rest: string; bound: string } | undefined {
+  const m = /^\s*(?:going|getting|anything|everything|setting\s+it|taking\s+it|pushing\s+it)\s+(below|under|above|over|beyond|past|(?:less|more|lower|higher)\s+than)\s+/i.exec(sentence);
+  if (!m) return undefined;
+  const after = sentence.slice(m[0].length);
+  const { tokens, spans } = tokenizeWithSpans(after);
+  const t = tokens[0];
+  if (!t || !(t.kind === "number" || t.kind === "percent" || t.kind === "money" || t.kind === "quantity")) return undefined;
+  const bound = /^(?:below|under|less|lower)/i.test(m[1]!) ? "less than" : "more than";
+  const value = after.slice(spans[0]!.start, spans[0]!.end);
+  return { low: value, high: value, rest: after.slice(spans[0]!.end), bound };
+}
+
+// "above that", "over the cap": a bound said by pointing back at a measure.
+const MEASURE_POINTED_BACK = /\b(above|over|beyond|more\s+than|less\s+than|exceeding|past|under|below)\s+(?:that|this|it|the\s+(?:cap|limit|maximum|max|minimum|threshold|ceiling|figure|number))\b/i;
+
+/**
+ * "The licence caps the terrace at 120 guests. Never book more than that for the terrace.":
+ * a sentence whose bound points back at the one measure the sentence before it states takes that measure
+ * ("above 2,350 people"). The statement before it only said where the measure comes from and is dropped (the
+ * sentence after it says what is done, and to which things). Each sentence keeps its place otherwise.
+ */
+function measurePointedBack(sentence: string, i: number, all: string[]): string[] {
+  const before = i > 0 ? all[i - 1]! : undefined;
+  const next = all[i + 1];
+  const pointed = (s: string | undefined) => s !== undefined && MEASURE_POINTED_BACK.test(s);
+  const measureOf = (s: string) => {
+    const { tokens, spans } = tokenizeWithSpans(s);
+    const measures = tokens.flatMap((t, k) => (t.kind === "money" || t.kind === "percent" || t.kind === "quantity" || t.kind === "number" ? [s.slice(spans[k]!.start, spans[k]!.end)] : []));
+    if (measures.length !== 1) return undefined;
+    // ("… at 2,350 people": the noun a bare number counts goes with it.)
+    const counted = new RegExp(String.raw`${escapeRegExp(measures[0]!)}\s+([a-z]+)\b`, "i").exec(s)?.[1];
+    return /^\d/.test(measures[0]!) && counted && tag(["2", counted])[1]?.pos === "NOUN" ? `${measures[0]} ${counted}` : measures[0];
+  };
+  const pointingBack = (s: string, measure: string) => s.replace(MEASURE_POINTED_BACK, (_m, bound: string) => `${bound} ${measure}`);
+  // The statement before a sentence that points back at it says where the measure comes from; the sentence
+  // after it, with the measure, says what is done (and to which things), so the statement is dropped.
+  const own = measureOf(sentence);
+  // (Only a statement: no rule, or a limit someone set, "the licence caps …"; an order stays a rule of its own.)
+  const statement = !parseRule(sentence).ok || LIMIT_PASSIVE.test(sentence.trim()) || LIMIT_STATED.test(sentence.trim());
+  if (own && statement && pointed(next) && !MEASURE_POINTED_BACK.test(sentence) && !measureOf(next!) && parseRule(pointingBack(next!, own)).ok) return [];
+  if (!before || !pointed(sentence) || measureOf(sentence)) return [sentence];
+  const measure = measureOf(before);
+  return measure ? [pointingBack(sentence, measure)] : [sentence];
 }
 
 // "At most 5 transfers a day. Refuse the others.", "… a day. Block any more after that.": an order
@@ -4651,7 +4910,8 @@ function pronounAside(sentence: string): string[] {
  * reads as one, and otherwise only says why (it is dropped rather than refusing the order with it).
  */
 function statedThenOrdered(sentence: string): string[] {
-  const m = /^(.+?)(\s*:|\s+[-–—])\s*((?:block|deny|refuse|forbid|reject|prevent|escalate|never|do\s+not|don't|require|prohibit)\b.+)$/i.exec(sentence);
+  // ("…: no deliveries at gate 4 with …", "…: nothing over 2 m goes …": a sign's "no" orders too.)
+  const m = /^(.+?)(\s*:|\s+[-–—])\s*((?:block|deny|refuse|forbid|reject|prevent|escalate|never|do\s+not|don't|require|prohibit|no(?=\s+[a-z])(?!\s+(?:one|more|less|later|earlier|exceptions?)\b)|nothing|nobody)\b.+)$/i.exec(sentence);
   if (!m || /\b(?:under|in)\s+(?:those|these|such|that|this)\s+(?:conditions?|circumstances?|cases?|situations?)\b/i.test(m[2]!)) return [sentence];
   const [, stated, separator, ordered] = m as unknown as [string, string, string, string];
   // ("Only a pilot — never a cadet — may taxi": dashes also set off an aside inside one rule.)
@@ -4669,8 +4929,20 @@ function statedThenOrdered(sentence: string): string[] {
     if (!statedRule || parseRule(said).ok) return [said];
   }
   if (refersBack && statedRule) return [stated];
+  // ("Stores - never issue ladders …": a heading of a few words, no verb among them, before an
+  // order that names its own action, is the topic only.)
+  // ("Boat hire - …": a noun that is also a verb, after the first word, still names.)
+  const headingWords = tag(stated.trim().toLowerCase().split(/\s+/));
+  const heading = dash && headingWords.length <= 4 && headingWords[0]?.pos !== "VERB" && headingWords.every((t) => t.pos !== "AUX" && t.pos !== "DET" && t.pos !== "PRON");
+  if (heading && !statedRule) {
+    const order = parseRule(ordered);
+    if (order.ok && !order.rule.actions.any) return [ordered];
+  }
   if (dash && !statedRule) return [sentence];
-  return statedRule ? [stated, ordered] : [ordered];
+  // ("The old bridge can't carry heavy lorries: no route over it with …": what a thing cannot bear is the
+  // reason for the order, no rule of its own.)
+  const capacity = /\b(?:can(?:no|['’])t|can\s+not|won['’]t|isn['’]t\s+able\s+to)\s+(?:take|handle|fit|hold|carry|support|accommodate|cope\s+with|bear|manage)\b/i.test(stated);
+  return statedRule && !capacity ? [stated, ordered] : [ordered];
 }
 // "on Sundays", "on Saturdays and Sundays", "on weekends": the days a statement names, by the day words
 // the day readers know (made once).
@@ -4701,11 +4973,16 @@ function elaborated(sentence: string): string[] {
 function sharedSubject(sentence: string): string[] {
   // "…, and none of them may start after 9 pm": the second rule's subject is "none of them", every one of the
   // first's things ("no choir rehearsals may start after 9 pm").
-  const none = /^([^,;:]+?)\s+((?:must|may|should|shall|can)\s.+?),?\s+(?:and|but)\s+none(?:\s+of\s+them)?\s+((?:must|may|should|shall|can|will)\s+.+)$/i.exec(sentence.trim());
+  // ("Any overtime past 8 hours needs the site lead to approve it, and none may …": a need says the first.)
+  const none = /^([^,;:]+?)\s+((?:must|may|should|shall|can|needs?|requires?|has\s+to|have\s+to)\s.+?),?\s+(?:and|but)\s+none(?:\s+of\s+them)?\s+((?:must|may|should|shall|can|will)\s+.+)$/i.exec(sentence.trim());
   if (none) {
     const [, subject, first, second] = none as unknown as [string, string, string, string];
-    if (subject.split(/\s+/).length <= 8 && !/\b(?:when|whenever|if|unless|while|where|once|and|or|never|only|no)\b/i.test(subject)) return [`${subject} ${first}`, `No ${subject} ${second}`];
+    if (subject.split(/\s+/).length <= 8 && !/\b(?:when|whenever|if|unless|while|where|once|and|or|never|only|no)\b/i.test(subject)) return [`${subject} ${first}`, `No ${subject.replace(/^(?:any|all|every|each)\s+/i, "")} ${second}`];
   }
+  // "No pile is driven before 08:00 or after 18:00, and no piling on Sundays": two prohibitions, each a
+  // sign of its own after a comma and "and" (each keeps its own conditions).
+  const signs = /^((?:no|never)\s.+?),\s+and\s+((?:no|never)\s+[a-z].+)$/i.exec(sentence.trim());
+  if (signs && parseRule(signs[1]!).ok && parseRule(signs[2]!).ok) return [signs[1]!, signs[2]!];
   const m = /^([^,;:]+?)\s+((?:must|may|should|shall|can|cannot|can't|are|is)\s.+?),?\s+and\s+((?:must|may|should|shall|can|cannot|can't|are|is)\s+(?:not|never|only)\b.+)$/i.exec(sentence.trim());
   if (!m) return [sentence];
   const [, subject, first, second] = m as unknown as [string, string, string, string];

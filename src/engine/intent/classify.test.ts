@@ -246,3 +246,10 @@ describe("twentieth session: a pause before a question", () => {
     expectKind("request", ["wait for the driver, then renew LIB-2231", "hold on, cancel that renewal"]);
   });
 });
+
+describe("twenty-first session: fillers set off by commas", () => {
+  it("a filler between commas joins the words on either side of it", () => {
+    expectKind("request", ["um so could you, like, ring whoever is on duty at the gate? the barrier arm is, uh, stuck", "can you, you know, cancel whichever booking is still open?", "would you, basically, reset whoever's badge failed?"]);
+    expectKind("question", ["what is, like, the deposit for a van?", "who is, you know, on duty tonight?"]);
+  });
+});

@@ -61,6 +61,8 @@ export type ClauseAct = "command" | "prohibition" | "question" | "thanks" | "pra
 // interjections in use, whatever part of speech the model gives them in isolation.
 // Words that open a clause without saying anything about its act (the tagger reads some as nouns or verbs).
 const DISCOURSE = new Set(["please", "kindly", "um", "uh", "hmm", "erm", "right", "well"]);
+// Words of talk that hold a place in speech and say nothing ("like", "you know", "I mean", "sort of").
+const SPOKEN_FILLERS = new Set(["like", "you", "know", "i", "mean", "sort", "kind", "of", "kinda", "basically", "literally", "honestly"]);
 const THANKS = new Set(["thank", "thanks", "thx", "thnx", "tnx", "ty", "ta", "cheers", "appreciate", "appreciated", "grateful", "kudos"]);
 const PRAISE = new Set(["great", "perfect", "awesome", "excellent", "brilliant", "lovely", "nice", "cool", "wonderful", "fantastic", "amazing", "good", "fine", "ok", "okay", "alright", "sure", "yes", "yep", "yeah", "noted", "gotcha", "superb", "sweet", "neat", "brill", "ace", "champion", "magic", "grand"]);
 const GREETINGS = new Set(["hi", "hello", "hey", "hiya", "yo", "morning", "afternoon", "evening", "howdy"]);
@@ -168,6 +170,12 @@ export function clausesOf(text: string): Clause[] {
         } else if (w.pos !== "PUNCT" || /[→]/.test(w.text)) piece.push(w);
       }
       if (piece.length > 0) pieces.push({ words: piece, after: "" });
+      // "could you, like, call whoever is free": a filler set off by commas is no piece of its own; the
+      // words on either side of it are one.
+      for (let p = pieces.length - 2; p > 0; p--) {
+        const filler = pieces[p]!.words.every((w) => SPOKEN_FILLERS.has(w.lower) || DISCOURSE.has(w.lower));
+        if (filler && pieces[p - 1]!.after === "," && pieces[p]!.after === ",") pieces.splice(p - 1, 3, { words: [...pieces[p - 1]!.words, ...pieces[p + 1]!.words], after: pieces[p + 1]!.after });
+      }
       // Speech written without stops runs a question into what came before ("… at low tide what do I tell
       // him"): a wh-word followed by an auxiliary and its subject starts a question of its own.
       for (let p = 0; p < pieces.length; p++) {
@@ -423,6 +431,14 @@ function readClause(words: Word[], asked: boolean): Clause {
   return clause("statement");
 }
 
+/**
+ * Whether the assistant's turn asks the user for something: a question, or a need said plainly ("I just need
+ * the patient.", "Please provide the date."), as opposed to a report ("Done, it's released.").
+ */
+export const asksForInput = (assistant: string | undefined): boolean =>
+  pendingQuestion(assistant) || (assistant !== undefined && /\b(?:i\s+(?:just\s+|still\s+|only\s+)?need|need\s+(?:the|a|an|to\s+know|your)|please\s+(?:provide|give|send|confirm|tell|share|add)|tell\s+me|let\s+me\s+know|which|what|missing)\b/i.test(assistant));
+
+/** Whether the assistant's turn ends by asking something (a question mark at its end or before a space). */
 const pendingQuestion = (assistant: string | undefined) => assistant !== undefined && /\?\s*$|\?\s/.test(assistant.trim());
 
 /** The kind of the last user turn, read as a whole and in the light of the conversation before it. */

@@ -11,7 +11,7 @@ import { signaturesOf } from "./arguments/signature.ts";
 import { classMembers, conceptsOf, initialsOfRuns, namesPeople, operationClassOf, sameConcept, verbClassOf } from "../language/lemmas.ts";
 import { isEnglishWord, isKnownWord } from "../language/nlp.ts";
 import { Bm25, rankKey, rankTerms, type Ranked } from "./rank.ts";
-import { asMeant, clausesOf, requestFocus, type TurnKind } from "./classify.ts";
+import { asMeant, asksForInput, clausesOf, requestFocus, type TurnKind } from "./classify.ts";
 
 // Verbs people use for what tools call otherwise: the query is widened with these stems.
 const EXPANSIONS: Record<string, string[]> = {
@@ -669,7 +669,10 @@ export function plan(input: PlanInput): Plan {
   // when the last turn names no tool by its verb, the earlier turns say what is wanted.
   const verbNamesTool = verb !== undefined && ranked.some((r) => expand([verb]).some((v) => r.nameMatched.includes(v)));
   const continues = input.turn === "answer" || input.turn === "correction" || input.turn === "insistence";
-  const answering = (input.lastAssistant !== undefined || continues) && !verbNamesTool;
+  // (A request after an assistant turn that asked nothing, "Done, it's released." then "Next one: the
+  // choir's load-in for EV-1 …", is a request of its own: only a turn after a question answers it.)
+  const asked = input.pending !== undefined || asksForInput(input.lastAssistant) || input.turn !== "request";
+  const answering = ((input.lastAssistant !== undefined && asked) || continues) && !verbNamesTool;
   // (So do they when the last turn names no tool by its verb as written, its object or a code: "put the
   // $300 on" shares only a synonym of its verb with a tool that does something else.)
   const lastNames = (s: Support | undefined) => s !== undefined && (s.verbLiteral || s.object || s.codes > 0);

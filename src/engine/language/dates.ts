@@ -163,10 +163,15 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
     if (/^\.\d/.test(text.slice(end))) continue;
     if (!DATE_WORD.test(body) && !/\d{1,2}[/.]\d{1,2}[/.]\d{2,4}/.test(body) && !/\d:\d\d|\d\s?[ap]\.?m\b/i.test(body)) continue;
     // A clock time just before an ISO date ("9pm on 2027-06-04", "at 14:30, 2027-06-04") is that date's time.
-    const before = !r.start.isCertain("day") && !r.start.isCertain("weekday") && r.start.isCertain("hour") ? found.find((f) => !f.time && f.start >= end && /^\s*(?:,|on|of)?\s*$/i.test(text.slice(end, f.start))) : undefined;
+    // ("08:30 Lisbon time on 2027-09-14": with the clock's zone between them.)
+    const between = (f: DateMention) => CLOCK_THEN_DATE.exec(text.slice(end, f.start));
+    const before = !r.start.isCertain("day") && !r.start.isCertain("weekday") && r.start.isCertain("hour") ? found.find((f) => !f.time && f.start >= end && between(f) !== null) : undefined;
     if (before) {
+      const named = between(before)?.[1]?.trim();
       before.time = fromComponents(r.start).time;
       before.start = start;
+      const zone = named ? (zoneOf(named) ?? zoneOf(`${named} time`)) : undefined;
+      if (zone && before.time) before.offset = offsetOfWallTime(zone, before.date, before.time);
       continue;
     }
     // "on 2027-05-03 from 10:00 to 13:30", "2027-05-03, between 9 and 11am": a clock time or range of times
@@ -212,6 +217,10 @@ export function readDates(text: string, now: Date, order?: DateOrder): DateMenti
   for (const f of found) zoneAfter(text, f);
   return found;
 }
+
+// Between a clock time and the date it is on: a comma, "on" or "of", and perhaps the clock's zone ("Toronto
+// time", "(CET)", "UTC").
+const CLOCK_THEN_DATE = /^\s*(?:\(?\s*([A-Za-z][A-Za-z_]*(?:\/[A-Za-z_]+){0,2}(?:\s+[A-Za-z][a-z]+){0,2}?)(?:\s+time)?\s*\)?\s*)?(?:,|on|of)?\s*$/;
 
 // A zone named right after a clock time: "09:00 CET", "2pm (Pacific)", "23:30 UTC", "10:00 London time",
 // "08:15 Europe/Madrid". One to three words, so a name of two words ("New York time") is read whole.

@@ -59,8 +59,18 @@ export function readNumberWords(words: readonly string[], start: number): { valu
     any = true;
     taken++;
   }
+  if (!any) return undefined;
+  // "fourteen point six", "two point five oh": decimals said aloud, one digit word each ("oh" or "zero"
+  // for 0). Only a whole number read so far, and at least one digit after "point".
+  const digit = (w: string | undefined) => (w === "oh" || w === "o" ? 0 : w !== undefined && w in SMALL && SMALL[w]! < 10 ? SMALL[w] : undefined);
+  if (words[start + taken] === "point" && digit(words[start + taken + 1]) !== undefined) {
+    let decimals = "";
+    let k = start + taken + 1;
+    for (; digit(words[k]) !== undefined; k++) decimals += String(digit(words[k]));
+    return { value: Number(`${total + group}.${decimals}`), length: k - start };
+  }
   // "one" alone is usually an article ("one of", "any one"), not a count.
-  if (!any || (taken === 1 && words[start] === "one")) return undefined;
+  if (taken === 1 && words[start] === "one") return undefined;
   return { value: total + group, length: taken };
 }
 

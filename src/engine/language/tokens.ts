@@ -36,7 +36,23 @@ export interface Span {
 }
 
 // Symbols in front of (or after) an amount. "$" alone is the US dollar, as people mean it.
-const SYMBOLS: Record<string, string> = { $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY", "₪": "ILS", "₫": "VND", "₱": "PHP", "฿": "THB", "r$": "BRL", "a$": "AUD", "c$": "CAD", "hk$": "HKD", "s$": "SGD", "nz$": "NZD", chf: "CHF" };
+const WRITTEN_SYMBOLS: Record<string, string> = { $: "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY", "₪": "ILS", "₫": "VND", "₱": "PHP", "฿": "THB", "r$": "BRL", "a$": "AUD", "c$": "CAD", "hk$": "HKD", "s$": "SGD", "nz$": "NZD", chf: "CHF" };
+/**
+ * Currency signs, as people write them and as CLDR (through Intl) writes them in English: "CA$", "MX$",
+ * "NT$", "CN¥" beside "$", "€" and the shorter forms above. Only signs that end in a symbol (letters alone,
+ * "FCFA", are names of their own).
+ */
+const SYMBOLS: Record<string, string> = (() => {
+  const out: Record<string, string> = { ...WRITTEN_SYMBOLS };
+  for (const code of Intl.supportedValuesOf("currency")) {
+    const sign = new Intl.NumberFormat("en", { style: "currency", currency: code }).formatToParts(1).find((p) => p.type === "currency")?.value.toLowerCase();
+    if (sign && sign !== code.toLowerCase() && /^[a-z]{0,3}[^a-z\s\d.]$/.test(sign) && out[sign] === undefined) out[sign] = code;
+  }
+  return out;
+})();
+// The signs, longest first, for the money pattern.
+const SIGN_PATTERN = Object.keys(SYMBOLS).filter((k) => !/^[a-z]+$/.test(k)).sort((a, b) => b.length - a.length).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+const SIGN_AT_START = new RegExp(`^(${SIGN_PATTERN})\\s?`, "i");
 
 // Currency names from the runtime's own CLDR data (Intl.DisplayNames): the last word of each name ("US
 // Dollar" → dollar) names the most used currency that ends so; codes are every ISO 4217 code it knows.
@@ -126,7 +142,7 @@ const LEXEME = new RegExp(
     String.raw`(?<time>(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\.?(?![a-z]))?(?![\d:])|(?:1[0-2]|0?[1-9])\s?[ap]\.?m\.?(?![a-z]))`,
     // Separators only between digits ("$2,000," keeps its comma), and a k/m/bn scale only attached ("2m"):
     // "120 m" is metres.
-    String.raw`(?<money>(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
+    String.raw`(?<money>(?:${SIGN_PATTERN})\s?\d(?:\d|[,.  ](?=\d{3}(?!\d))|[.,](?=\d))*(?:(?:k|m|mm|mn|bn|b)(?![a-z]))?)`,
     // "80p": pence, written attached (one or two digits: "1080p" is a screen, and pounds are written as pounds).
     String.raw`(?<pence>(?<!\d)\d{1,2}p(?![a-z0-9]))`,
     // "4ab10", "7kqd215": digits, letters, digits is a code (a plate, a part), not a number and a word; one
@@ -172,7 +188,7 @@ export function readNumeral(raw: string): number | undefined {
  * them (money has no third decimal); anything else as readNumeral reads it.
  */
 function moneyAmount(text: string, value: number): number {
-  const digits = text.trim().replace(/^(?:us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])\s?/i, "");
+  const digits = text.trim().replace(SIGN_AT_START, "");
   return /^\d{1,3}(?:\.\d{3})+$/.test(digits) ? Number(digits.replace(/\./g, "")) : value;
 }
 
@@ -235,7 +251,7 @@ function lex(text: string, spans?: Span[]): Token[] {
       const minutes = clockMinutes(raw);
       if (minutes !== undefined) tokens.push({ kind: "time", text: raw, minutes });
     } else if (g.money !== undefined) {
-      const symbol = /^(us\$|r\$|a\$|c\$|hk\$|s\$|nz\$|[$€£¥₹₩₽₺₪₫₱฿])/.exec(raw)![1]!;
+      const symbol = SIGN_AT_START.exec(raw)![1]!.toLowerCase();
       const value = readNumeral(raw.slice(symbol.length));
       if (value !== undefined) tokens.push({ kind: "money", text: raw.trim(), value: moneyAmount(raw, value), currency: SYMBOLS[symbol]! });
     } else if (g.pence !== undefined) {

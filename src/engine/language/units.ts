@@ -177,7 +177,7 @@ export function unitOfName(words: readonly string[], kind?: string): Quantity | 
   if (last.length === 1 && last !== "m" && last !== "g" && last !== "s" && last !== "h") {
     // `power_w`: a one-letter unit only beside a word naming its kind.
     const q = quantity(1, last);
-    return q && words.includes(q.kind) ? q : undefined;
+    return q && (words.includes(q.kind) || words.some((w) => KIND_WORDS[q.kind ?? ""]?.includes(w))) ? q : undefined;
   }
   const q = quantity(1, last);
   // `speed_ms`: a word of the name says the kind, and the suffix read alone is of another kind (ms is
@@ -186,6 +186,12 @@ export function unitOfName(words: readonly string[], kind?: string): Quantity | 
   if (named !== undefined && q?.kind !== named) return perUnit(last, named) ?? q;
   return q ?? leadingUnit(words);
 }
+
+// Words that name a measure of a kind, beside which a one-letter unit is that kind's (`rated_payload_t`).
+const KIND_WORDS: Readonly<Record<string, readonly string[]>> = {
+  mass: ["weight", "payload", "load", "cargo", "freight", "tonnage", "mass", "gross", "net", "capacity"],
+  power: ["output", "capacity", "rating", "draw"],
+};
 
 /**
  * `days_since_written`, `hours_live`, `km_on_clock`: a name that opens with its unit (a plural unit word or

@@ -1767,3 +1767,109 @@ describe("twentieth session: a percentage as a fraction, without a float's noise
     it(said, () => expect(extractArguments(DRY, [said], { now: NOW }).moisture).toBe(value));
   }
 });
+
+// Twenty-first session. Our own schemas: a beam survey and a parcel desk (decimals said aloud), a payout desk in
+// several currencies, refunds where two dollars are allowed and one is the default, airline and fixture
+// outcomes, a returns desk with a yes/no for shipping, and meter swaps done at a place.
+describe("twenty-first session: decimals said aloud, currency signs with a country, a default dollar, values named by their own word, things added or left out, places with an article", () => {
+  // Meaning: "<whole> point <digit words>" is a decimal number ("oh" is 0, and a trailing 0 changes nothing).
+  const BEAM = { type: "object", required: ["span_m"], properties: { beam_id: { type: "string", pattern: "^BM-[0-9]{3}$" }, span_m: { type: "number", description: "Beam span in metres." } } } as const;
+  for (const [said, span] of [
+    ["BM-204, span fourteen point six metres", 14.6],
+    ["span of one point two metres on BM-101", 1.2],
+    ["BM-311 spans nine point oh five metres", 9.05],
+    ["twenty point seven five metres for BM-020", 20.75],
+  ] as const) {
+    it(said, () => expect(extractArguments(BEAM, [said], { now: NOW }).span_m).toBe(span));
+  }
+  const PARCEL = { type: "object", required: ["weight_kg"], properties: { parcel_id: { type: "string", pattern: "^PC-[0-9]{4}$" }, weight_kg: { type: "number", description: "Parcel weight in kg." } } } as const;
+  for (const [said, kg] of [["PC-1002 weighs three point five oh kg", 3.5], ["three point two five kilos, parcel PC-7777", 3.25], ["parcel PC-4410 is zero point eight kg", 0.8]] as const) {
+    it(said, () => expect(extractArguments(PARCEL, [said], { now: NOW })).toMatchObject({ weight_kg: kg }));
+  }
+
+  // Meaning: a dollar or yen sign with its country's letters (as CLDR writes them) is that country's currency.
+  const PAYOUT = {
+    type: "object",
+    required: ["amount", "currency"],
+    properties: { amount: { type: "number", description: "Amount to pay out." }, currency: { type: "string", enum: ["CAD", "MXN", "TWD", "CNY", "USD", "EUR"] } },
+  } as const;
+  for (const [said, amount, currency] of [
+    ["pay out CA$2,315.00 to the supplier", 2315, "CAD"],
+    ["send MX$640 to Lucia", 640, "MXN"],
+    ["transfer NT$12,500 to the Taipei office", 12500, "TWD"],
+    ["wire CN¥8,800 to the Shenzhen office", 8800, "CNY"],
+    ["pay out MX$1,250.50 today", 1250.5, "MXN"],
+  ] as const) {
+    it(said, () => expect(extractArguments(PAYOUT, [said], { now: NOW })).toMatchObject({ amount, currency }));
+  }
+  it("a country's yen is not the yen of another country the list holds", () => {
+    const YEN = { type: "object", required: ["amount", "currency"], properties: { amount: { type: "number" }, currency: { type: "string", enum: ["JPY", "USD"] } } } as const;
+    expect(extractArguments(YEN, ["wire CN¥8,800 to the office"], { now: NOW }).currency).toBeUndefined();
+  });
+
+  // Meaning: a bare "$" where the list holds two dollars is the one the API takes by default; a named one is that one.
+  const REFUND = { type: "object", required: ["amount", "currency"], properties: { amount: { type: "number" }, currency: { type: "string", enum: ["CAD", "USD"], default: "CAD" } } } as const;
+  for (const [said, currency] of [
+    ["refund $356.80 to the card", "CAD"],
+    ["put back $19 on her card", "CAD"],
+    ["refund US$356.80 to the card", "USD"],
+    ["refund 356.80 USD to the card", "USD"],
+  ] as const) {
+    it(said, () => expect(extractArguments(REFUND, [said], { now: NOW })).toMatchObject({ currency, amount: said.includes("$19") ? 19 : 356.8 }));
+  }
+  it("the same holds for another pair of dollars and its default", () => {
+    const AU = { type: "object", required: ["amount", "currency"], properties: { amount: { type: "number" }, currency: { type: "string", enum: ["AUD", "USD"], default: "AUD" } } } as const;
+    expect([extractArguments(AU, ["charge $64.90"], { now: NOW }).currency, extractArguments(AU, ["charge US$64.90"], { now: NOW }).currency]).toEqual(["AUD", "USD"]);
+  });
+
+  // Meaning: values of two words whose first word is shared with another value are named by their second word.
+  const DELAY = { type: "object", required: ["cause"], properties: { cause: { type: "string", enum: ["flight_delayed", "flight_diverted", "passenger_no_show"] } } } as const;
+  for (const [said, cause] of [["our plane was diverted to Lyon", "flight_diverted"], ["it got delayed by four hours", "flight_delayed"]] as const) {
+    it(said, () => expect(extractArguments(DELAY, [said], { now: NOW }).cause).toBe(cause));
+  }
+  const FIXTURE = { type: "object", required: ["status"], properties: { ticket_ref: { type: "string", pattern: "^TK-[0-9]{4}$" }, status: { type: "string", enum: ["match_postponed", "match_abandoned", "fan_request"] } } } as const;
+  for (const [said, status] of [["TK-2231: the game was abandoned at half time", "match_abandoned"], ["they postponed it, refund TK-1100", "match_postponed"]] as const) {
+    it(said, () => expect(extractArguments(FIXTURE, [said], { now: NOW }).status).toBe(status));
+  }
+
+  // Meaning: a yes/no parameter named "<verb>_<noun>" is true when the noun is added ("including", "plus",
+  // "with"), false when it is left out ("without", "excluding"), and unsaid otherwise.
+  const RETURNS = { type: "object", required: ["order_id"], properties: { order_id: { type: "string", pattern: "^OR-[0-9]{4}$" }, refund_shipping: { type: "boolean", description: "Whether shipping is refunded too." } } } as const;
+  for (const [said, value] of [
+    ["refund OR-5521 including the shipping", true],
+    ["refund OR-5521 plus shipping", true],
+    ["refund OR-5521 with shipping", true],
+    ["refund OR-5521 but without the shipping", false],
+    ["refund OR-5521 excluding shipping", false],
+  ] as const) {
+    it(said, () => expect(extractArguments(RETURNS, [said], { now: NOW })).toMatchObject({ order_id: "OR-5521", refund_shipping: value }));
+  }
+  it("a refund that says nothing of shipping leaves it unsaid", () => expect(extractArguments(RETURNS, ["refund OR-5521"], { now: NOW }).refund_shipping).toBeUndefined());
+  it("another verb and noun: cancel_extras", () => {
+    const BOOKING = { type: "object", required: ["booking_id"], properties: { booking_id: { type: "string", pattern: "^BK-[0-9]{4}$" }, cancel_extras: { type: "boolean" } } } as const;
+    expect([extractArguments(BOOKING, ["cancel BK-2210 including the extras"], { now: NOW }).cancel_extras, extractArguments(BOOKING, ["cancel BK-2210 without the extras"], { now: NOW }).cancel_extras]).toEqual([true, false]);
+  });
+
+  // Meaning: a value of two words is named with an article between them ("in the field" for in_field).
+  const SWAP = { type: "object", required: ["swap_location"], properties: { meter_id: { type: "string", pattern: "^MT-[0-9]{3}$" }, swap_location: { type: "string", enum: ["in_field", "at_depot"] } } } as const;
+  for (const [said, where] of [["swap MT-101 out in the field", "in_field"], ["do the MT-220 swap at the depot", "at_depot"]] as const) {
+    it(said, () => expect(extractArguments(SWAP, [said], { now: NOW }).swap_location).toBe(where));
+  }
+  const SERVICE = { type: "object", required: ["service_point"], properties: { bike_id: { type: "string", pattern: "^BK[0-9]{3}$" }, service_point: { type: "string", enum: ["at_dock", "in_workshop", "on_street"] } } } as const;
+  for (const [said, point] of [["fix BK204 at the dock", "at_dock"], ["look at BK118 in the workshop", "in_workshop"], ["repair BK777 on the street", "on_street"]] as const) {
+    it(said, () => expect(extractArguments(SERVICE, [said], { now: NOW })).toMatchObject({ service_point: point }));
+  }
+});
+
+describe("twenty-first session: a clock, its zone, then the date it is on", () => {
+  const VISIT = { type: "object", required: ["site", "starts_at"], properties: { site: { type: "string", enum: ["north", "south"] }, starts_at: { type: "string", format: "date-time", description: "When the visit starts." } } } as const;
+  // Meaning: the wall-clock time in that zone on that date (daylight saving of the date), however ordered.
+  for (const [said, at] of [
+    ["south site, 08:30 Lisbon time on 2027-09-14", "2027-09-14T08:30:00+01:00"],
+    ["south site on 2027-09-14 at 08:30 Lisbon time", "2027-09-14T08:30:00+01:00"],
+    ["north site, 16:00 Chicago time on 2027-01-20", "2027-01-20T16:00:00-06:00"],
+    ["north site, 9pm on 2027-01-20", "2027-01-20T21:00:00Z"],
+  ] as const) {
+    it(said, () => expect(extractArguments(VISIT, [said], { now: NOW }).starts_at).toBe(at));
+  }
+});

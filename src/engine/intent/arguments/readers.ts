@@ -288,6 +288,16 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
         if (ok && exact > 0) out.push({ value: form.value, span: { start: words[i]!.span.start, end: words[i + spelling.length - 1]!.span.end }, words: spelling.length - (spelling.length - exact) * 0.5 });
       }
     }
+    // ("in the field" for in_field, "at our depot" for at_depot: the value's words with an article or a
+    // possessive between them, every one written as it is.)
+    const spaced = words.filter((w) => !ARTICLES.has(w.word) && !POSSESSIVES.has(w.word));
+    if (parts.length >= 2 && spaced.length < words.length) {
+      for (let i = 0; i + parts.length <= spaced.length; i++) {
+        const run = spaced.slice(i, i + parts.length);
+        const between = words.slice(words.indexOf(run[0]!), words.indexOf(run.at(-1)!) + 1);
+        if (between.length > run.length && run.every((w, k) => sameWord(w.word, parts[k]!))) out.push({ value: form.value, span: { start: run[0]!.span.start, end: run.at(-1)!.span.end }, words: parts.length });
+      }
+    }
     // ("O-negative" for O_neg, "AB-positive" for AB_pos: a value of several words written as one hyphenated
     // word, each part as the value's word or the word it cuts short.)
     if (parts.length > 1) {
@@ -308,7 +318,11 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
       // says which as surely.)
       // (A later part that is such a term of art names it too: "coude" of spectrograph_coude, where the
       // first word names the kind of instrument.)
-      const own = parts.filter((p, k) => (k === 0 ? p.length >= 6 || !isKnownWord(p) : p.length >= 5 && !isKnownWord(p)) && !/\d/.test(p) && !sig.label.has(p) && !(sig.enumForms ?? []).some((o) => o !== form && o.words.some((w) => sameWord(w, p))));
+      // (A later part names it too when the others are shared with other values, the kind they all are of:
+      // "cancelled" for event_cancelled beside event_rescheduled.)
+      const others = (sig.enumForms ?? []).filter((o) => o !== form);
+      const sharedKind = parts.some((p, k) => k < parts.length - 1 && others.some((o) => o.words.some((w) => sameWord(w, p))));
+      const own = parts.filter((p, k) => (k === 0 ? p.length >= 6 || !isKnownWord(p) : p.length >= 5 && (!isKnownWord(p) || sharedKind)) && !/\d/.test(p) && !sig.label.has(p) && !others.some((o) => o.words.some((w) => sameWord(w, p))));
       if (own.length > 0 && !out.some((m) => m.value === form.value)) {
         for (let i = 0; i < words.length; i++) if (own.some((p) => sameWord(words[i]!.word, p))) out.push({ value: form.value, span: words[i]!.span, words: 0.5 });
       }
@@ -390,6 +404,7 @@ function enumMentions(sig: Signature, turn: Turn): { value: string | number; spa
 }
 
 const NEGATIVE = new Set(["non", "not", "no", "un"]);
+const POSSESSIVES = new Set(["our", "my", "your", "their", "his", "her", "its"]);
 const FUNCTION_WORDS = new Set(["of", "the", "a", "an", "and", "or", "to", "for", "in", "on", "at", "by", "with", "from"]);
 
 /**
@@ -498,14 +513,21 @@ function currencyCandidates(sig: Signature, turn: Turn, asked: Set<string>, sigs
   // ("kr 2 450,75" where the list holds SEK and no other crown: the one crown it takes. A sign several currencies
   // share, "kr", names the one of them the tool's other parameters are said in ("in DKK"), and none
   // where that does not tell: asked, not guessed.)
+  // ("$812.40" where the list holds CAD and USD and the API takes CAD when none is given: a sign the
+  // family shares, written bare, is the family's currency the API defaults to.)
+  const byDefault = typeof sig.enumDefault === "string" ? sig.enumDefault : undefined;
   const ofFamily = (code: string, shared: boolean) => {
+    if (byDefault && byDefault !== code && (shared || bare) && currencyFamily(code).includes(byDefault)) return byDefault;
     if (allowed.has(code) && !shared) return code;
     const kin = currencyFamily(code).filter((c) => allowed.has(c));
     if (kin.length === 1) return kin[0];
     const said = [...new Set(sigs.map((s) => s.currency).filter((c): c is string => c !== undefined && kin.includes(c)))];
     return said.length === 1 ? said[0] : undefined;
   };
+  let bare = false;
   for (const f of turn.found) {
+    // (A bare sign: "$", not "US$" nor "USD".)
+    bare = /^[$€£¥]\s?\d|\d\s?[$€£¥]$/.test(f.raw.trim());
     const code = f.value.kind === "money" && f.value.currency ? ofFamily(f.value.currency, /^kr\b|\bkr\.?$/i.test(f.raw)) : undefined;
     if (code) out.push({ key: sig.key, value: code, score: 2.5 + (asked.has(sig.key) ? 1.5 : 0), span: f.span, kind: "enum", shared: true });
   }
@@ -545,6 +567,14 @@ export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean
       out.set(sig.key, YES.has(labelled.said));
       continue;
     }
+    // "… plus the fees", "including fees", "without the fees" for `refund_fees`: the key's last noun after a
+    // word that adds or leaves out a thing, when the key's other words are the request's own verb.
+    const noun = parts.at(-1)!;
+    const added = parts.length > 1 ? withOrWithout(turn, noun) : undefined;
+    if (added !== undefined) {
+      out.set(sig.key, added);
+      continue;
+    }
     const head = parts[0]!;
     const at = turn.words.findIndex((w) => sameWord(w.word, head));
     if (at < 0) continue;
@@ -570,6 +600,24 @@ export function readBooleans(sigs: Signature[], turn: Turn): Map<string, boolean
     }
   }
   return out;
+}
+
+// Words that add a thing to what is done, or leave it out.
+const WITH = new Set(["with", "including", "incl", "plus", "inclusive"]);
+const WITHOUT = new Set(["without", "excluding", "excl", "minus", "except", "less"]);
+
+/** Whether the turn adds the noun ("plus the fees") or leaves it out ("without fees"); undefined when neither. */
+function withOrWithout(turn: Turn, noun: string): boolean | undefined {
+  let said: boolean | undefined;
+  turn.words.forEach((w, i) => {
+    if (!sameWord(w.word, noun)) return;
+    let k = i - 1;
+    while (k >= 0 && ARTICLES.has(turn.words[k]!.word)) k--;
+    const before = turn.words[k]?.word ?? "";
+    if (WITH.has(before)) said ??= true;
+    else if (WITHOUT.has(before)) said ??= false;
+  });
+  return said;
 }
 
 /** A negation between the key's words: "deposit not paid", "deposit never collected". */

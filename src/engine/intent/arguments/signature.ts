@@ -187,6 +187,8 @@ export interface Signature {
   enumForms?: EnumForm[];
   /** Currency codes when the enum is one of currencies (`currency: [USD, EUR, GBP]`). */
   currencyEnum?: boolean;
+  /** The schema's default, when it is one of the enum's values: what the API takes when the call leaves it out. */
+  enumDefault?: string | number;
   min?: number;
   max?: number;
   /** The schema's unit for quantities (js-quantities name) and its dimension. */
@@ -424,6 +426,7 @@ function signatureOf(key: string, s: JsonSchema, required: boolean): Signature {
     const glosses = glossesOf(values, description);
     sig.enumForms = values.map((value) => ({ value, words: wordsOf(String(value)), aliases: aliases.get(value) ?? [], gloss: glosses.get(value)?.gloss ?? [], phrases: glosses.get(value)?.phrases ?? [] }));
     sig.currencyEnum = values.length > 0 && values.every((v) => typeof v === "string" && v.length === 3 && currencyOfWord(v) === v);
+    if ((typeof s.default === "string" || typeof s.default === "number") && values.includes(s.default)) sig.enumDefault = s.default;
   }
   if (typeof s.minimum === "number") sig.min = s.minimum;
   if (typeof s.exclusiveMinimum === "number") sig.min = s.exclusiveMinimum;
