@@ -122,6 +122,24 @@ describe("policies: create and confirm", () => {
     }
   });
 
+  it("reads a window that is allowed, then 'anything outside that' needing approval, as approval outside the window", async () => {
+    const ws = await newWorkspace(server());
+    const forms = [
+      "Deliveries may be scheduled at any time from 8am up to and including 6pm UK time. Anything outside that needs the yard lead's OK.",
+      "Deliveries may be booked between 8am and 6pm UK time. Anything outside those hours needs to be OK'd first by the yard lead.",
+    ];
+    for (const [index, rule] of forms.entries()) {
+      const created = await call(server(), "POST", base, { key: ws.key, body: { name: `deliveries-${index}`, rule } });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.compiled.map((c: { effect: string }) => c.effect), rule).toEqual(["require_approval"]);
+      await call(server(), "POST", `${base}/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+      expect((await evaluate(ws, { action: "book_delivery", context: { delivery_at: "2027-01-12T09:00:00Z" } })).body.decision, rule).toBe("approved");
+      expect((await evaluate(ws, { action: "book_delivery", context: { delivery_at: "2027-01-12T19:30:00Z" } })).body.decision, rule).toBe("conditional");
+      expect((await evaluate(ws, { action: "book_delivery", context: { delivery_at: "2027-01-12T07:30:00Z" } })).body.decision, rule).toBe("conditional");
+      await call(server(), "DELETE", `${base}/${created.body.id}`, { key: ws.key });
+    }
+  });
+
   it("reads a sentence that exempts something from the rule before it as that rule's exception", async () => {
     const ws = await newWorkspace(server());
     const rule = "Do not schedule elective repairs on weekends. Urgent and emergency repairs are exempt.";

@@ -11,7 +11,7 @@ export const zoneText = (tz: string) => (tz === LOCAL_ZONE ? "local time" : tz |
 const clock = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
 
 function quantity(q: Value): string {
-  if (q.currency) return q.anyCurrency ? `${(Math.round(q.value * 10000) / 100).toLocaleString("en-US")} cents` : `${q.value.toLocaleString("en-US")} ${q.currency}`;
+  if (q.currency) return q.anyCurrency ? (q.value < 1 ? `${(Math.round(q.value * 10000) / 100).toLocaleString("en-US")} cents` : `${q.value.toLocaleString("en-US")} in the action's currency`) : `${q.value.toLocaleString("en-US")} ${q.currency}`;
   if (q.percent) return `${q.value}%`;
   // js-quantities writes compound units with "*" ("kW*h"): written as people do, so the parser reads it back.
   if (q.unit) return `${q.value.toLocaleString("en-US")} ${q.unit.replace(/^temp/, "°").replace(/\*/g, "")}`;

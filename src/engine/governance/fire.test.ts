@@ -4582,3 +4582,35 @@ describe("twenty-first session: an argument named as the tool names it, codes af
     ["Block refunds for premium guests over €200.", [["issue_refund", { guest_tier: "premium", amount_eur: 250 }, "blocked"], ["issue_refund", { guest_tier: "standard", amount_eur: 250 }, "approved"], ["issue_refund", { guest_tier: "premium", amount_eur: 150 }, "approved"]]],
   ] as [string, Probe[]][]) it(sentence, () => decide(sentence, probes));
 });
+
+describe("twenty-first session: results that come back, bounds under a heading, a window and what lies outside it, things counted in a state", () => {
+  // Meaning: "OK'd" is approval; "before the claim goes in" says when, not what.
+  it("Dose changes of more than 30% need to be OK'd first by a pharmacist, before the claim goes in.", () =>
+    decide("Dose changes of more than 30% need to be OK'd first by a pharmacist, before the claim goes in.", [
+      ["change_dose", { change_percent: 35 }, "conditional"],
+      ["change_dose", { change_percent: 25 }, "approved"],
+    ]));
+  // Meaning: a result that "has come back" so, or "hasn't come back" so, is (not) in that state.
+  for (const [sentence, probes] of [
+    ["Surgery bookings over $8,000 need the clinic lead's sign-off, unless the insurer's pre-approval has come back approved.", [["book_surgery", { cost_usd: 9000, preapproval_status: "approved" }, "approved"], ["book_surgery", { cost_usd: 9000, preapproval_status: "pending" }, "conditional"], ["book_surgery", { cost_usd: 7000, preapproval_status: "pending" }, "approved"]]],
+    ["Don't let any coach run a session with a player under 16 if the coach's background check hasn't come back clear.", [["schedule_session", { player_age: 15, coach_check_status: "pending" }, "blocked"], ["schedule_session", { player_age: 15, coach_check_status: "clear" }, "approved"], ["schedule_session", { player_age: 17, coach_check_status: "pending" }, "approved"]]],
+  ] as [string, Probe[]][]) it(sentence, () => decide(sentence, probes));
+  // Meaning: a heading, then two bounds with their own effects; "grand" is thousands of the action's money.
+  it("Bonus payments: above four thousand dollars needs the HR lead's approval, above twenty grand is blocked (those are paid through payroll instead).", () =>
+    decideAll("Bonus payments: above four thousand dollars needs the HR lead's approval, above twenty grand is blocked (those are paid through payroll instead).", 2, [
+      ["create_bonus_payment", { amount_cents: 400000 }, "approved"],
+      ["create_bonus_payment", { amount_cents: 400001 }, "conditional"],
+      ["create_bonus_payment", { amount_cents: 2000001 }, "blocked"],
+    ]));
+  // Meaning: a one-word heading before a colon is the topic; an -ing participle after the things says what they relate to.
+  it("Treasury: transfers or payouts involving an address with a risk rating of 7 or more are refused.", () =>
+    decideAll("Treasury: transfers or payouts involving an address with a risk rating of 7 or more are refused.", 1, [
+      ["create_payout", { address_risk_rating: 7 }, "blocked"],
+      ["create_payout", { address_risk_rating: 6 }, "approved"],
+    ]));
+  // Meaning: the things counted are those in the state the sentence names.
+  for (const [sentence, probes] of [
+    ["A boiler may only be shut down for servicing if no fewer than 2 spare boilers are running.", [["shutdown_boiler", { spare_boilers_running: 1 }, "blocked"], ["shutdown_boiler", { spare_boilers_running: 2 }, "approved"]]],
+    ["Never open the climbing wall when fewer than 2 instructors are on duty.", [["open_climbing_wall", { instructors_on_duty: 1 }, "blocked"], ["open_climbing_wall", { instructors_on_duty: 2 }, "approved"]]],
+  ] as [string, Probe[]][]) it(sentence, () => decide(sentence, probes));
+});

@@ -177,6 +177,11 @@ function analyze(text: string): W[] {
   text = text.replace(/,?\s*\b(?:with\s+)?no\s+exceptions?\b|,?\s*\bwithout\s+(?:any\s+)?exceptions?\b/gi, "");
   // "unless it's an emergency": "it is" (never a possessive: that is "its").
   text = text.replace(/\b(it|that|there)['’]s\b/gi, "$1 is");
+  // "unless the pre-auth has come back approved", "if the check hasn't come back clear": a result that comes
+  // back so is in that state ("is approved", "is not clear").
+  text = text.replace(/\b(?:has|have)\s+(?:already\s+)?come\s+back\s+(?=[a-z])/gi, "is ").replace(/\b(?:hasn['’]t|has\s+not|haven['’]t|have\s+not)\s+(?:yet\s+)?come\s+back\s+(?=[a-z])/gi, "is not ").replace(/\bcomes\s+back\s+(?=(?:as\s+)?[a-z]+\b)/gi, "is ");
+  // "OK'd", "OK’d": okayed, as the approval words know it.
+  text = text.replace(/\bok['’]d\b/gi, "okayed");
   // "No one may …": nobody may.
   text = text.replace(/\bno[\s-]+one\b/gi, "nobody");
   // "On bank holidays nobody runs the mixer": a leading time or place, then the negated subject, as if a
@@ -213,7 +218,8 @@ function analyze(text: string): W[] {
     text = text.replace(/\s+before\s+(?:it|they|this|these|one)\s+(?:is|are|gets?|can\s+be|may\s+be)\s+[a-z]+(?=\s*(?:[.,;(]|$))/gi, "");
     // ("… before it goes to the printer", "before they go ahead", "before it starts": a verb of happening
     // says only that the action happens, wherever it goes.)
-    text = text.replace(/\s+before\s+(?:it|they|this|these|one)\s+(?:goes|go|proceeds?|starts?|begins?|happens?|takes?\s+place)\b[^.;,()]*/gi, "");
+    // ("… before the claim goes in", "before the job goes through": the action named by its own noun.)
+    text = text.replace(/\s+before\s+(?:it|they|this|these|one|the\s+[a-z]+)\s+(?:goes|go|proceeds?|starts?|begins?|happens?|takes?\s+place)\b[^.;,()]*/gi, "");
   }
   // "no wash cycle gets started": a passive said with "get" under a negated subject forbids it as
   // "may be" does.
@@ -415,6 +421,8 @@ const APPROVAL_PARTICIPLES = new Set(["approved", "reviewed", "escalated", "conf
 const APPROVING_VERBS = new Set(["approve", "signoff", "review", "authorize", "authorise", "okay", "ok", "vet", "confirm", "sanction", "clear", "verify", "validate", "countersign", "endorse", "ratify", "greenlight"]);
 // Participles that send an action on to someone: with "for approval" or "to <approver>" they ask for approval.
 const ROUTING_PARTICIPLES = new Set(["referred", "routed", "sent", "forwarded", "passed", "handed", "submitted", "held", "flagged", "queued", "parked", "escalated", "put", "brought", "taken"]);
+// Participles that say what a thing holds ("files containing card numbers"): read as conditions of their own.
+const HOLDING_PARTICIPLES = new Set(["containing", "including", "holding", "mentioning", "listing", "carrying", "having"]);
 // Participles of light verbs: "may be made", "may be processed" name no operation of their own.
 // Nouns of action of money going out ("refund", "payout", "transfer"): such a thing "is paid" when it is made.
 const MONEY_OUT_CLASSES = ["refund", "pay", "transfer"];
@@ -1570,7 +1578,8 @@ class ConditionReader {
         continue;
       }
       // "to any customer", "for every vendor": every one of them, so no condition (and not the action's noun).
-      if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.t.kind === "word" && ws[i + 2]!.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma)) {
+      // (Not before a bound of them: "with any rider under 16" is the rider's age.)
+      if (wordIs(w, "to", "for", "from", "with") && wordIs(ws[i + 1], "any", "every", "all") && ws[i + 2]?.t.kind === "word" && ws[i + 2]!.pos === "NOUN" && ws[i + 3]?.pos !== "NOUN" && !WILDCARD_NOUNS.has(ws[i + 2]!.lemma) && !comparatorAt(ws, i + 3)) {
         for (let k = i; k <= i + 2; k++) ws[k]!.used = true;
         i += 3;
         continue;
@@ -2353,6 +2362,14 @@ class ConditionReader {
     if (after.count && !(value.unit === "tempC" && after.count.length === 1)) {
       subjectWords = after.count;
       counted = true;
+      // "at least 3 spare pumps are running", "fewer than 2 stewards are on duty": the things counted are
+      // those in that state, which names the count (`other_chillers_running`).
+      const state = ws[k + 1];
+      if (wordIs(ws[k], "are", "is", "were", "remain", "stay") && state?.t.kind === "word" && !state.used && (["ADJ", "VERB"].includes(state.pos) || wordIs(state, "online", "offline", "on", "off", "open", "available", "active", "idle")) && (!CONDITION_MARKERS.has(state.norm) || wordIs(state, "on", "off"))) {
+        subjectWords = [...subjectWords, state];
+        k += 2;
+        if (wordIs(ws[k], "duty", "shift", "site", "call") && wordIs(state, "on")) k++;
+      }
     }
     // "younger than 18", "accounts older than 24 hours", "children under 12": an age, of whom the subject names.
     const byAge = wordIs(ws[j], "younger", "older") || (!value.unit && !value.currency && !value.percent && subjectWords.length > 0 && namesPeople(subjectWords.at(-1)!.norm) && !after.count);
@@ -3413,6 +3430,10 @@ function readAction(ws: W[]): { any: boolean; terms: ActionTerm[] } {
     }
     for (const w of words) {
       if (LIGHT_VERBS.has(w.lemma) && words.some((x) => x !== w && verbClassOf(x.norm) !== undefined)) continue;
+      // "withdrawals touching a wallet", "shipments crossing a border": an -ing participle after the things
+      // says what they are in relation to, not what is done to them; its object still names them.
+      const previous = words[words.indexOf(w) - 1];
+      if (verbs.length === 0 && w.pos === "VERB" && /[a-z]{3}ing$/.test(w.norm) && previous && previous.pos === "NOUN" && previous.lemma !== previous.norm && !HOLDING_PARTICIPLES.has(w.norm)) continue;
       if (w.t.kind === "word" && /[_]/.test(w.norm) && words.filter((x) => x.t.kind === "word" && !ACTORS.has(x.norm)).length === 1) {
         // A tool's own name alone (`delete_user`): its words, all of them. Beside other words an identifier
         // is a value ("marking an opportunity closed_won"), kept whole.
@@ -3770,7 +3791,9 @@ export function readClause(sentence: string): Reading | ParseFailure {
     const opener = inside[0]?.t.kind === "word" ? inside[0]!.norm : "";
     const how = opener !== "" && !/(?:ed|en|ing)$/.test(opener) && !inside.some((w) => w.t.kind === "punct" && w.t.text === ":") && (inside[0]!.pos === "VERB" || tag(["they", opener])[1]?.pos === "VERB") && !EXCEPTION_WORDS.has(inside[0]!.norm) && !CONDITION_MARKERS.has(inside[0]!.norm) && !NEGATORS.has(inside[0]!.norm);
     // ("(we count that as dusk in summer)": a clause with a pronoun for its subject and its own verb.)
-    const stated = ["we", "they", "it", "this", "that", "these", "those", "i", "you"].includes(opener) && (inside[1]?.pos === "VERB" || inside[1]?.pos === "AUX");
+    // ("(those go through …)": after "those" the tagger may take the verb for a noun; read after "they".)
+    const verbAfter = inside[1]?.t.kind === "word" && (inside[1]!.pos === "VERB" || inside[1]!.pos === "AUX" || (["these", "those"].includes(opener) && tag(["they", inside[1]!.norm])[1]?.pos === "VERB"));
+    const stated = ["we", "they", "it", "this", "that", "these", "those", "i", "you"].includes(opener) && verbAfter;
     const why = !gloss && atEnd && close > i + 2 && (how || stated || inside.some((w) => w.pos === "AUX" || wordIs(w, "is", "are", "was", "were", "be", "been"))) && (stated || inside.every((w) => w.t.kind === "word" || w.t.kind === "punct"));
     if (why) for (let k = i; k <= close; k++) ws[k]!.used = true;
     // "outside the patch window (02:00-04:00 UTC)": the brackets hold what the named period is; the name
@@ -4443,7 +4466,8 @@ export function parseRule(sentence: string): ParseResult {
   const last = /(?<!\b(?:and|or)\s+|&)\b(when|whenever|if|unless|except|where|while|with|over|above|under|below|between|and|or|than|for|to|on|in|the|a|an|of)$/i.exec(text);
   // (A capital "A" after a noun is a value: "… in zone A". "On" after a copula is a state: "… while the pumps are on".)
   // ("the hives are in": "in" after a copula is a state too.)
-  if (last && !(last[1] === "A" && /\b[a-z]+\s+A$/.test(text)) && !(/^(?:on|in)$/i.test(last[1]!) && /\b(?:is|are|was|were|still|left)\s+(?:on|in)$/i.test(text))) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
+  // ("… before the claim goes in", "… once the driver checks in": a verb's particle, no dangling preposition.)
+  if (last && !(last[1] === "A" && /\b[a-z]+\s+A$/.test(text)) && !(/^(?:on|in)$/i.test(last[1]!) && /\b(?:is|are|was|were|still|left)\s+(?:on|in)$/i.test(text)) && !(/^(?:on|in)$/i.test(last[1]!) && /\b(?:goes|go|gone|went|comes?|came|gets?|got|checks?|checked|logs?|logged|signs?|signed|clocks?|clocked|moves?|moved|hands?|handed|sends?|sent|plugs?|plugged)\s+(?:on|in)$/i.test(text))) return fail(`ends with "${last[1]}": the rule stops before saying what follows it.`, [last[1]!.toLowerCase()], text.split(/\s+/).length - 1, 'Finish the condition, e.g. "Block refunds over $500"');
   if (text.length > MAX_RULE_LENGTH) return fail(`is longer than ${MAX_RULE_LENGTH} characters.`, [], 0, "Split it into several rules.");
   // "inside the warehouse", "inside of zone B": the place a value names, as "in" says it.
   // "more then 20", a common slip: a comparative is followed by "than".
@@ -4765,6 +4789,9 @@ export function splitClauses(text: string): string[] {
     // (A sentence may open with an amount: "… are blocked. $500 to $1,000 needs sign-off.")
     .split(/;|(?<!\b(?:[aApP]\.[mM]|[eE]\.[gG]|[iI]\.[eE]|etc|vs|approx|incl|no|[A-Z]))\.(?=\s+(?:[A-Z]|[$€£¥]\d|\d+(?:[.,]\d+)?\s*(?:%|[a-zA-Z])))|\n+/)
     .filter((s, i, all) => !(i > 0 && ORDER_OF_WHAT_WENT_BEFORE.test(s.trim()) && parseRule(all[i - 1]!).ok))
+    .flatMap(headingBeforeColon)
+    .flatMap(windowThenOutside)
+    .flatMap(headedBands)
     .flatMap(measurePointedBack)
     .flatMap(bandOfWhatWentBefore)
     .flatMap(elaborated)
@@ -4843,6 +4870,55 @@ function boundAtStart(sentence: string): { low: string; high: string; rest: stri
   const bound = /^(?:below|under|less|lower)/i.test(m[1]!) ? "less than" : "more than";
   const value = after.slice(spans[0]!.start, spans[0]!.end);
   return { low: value, high: value, rest: after.slice(spans[0]!.end), bound };
+}
+
+/**
+ * "Compliance: deposits or withdrawals over $10,000 are refused": a heading of a word or two (no verb, no
+ * article) before a colon is the topic only, when what follows names its own action.
+ */
+function headingBeforeColon(sentence: string): string[] {
+  const m = /^\s*([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})\s*:\s+(.+)$/.exec(sentence);
+  if (!m) return [sentence];
+  const words = tag(m[1]!.toLowerCase().split(/\s+/));
+  if (words.some((t) => t.pos === "VERB" || t.pos === "AUX" || t.pos === "DET" || t.pos === "PRON")) return [sentence];
+  const rest = parseRule(m[2]!);
+  return rest.ok && !rest.rule.actions.any ? [m[2]!] : [sentence];
+}
+
+// "Deliveries may be scheduled at any time from 8am up to 6pm UK time": a permission within a window.
+const PERMITTED_WINDOW = /^(.+?)\s+(?:can|may|are\s+allowed\s+to|is\s+allowed\s+to)\s+be\s+([a-z]+(?:ed|en))\s+(?:(?:for|at)\s+any\s+time\s+)?(?:from|between)\s+(.+?)\s+(?:(?:up\s+)?to|and|until|till)(?:\s+and\s+including)?\s+(.+?)[.!]?$/i;
+// "Anything outside that needs …", "anything else needs a sign-off …": what the window leaves out.
+const OUTSIDE_THAT = /^(?:anything|everything|any\s+[a-z]+)\s+(?:outside\s+(?:of\s+)?(?:that|those|this|these|the\s+(?:window|hours|times?))(?:\s+(?:hours|times|window))?|else)\s+(.+)$/i;
+
+/**
+ * "Deliveries may be scheduled at any time from 8am up to 6pm. Anything outside that needs the yard lead's
+ * OK.": a window that is allowed, then what happens outside it, is one rule: only within the window, and
+ * anything else as the second sentence says ("… may only be booked between 8am and 6pm; anything else
+ * needs …", which the "only" reading and its "otherwise" know).
+ */
+function windowThenOutside(sentence: string, i: number, all: string[]): string[] {
+  const outside = OUTSIDE_THAT.exec(sentence.trim());
+  if (outside && i > 0 && PERMITTED_WINDOW.test(all[i - 1]!.trim())) return [];
+  const window = PERMITTED_WINDOW.exec(sentence.trim());
+  const next = all[i + 1] !== undefined ? OUTSIDE_THAT.exec(all[i + 1]!.trim()) : null;
+  if (!window || !next) return [sentence];
+  const [, things, done, from, to] = window as unknown as [string, string, string, string, string];
+  return [`${things} may only be ${done} between ${from} and ${to}`, `anything else ${next[1]}`];
+}
+
+/**
+ * "Off-cycle payments: over $5,000 needs the payroll lead's approval, over $25,000 is blocked": a heading
+ * that names the things, then bounds of them parted by commas, each with its own effect. Each is a rule about
+ * the heading's things (when every one reads as one).
+ */
+function headedBands(sentence: string): string[] {
+  const m = /^([^:;]{3,60}?):\s*(.+)$/.exec(sentence.trim());
+  if (!m) return [sentence];
+  const bound = String.raw`(?:over|above|under|below|more\s+than|less\s+than|up\s+to|from|between)\b`;
+  const parts = m[2]!.split(new RegExp(String.raw`,\s*(?:and\s+|but\s+)?(?=${bound})`, "i"));
+  if (parts.length < 2 || !new RegExp(`^${bound}`, "i").test(parts[0]!.trim())) return [sentence];
+  const rules = parts.map((p) => `${m[1]!.trim()} ${p.trim()}`);
+  return rules.every((r) => parseRule(r).ok) ? rules : [sentence];
 }
 
 // "above that", "over the cap": a bound said by pointing back at a measure.

@@ -128,6 +128,8 @@ function wordNotCode(w: { norm: string }): boolean {
 
 const GLUED = new Set(["usd", "eur", "gbp", "chf", "jpy", "inr", "sek", "nok", "dkk", "pln"]);
 
+// Words that may follow "N grand" when it is money ("over 25 grand is blocked", "30 grand or more").
+const GRAND_AFTER = new Set(["is", "are", "was", "or", "and", "in", "of", "for", "to", "on", "a", "an", "per", "each", "needs", "need", "must", "has", "have", "will", "would", "should", "then", "plus", "total", "max", "maximum", "limit", "cap"]);
 const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9 };
 
 const LEXEME = new RegExp(
@@ -394,6 +396,11 @@ function join(tokens: Token[], spans?: Span[], outSpans?: Span[]): Token[] {
       // A scale word: "1.5 million", "$2 billion".
       if (isWord(next) && MULTIPLIERS[wordOf(next).norm] && wordOf(next).norm.length > 2) {
         t = { ...t, text: `${t.text} ${wordOf(next).text}`, value: t.value * MULTIPLIERS[wordOf(next).norm]! };
+        i++;
+      } else if (t.kind === "number" && isWord(next) && wordOf(next).norm === "grand" && !(isWord(tokens[i + 2]) && !GRAND_AFTER.has(wordOf(tokens[i + 2]!).norm))) {
+        // "twenty-five grand", "30 grand": thousands of money, of whichever currency the action is in (as
+        // "18 cents" is); not "2 grand pianos".
+        t = { kind: "money", text: `${t.text} ${wordOf(next).text}`, value: t.value * 1e3, currency: "USD", anyCurrency: true };
         i++;
       }
     }
