@@ -4933,7 +4933,9 @@ const MEASURE_POINTED_BACK = /\b(above|over|beyond|more\s+than|less\s+than|excee
 function measurePointedBack(sentence: string, i: number, all: string[]): string[] {
   const before = i > 0 ? all[i - 1]! : undefined;
   const next = all[i + 1];
-  const pointed = (s: string | undefined) => s !== undefined && MEASURE_POINTED_BACK.test(s);
+  // ("… Anything past that is refused.": a sentence that only says the rest is blocked points back at the
+  // rule itself, and is kept as its note; no measure of its own.)
+  const pointed = (s: string | undefined) => s !== undefined && MEASURE_POINTED_BACK.test(s) && !restatesBlock(s) && !ORDER_OF_WHAT_WENT_BEFORE.test(s.trim());
   const measureOf = (s: string) => {
     const { tokens, spans } = tokenizeWithSpans(s);
     const measures = tokens.flatMap((t, k) => (t.kind === "money" || t.kind === "percent" || t.kind === "quantity" || t.kind === "number" ? [s.slice(spans[k]!.start, spans[k]!.end)] : []));
