@@ -15,6 +15,21 @@ async function activePolicy(ws: TestWorkspace, body: Record<string, unknown>) {
 
 const evaluate = (ws: TestWorkspace, body: Record<string, unknown>) => call(server(), "POST", `${base}/evaluate`, { key: ws.key, body });
 
+/**
+ * Each form, alone in the workspace: created as one clause that asks for approval, confirmed, checked, then
+ * deleted before the next.
+ */
+async function eachApprovalRule(ws: TestWorkspace, name: string, forms: string[], check: (rule: string) => Promise<void>) {
+  for (const [index, rule] of forms.entries()) {
+    const created = await call(server(), "POST", base, { key: ws.key, body: { name: `${name}-${index}`, rule } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.compiled.map((c: { effect: string }) => c.effect), rule).toEqual(["require_approval"]);
+    await call(server(), "POST", `${base}/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+    await check(rule);
+    await call(server(), "DELETE", `${base}/${created.body.id}`, { key: ws.key });
+  }
+}
+
 describe("policies: create and confirm", () => {
   it("creates a pending policy with its compiled rule and a restatement", async () => {
     const ws = await newWorkspace(server());
@@ -111,15 +126,10 @@ describe("policies: create and confirm", () => {
       "Print proofs may only be emailed to client addresses at example.org or example.net — anyone else needs the studio lead's OK.",
       "Print proofs must only be mailed to addresses at example.org or example.net; mailing them to any other inbox requires a manager's approval.",
     ];
-    for (const [index, rule] of forms.entries()) {
-      const created = await call(server(), "POST", base, { key: ws.key, body: { name: `proofs-${index}`, rule } });
-      expect(created.status, created.text).toBe(201);
-      expect(created.body.compiled.map((c: { effect: string }) => c.effect), rule).toEqual(["require_approval"]);
-      await call(server(), "POST", `${base}/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+    await eachApprovalRule(ws, "proofs", forms, async (rule) => {
       expect((await evaluate(ws, { action: "send_print_proof", context: { recipient_email: "pat@example.net" } })).body.decision, rule).toBe("approved");
       expect((await evaluate(ws, { action: "send_print_proof", context: { recipient_email: "pat@gmail.com" } })).body.decision, rule).toBe("conditional");
-      await call(server(), "DELETE", `${base}/${created.body.id}`, { key: ws.key });
-    }
+    });
   });
 
   it("reads a window that is allowed, then 'anything outside that' needing approval, as approval outside the window", async () => {
@@ -128,16 +138,11 @@ describe("policies: create and confirm", () => {
       "Deliveries may be scheduled at any time from 8am up to and including 6pm UK time. Anything outside that needs the yard lead's OK.",
       "Deliveries may be booked between 8am and 6pm UK time. Anything outside those hours needs to be OK'd first by the yard lead.",
     ];
-    for (const [index, rule] of forms.entries()) {
-      const created = await call(server(), "POST", base, { key: ws.key, body: { name: `deliveries-${index}`, rule } });
-      expect(created.status, created.text).toBe(201);
-      expect(created.body.compiled.map((c: { effect: string }) => c.effect), rule).toEqual(["require_approval"]);
-      await call(server(), "POST", `${base}/${created.body.id}/confirm`, { key: ws.key, body: { version: 1 } });
+    await eachApprovalRule(ws, "deliveries", forms, async (rule) => {
       expect((await evaluate(ws, { action: "book_delivery", context: { delivery_at: "2027-01-12T09:00:00Z" } })).body.decision, rule).toBe("approved");
       expect((await evaluate(ws, { action: "book_delivery", context: { delivery_at: "2027-01-12T19:30:00Z" } })).body.decision, rule).toBe("conditional");
       expect((await evaluate(ws, { action: "book_delivery", context: { delivery_at: "2027-01-12T07:30:00Z" } })).body.decision, rule).toBe("conditional");
-      await call(server(), "DELETE", `${base}/${created.body.id}`, { key: ws.key });
-    }
+    });
   });
 
   it("reads a sentence that exempts something from the rule before it as that rule's exception", async () => {

@@ -822,7 +822,8 @@ function effectCues(ws: W[]): EffectCue[] {
     // (A plural the tagger took for a verb, after "to", is a noun too: "to hosts not in …".)
     const partyBefore = ["NOUN", "PROPN"].includes(ws[i - 1]?.pos ?? "") || (ws[i - 1]?.pos === "VERB" && /[^s]s$/.test(ws[i - 1]!.norm) && wordIs(ws[i - 2], "to", "for"));
     const negatedPlace = (wordIs(w, "not") && ((partyBefore && wordIs(ws[i + 1], "on", "in", "among", "within", "inside")) || wordIs(ws[i + 1], "between", "within"))) || negatedParticipleAt(ws, i);
-    if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || negatedSubjectCue(ws, i) !== undefined || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
+    const negatedSubject = negatedSubjectCue(ws, i);
+    if ((NEGATORS.has(w.norm) && !negatedPlace && !comparatorAt(ws, i) && !comparatorAt(ws, i - 1) && !insideCondition(ws, i)) || negatedSubject !== undefined || (wordIs(w, "do", "does", "must", "may", "can", "shall", "should", "will") && NEGATORS.has(ws[i + 1]?.norm ?? "") && !comparatorAt(ws, i))) {
       // "No deployments at weekends": a "no" opening the sentence forbids what it names, like a sign.
       if (wordIs(w, "no") && !(i === 0 || isClauseStart(ws, i)) && !ws.slice(i + 1).some((x) => MODALS.has(x.norm) || x.norm === "is" || x.norm === "are")) continue;
       let start = i;
@@ -836,7 +837,6 @@ function effectCues(ws: W[]): EffectCue[] {
       while (start > 0 && (MODALS.has(ws[start - 1]!.norm) || wordIs(ws[start - 1], "do", "does", "please", "should", "must", "is", "are", "am"))) start--;
       // "no X may be Y-ed": the negation sits on the subject; keep the "no" as the cue, the rest is the action.
       // ("Nobody works more than …", "Nothing heavier than … goes on …": so with a negated subject.)
-      const negatedSubject = negatedSubjectCue(ws, i);
       // (A modal right after it, "nothing may run …", is read with the words it governs, as above.)
       if (wordIs(w, "no") || (negatedSubject && !MODALS.has(ws[i + 1]?.norm ?? ""))) {
         cues.push({ effect: "block", span: negatedSubject?.span ?? [i], at: i, verb: negatedSubject?.verb });
@@ -3168,11 +3168,11 @@ class ConditionReader {
       const separator = wordIs(ws[m], "or") || (ws[m]?.t.kind === "punct" && ws[m]!.t.text === ",") || (skip === 1 && wordIs(ws[m], "and") && codeLike(ws[m + 1]));
       const next = ws[m + skip];
       if (!separator || !next) break;
+      const list = valueLike.length === 0 && attribute.length === 0 ? listFrom(m) : undefined;
       if (next.t.kind === "tag" || next.t.kind === "quoted" || ENVIRONMENTS.has(next.norm) || codeLike(next) || oneWordValue(m + skip)) {
         values.push(valueText(next)!);
         m += skip + 1;
-      } else if (valueLike.length === 0 && attribute.length === 0 && listFrom(m)) {
-        const list = listFrom(m)!;
+      } else if (list) {
         values.push(...list.items);
         m = list.next;
       } else if (wordIs(ws[m + skip - 1], "or", "and") && phraseLike(m + skip)) {
@@ -4806,7 +4806,7 @@ export function splitClauses(text: string): string[] {
 /** A band of values opening a sentence ("from 20% up to 30%", "Grades 3 through 5", "between $200 and $500"). */
 function bandAtStart(sentence: string): { low: string; high: string; rest: string } | undefined {
   const { tokens, spans } = tokenizeWithSpans(sentence);
-  const measure = (t: Token | undefined) => t !== undefined && (t.kind === "number" || t.kind === "percent" || t.kind === "money" || t.kind === "quantity");
+  const measure = (t: Token | undefined) => t !== undefined && NUMERIC_KINDS.has(t.kind);
   const first = tokens.findIndex(measure);
   // (At most two words before it: "from", "between", the measure's own noun.)
   if (first < 0 || first > 2 || tokens.slice(0, first).some((t) => t.kind !== "word")) return undefined;
@@ -4866,7 +4866,7 @@ function boundAtStart(sentence: string): { low: string; high: string; rest: stri
   const after = sentence.slice(m[0].length);
   const { tokens, spans } = tokenizeWithSpans(after);
   const t = tokens[0];
-  if (!t || !(t.kind === "number" || t.kind === "percent" || t.kind === "money" || t.kind === "quantity")) return undefined;
+  if (!t || !NUMERIC_KINDS.has(t.kind)) return undefined;
   const bound = /^(?:below|under|less|lower)/i.test(m[1]!) ? "less than" : "more than";
   const value = after.slice(spans[0]!.start, spans[0]!.end);
   return { low: value, high: value, rest: after.slice(spans[0]!.end), bound };
@@ -4938,7 +4938,7 @@ function measurePointedBack(sentence: string, i: number, all: string[]): string[
   const pointed = (s: string | undefined) => s !== undefined && MEASURE_POINTED_BACK.test(s) && !restatesBlock(s) && !ORDER_OF_WHAT_WENT_BEFORE.test(s.trim());
   const measureOf = (s: string) => {
     const { tokens, spans } = tokenizeWithSpans(s);
-    const measures = tokens.flatMap((t, k) => (t.kind === "money" || t.kind === "percent" || t.kind === "quantity" || t.kind === "number" ? [s.slice(spans[k]!.start, spans[k]!.end)] : []));
+    const measures = tokens.flatMap((t, k) => (NUMERIC_KINDS.has(t.kind) ? [s.slice(spans[k]!.start, spans[k]!.end)] : []));
     if (measures.length !== 1) return undefined;
     // ("… at 2,350 people": the noun a bare number counts goes with it.)
     const counted = new RegExp(String.raw`${escapeRegExp(measures[0]!)}\s+([a-z]+)\b`, "i").exec(s)?.[1];
